@@ -1,0 +1,31 @@
+//! The application layer of todokit: the tool catalog (every profile's
+//! tools, with their inputs, schemas and descriptions), the service that
+//! runs one tool call against a conversation store, the text the model reads
+//! back, and the end-of-turn reminder.
+//!
+//! It depends on the domain crate and on two traits it defines for the
+//! outside world, [`ConversationStore`] and [`Clock`]; the infra crate
+//! implements them.
+
+mod clock;
+mod decode;
+pub mod profiles;
+mod profile;
+mod reminder;
+pub mod schema;
+mod service;
+mod store;
+mod tool;
+pub mod wire;
+
+pub use clock::{Clock, ManualClock};
+pub use decode::{ArgumentError, parse_arguments};
+pub use profile::Profile;
+pub use reminder::end_of_turn_reminder;
+pub use schema::SchemaTarget;
+pub use service::{MAX_COMMIT_ATTEMPTS, ServiceError, TodoService};
+pub use store::{ConversationStore, StoreError};
+pub use tool::{CallContext, Outcome, Tool, ToolError, ToolMetadata, ToolResult, TypedTool};
+
+#[cfg(test)]
+mod test_support;

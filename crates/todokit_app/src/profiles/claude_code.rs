@@ -1,0 +1,318 @@
+//! `claude-code`: Claude Code's `TodoWrite`, a flat list replaced whole on
+//! every call.
+//!
+//! Items carry `content`, `status` and `activeForm` (`active_form` is
+//! accepted too). Several items may be in progress; the result counts them
+//! and nudges the model back to one. A list sent with every item completed
+//! is stored as empty, and the result says so.
+
+use derive_setters::Setters;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use todokit_domain::{FieldNames, InProgressPolicy, Limits, ListRules, Task, replace_flat};
+
+use crate::wire::TriStatus;
+use crate::{CallContext, Outcome, Profile, ToolError, ToolMetadata, ToolResult, TypedTool};
+
+/// The profile's name.
+pub const NAME: &str = "claude-code";
+/// Most items in one list.
+pub const MAX_ITEMS: usize = 50;
+/// Longest `content` and `activeForm`, in UTF-8 bytes.
+pub const MAX_TEXT_BYTES: usize = 200;
+
+const FIELDS: FieldNames = FieldNames {
+    list: "todos",
+    content: "content",
+    active_form: "activeForm",
+    id: "id",
+    status: "status",
+};
+
+/// The rules `TodoWrite` lists are held to by default.
+pub fn rules() -> ListRules {
+    ListRules::default()
+        .limits(
+            Limits::DEFAULT
+                .max_items(MAX_ITEMS)
+                .max_content_bytes(MAX_TEXT_BYTES)
+                .max_active_form_bytes(MAX_TEXT_BYTES),
+        )
+        .in_progress(InProgressPolicy::Warn)
+}
+
+/// The profile with its default rules.
+pub fn profile() -> Profile {
+    Profile::new(NAME, "Claude Code's TodoWrite: the whole flat list on every call", rules()).tool(TodoWrite)
+}
+
+/// One step of the plan.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Setters)]
+#[setters(strip_option, into)]
+pub struct TodoItem {
+    /// The step, in the imperative ("Run the tests").
+    pub content: String,
+    /// Where the step stands.
+    pub status: TriStatus,
+    /// The step in the present continuous, shown while it runs ("Running the tests").
+    #[serde(rename = "activeForm", alias = "active_form")]
+    pub active_form: String,
+}
+
+impl TodoItem {
+    /// An item.
+    pub fn new(content: impl Into<String>, status: TriStatus, active_form: impl Into<String>) -> Self {
+        Self {
+            content: content.into(),
+            status,
+            active_form: active_form.into(),
+        }
+    }
+
+    fn to_task(&self) -> Task {
+        Task::new(self.content.clone())
+            .status(self.status)
+            .active_form(self.active_form.clone())
+    }
+
+    fn from_task(task: &Task) -> Self {
+        Self::new(
+            task.content.clone(),
+            task.status.into(),
+            task.active_form.clone().unwrap_or_else(|| task.content.clone()),
+        )
+    }
+}
+
+/// The arguments of `TodoWrite`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
+pub struct TodoWriteInput {
+    /// The complete, updated list. It replaces the stored one.
+    pub todos: Vec<TodoItem>,
+}
+
+/// The `TodoWrite` tool.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TodoWrite;
+
+impl TypedTool for TodoWrite {
+    type Input = TodoWriteInput;
+    const NAME: &'static str = "TodoWrite";
+    const DESCRIPTION: &'static str = include_str!("../../descriptions/claude-code/TodoWrite.md");
+    const METADATA: ToolMetadata = ToolMetadata {
+        read_only_workspace: true,
+        read_only: false,
+        idempotent: true,
+    };
+
+    fn run(&self, input: TodoWriteInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
+        let tasks = input.todos.iter().map(TodoItem::to_task).collect();
+        let replaced = replace_flat(ctx.state, tasks, ctx.rules, &FIELDS, ctx.now)?.wipe_if_all_completed();
+        let old_todos: Vec<TodoItem> = ctx.state.tasks().map(TodoItem::from_task).collect();
+        let instructions = instructions(replaced.in_progress_count, replaced.wiped);
+        let content = json!({
+            "old_todos": old_todos,
+            "new_todos": input.todos,
+            "wiped_on_all_completed": replaced.wiped,
+            "in_progress_count": replaced.in_progress_count,
+            "instructions": instructions,
+        });
+        let details = json!({
+            "old_todos": old_todos,
+            "new_todos": input.todos,
+            "wiped_on_all_completed": replaced.wiped,
+            "in_progress_count": replaced.in_progress_count,
+            "transitions": replaced.transitions,
+        });
+        Ok(Outcome::commit(replaced.state, ToolResult::ok(content.to_string(), details)))
+    }
+}
+
+/// The standing instruction, plus a nudge when the list drifted from one
+/// item in progress.
+fn instructions(in_progress: usize, wiped: bool) -> String {
+    let mut text = String::from(
+        "Todos updated. Keep exactly one item in_progress while you work, and mark each item \
+         completed as soon as it is done rather than in a batch.",
+    );
+    if in_progress > 1 {
+        text.push_str(&format!(
+            " {in_progress} items are in_progress now: set all but the one you are working on back to pending."
+        ));
+    }
+    if wiped {
+        text.push_str(" Every item was completed, so the list has been cleared for the next piece of work.");
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::snapshot_settings;
+    use crate::{Tool, parse_arguments};
+    use pretty_assertions::assert_eq;
+    use serde_json::Value;
+    use todokit_domain::{Status, TodoState};
+
+    const NOW: u64 = 1_700_000_000_000;
+
+    fn call(state: &TodoState, args: &str) -> Outcome {
+        let rules = rules();
+        let ctx = CallContext { state, now: NOW, rules: &rules };
+        TodoWrite.call(&parse_arguments(args).unwrap(), &ctx)
+    }
+
+    fn items(n: usize, content: &str) -> String {
+        let item = json!({"content": content, "status": "pending", "activeForm": "Doing it"});
+        json!({"todos": vec![item; n]}).to_string()
+    }
+
+    fn problems(outcome: &Outcome) -> Vec<String> {
+        outcome.result.details["error"]["problems"]
+            .as_array()
+            .map(|ps| ps.iter().map(|p| p["message"].as_str().unwrap_or_default().to_owned()).collect())
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn fifty_items_pass() {
+        let fixture = items(MAX_ITEMS, "Step");
+        let outcome = call(&TodoState::new(), &fixture);
+        let actual = (outcome.result.is_error, outcome.commit.map(|s| s.tasks().count()));
+        let expected = (false, Some(50));
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn fifty_one_items_fail() {
+        let fixture = items(MAX_ITEMS + 1, "Step");
+        let outcome = call(&TodoState::new(), &fixture);
+        let actual = (outcome.result.is_error, problems(&outcome), outcome.commit);
+        let expected = (true, vec!["todos: 51 items were sent; at most 50 are allowed".to_owned()], None);
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn two_hundred_bytes_pass_and_two_hundred_and_one_fail_counting_bytes_not_chars() {
+        // "é" is two bytes: 100 of them are exactly 200 bytes.
+        let fixture = [
+            "é".repeat(100),
+            format!("{}x", "é".repeat(100)),
+            format!("{}x", "a".repeat(199)),
+        ];
+        let actual: Vec<(bool, Vec<String>)> = fixture
+            .iter()
+            .map(|c| {
+                let outcome = call(&TodoState::new(), &items(1, c));
+                (outcome.result.is_error, problems(&outcome))
+            })
+            .collect();
+        let expected = vec![
+            (false, vec![]),
+            (true, vec!["todos[0].content: 201 bytes of UTF-8 were sent; at most 200 bytes are allowed".to_owned()]),
+            (false, vec![]),
+        ];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn active_form_is_limited_too() {
+        let fixture = json!({"todos": [{"content": "a", "status": "pending", "activeForm": "b".repeat(201)}]});
+        let outcome = call(&TodoState::new(), &fixture.to_string());
+        let actual = problems(&outcome);
+        let expected = vec!["todos[0].activeForm: 201 bytes of UTF-8 were sent; at most 200 bytes are allowed".to_owned()];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn empty_and_whitespace_only_content_fail() {
+        let fixture = ["", " \t\n "];
+        let actual: Vec<Vec<String>> = fixture
+            .iter()
+            .map(|c| problems(&call(&TodoState::new(), &items(1, c))))
+            .collect();
+        let expected = vec![vec!["todos[0].content: must not be empty or only whitespace".to_owned()]; 2];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn snake_case_active_form_is_accepted() {
+        let fixture = r#"{"todos":[{"content":"Run tests","status":"in_progress","active_form":"Running tests"}]}"#;
+        let actual = call(&TodoState::new(), fixture).commit;
+        let expected = Some(TodoState::flat(vec![
+            Task::new("Run tests")
+                .status(Status::InProgress)
+                .active_form("Running tests")
+                .created_at(NOW)
+                .status_changed_at(NOW),
+        ]));
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn all_completed_wipes_the_stored_list() {
+        let fixture = r#"{"todos":[{"content":"a","status":"completed","activeForm":"A"},{"content":"b","status":"completed","activeForm":"B"}]}"#;
+        let outcome = call(&TodoState::new(), fixture);
+        let actual = (outcome.commit, outcome.result.details["wiped_on_all_completed"].clone());
+        let expected = (Some(TodoState::new()), Value::Bool(true));
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn an_empty_list_clears() {
+        let fixture = TodoState::flat(vec![Task::new("a")]).version(3u64);
+        let outcome = call(&fixture, r#"{"todos":[]}"#);
+        let actual = (outcome.commit, outcome.result.details["wiped_on_all_completed"].clone());
+        let expected = (Some(TodoState::new().version(3u64)), Value::Bool(false));
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn several_in_progress_are_allowed_and_counted() {
+        let fixture = r#"{"todos":[{"content":"a","status":"in_progress","activeForm":"A"},{"content":"b","status":"in_progress","activeForm":"B"}]}"#;
+        let outcome = call(&TodoState::new(), fixture);
+        let actual = (outcome.result.is_error, outcome.result.details["in_progress_count"].clone());
+        let expected = (false, json!(2));
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn a_refused_call_commits_nothing() {
+        let fixture = TodoState::flat(vec![Task::new("keep")]).version(7u64);
+        let actual = call(&fixture, r#"{"todos":[{"content":"a","status":"done","activeForm":"A"}]}"#).commit;
+        let expected = None;
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn result_texts() {
+        let previous = TodoState::flat(vec![
+            Task::new("Read the code").status(Status::Completed).active_form("Reading the code"),
+            Task::new("Fix the bug").active_form("Fixing the bug"),
+        ]);
+        let cases = [
+            ("update", &previous, r#"{"todos":[{"content":"Read the code","status":"completed","activeForm":"Reading the code"},{"content":"Fix the bug","status":"in_progress","activeForm":"Fixing the bug"},{"content":"Run tests","status":"pending","activeForm":"Running tests"}]}"#),
+            ("two_in_progress", &previous, r#"{"todos":[{"content":"Read the code","status":"in_progress","activeForm":"Reading the code"},{"content":"Fix the bug","status":"in_progress","activeForm":"Fixing the bug"}]}"#),
+            ("wiped", &previous, r#"{"todos":[{"content":"Read the code","status":"completed","activeForm":"Reading the code"},{"content":"Fix the bug","status":"completed","activeForm":"Fixing the bug"}]}"#),
+            ("bad_status", &previous, r#"{"todos":[{"content":"a","status":5,"activeForm":"A"}]}"#),
+            ("not_json", &previous, r#"{"todos":[{"content":"a""#),
+            ("todos_as_string", &previous, r#"{"todos":"[{\"content\":\"a\",\"status\":\"pending\",\"activeForm\":\"A\"}]"}"#),
+            ("missing_active_form", &previous, r#"{"todos":[{"content":"a","status":"pending"}]}"#),
+            ("several_problems", &previous, r#"{"todos":[{"content":" ","status":"pending","activeForm":"A"},{"content":"b","status":"pending","activeForm":""}]}"#),
+        ];
+        snapshot_settings().bind(|| {
+            for (name, state, args) in cases {
+                let rules = rules();
+                let ctx = CallContext { state, now: NOW, rules: &rules };
+                let result = match parse_arguments(args) {
+                    Ok(v) => TodoWrite.call(&v, &ctx).result,
+                    Err(e) => ToolError::from(e).into_result(TodoWrite::NAME),
+                };
+                insta::assert_snapshot!(format!("result__claude-code__{name}"), result.content);
+                insta::assert_json_snapshot!(format!("details__claude-code__{name}"), result.details);
+            }
+        });
+    }
+}

@@ -1,0 +1,298 @@
+//! `forge`: `todo_write` (the whole list, each item with an id) and
+//! `todo_read`, answering with a progress line and a markdown checklist.
+//!
+//! Ids must be unique and at most one item may be in progress (a setting
+//! turns that into a warning). The result carries the list before and after
+//! the call so a UI can show the change.
+
+use derive_setters::Setters;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use todokit_domain::{Checklist, FieldNames, InProgressPolicy, Limits, ListRules, Task, TodoState, replace_flat};
+
+use crate::wire::TriStatus;
+use crate::{CallContext, Outcome, Profile, ToolError, ToolMetadata, ToolResult, TypedTool};
+
+/// The profile's name.
+pub const NAME: &str = "forge";
+/// Most items in one list.
+pub const MAX_ITEMS: usize = 20;
+/// Longest `content`, in UTF-8 bytes. The original sets none; this keeps a
+/// runaway model from storing megabytes in one item.
+pub const MAX_CONTENT_BYTES: usize = 500;
+/// Longest `id`, in UTF-8 bytes.
+pub const MAX_ID_BYTES: usize = 64;
+
+const FIELDS: FieldNames = FieldNames {
+    list: "todos",
+    content: "content",
+    active_form: "activeForm",
+    id: "id",
+    status: "status",
+};
+
+/// The rules `todo_write` lists are held to by default: one item in
+/// progress, enforced.
+pub fn rules() -> ListRules {
+    ListRules::default()
+        .limits(
+            Limits::DEFAULT
+                .max_items(MAX_ITEMS)
+                .max_content_bytes(MAX_CONTENT_BYTES)
+                .max_id_bytes(MAX_ID_BYTES),
+        )
+        .in_progress(InProgressPolicy::Reject)
+        .require_ids(true)
+}
+
+/// The profile with its default rules.
+pub fn profile() -> Profile {
+    Profile::new(NAME, "Forge's todo_write and todo_read: an id'd list rendered as a checklist", rules())
+        .tool(TodoWrite)
+        .tool(TodoRead)
+}
+
+/// One step of the plan.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Setters)]
+#[setters(strip_option, into)]
+pub struct TodoItem {
+    /// A short id, unique within the list ("1", "2", ...).
+    pub id: String,
+    /// What to do.
+    pub content: String,
+    /// Where it stands.
+    pub status: TriStatus,
+}
+
+impl TodoItem {
+    /// An item.
+    pub fn new(id: impl Into<String>, content: impl Into<String>, status: TriStatus) -> Self {
+        Self {
+            id: id.into(),
+            content: content.into(),
+            status,
+        }
+    }
+
+    fn to_task(&self) -> Task {
+        Task::new(self.content.clone()).id(self.id.clone()).status(self.status)
+    }
+
+    /// The items of a stored list; a task without an id (written by another
+    /// profile) gets its 1-based position.
+    fn list(state: &TodoState) -> Vec<Self> {
+        state
+            .tasks()
+            .enumerate()
+            .map(|(i, t)| {
+                let id = t.id.clone().unwrap_or_else(|| (i + 1).to_string());
+                Self::new(id, t.content.clone(), t.status.into())
+            })
+            .collect()
+    }
+}
+
+/// The arguments of `todo_write`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
+pub struct TodoWriteInput {
+    /// The complete, updated list. It replaces the stored one.
+    pub todos: Vec<TodoItem>,
+}
+
+/// The `todo_write` tool.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TodoWrite;
+
+impl TypedTool for TodoWrite {
+    type Input = TodoWriteInput;
+    const NAME: &'static str = "todo_write";
+    const DESCRIPTION: &'static str = include_str!("../../descriptions/forge/todo_write.md");
+    const METADATA: ToolMetadata = ToolMetadata {
+        read_only_workspace: true,
+        read_only: false,
+        idempotent: true,
+    };
+
+    fn run(&self, input: TodoWriteInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
+        let tasks = input.todos.iter().map(TodoItem::to_task).collect();
+        let replaced = replace_flat(ctx.state, tasks, ctx.rules, &FIELDS, ctx.now)?;
+        let mut content = Checklist::new(&replaced.state).render();
+        if replaced.in_progress_count > 1 {
+            content.push_str(&format!(
+                "\n\nWarning: {} items are in_progress. Keep only the one you are working on in progress.",
+                replaced.in_progress_count
+            ));
+        }
+        let details = json!({
+            "previous": TodoItem::list(ctx.state),
+            "current": TodoItem::list(&replaced.state),
+            "transitions": replaced.transitions,
+        });
+        Ok(Outcome::commit(replaced.state, ToolResult::ok(content, details)))
+    }
+}
+
+/// The arguments of `todo_read`: none.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize, JsonSchema)]
+pub struct TodoReadInput {}
+
+/// The `todo_read` tool.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TodoRead;
+
+impl TypedTool for TodoRead {
+    type Input = TodoReadInput;
+    const NAME: &'static str = "todo_read";
+    const DESCRIPTION: &'static str = include_str!("../../descriptions/forge/todo_read.md");
+    const METADATA: ToolMetadata = ToolMetadata {
+        read_only_workspace: true,
+        read_only: true,
+        idempotent: true,
+    };
+
+    fn run(&self, _input: TodoReadInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
+        let content = Checklist::new(ctx.state).render();
+        let details = json!({ "todos": TodoItem::list(ctx.state) });
+        Ok(Outcome::read(ToolResult::ok(content, details)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::snapshot_settings;
+    use crate::{Tool, parse_arguments};
+    use pretty_assertions::assert_eq;
+    use todokit_domain::Status;
+
+    const NOW: u64 = 1_700_000_000_000;
+
+    fn call_with(tool: &dyn Tool, rules: &ListRules, state: &TodoState, args: &str) -> Outcome {
+        let ctx = CallContext { state, now: NOW, rules };
+        tool.call(&parse_arguments(args).unwrap(), &ctx)
+    }
+
+    fn write(state: &TodoState, args: &str) -> Outcome {
+        call_with(&TodoWrite, &rules(), state, args)
+    }
+
+    fn messages(outcome: &Outcome) -> Vec<String> {
+        outcome.result.details["error"]["problems"]
+            .as_array()
+            .map(|ps| ps.iter().map(|p| p["message"].as_str().unwrap_or_default().to_owned()).collect())
+            .unwrap_or_default()
+    }
+
+    fn list(n: usize) -> String {
+        let items: Vec<_> = (0..n)
+            .map(|i| json!({"id": (i + 1).to_string(), "content": format!("Step {i}"), "status": "pending"}))
+            .collect();
+        json!({ "todos": items }).to_string()
+    }
+
+    #[test]
+    fn twenty_items_pass_and_twenty_one_fail() {
+        let fixture = [list(MAX_ITEMS), list(MAX_ITEMS + 1)];
+        let actual: Vec<Vec<String>> = fixture.iter().map(|a| messages(&write(&TodoState::new(), a))).collect();
+        let expected = vec![vec![], vec!["todos: 21 items were sent; at most 20 are allowed".to_owned()]];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn duplicate_ids_fail() {
+        let fixture = r#"{"todos":[{"id":"1","content":"a","status":"pending"},{"id":"1","content":"b","status":"pending"}]}"#;
+        let outcome = write(&TodoState::new(), fixture);
+        let actual = (messages(&outcome), outcome.commit);
+        let expected = (
+            vec!["todos[1].id: id \"1\" is already used by todos[0].id; ids must be unique".to_owned()],
+            None,
+        );
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn two_in_progress_fail_by_default() {
+        let fixture = r#"{"todos":[{"id":"1","content":"a","status":"in_progress"},{"id":"2","content":"b","status":"in_progress"}]}"#;
+        let outcome = write(&TodoState::new(), fixture);
+        let actual = (messages(&outcome), outcome.commit);
+        let expected = (
+            vec!["todos: 2 items are in_progress (todos[0], todos[1]); only one item may be in_progress at a time".to_owned()],
+            None,
+        );
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn two_in_progress_only_warn_when_configured() {
+        let fixture = r#"{"todos":[{"id":"1","content":"a","status":"in_progress"},{"id":"2","content":"b","status":"in_progress"}]}"#;
+        let outcome = call_with(
+            &TodoWrite,
+            &rules().in_progress(InProgressPolicy::Warn),
+            &TodoState::new(),
+            fixture,
+        );
+        let actual = (outcome.result.is_error, outcome.commit.map(|s| s.counts().in_progress));
+        let expected = (false, Some(2));
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn empty_content_fails() {
+        let fixture = r#"{"todos":[{"id":"1","content":"  ","status":"pending"}]}"#;
+        let actual = messages(&write(&TodoState::new(), fixture));
+        let expected = vec!["todos[0].content: must not be empty or only whitespace".to_owned()];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn the_result_carries_the_previous_and_current_list() {
+        let fixture = TodoState::flat(vec![Task::new("a").id("1")]);
+        let outcome = write(&fixture, r#"{"todos":[{"id":"1","content":"a","status":"completed"}]}"#);
+        let actual = (outcome.result.details["previous"].clone(), outcome.result.details["current"].clone());
+        let expected = (
+            json!([{"id": "1", "content": "a", "status": "pending"}]),
+            json!([{"id": "1", "content": "a", "status": "completed"}]),
+        );
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn read_commits_nothing_and_fills_in_missing_ids() {
+        let fixture = TodoState::flat(vec![Task::new("a"), Task::new("b").status(Status::InProgress)]);
+        let outcome = call_with(&TodoRead, &rules(), &fixture, "");
+        let actual = (outcome.commit, outcome.result.details);
+        let expected = (
+            None,
+            json!({"todos": [
+                {"id": "1", "content": "a", "status": "pending"},
+                {"id": "2", "content": "b", "status": "in_progress"}
+            ]}),
+        );
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn result_texts() {
+        let previous = TodoState::flat(vec![
+            Task::new("Define the types").id("1").status(Status::Completed),
+            Task::new("Write the service").id("2").status(Status::InProgress),
+            Task::new("Add tests").id("3"),
+        ]);
+        let write_args = r#"{"todos":[{"id":"1","content":"Define the types","status":"completed"},{"id":"2","content":"Write the service","status":"completed"},{"id":"3","content":"Add tests","status":"in_progress"}]}"#;
+        let cases: [(&str, &dyn Tool, ListRules, &TodoState, &str); 5] = [
+            ("write", &TodoWrite, rules(), &previous, write_args),
+            ("write_empty", &TodoWrite, rules(), &previous, r#"{"todos":[]}"#),
+            ("write_warn", &TodoWrite, rules().in_progress(InProgressPolicy::Warn), &previous, r#"{"todos":[{"id":"1","content":"a","status":"in_progress"},{"id":"2","content":"b","status":"in_progress"}]}"#),
+            ("write_rejected", &TodoWrite, rules(), &previous, r#"{"todos":[{"id":"1","content":"a","status":"in_progress"},{"id":"1","content":"","status":"in_progress"}]}"#),
+            ("read", &TodoRead, rules(), &previous, "{}"),
+        ];
+        snapshot_settings().bind(|| {
+            for (name, tool, rules, state, args) in cases {
+                let result = call_with(tool, &rules, state, args).result;
+                insta::assert_snapshot!(format!("result__forge__{name}"), result.content);
+                insta::assert_json_snapshot!(format!("details__forge__{name}"), result.details);
+            }
+        });
+    }
+}

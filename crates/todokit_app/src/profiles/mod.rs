@@ -1,0 +1,112 @@
+//! The catalog: every profile todokit ships.
+//!
+//! A profile is one module in this folder plus one line in [`REGISTRY`].
+
+use crate::Profile;
+
+pub mod claude_code;
+pub mod forge;
+
+/// Every profile, as the function that builds it with its default rules.
+/// Adding a profile is one line here.
+pub const REGISTRY: &[fn() -> Profile] = &[
+    claude_code::profile,
+    forge::profile,
+];
+
+/// The profile hosts get when they name none.
+pub const DEFAULT: &str = claude_code::NAME;
+
+/// Every profile, in registration order.
+pub fn all() -> Vec<Profile> {
+    REGISTRY.iter().map(|build| build()).collect()
+}
+
+/// The profile called `name`, with its default rules.
+pub fn by_name(name: &str) -> Option<Profile> {
+    all().into_iter().find(|p| p.name() == name)
+}
+
+/// The names of every profile, in registration order.
+pub fn names() -> Vec<&'static str> {
+    all().iter().map(Profile::name).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::{SchemaTarget, definition, strict_violations};
+    use crate::test_support::snapshot_settings;
+    use pretty_assertions::assert_eq;
+
+    #[test]
+    fn names_are_unique_and_the_default_is_registered() {
+        let fixture = names();
+        let mut actual = fixture.clone();
+        actual.dedup();
+        actual.sort();
+        let mut expected = fixture.clone();
+        expected.sort();
+        assert_eq!((actual, fixture.contains(&DEFAULT)), (expected, true));
+    }
+
+    #[test]
+    fn every_tool_has_a_snapshotted_schema_in_every_view() {
+        let settings = snapshot_settings();
+        settings.bind(|| {
+            for profile in all() {
+                for tool in profile.tools() {
+                    for target in SchemaTarget::ALL {
+                        let name = format!("schema__{}__{}__{}", profile.name(), tool.name(), target.as_str());
+                        insta::assert_json_snapshot!(name, definition(tool, target));
+                    }
+                }
+            }
+        });
+    }
+
+    #[test]
+    fn every_tool_has_a_snapshotted_description() {
+        let settings = snapshot_settings();
+        settings.bind(|| {
+            for profile in all() {
+                for tool in profile.tools() {
+                    let name = format!("description__{}__{}", profile.name(), tool.name());
+                    insta::assert_snapshot!(name, tool.description());
+                }
+            }
+        });
+    }
+
+    #[test]
+    fn every_strict_schema_meets_the_strict_rules() {
+        let fixture = all();
+        let actual: Vec<(String, Vec<String>)> = fixture
+            .iter()
+            .flat_map(|p| p.tools().map(move |t| (p, t)))
+            .map(|(p, t)| {
+                let def = definition(t, SchemaTarget::OpenAiStrict);
+                (format!("{}/{}", p.name(), t.name()), strict_violations(&def["function"]["parameters"]))
+            })
+            .collect();
+        let expected: Vec<(String, Vec<String>)> = actual.iter().map(|(n, _)| (n.clone(), Vec::new())).collect();
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn every_anthropic_schema_is_an_object_without_references() {
+        let fixture = all();
+        let actual: Vec<(String, bool)> = fixture
+            .iter()
+            .flat_map(|p| p.tools().map(move |t| (p, t)))
+            .map(|(p, t)| {
+                let def = definition(t, SchemaTarget::Anthropic);
+                let text = def["input_schema"].to_string();
+                let ok = def["input_schema"]["type"] == "object" && !text.contains("$ref") && !text.contains("$defs");
+                (format!("{}/{}", p.name(), t.name()), ok)
+            })
+            .collect();
+        let expected: Vec<(String, bool)> = actual.iter().map(|(n, _)| (n.clone(), true)).collect();
+        assert_eq!(actual, expected);
+    }
+}

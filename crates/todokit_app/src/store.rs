@@ -1,0 +1,64 @@
+//! The conversation store: where each conversation's list lives between
+//! calls. The service depends on this trait only; infra provides memory,
+//! JSON-file and (later) database implementations.
+
+use async_trait::async_trait;
+use thiserror::Error;
+use todokit_domain::TodoState;
+
+/// Why a store could not load or save a list.
+#[derive(Debug, Error)]
+pub enum StoreError {
+    /// Someone else committed first; reload and try again.
+    #[error(
+        "conversation {conversation:?} changed while this call ran \
+         (expected version {expected}, found {found})"
+    )]
+    Conflict {
+        /// The conversation.
+        conversation: String,
+        /// The version the writer started from.
+        expected: u64,
+        /// The version now stored.
+        found: u64,
+    },
+    /// Reading or writing failed.
+    #[error("could not {action} {location}: {source}")]
+    Io {
+        /// What was being done ("read", "write", "lock", ...).
+        action: &'static str,
+        /// Where (a path, a table, ...).
+        location: String,
+        /// The underlying error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// What is stored cannot be understood. It is left exactly as it is.
+    #[error(
+        "the stored list at {location} cannot be read ({reason}); it was left untouched: \
+         repair or remove it"
+    )]
+    Corrupt {
+        /// Where.
+        location: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+}
+
+/// Loads and saves each conversation's list, with compare-and-swap on the
+/// version so that concurrent writers never lose an update.
+#[async_trait]
+pub trait ConversationStore: Send + Sync {
+    /// The stored list of `conversation`; an empty list at version 0 when
+    /// nothing is stored yet.
+    async fn load(&self, conversation: &str) -> Result<TodoState, StoreError>;
+
+    /// Stores `state` for `conversation` if the stored version is still
+    /// `expected`, else fails with [`StoreError::Conflict`] and stores
+    /// nothing. A successful save is durable when the store is.
+    async fn save(&self, conversation: &str, expected: u64, state: &TodoState) -> Result<(), StoreError>;
+
+    /// True when a saved list survives the process (a file, a database).
+    fn is_durable(&self) -> bool;
+}

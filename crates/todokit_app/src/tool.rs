@@ -1,0 +1,210 @@
+//! What a tool is: a name, a description, an input schema, metadata for the
+//! host, and a pure function from (arguments, current state) to an outcome.
+
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use thiserror::Error;
+use todokit_domain::{ListRules, Timestamp, TodoError, TodoState};
+
+use crate::decode::{ArgumentError, decode};
+use crate::schema;
+
+/// What one call returns to the host: whether it failed, the text the model
+/// sees, and structured details for UIs and logs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ToolResult {
+    /// True when the call was refused or partly failed.
+    pub is_error: bool,
+    /// The text the model reads.
+    pub content: String,
+    /// Structured details: previous and current list, transitions, and the
+    /// profile's own fields.
+    pub details: Value,
+}
+
+impl ToolResult {
+    /// A successful result.
+    pub fn ok(content: impl Into<String>, details: Value) -> Self {
+        Self {
+            is_error: false,
+            content: content.into(),
+            details,
+        }
+    }
+}
+
+/// Facts about a tool that a host needs to schedule and gate it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct ToolMetadata {
+    /// It never touches the workspace (files, processes, network), so a host
+    /// may allow it in plan mode.
+    pub read_only_workspace: bool,
+    /// It does not change the list either.
+    pub read_only: bool,
+    /// Sending the same arguments twice leaves the same state.
+    pub idempotent: bool,
+}
+
+/// Why a call was refused. Nothing was stored.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ToolError {
+    /// The arguments could not be decoded.
+    #[error(transparent)]
+    Arguments(#[from] ArgumentError),
+    /// The arguments decoded but the list they describe breaks a rule.
+    #[error(transparent)]
+    Rejected(#[from] TodoError),
+}
+
+impl ToolError {
+    /// Each problem as (field, message).
+    pub fn problems(&self) -> Vec<(String, String)> {
+        match self {
+            ToolError::Arguments(e) => vec![(e.field().to_owned(), e.to_string())],
+            ToolError::Rejected(TodoError::Invalid(v)) => v
+                .list
+                .iter()
+                .map(|p| (p.field().to_owned(), p.to_string()))
+                .collect(),
+        }
+    }
+
+    fn omitted(&self) -> usize {
+        match self {
+            ToolError::Arguments(_) => 0,
+            ToolError::Rejected(TodoError::Invalid(v)) => v.omitted,
+        }
+    }
+
+    fn kind(&self) -> &'static str {
+        match self {
+            ToolError::Arguments(_) => "invalid_arguments",
+            ToolError::Rejected(_) => "rejected",
+        }
+    }
+
+    /// The result the model gets for this error from tool `tool`: every
+    /// problem on its own line, and a plain statement that nothing changed.
+    pub fn into_result(self, tool: &str) -> ToolResult {
+        let problems = self.problems();
+        let mut content = format!("{tool} was not applied; the stored list is unchanged.\n");
+        for (_, message) in &problems {
+            content.push_str("- ");
+            content.push_str(message);
+            content.push('\n');
+        }
+        let omitted = self.omitted();
+        if omitted > 0 {
+            content.push_str(&format!("- ... and {omitted} more problems of the same kinds\n"));
+        }
+        content.push_str(&format!("Fix the arguments and call {tool} again."));
+        let problems: Vec<Value> = problems
+            .into_iter()
+            .map(|(field, message)| json!({"field": field, "message": message}))
+            .collect();
+        ToolResult {
+            is_error: true,
+            content,
+            details: json!({"error": {"kind": self.kind(), "problems": problems, "omitted": omitted}}),
+        }
+    }
+}
+
+/// What a call gives the service: the result, and the state to commit if
+/// the call changed the list.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome {
+    /// The new state to store; `None` when nothing is to be written.
+    pub commit: Option<TodoState>,
+    /// What the model sees.
+    pub result: ToolResult,
+}
+
+impl Outcome {
+    /// A call that only reads.
+    pub fn read(result: ToolResult) -> Self {
+        Self { commit: None, result }
+    }
+
+    /// A call that writes `state`.
+    pub fn commit(state: TodoState, result: ToolResult) -> Self {
+        Self {
+            commit: Some(state),
+            result,
+        }
+    }
+}
+
+/// What a tool sees of the world during one call.
+#[derive(Debug, Clone, Copy)]
+pub struct CallContext<'a> {
+    /// The list as stored before the call.
+    pub state: &'a TodoState,
+    /// The time of the call.
+    pub now: Timestamp,
+    /// The profile's rules.
+    pub rules: &'a ListRules,
+}
+
+/// A tool as the catalog and the service see it. Implement [`TypedTool`]
+/// instead; this trait follows from it.
+pub trait Tool: Send + Sync {
+    /// The name the model calls it by.
+    fn name(&self) -> &'static str;
+    /// The description the model reads.
+    fn description(&self) -> &'static str;
+    /// Host-facing facts.
+    fn metadata(&self) -> ToolMetadata;
+    /// The canonical JSON Schema of its input; see [`crate::schema`] for the
+    /// views each provider expects.
+    fn input_schema(&self) -> Value;
+    /// Runs one call on already-parsed arguments.
+    fn call(&self, args: &Value, ctx: &CallContext<'_>) -> Outcome;
+}
+
+/// A tool with a typed input: decoding, schema generation and the error
+/// result come with it.
+pub trait TypedTool: Send + Sync + 'static {
+    /// The decoded arguments.
+    type Input: DeserializeOwned + JsonSchema;
+    /// The name the model calls it by.
+    const NAME: &'static str;
+    /// The description the model reads (a markdown file, loaded at compile
+    /// time).
+    const DESCRIPTION: &'static str;
+    /// Host-facing facts.
+    const METADATA: ToolMetadata;
+
+    /// Runs one call. An error means nothing is stored.
+    fn run(&self, input: Self::Input, ctx: &CallContext<'_>) -> Result<Outcome, ToolError>;
+}
+
+impl<T: TypedTool> Tool for T {
+    fn name(&self) -> &'static str {
+        T::NAME
+    }
+
+    fn description(&self) -> &'static str {
+        T::DESCRIPTION
+    }
+
+    fn metadata(&self) -> ToolMetadata {
+        T::METADATA
+    }
+
+    fn input_schema(&self) -> Value {
+        schema::canonical::<T::Input>()
+    }
+
+    fn call(&self, args: &Value, ctx: &CallContext<'_>) -> Outcome {
+        let run = decode::<T::Input>(args)
+            .map_err(ToolError::from)
+            .and_then(|input| self.run(input, ctx));
+        match run {
+            Ok(outcome) => outcome,
+            Err(error) => Outcome::read(error.into_result(T::NAME)),
+        }
+    }
+}

@@ -1,0 +1,180 @@
+//! Errors a model can act on: each names the field it is about and what was
+//! expected there.
+
+use thiserror::Error;
+
+/// At most this many problems are listed for one call; the rest are counted.
+/// A model fixes the first few and tries again; a list of 10 000 identical
+/// complaints helps nobody.
+pub const MAX_REPORTED_VIOLATIONS: usize = 20;
+
+/// The longest excerpt of model text that an error message quotes.
+pub const MAX_QUOTED_CHARS: usize = 80;
+
+/// One broken rule, naming the field (`todos[3].content`) it is about.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum Violation {
+    /// The list has more items than the limit.
+    #[error("{field}: {count} items were sent; at most {max} are allowed")]
+    TooManyItems {
+        /// The list's key.
+        field: String,
+        /// How many arrived.
+        count: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// A text field is empty or only whitespace.
+    #[error("{field}: must not be empty or only whitespace")]
+    Empty {
+        /// The offending field.
+        field: String,
+    },
+    /// A text field is longer than its limit.
+    #[error("{field}: {bytes} bytes of UTF-8 were sent; at most {max} bytes are allowed")]
+    TooLong {
+        /// The offending field.
+        field: String,
+        /// Its length in UTF-8 bytes.
+        bytes: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// A required id is missing.
+    #[error("{field}: missing; every item needs an id")]
+    MissingId {
+        /// The offending field.
+        field: String,
+    },
+    /// Two items share an id.
+    #[error("{field}: id \"{id}\" is already used by {first}; ids must be unique")]
+    DuplicateId {
+        /// The second use.
+        field: String,
+        /// The id, clipped for quoting.
+        id: String,
+        /// The first use.
+        first: String,
+    },
+    /// More than one item is in progress where the profile allows one.
+    #[error(
+        "{field}: {count} items are in_progress ({}); only one item may be in_progress at a time",
+        items.join(", ")
+    )]
+    TooManyInProgress {
+        /// The list's key.
+        field: String,
+        /// How many are in progress.
+        count: usize,
+        /// The paths of the in-progress items.
+        items: Vec<String>,
+    },
+}
+
+impl Violation {
+    /// The path of the field the problem is about.
+    pub fn field(&self) -> &str {
+        match self {
+            Violation::TooManyItems { field, .. }
+            | Violation::Empty { field }
+            | Violation::TooLong { field, .. }
+            | Violation::MissingId { field }
+            | Violation::DuplicateId { field, .. }
+            | Violation::TooManyInProgress { field, .. } => field,
+        }
+    }
+}
+
+/// Every rule a call broke (at most [`MAX_REPORTED_VIOLATIONS`] of them
+/// listed), one per line.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Violations {
+    /// The problems, in the order they were found.
+    pub list: Vec<Violation>,
+    /// How many more were found but not listed.
+    pub omitted: usize,
+}
+
+impl Violations {
+    /// Records one more problem, counting it instead once the list is full.
+    pub fn push(&mut self, violation: Violation) {
+        if self.list.len() < MAX_REPORTED_VIOLATIONS {
+            self.list.push(violation);
+        } else {
+            self.omitted += 1;
+        }
+    }
+
+    /// True when nothing was wrong.
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty() && self.omitted == 0
+    }
+
+    /// `Ok(())` when nothing was wrong, else these problems as an error.
+    pub fn into_result(self) -> Result<(), TodoError> {
+        if self.is_empty() {
+            Ok(())
+        } else {
+            Err(TodoError::Invalid(self))
+        }
+    }
+}
+
+impl std::fmt::Display for Violations {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, v) in self.list.iter().enumerate() {
+            if i > 0 {
+                f.write_str("\n")?;
+            }
+            write!(f, "- {v}")?;
+        }
+        if self.omitted > 0 {
+            write!(f, "\n- ... and {} more problems of the same kinds", self.omitted)?;
+        }
+        Ok(())
+    }
+}
+
+/// Why a transition refused to apply. The state it was given is untouched.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum TodoError {
+    /// The submitted list broke one or more rules.
+    #[error("{0}")]
+    Invalid(Violations),
+}
+
+/// `text` cut to at most [`MAX_QUOTED_CHARS`] characters (an ellipsis marks
+/// the cut), for quoting model text inside an error message.
+pub fn clip(text: &str) -> String {
+    match text.char_indices().nth(MAX_QUOTED_CHARS) {
+        None => text.to_owned(),
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    #[test]
+    fn clip_keeps_short_text_and_cuts_long_text_on_a_char_boundary() {
+        let fixture = ["short".to_owned(), "é".repeat(100)];
+        let actual: Vec<String> = fixture.iter().map(|s| clip(s)).collect();
+        let expected = vec!["short".to_owned(), format!("{}…", "é".repeat(80))];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn violations_beyond_the_cap_are_counted_not_listed() {
+        let mut fixture = Violations::default();
+        for i in 0..(MAX_REPORTED_VIOLATIONS + 3) {
+            fixture.push(Violation::Empty {
+                field: format!("todos[{i}].content"),
+            });
+        }
+        let actual = (fixture.list.len(), fixture.omitted);
+        let expected = (MAX_REPORTED_VIOLATIONS, 3);
+        assert_eq!(actual, expected);
+    }
+}

@@ -1,0 +1,23 @@
+//! The todokit state model: per conversation, ordered phases of tasks, each
+//! task with a status, notes, priority and active form; the limits and rules
+//! a list must meet; and every pure state transition over it.
+//!
+//! Nothing here does I/O or needs an async runtime. Time arrives as a
+//! [`Timestamp`] argument so that every transition is a pure function of its
+//! inputs and tests never sleep.
+
+mod checklist;
+mod error;
+mod rules;
+mod state;
+mod status;
+mod transition;
+mod validate;
+
+pub use checklist::{Checklist, Escape, progress_line};
+pub use error::{MAX_REPORTED_VIOLATIONS, TodoError, Violation, Violations, clip};
+pub use rules::{FieldNames, InProgressPolicy, Limits, ListRules};
+pub use state::{Phase, StatusCounts, Task, Timestamp, TodoState};
+pub use status::{Priority, Status};
+pub use transition::{Replacement, Transition, diff, replace_flat};
+pub use validate::validate_list;

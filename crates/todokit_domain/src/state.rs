@@ -1,0 +1,280 @@
+//! The stored shape of one conversation's list: phases of tasks and a
+//! version that every committed change bumps.
+
+use derive_setters::Setters;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::{Priority, Status};
+
+/// Milliseconds since the Unix epoch, as an injected clock reports them.
+pub type Timestamp = u64;
+
+/// One item of work.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema, Setters)]
+#[setters(strip_option, into)]
+pub struct Task {
+    /// What to do, in the imperative ("Run the tests"). Profiles that name
+    /// tasks by their content use it as the task's identity.
+    pub content: String,
+    /// A stable id, where the profile has one (`forge`, `todo-update`, ...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// The present-continuous form a UI shows while the task runs
+    /// ("Running the tests").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub active_form: Option<String>,
+    /// Where the task stands.
+    #[serde(default)]
+    pub status: Status,
+    /// How urgent it is, where the profile tracks that.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub priority: Option<Priority>,
+    /// Notes added while working on it, oldest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+    /// A longer description, where the profile has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The agent that claimed the task, where several share one list.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
+    /// Free-form data a host or model attached to the task.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<Map<String, Value>>,
+    /// Ids of the tasks that must complete before this one can.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub blocked_by: Vec<String>,
+    /// When the task first appeared in the list.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_at: Option<Timestamp>,
+    /// When its status last changed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status_changed_at: Option<Timestamp>,
+}
+
+impl Task {
+    /// A pending task with the given content and nothing else set.
+    pub fn new(content: impl Into<String>) -> Self {
+        Self {
+            content: content.into(),
+            ..Self::default()
+        }
+    }
+
+    /// The text a UI shows for the task: its active form while it is in
+    /// progress (when it has one), its content otherwise.
+    pub fn display_text(&self) -> &str {
+        match (&self.active_form, self.status) {
+            (Some(active), Status::InProgress) if !active.trim().is_empty() => active,
+            _ => &self.content,
+        }
+    }
+}
+
+/// A named group of tasks. Flat profiles keep all their tasks in one phase
+/// whose name is [`Phase::IMPLICIT`], which renderers never show.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema, Setters)]
+#[setters(strip_option, into)]
+pub struct Phase {
+    /// The phase's name; [`Phase::IMPLICIT`] for a flat list.
+    pub name: String,
+    /// Its tasks, in order.
+    #[serde(default)]
+    pub tasks: Vec<Task>,
+}
+
+impl Phase {
+    /// The name of the single phase that holds a flat list. No profile that
+    /// names phases accepts an empty name, so it never clashes with one.
+    pub const IMPLICIT: &'static str = "";
+
+    /// A phase with the given name and no tasks.
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            tasks: Vec::new(),
+        }
+    }
+
+    /// True for the unnamed phase of a flat list.
+    pub fn is_implicit(&self) -> bool {
+        self.name == Self::IMPLICIT
+    }
+}
+
+/// How many tasks are in each status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+pub struct StatusCounts {
+    /// Pending tasks.
+    pub pending: usize,
+    /// In-progress tasks.
+    pub in_progress: usize,
+    /// Blocked tasks.
+    pub blocked: usize,
+    /// Completed tasks.
+    pub completed: usize,
+    /// Abandoned tasks.
+    pub abandoned: usize,
+}
+
+impl StatusCounts {
+    /// Counts the statuses of `tasks`.
+    pub fn of<'a>(tasks: impl IntoIterator<Item = &'a Task>) -> Self {
+        let mut counts = Self::default();
+        for task in tasks {
+            *counts.slot(task.status) += 1;
+        }
+        counts
+    }
+
+    fn slot(&mut self, status: Status) -> &mut usize {
+        match status {
+            Status::Pending => &mut self.pending,
+            Status::InProgress => &mut self.in_progress,
+            Status::Blocked => &mut self.blocked,
+            Status::Completed => &mut self.completed,
+            Status::Abandoned => &mut self.abandoned,
+        }
+    }
+
+    /// All tasks counted.
+    pub fn total(&self) -> usize {
+        self.pending + self.in_progress + self.blocked + self.completed + self.abandoned
+    }
+
+    /// Tasks that still ask for work (pending or in progress).
+    pub fn open(&self) -> usize {
+        self.pending + self.in_progress
+    }
+}
+
+/// One conversation's list as it is stored.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema, Setters)]
+#[setters(strip_option, into)]
+pub struct TodoState {
+    /// Bumped by one on every committed change; stores compare-and-swap on it.
+    #[serde(default)]
+    pub version: u64,
+    /// The phases, in order. Empty when the list is empty.
+    #[serde(default)]
+    pub phases: Vec<Phase>,
+}
+
+impl TodoState {
+    /// An empty list at version 0.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A flat list: all `tasks` in the implicit phase (no phase when empty).
+    pub fn flat(tasks: Vec<Task>) -> Self {
+        Self::default().with_flat_tasks(tasks)
+    }
+
+    /// This state with its phases replaced by one implicit phase holding
+    /// `tasks`; the version is kept.
+    pub fn with_flat_tasks(mut self, tasks: Vec<Task>) -> Self {
+        self.phases = if tasks.is_empty() {
+            Vec::new()
+        } else {
+            vec![Phase::new(Phase::IMPLICIT).tasks(tasks)]
+        };
+        self
+    }
+
+    /// Every task, phase by phase.
+    pub fn tasks(&self) -> impl Iterator<Item = &Task> {
+        self.phases.iter().flat_map(|p| p.tasks.iter())
+    }
+
+    /// Every task, phase by phase, cloned into one flat list.
+    pub fn flat_tasks(&self) -> Vec<Task> {
+        self.tasks().cloned().collect()
+    }
+
+    /// True when there is no task at all (empty phases do not count).
+    pub fn is_empty(&self) -> bool {
+        self.tasks().next().is_none()
+    }
+
+    /// How many tasks are in each status.
+    pub fn counts(&self) -> StatusCounts {
+        StatusCounts::of(self.tasks())
+    }
+
+    /// The tasks that still ask for work, with the name of their phase.
+    pub fn open_tasks(&self) -> Vec<(&Phase, &Task)> {
+        self.phases
+            .iter()
+            .flat_map(|p| p.tasks.iter().map(move |t| (p, t)))
+            .filter(|(_, t)| t.status.is_open())
+            .collect()
+    }
+
+    /// True when the list has tasks and every one of them is completed.
+    pub fn all_completed(&self) -> bool {
+        !self.is_empty() && self.tasks().all(|t| t.status == Status::Completed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    #[test]
+    fn flat_list_of_nothing_has_no_phase() {
+        let fixture: Vec<Task> = Vec::new();
+        let actual = TodoState::flat(fixture);
+        let expected = TodoState::new();
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn counts_cover_every_status() {
+        let fixture = TodoState::flat(vec![
+            Task::new("a"),
+            Task::new("b").status(Status::InProgress),
+            Task::new("c").status(Status::Blocked),
+            Task::new("d").status(Status::Completed),
+            Task::new("e").status(Status::Completed),
+            Task::new("f").status(Status::Abandoned),
+        ]);
+        let actual = fixture.counts();
+        let expected = StatusCounts {
+            pending: 1,
+            in_progress: 1,
+            blocked: 1,
+            completed: 2,
+            abandoned: 1,
+        };
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn display_text_uses_active_form_only_while_in_progress() {
+        let fixture = [
+            Task::new("Run tests").active_form("Running tests"),
+            Task::new("Run tests")
+                .active_form("Running tests")
+                .status(Status::InProgress),
+            Task::new("Run tests").active_form("  ").status(Status::InProgress),
+        ];
+        let actual: Vec<&str> = fixture.iter().map(Task::display_text).collect();
+        let expected = vec!["Run tests", "Running tests", "Run tests"];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn stored_json_omits_unset_fields() {
+        let fixture = TodoState::flat(vec![Task::new("a").id("1")]).version(3u64);
+        let actual = serde_json::to_value(&fixture).unwrap();
+        let expected = serde_json::json!({
+            "version": 3,
+            "phases": [{"name": "", "tasks": [{"content": "a", "id": "1", "status": "pending"}]}]
+        });
+        assert_eq!(actual, expected);
+    }
+}

@@ -1,0 +1,312 @@
+//! Pure state transitions. Each takes the current state and returns a new
+//! one or an error; the current state is never modified, so a refused call
+//! cannot leave anything half-applied.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::{FieldNames, InProgressPolicy, ListRules, Status, Task, Timestamp, TodoError, TodoState, validate_list};
+
+/// One task's change of status within a call.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Transition {
+    /// The task's content after the call (before it, for a removed task).
+    pub content: String,
+    /// The task's id, where it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// Its status before the call; `None` for a task the call added.
+    pub from: Option<Status>,
+    /// Its status after the call; `None` for a task the call removed.
+    pub to: Option<Status>,
+}
+
+/// What a full-list replacement produced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Replacement {
+    /// The new state (same version as the old one; the caller commits it).
+    pub state: TodoState,
+    /// Every task whose status changed, was added or was removed.
+    pub transitions: Vec<Transition>,
+    /// How many submitted tasks were in progress, before any normalization.
+    pub in_progress_count: usize,
+    /// True when [`Replacement::wipe_if_all_completed`] emptied the list.
+    pub wiped: bool,
+}
+
+impl Replacement {
+    /// Empties the list when it has tasks and every one is completed, so the
+    /// next plan starts from a clean slate.
+    pub fn wipe_if_all_completed(mut self) -> Self {
+        if self.state.all_completed() {
+            self.state.phases.clear();
+            self.wiped = true;
+        }
+        self
+    }
+}
+
+/// Replaces the whole list with `incoming` (one implicit phase), after
+/// checking it against `rules`.
+///
+/// A task that matches one already stored (same id, or same content when the
+/// incoming task has no id) keeps what the incoming one does not say: its id,
+/// notes, priority, description, owner, metadata, dependencies, creation time
+/// and, while its status is unchanged, the time of its last status change.
+pub fn replace_flat(
+    current: &TodoState,
+    incoming: Vec<Task>,
+    rules: &ListRules,
+    names: &FieldNames,
+    now: Timestamp,
+) -> Result<Replacement, TodoError> {
+    validate_list(&incoming, rules, names)?;
+    let old = current.flat_tasks();
+    let in_progress_count = incoming.iter().filter(|t| t.status == Status::InProgress).count();
+    let matches = match_tasks(&old, &incoming);
+    let mut tasks: Vec<Task> = incoming
+        .into_iter()
+        .zip(&matches)
+        .map(|(task, m)| carry_over(task, m.map(|i| &old[i]), now))
+        .collect();
+    if rules.in_progress == InProgressPolicy::Normalize {
+        keep_first_in_progress(&mut tasks);
+    }
+    let transitions = transitions(&old, &tasks, &matches);
+    Ok(Replacement {
+        state: current.clone().with_flat_tasks(tasks),
+        transitions,
+        in_progress_count,
+        wiped: false,
+    })
+}
+
+/// The status changes between two lists, matching tasks by id, else by
+/// content: changed tasks in the order of `new`, then removed ones.
+pub fn diff(old: &[Task], new: &[Task]) -> Vec<Transition> {
+    transitions(old, new, &match_tasks(old, new))
+}
+
+fn transitions(old: &[Task], new: &[Task], matches: &[Option<usize>]) -> Vec<Transition> {
+    let mut out = Vec::new();
+    let mut seen = vec![false; old.len()];
+    for (task, m) in new.iter().zip(matches) {
+        let from = m.map(|i| {
+            seen[i] = true;
+            old[i].status
+        });
+        if from != Some(task.status) {
+            out.push(Transition {
+                content: task.content.clone(),
+                id: task.id.clone(),
+                from,
+                to: Some(task.status),
+            });
+        }
+    }
+    for (task, _) in old.iter().zip(&seen).filter(|(_, seen)| !**seen) {
+        out.push(Transition {
+            content: task.content.clone(),
+            id: task.id.clone(),
+            from: Some(task.status),
+            to: None,
+        });
+    }
+    out
+}
+
+/// For each task of `new`, the index of the task of `old` it continues: the
+/// first unclaimed one with the same id when it has an id, else with the
+/// same content.
+fn match_tasks(old: &[Task], new: &[Task]) -> Vec<Option<usize>> {
+    let mut claimed = vec![false; old.len()];
+    new.iter()
+        .map(|task| {
+            let found = old.iter().enumerate().position(|(i, o)| {
+                !claimed[i]
+                    && match &task.id {
+                        Some(id) => o.id.as_ref() == Some(id),
+                        None => o.content == task.content,
+                    }
+            });
+            if let Some(i) = found {
+                claimed[i] = true;
+            }
+            found
+        })
+        .collect()
+}
+
+fn carry_over(mut task: Task, old: Option<&Task>, now: Timestamp) -> Task {
+    let Some(old) = old else {
+        task.created_at = Some(now);
+        task.status_changed_at = Some(now);
+        return task;
+    };
+    task.created_at = old.created_at.or(Some(now));
+    task.status_changed_at = if old.status == task.status {
+        old.status_changed_at.or(Some(now))
+    } else {
+        Some(now)
+    };
+    if task.content == old.content && task.active_form.is_none() {
+        task.active_form = old.active_form.clone();
+    }
+    task.id = task.id.or_else(|| old.id.clone());
+    task.priority = task.priority.or(old.priority);
+    task.description = task.description.or_else(|| old.description.clone());
+    task.owner = task.owner.or_else(|| old.owner.clone());
+    task.metadata = task.metadata.or_else(|| old.metadata.clone());
+    if task.notes.is_empty() {
+        task.notes = old.notes.clone();
+    }
+    if task.blocked_by.is_empty() {
+        task.blocked_by = old.blocked_by.clone();
+    }
+    task
+}
+
+fn keep_first_in_progress(tasks: &mut [Task]) {
+    let mut seen = false;
+    for task in tasks.iter_mut().filter(|t| t.status == Status::InProgress) {
+        if seen {
+            task.status = Status::Pending;
+        }
+        seen = true;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Limits, Priority, Violation, Violations};
+    use pretty_assertions::assert_eq;
+
+    const NOW: Timestamp = 1_000;
+    const LATER: Timestamp = 2_000;
+
+    fn rules() -> ListRules {
+        ListRules::default().limits(Limits::DEFAULT)
+    }
+
+    #[test]
+    fn replacing_an_empty_list_stamps_every_task() {
+        let fixture = TodoState::new();
+        let actual = replace_flat(&fixture, vec![Task::new("a")], &rules(), &FieldNames::default(), NOW).unwrap();
+        let expected = Replacement {
+            state: TodoState::flat(vec![Task::new("a").created_at(NOW).status_changed_at(NOW)]),
+            transitions: vec![Transition { content: "a".into(), id: None, from: None, to: Some(Status::Pending) }],
+            in_progress_count: 0,
+            wiped: false,
+        };
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn a_matched_task_keeps_what_the_new_one_does_not_say() {
+        let fixture = TodoState::flat(vec![
+            Task::new("a")
+                .id("7")
+                .notes(vec!["n".to_owned()])
+                .priority(Priority::High)
+                .created_at(NOW)
+                .status_changed_at(NOW),
+            Task::new("gone").created_at(NOW).status_changed_at(NOW),
+        ])
+        .version(4u64);
+        let actual = replace_flat(
+            &fixture,
+            vec![Task::new("a").status(Status::InProgress)],
+            &rules(),
+            &FieldNames::default(),
+            LATER,
+        )
+        .unwrap();
+        let expected = Replacement {
+            state: TodoState::flat(vec![
+                Task::new("a")
+                    .id("7")
+                    .notes(vec!["n".to_owned()])
+                    .priority(Priority::High)
+                    .status(Status::InProgress)
+                    .created_at(NOW)
+                    .status_changed_at(LATER),
+            ])
+            .version(4u64),
+            transitions: vec![
+                Transition { content: "a".into(), id: Some("7".into()), from: Some(Status::Pending), to: Some(Status::InProgress) },
+                Transition { content: "gone".into(), id: None, from: Some(Status::Pending), to: None },
+            ],
+            in_progress_count: 1,
+            wiped: false,
+        };
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn a_refused_list_leaves_the_state_alone() {
+        let fixture = TodoState::flat(vec![Task::new("keep")]).version(2u64);
+        let before = fixture.clone();
+        let actual = replace_flat(&fixture, vec![Task::new("")], &rules(), &FieldNames::default(), NOW);
+        let expected = Err(TodoError::Invalid(Violations {
+            list: vec![Violation::Empty { field: "todos[0].content".into() }],
+            omitted: 0,
+        }));
+        assert_eq!((actual, fixture), (expected, before));
+    }
+
+    #[test]
+    fn normalize_keeps_only_the_first_in_progress() {
+        let fixture = vec![
+            Task::new("a").status(Status::InProgress),
+            Task::new("b").status(Status::InProgress),
+        ];
+        let outcome = replace_flat(
+            &TodoState::new(),
+            fixture,
+            &rules().in_progress(InProgressPolicy::Normalize),
+            &FieldNames::default(),
+            NOW,
+        )
+        .unwrap();
+        let actual: Vec<Status> = outcome.state.tasks().map(|t| t.status).collect();
+        let expected = vec![Status::InProgress, Status::Pending];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn all_completed_wipes_and_says_so() {
+        let fixture = vec![Task::new("a").status(Status::Completed), Task::new("b").status(Status::Completed)];
+        let outcome = replace_flat(&TodoState::new(), fixture, &rules(), &FieldNames::default(), NOW)
+            .unwrap()
+            .wipe_if_all_completed();
+        let actual = (outcome.state, outcome.wiped);
+        let expected = (TodoState::new(), true);
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn an_empty_list_is_not_wiped_it_is_just_empty() {
+        let fixture = TodoState::flat(vec![Task::new("a")]);
+        let outcome = replace_flat(&fixture, Vec::new(), &rules(), &FieldNames::default(), NOW)
+            .unwrap()
+            .wipe_if_all_completed();
+        let actual = (outcome.state, outcome.wiped);
+        let expected = (TodoState::new(), false);
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn diff_matches_by_id_before_content() {
+        let old = vec![Task::new("old text").id("1"), Task::new("x")];
+        let new = vec![Task::new("new text").id("1").status(Status::Completed), Task::new("x")];
+        let actual = diff(&old, &new);
+        let expected = vec![Transition {
+            content: "new text".into(),
+            id: Some("1".into()),
+            from: Some(Status::Pending),
+            to: Some(Status::Completed),
+        }];
+        assert_eq!(actual, expected);
+    }
+}

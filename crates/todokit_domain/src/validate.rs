@@ -1,0 +1,160 @@
+//! Checking a whole submitted list against [`ListRules`] before anything is
+//! applied.
+
+use std::collections::HashMap;
+
+use crate::{FieldNames, InProgressPolicy, ListRules, Status, Task, TodoError, Violation, Violations, clip};
+
+/// Checks `tasks` against `rules`, reporting every problem found (up to
+/// [`crate::MAX_REPORTED_VIOLATIONS`]) with the wire names in `names`.
+///
+/// Under [`InProgressPolicy::Reject`] more than one in-progress task is an
+/// error; under the other policies it is left to the caller.
+pub fn validate_list(tasks: &[Task], rules: &ListRules, names: &FieldNames) -> Result<(), TodoError> {
+    let limits = &rules.limits;
+    let mut problems = Violations::default();
+    if tasks.len() > limits.max_items {
+        problems.push(Violation::TooManyItems {
+            field: names.list.to_owned(),
+            count: tasks.len(),
+            max: limits.max_items,
+        });
+    }
+    let mut first_use: HashMap<&str, usize> = HashMap::new();
+    for (index, task) in tasks.iter().enumerate() {
+        let field = |name: &str| names.item(index, name);
+        check_text(&task.content, limits.max_content_bytes, true, field(names.content), &mut problems);
+        if let Some(active) = &task.active_form {
+            check_text(active, limits.max_active_form_bytes, false, field(names.active_form), &mut problems);
+        }
+        match &task.id {
+            None if rules.require_ids => problems.push(Violation::MissingId { field: field(names.id) }),
+            None => {}
+            Some(id) => {
+                let before = problems.list.len() + problems.omitted;
+                check_text(id, limits.max_id_bytes, true, field(names.id), &mut problems);
+                let id_ok = problems.list.len() + problems.omitted == before;
+                if id_ok {
+                    if let Some(first) = first_use.get(id.as_str()) {
+                        problems.push(Violation::DuplicateId {
+                            field: field(names.id),
+                            id: clip(id),
+                            first: names.item(*first, names.id),
+                        });
+                    } else {
+                        first_use.insert(id, index);
+                    }
+                }
+            }
+        }
+    }
+    if rules.in_progress == InProgressPolicy::Reject {
+        let active: Vec<String> = tasks
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.status == Status::InProgress)
+            .map(|(i, _)| format!("{}[{i}]", names.list))
+            .collect();
+        if active.len() > 1 {
+            problems.push(Violation::TooManyInProgress {
+                field: names.list.to_owned(),
+                count: active.len(),
+                items: active,
+            });
+        }
+    }
+    problems.into_result()
+}
+
+fn check_text(text: &str, max_bytes: usize, non_empty: bool, field: String, problems: &mut Violations) {
+    if text.len() > max_bytes {
+        problems.push(Violation::TooLong {
+            field,
+            bytes: text.len(),
+            max: max_bytes,
+        });
+    } else if non_empty && text.trim().is_empty() {
+        problems.push(Violation::Empty { field });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Limits;
+    use pretty_assertions::assert_eq;
+
+    fn rules() -> ListRules {
+        ListRules::default().limits(Limits::DEFAULT.max_items(3usize).max_content_bytes(4usize).max_id_bytes(4usize))
+    }
+
+    #[test]
+    fn a_valid_list_passes() {
+        let fixture = vec![Task::new("a").id("1"), Task::new("bb").id("2").status(Status::InProgress)];
+        let actual = validate_list(&fixture, &rules(), &FieldNames::default());
+        let expected = Ok(());
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn every_problem_is_reported_with_its_field() {
+        let fixture = vec![
+            Task::new(" \t").id("1"),
+            Task::new("toolong").id("1").status(Status::InProgress),
+            Task::new("ok").id("").status(Status::InProgress),
+            Task::new("ok").id("waytoolong"),
+        ];
+        let actual = validate_list(&fixture, &rules(), &FieldNames::default());
+        let expected = Err(TodoError::Invalid(Violations {
+            list: vec![
+                Violation::TooManyItems { field: "todos".into(), count: 4, max: 3 },
+                Violation::Empty { field: "todos[0].content".into() },
+                Violation::TooLong { field: "todos[1].content".into(), bytes: 7, max: 4 },
+                Violation::DuplicateId { field: "todos[1].id".into(), id: "1".into(), first: "todos[0].id".into() },
+                Violation::Empty { field: "todos[2].id".into() },
+                Violation::TooLong { field: "todos[3].id".into(), bytes: 10, max: 4 },
+                Violation::TooManyInProgress {
+                    field: "todos".into(),
+                    count: 2,
+                    items: vec!["todos[1]".into(), "todos[2]".into()],
+                },
+            ],
+            omitted: 0,
+        }));
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn lengths_are_counted_in_utf8_bytes() {
+        // "é" is two bytes: two of them fill the limit of 4, three exceed it.
+        let fixture = vec![Task::new("éé"), Task::new("ééé")];
+        let actual = validate_list(&fixture, &rules(), &FieldNames::default());
+        let expected = Err(TodoError::Invalid(Violations {
+            list: vec![Violation::TooLong { field: "todos[1].content".into(), bytes: 6, max: 4 }],
+            omitted: 0,
+        }));
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn warn_and_normalize_leave_several_in_progress_to_the_caller() {
+        let fixture = vec![Task::new("a").status(Status::InProgress), Task::new("b").status(Status::InProgress)];
+        let actual: Vec<Result<(), TodoError>> = [InProgressPolicy::Warn, InProgressPolicy::Normalize]
+            .into_iter()
+            .map(|p| validate_list(&fixture, &rules().in_progress(p), &FieldNames::default()))
+            .collect();
+        let expected = vec![Ok(()), Ok(())];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn required_ids_must_be_present() {
+        let fixture = vec![Task::new("a")];
+        let actual = validate_list(&fixture, &rules().require_ids(true), &FieldNames::default());
+        let expected = Err(TodoError::Invalid(Violations {
+            list: vec![Violation::MissingId { field: "todos[0].id".into() }],
+            omitted: 0,
+        }));
+        assert_eq!(actual, expected);
+    }
+}
