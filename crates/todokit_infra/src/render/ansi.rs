@@ -1,0 +1,103 @@
+//! The terminal view: glyphs and, when asked, colour.
+
+use std::fmt::Write;
+
+use anstyle::{AnsiColor, Effects, Style};
+use todokit_domain::{Status, TodoState, progress_line};
+
+use super::sanitize;
+
+/// How the terminal view is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct AnsiOptions {
+    /// Emit colour and style escape sequences. Callers decide from the
+    /// terminal, `NO_COLOR` and the user's flags.
+    pub color: bool,
+}
+
+/// The list for a terminal: a bold progress line, phase headings, and per
+/// task a green `✓` (completed), yellow `~` (in progress, in bold, showing
+/// its active form), grey `○` (pending), magenta `⊘` (blocked) or red `✗`
+/// (abandoned, struck through).
+pub fn render_ansi(state: &TodoState, options: AnsiOptions) -> String {
+    let paint = |style: Style, text: &str| -> String {
+        if options.color {
+            format!("{style}{text}{style:#}")
+        } else {
+            text.to_owned()
+        }
+    };
+    if state.is_empty() {
+        return paint(dim(), "No todos.");
+    }
+    let mut out = paint(Style::new().bold(), &progress_line(state));
+    out.push('\n');
+    for phase in state.phases.iter().filter(|p| !p.tasks.is_empty()) {
+        out.push('\n');
+        let indent = if phase.is_implicit() {
+            ""
+        } else {
+            let heading = Style::new().bold().underline();
+            let _ = writeln!(out, "{}", paint(heading, &sanitize(&phase.name)));
+            "  "
+        };
+        for task in &phase.tasks {
+            let text = sanitize(task.display_text());
+            let (glyph, glyph_style, text_style) = match task.status {
+                Status::Completed => ("✓", color(AnsiColor::Green), dim()),
+                Status::InProgress => ("~", color(AnsiColor::Yellow).bold(), Style::new().bold()),
+                Status::Pending => ("○", grey(), Style::new()),
+                Status::Blocked => ("⊘", color(AnsiColor::Magenta), Style::new()),
+                Status::Abandoned => ("✗", color(AnsiColor::Red), dim().effects(Effects::DIMMED | Effects::STRIKETHROUGH)),
+            };
+            let _ = writeln!(out, "{indent}{} {}", paint(glyph_style, glyph), paint(text_style, &text));
+        }
+    }
+    out.truncate(out.trim_end().len());
+    out
+}
+
+fn color(c: AnsiColor) -> Style {
+    Style::new().fg_color(Some(c.into()))
+}
+
+fn grey() -> Style {
+    color(AnsiColor::BrightBlack)
+}
+
+fn dim() -> Style {
+    Style::new().dimmed()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::tests::mixed_list;
+    use pretty_assertions::assert_eq;
+
+    /// Every escape sequence in `text` is one of ours: `ESC [ digits;… m`.
+    fn only_our_sgr_sequences(text: &str) -> bool {
+        let mut rest = text;
+        while let Some(at) = rest.find('\u{1b}') {
+            let tail = &rest[at + 1..];
+            let Some(body) = tail.strip_prefix('[') else { return false };
+            let end = body.find('m').unwrap_or(body.len());
+            if end == body.len() || !body[..end].chars().all(|c| c.is_ascii_digit() || c == ';') {
+                return false;
+            }
+            rest = &body[end + 1..];
+        }
+        !text.chars().any(|c| c.is_control() && c != '\n' && c != '\u{1b}')
+    }
+
+    #[test]
+    fn model_text_cannot_reach_the_terminal_as_control_characters() {
+        let fixture = mixed_list();
+        let actual = (
+            only_our_sgr_sequences(&render_ansi(&fixture, AnsiOptions { color: true })),
+            render_ansi(&fixture, AnsiOptions { color: false }).contains('\u{1b}'),
+        );
+        let expected = (true, false);
+        assert_eq!(actual, expected);
+    }
+}

@@ -1,0 +1,82 @@
+//! Showing a list to a person: markdown, plain text and ANSI terminal.
+//!
+//! Everything here is meant to be printed, so model-written text always
+//! passes through [`sanitize`] first: escape sequences, bells and the like
+//! arrive on the terminal as visible, inert symbols.
+
+mod ansi;
+mod plain;
+mod sanitize;
+
+use todokit_domain::{Checklist, TodoState};
+
+pub use ansi::{AnsiOptions, render_ansi};
+pub use plain::render_plain;
+pub use sanitize::sanitize;
+
+/// How to show a list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// The markdown checklist with a progress line.
+    Markdown,
+    /// Plain text with ASCII status markers.
+    Text,
+    /// Glyphs for a terminal, coloured when `color` is set.
+    Ansi {
+        /// Whether to emit colour and style escape sequences.
+        color: bool,
+    },
+}
+
+/// `state` in `format`, ending without a newline.
+pub fn render(state: &TodoState, format: Format) -> String {
+    match format {
+        Format::Markdown => render_markdown(state),
+        Format::Text => render_plain(state),
+        Format::Ansi { color } => render_ansi(state, AnsiOptions { color }),
+    }
+}
+
+/// The markdown checklist (the same one `forge` shows the model), with
+/// model text made safe for a terminal.
+pub fn render_markdown(state: &TodoState) -> String {
+    Checklist::new(state).escape(sanitize).render()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::snapshot_settings;
+    use todokit_domain::{Phase, Status, Task};
+
+    /// One list with every status, a named and an implicit phase, an active
+    /// form and model text that tries to smuggle escape sequences.
+    pub(crate) fn mixed_list() -> TodoState {
+        TodoState::new().phases(vec![
+            Phase::new("").tasks(vec![Task::new("Triage the report").status(Status::Completed)]),
+            Phase::new("Build").tasks(vec![
+                Task::new("Write the parser").status(Status::Completed),
+                Task::new("Wire the store")
+                    .active_form("Wiring the store")
+                    .status(Status::InProgress),
+                Task::new("Add tests"),
+                Task::new("Release \u{1b}[31mnow\u{1b}[0m\u{7}").status(Status::Blocked),
+                Task::new("Port to C").status(Status::Abandoned),
+            ]),
+        ])
+    }
+
+    #[test]
+    fn renderings_of_a_mixed_list() {
+        let fixture = mixed_list();
+        snapshot_settings().bind(|| {
+            insta::assert_snapshot!("render__markdown", render(&fixture, Format::Markdown));
+            insta::assert_snapshot!("render__text", render(&fixture, Format::Text));
+            insta::assert_snapshot!("render__ansi_plain", render(&fixture, Format::Ansi { color: false }));
+            // The escape byte is shown as \e so the snapshot stays readable.
+            let coloured = render(&fixture, Format::Ansi { color: true }).replace('\u{1b}', "\\e");
+            insta::assert_snapshot!("render__ansi_color", coloured);
+            insta::assert_snapshot!("render__empty_text", render(&TodoState::new(), Format::Text));
+        });
+    }
+}

@@ -1,0 +1,39 @@
+//! Plain text: ASCII markers, no colour, safe anywhere.
+
+use std::fmt::Write;
+
+use todokit_domain::{Status, TodoState, progress_line};
+
+use super::sanitize;
+
+/// The list as plain text: a progress line, then each phase's tasks with
+/// `[x]` completed, `[>]` in progress (showing its active form), `[ ]`
+/// pending, `[!]` blocked and `[-]` abandoned.
+pub fn render_plain(state: &TodoState) -> String {
+    if state.is_empty() {
+        return "No todos.".to_owned();
+    }
+    let mut out = progress_line(state);
+    out.push('\n');
+    for phase in state.phases.iter().filter(|p| !p.tasks.is_empty()) {
+        out.push('\n');
+        let indent = if phase.is_implicit() {
+            ""
+        } else {
+            let _ = writeln!(out, "{}", sanitize(&phase.name));
+            "  "
+        };
+        for task in &phase.tasks {
+            let (marker, note) = match task.status {
+                Status::Pending => ("[ ]", ""),
+                Status::InProgress => ("[>]", ""),
+                Status::Completed => ("[x]", ""),
+                Status::Blocked => ("[!]", " (blocked)"),
+                Status::Abandoned => ("[-]", " (abandoned)"),
+            };
+            let _ = writeln!(out, "{indent}{marker} {}{note}", sanitize(task.display_text()));
+        }
+    }
+    out.truncate(out.trim_end().len());
+    out
+}

@@ -1,0 +1,75 @@
+//! A store that keeps every list in process memory: for tests, demos and
+//! hosts that persist conversations themselves.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use async_trait::async_trait;
+use todokit_app::{ConversationStore, StoreError};
+use todokit_domain::TodoState;
+
+/// Lists in a map behind a mutex; nothing survives the process.
+#[derive(Debug, Default)]
+pub struct MemoryStore {
+    lists: Mutex<HashMap<String, TodoState>>,
+}
+
+impl MemoryStore {
+    /// An empty store.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn lists(&self) -> std::sync::MutexGuard<'_, HashMap<String, TodoState>> {
+        // A panic while holding the lock cannot leave a half-written entry
+        // (entries are replaced whole), so a poisoned map is still sound.
+        self.lists.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+#[async_trait]
+impl ConversationStore for MemoryStore {
+    async fn load(&self, conversation: &str) -> Result<TodoState, StoreError> {
+        Ok(self.lists().get(conversation).cloned().unwrap_or_default())
+    }
+
+    async fn save(&self, conversation: &str, expected: u64, state: &TodoState) -> Result<(), StoreError> {
+        let mut lists = self.lists();
+        let found = lists.get(conversation).map_or(0, |s| s.version);
+        if found != expected {
+            return Err(StoreError::Conflict {
+                conversation: conversation.to_owned(),
+                expected,
+                found,
+            });
+        }
+        lists.insert(conversation.to_owned(), state.clone());
+        Ok(())
+    }
+
+    fn is_durable(&self) -> bool {
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+    use todokit_domain::Task;
+
+    #[tokio::test]
+    async fn save_then_load_and_refuse_a_stale_version() {
+        let fixture = MemoryStore::new();
+        let state = TodoState::flat(vec![Task::new("a")]).version(1u64);
+        fixture.save("c", 0, &state).await.unwrap();
+        let stale = fixture.save("c", 0, &state).await;
+        let actual = (
+            fixture.load("c").await.unwrap(),
+            fixture.load("other").await.unwrap(),
+            matches!(stale, Err(StoreError::Conflict { expected: 0, found: 1, .. })),
+        );
+        let expected = (state, TodoState::new(), true);
+        assert_eq!(actual, expected);
+    }
+}
