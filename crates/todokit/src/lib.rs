@@ -1,1 +1,225 @@
-//! x
+//! todokit: todo-list tools for LLM agents.
+//!
+//! One state model (phases of tasks with status, notes, priority and active
+//! form) served through *profiles*, each speaking the tool shape one agent's
+//! models already know. This crate wires the defaults together: pick a
+//! profile, a store and a clock, and get a [`TodoService`] that runs tool
+//! calls.
+//!
+//! ```no_run
+//! # async fn example() -> Result<(), Box<dyn std::error::Error>> {
+//! use todokit::Todokit;
+//!
+//! let service = Todokit::builder()
+//!     .profile("claude-code")?
+//!     .store_dir("/tmp/todokit-example")
+//!     .build()?;
+//! let result = service
+//!     .call(
+//!         "conversation-1",
+//!         "TodoWrite",
+//!         r#"{"todos":[{"content":"Run tests","status":"in_progress","activeForm":"Running tests"}]}"#,
+//!     )
+//!     .await?;
+//! assert!(!result.is_error);
+//! # Ok(()) }
+//! ```
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use thiserror::Error;
+
+pub use todokit_app as app;
+pub use todokit_domain as domain;
+pub use todokit_infra as infra;
+
+pub use todokit_app::{
+    Clock, ConversationStore, ManualClock, Profile, SchemaTarget, ServiceError, StoreError, TodoService,
+    ToolResult, end_of_turn_reminder, profiles,
+};
+pub use todokit_domain::{Phase, Priority, Status, Task, TodoState};
+pub use todokit_infra::{Format, JsonFileStore, MemoryStore, SystemClock, render};
+
+/// The environment variable that names the store folder.
+pub const STORE_ENV: &str = "TODOKIT_STORE";
+
+/// Why a service could not be put together.
+#[derive(Debug, Error)]
+pub enum SetupError {
+    /// No profile has that name.
+    #[error("unknown profile {name:?}; the profiles are: {}", available.join(", "))]
+    UnknownProfile {
+        /// The name asked for.
+        name: String,
+        /// The names there are.
+        available: Vec<&'static str>,
+    },
+    /// No store was given and no default folder could be found.
+    #[error(
+        "no store folder: set {STORE_ENV} or pass one explicitly \
+         (the platform's data folder could not be found: HOME is not set)"
+    )]
+    NoStoreDir,
+}
+
+/// The folder the embedded default store uses when none is given:
+/// `$TODOKIT_STORE`, else the platform's data folder plus `todokit`
+/// (`$XDG_DATA_HOME/todokit` or `~/.local/share/todokit` on Linux,
+/// `~/Library/Application Support/todokit` on macOS, `%APPDATA%\todokit` on
+/// Windows).
+pub fn default_store_dir() -> Option<PathBuf> {
+    let non_empty = |name: &str| {
+        std::env::var_os(name)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    if let Some(dir) = non_empty(STORE_ENV) {
+        return Some(dir);
+    }
+    let data = if cfg!(windows) {
+        non_empty("APPDATA")
+    } else if cfg!(target_os = "macos") {
+        non_empty("HOME").map(|h| h.join("Library").join("Application Support"))
+    } else {
+        non_empty("XDG_DATA_HOME").or_else(|| non_empty("HOME").map(|h| h.join(".local").join("share")))
+    };
+    data.map(|d| d.join("todokit"))
+}
+
+/// Entry point for wiring a service.
+#[derive(Debug, Clone, Copy)]
+pub struct Todokit;
+
+impl Todokit {
+    /// A builder with the defaults: the `claude-code` profile, the JSON-file
+    /// store in [`default_store_dir`], and the system clock.
+    pub fn builder() -> Builder {
+        Builder::default()
+    }
+}
+
+/// Puts a [`TodoService`] together; every part has a default.
+#[derive(Default)]
+pub struct Builder {
+    profile: Option<Profile>,
+    store: Option<Arc<dyn ConversationStore>>,
+    store_dir: Option<PathBuf>,
+    clock: Option<Arc<dyn Clock>>,
+}
+
+impl Builder {
+    /// Uses the profile called `name` with its default rules.
+    pub fn profile(mut self, name: &str) -> Result<Self, SetupError> {
+        let profile = profiles::by_name(name).ok_or_else(|| SetupError::UnknownProfile {
+            name: name.to_owned(),
+            available: profiles::names(),
+        })?;
+        self.profile = Some(profile);
+        Ok(self)
+    }
+
+    /// Uses `profile` as it is (for example with changed rules).
+    pub fn with_profile(mut self, profile: Profile) -> Self {
+        self.profile = Some(profile);
+        self
+    }
+
+    /// Uses the JSON-file store in `dir`.
+    pub fn store_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.store_dir = Some(dir.into());
+        self
+    }
+
+    /// Uses `store` instead of the JSON-file store.
+    pub fn store(mut self, store: impl ConversationStore + 'static) -> Self {
+        self.store = Some(Arc::new(store));
+        self
+    }
+
+    /// Uses `clock` instead of the system clock.
+    pub fn clock(mut self, clock: impl Clock + 'static) -> Self {
+        self.clock = Some(Arc::new(clock));
+        self
+    }
+
+    /// The service.
+    pub fn build(self) -> Result<TodoService, SetupError> {
+        let profile = match self.profile {
+            Some(p) => p,
+            None => profiles::by_name(profiles::DEFAULT).ok_or_else(|| SetupError::UnknownProfile {
+                name: profiles::DEFAULT.to_owned(),
+                available: profiles::names(),
+            })?,
+        };
+        let store: Arc<dyn ConversationStore> = match (self.store, self.store_dir) {
+            (Some(store), _) => store,
+            (None, Some(dir)) => Arc::new(JsonFileStore::new(dir)),
+            (None, None) => Arc::new(JsonFileStore::new(
+                default_store_dir().ok_or(SetupError::NoStoreDir)?,
+            )),
+        };
+        let clock = self.clock.unwrap_or_else(|| Arc::new(SystemClock));
+        Ok(TodoService::new(profile, store, clock))
+    }
+}
+
+impl std::fmt::Debug for Builder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Builder")
+            .field("profile", &self.profile)
+            .field("store_dir", &self.store_dir)
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    #[tokio::test]
+    async fn the_builder_wires_a_working_service() {
+        let service = Todokit::builder()
+            .profile("forge")
+            .unwrap()
+            .store(MemoryStore::new())
+            .clock(ManualClock::new(5))
+            .build()
+            .unwrap();
+        let result = service
+            .call(
+                "c",
+                "todo_write",
+                r#"{"todos":[{"id":"1","content":"a","status":"in_progress"}]}"#,
+            )
+            .await
+            .unwrap();
+        let actual = (result.is_error, service.state("c").await.unwrap());
+        let expected = (
+            false,
+            TodoState::flat(vec![
+                Task::new("a")
+                    .id("1")
+                    .status(Status::InProgress)
+                    .created_at(5u64)
+                    .status_changed_at(5u64),
+            ])
+            .version(1u64),
+        );
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn an_unknown_profile_names_the_known_ones() {
+        let actual = Todokit::builder()
+            .profile("nope")
+            .map(|_| ())
+            .map_err(|e| e.to_string());
+        let expected = Err(format!(
+            "unknown profile \"nope\"; the profiles are: {}",
+            profiles::names().join(", ")
+        ));
+        assert_eq!(actual, expected);
+    }
+}

@@ -97,8 +97,8 @@ fn shorten(message: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use pretty_assertions::assert_eq;
     use crate::wire::TriStatus;
+    use pretty_assertions::assert_eq;
     use serde::Deserialize;
 
     #[derive(Debug, PartialEq, Deserialize)]
@@ -137,7 +137,8 @@ mod tests {
         let actual = run(r#"{"todos":[{"status":"pending"},{"status":3}]}"#);
         let expected = Err(ArgumentError::Field {
             field: "todos[1].status".to_owned(),
-            message: "invalid type: integer `3`, expected one of `pending`, `in_progress`, `completed`".to_owned(),
+            message: "invalid type: integer `3`, expected one of `pending`, `in_progress`, `completed`"
+                .to_owned(),
         });
         assert_eq!(actual, expected);
     }

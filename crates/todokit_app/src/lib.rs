@@ -9,8 +9,8 @@
 
 mod clock;
 mod decode;
-pub mod profiles;
 mod profile;
+pub mod profiles;
 mod reminder;
 pub mod schema;
 mod service;

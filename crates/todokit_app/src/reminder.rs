@@ -58,12 +58,24 @@ mod tests {
             Task::new("Run tests"),
         ]);
         let phased = TodoState::new().phases(vec![
-            Phase::new("Build").tasks(vec![Task::new("Scaffold").status(Status::InProgress), Task::new("Wire")]),
-            Phase::new("Ship").tasks(vec![Task::new("Tag").status(Status::Completed), Task::new("Publish")]),
+            Phase::new("Build").tasks(vec![
+                Task::new("Scaffold").status(Status::InProgress),
+                Task::new("Wire"),
+            ]),
+            Phase::new("Ship").tasks(vec![
+                Task::new("Tag").status(Status::Completed),
+                Task::new("Publish"),
+            ]),
         ]);
         snapshot_settings().bind(|| {
-            insta::assert_snapshot!("reminder__end_of_turn__flat", end_of_turn_reminder(&flat).unwrap_or_default());
-            insta::assert_snapshot!("reminder__end_of_turn__phased", end_of_turn_reminder(&phased).unwrap_or_default());
+            insta::assert_snapshot!(
+                "reminder__end_of_turn__flat",
+                end_of_turn_reminder(&flat).unwrap_or_default()
+            );
+            insta::assert_snapshot!(
+                "reminder__end_of_turn__phased",
+                end_of_turn_reminder(&phased).unwrap_or_default()
+            );
         });
     }
 }

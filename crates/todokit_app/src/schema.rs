@@ -73,7 +73,10 @@ impl std::str::FromStr for SchemaTarget {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Self::ALL.into_iter().find(|t| t.as_str() == s).ok_or_else(|| {
             let names: Vec<&str> = Self::ALL.iter().map(|t| t.as_str()).collect();
-            format!("unknown schema target {s:?}; expected one of {}", names.join(", "))
+            format!(
+                "unknown schema target {s:?}; expected one of {}",
+                names.join(", ")
+            )
         })
     }
 }
@@ -145,7 +148,8 @@ pub fn strict(mut schema: Value) -> Value {
         if let Some(one_of) = node.remove("oneOf") {
             node.insert("anyOf".into(), one_of);
         }
-        let is_object = node.get("type").and_then(Value::as_str) == Some("object") || node.contains_key("properties");
+        let is_object =
+            node.get("type").and_then(Value::as_str) == Some("object") || node.contains_key("properties");
         if !is_object {
             return;
         }
@@ -205,7 +209,9 @@ fn check_strict(node: &Value, at: &str, problems: &mut Vec<String>) {
         Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
         _ => Vec::new(),
     };
-    let combined = ["anyOf", "oneOf", "enum", "const"].iter().any(|k| map.contains_key(*k));
+    let combined = ["anyOf", "oneOf", "enum", "const"]
+        .iter()
+        .any(|k| map.contains_key(*k));
     if types.is_empty() && !combined {
         problems.push(format!("{at}: no type given"));
     }
@@ -224,7 +230,9 @@ fn check_strict(node: &Value, at: &str, problems: &mut Vec<String>) {
             .map(|r| r.iter().filter_map(Value::as_str).collect())
             .unwrap_or_default();
         if keys != required {
-            problems.push(format!("{at}: required must list every property in order ({keys:?}, got {required:?})"));
+            problems.push(format!(
+                "{at}: required must list every property in order ({keys:?}, got {required:?})"
+            ));
         }
     }
     for_each_subschema(map, at, |sub, path| check_strict(sub, &path, problems));
@@ -253,10 +261,10 @@ fn make_nullable(schema: &mut Value) {
     let Some(map) = schema.as_object_mut() else {
         return;
     };
-    if let Some(Value::Array(values)) = map.get_mut("enum") {
-        if !values.contains(&Value::Null) {
-            values.push(Value::Null);
-        }
+    if let Some(Value::Array(values)) = map.get_mut("enum")
+        && !values.contains(&Value::Null)
+    {
+        values.push(Value::Null);
     }
     match map.get_mut("type") {
         // Objects stay whole inside an anyOf: a nullable object type is the
@@ -288,7 +296,9 @@ fn collapse_const_one_of(node: &mut Map<String, Value>) {
         .iter()
         .map(|b| {
             let b = b.as_object()?;
-            let only_const = b.keys().all(|k| matches!(k.as_str(), "const" | "type" | "description"));
+            let only_const = b
+                .keys()
+                .all(|k| matches!(k.as_str(), "const" | "type" | "description"));
             b.get("const").filter(|c| c.is_string() && only_const).cloned()
         })
         .collect();
@@ -372,7 +382,10 @@ mod tests {
         });
         let actual = strict_violations(&strict(fixture.clone()));
         let expected: Vec<String> = Vec::new();
-        assert_eq!((actual, strict_violations(&fixture).is_empty()), (expected, false));
+        assert_eq!(
+            (actual, strict_violations(&fixture).is_empty()),
+            (expected, false)
+        );
     }
 
     #[test]

@@ -7,7 +7,9 @@ use serde_json::Value;
 use thiserror::Error;
 use todokit_domain::TodoState;
 
-use crate::{CallContext, Clock, ConversationStore, Profile, StoreError, ToolError, ToolResult, parse_arguments};
+use crate::{
+    CallContext, Clock, ConversationStore, Profile, StoreError, ToolError, ToolResult, parse_arguments,
+};
 
 /// How often a call is re-run against a fresh load when another writer
 /// committed in between, before the service gives up.
@@ -31,7 +33,9 @@ pub enum ServiceError {
     #[error(transparent)]
     Store(#[from] StoreError),
     /// Other writers kept committing first.
-    #[error("gave up after {attempts} attempts: conversation {conversation:?} kept changing underneath this call")]
+    #[error(
+        "gave up after {attempts} attempts: conversation {conversation:?} kept changing underneath this call"
+    )]
     Contention {
         /// The conversation.
         conversation: String,
@@ -51,7 +55,11 @@ pub struct TodoService {
 impl TodoService {
     /// A service for `profile` over `store`, telling time by `clock`.
     pub fn new(profile: Profile, store: Arc<dyn ConversationStore>, clock: Arc<dyn Clock>) -> Self {
-        Self { profile, store, clock }
+        Self {
+            profile,
+            store,
+            clock,
+        }
     }
 
     /// The profile whose tools it runs.
@@ -75,7 +83,12 @@ impl TodoService {
     }
 
     /// Runs `tool` with arguments already parsed as JSON.
-    pub async fn call_value(&self, conversation: &str, tool: &str, args: &Value) -> Result<ToolResult, ServiceError> {
+    pub async fn call_value(
+        &self,
+        conversation: &str,
+        tool: &str,
+        args: &Value,
+    ) -> Result<ToolResult, ServiceError> {
         let tool = self.profile.find(tool).ok_or_else(|| self.unknown(tool))?;
         for _ in 0..MAX_COMMIT_ATTEMPTS {
             let state = self.store.load(conversation).await?;
@@ -107,7 +120,10 @@ impl TodoService {
     }
 
     fn tool_name(&self, tool: &str) -> Result<&'static str, ServiceError> {
-        self.profile.find(tool).map(|t| t.name()).ok_or_else(|| self.unknown(tool))
+        self.profile
+            .find(tool)
+            .map(|t| t.name())
+            .ok_or_else(|| self.unknown(tool))
     }
 
     fn unknown(&self, tool: &str) -> ServiceError {
@@ -121,6 +137,8 @@ impl TodoService {
 
 impl std::fmt::Debug for TodoService {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("TodoService").field("profile", &self.profile).finish_non_exhaustive()
+        f.debug_struct("TodoService")
+            .field("profile", &self.profile)
+            .finish_non_exhaustive()
     }
 }

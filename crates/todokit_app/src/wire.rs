@@ -115,13 +115,22 @@ mod tests {
 
     #[test]
     fn decoding_errors_list_the_allowed_values_whatever_arrived() {
-        let fixture = [serde_json::json!("done"), serde_json::json!(3), serde_json::json!(null)];
+        let fixture = [
+            serde_json::json!("done"),
+            serde_json::json!(3),
+            serde_json::json!(null),
+        ];
         let actual: Vec<String> = fixture
             .iter()
-            .map(|v| TriStatus::deserialize(v).map(|_| String::new()).unwrap_or_else(|e| e.to_string()))
+            .map(|v| {
+                TriStatus::deserialize(v)
+                    .map(|_| String::new())
+                    .unwrap_or_else(|e| e.to_string())
+            })
             .collect();
         let expected = vec![
-            "invalid value: string \"done\", expected one of `pending`, `in_progress`, `completed`".to_owned(),
+            "invalid value: string \"done\", expected one of `pending`, `in_progress`, `completed`"
+                .to_owned(),
             "invalid type: integer `3`, expected one of `pending`, `in_progress`, `completed`".to_owned(),
             "invalid type: null, expected one of `pending`, `in_progress`, `completed`".to_owned(),
         ];

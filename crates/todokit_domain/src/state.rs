@@ -260,7 +260,9 @@ mod tests {
             Task::new("Run tests")
                 .active_form("Running tests")
                 .status(Status::InProgress),
-            Task::new("Run tests").active_form("  ").status(Status::InProgress),
+            Task::new("Run tests")
+                .active_form("  ")
+                .status(Status::InProgress),
         ];
         let actual: Vec<&str> = fixture.iter().map(Task::display_text).collect();
         let expected = vec!["Run tests", "Running tests", "Run tests"];

@@ -5,7 +5,9 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::{FieldNames, InProgressPolicy, ListRules, Status, Task, Timestamp, TodoError, TodoState, validate_list};
+use crate::{
+    FieldNames, InProgressPolicy, ListRules, Status, Task, Timestamp, TodoError, TodoState, validate_list,
+};
 
 /// One task's change of status within a call.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -192,10 +194,22 @@ mod tests {
     #[test]
     fn replacing_an_empty_list_stamps_every_task() {
         let fixture = TodoState::new();
-        let actual = replace_flat(&fixture, vec![Task::new("a")], &rules(), &FieldNames::default(), NOW).unwrap();
+        let actual = replace_flat(
+            &fixture,
+            vec![Task::new("a")],
+            &rules(),
+            &FieldNames::default(),
+            NOW,
+        )
+        .unwrap();
         let expected = Replacement {
             state: TodoState::flat(vec![Task::new("a").created_at(NOW).status_changed_at(NOW)]),
-            transitions: vec![Transition { content: "a".into(), id: None, from: None, to: Some(Status::Pending) }],
+            transitions: vec![Transition {
+                content: "a".into(),
+                id: None,
+                from: None,
+                to: Some(Status::Pending),
+            }],
             in_progress_count: 0,
             wiped: false,
         };
@@ -234,8 +248,18 @@ mod tests {
             ])
             .version(4u64),
             transitions: vec![
-                Transition { content: "a".into(), id: Some("7".into()), from: Some(Status::Pending), to: Some(Status::InProgress) },
-                Transition { content: "gone".into(), id: None, from: Some(Status::Pending), to: None },
+                Transition {
+                    content: "a".into(),
+                    id: Some("7".into()),
+                    from: Some(Status::Pending),
+                    to: Some(Status::InProgress),
+                },
+                Transition {
+                    content: "gone".into(),
+                    id: None,
+                    from: Some(Status::Pending),
+                    to: None,
+                },
             ],
             in_progress_count: 1,
             wiped: false,
@@ -247,9 +271,17 @@ mod tests {
     fn a_refused_list_leaves_the_state_alone() {
         let fixture = TodoState::flat(vec![Task::new("keep")]).version(2u64);
         let before = fixture.clone();
-        let actual = replace_flat(&fixture, vec![Task::new("")], &rules(), &FieldNames::default(), NOW);
+        let actual = replace_flat(
+            &fixture,
+            vec![Task::new("")],
+            &rules(),
+            &FieldNames::default(),
+            NOW,
+        );
         let expected = Err(TodoError::Invalid(Violations {
-            list: vec![Violation::Empty { field: "todos[0].content".into() }],
+            list: vec![Violation::Empty {
+                field: "todos[0].content".into(),
+            }],
             omitted: 0,
         }));
         assert_eq!((actual, fixture), (expected, before));
@@ -276,7 +308,10 @@ mod tests {
 
     #[test]
     fn all_completed_wipes_and_says_so() {
-        let fixture = vec![Task::new("a").status(Status::Completed), Task::new("b").status(Status::Completed)];
+        let fixture = vec![
+            Task::new("a").status(Status::Completed),
+            Task::new("b").status(Status::Completed),
+        ];
         let outcome = replace_flat(&TodoState::new(), fixture, &rules(), &FieldNames::default(), NOW)
             .unwrap()
             .wipe_if_all_completed();
@@ -299,7 +334,10 @@ mod tests {
     #[test]
     fn diff_matches_by_id_before_content() {
         let old = vec![Task::new("old text").id("1"), Task::new("x")];
-        let new = vec![Task::new("new text").id("1").status(Status::Completed), Task::new("x")];
+        let new = vec![
+            Task::new("new text").id("1").status(Status::Completed),
+            Task::new("x"),
+        ];
         let actual = diff(&old, &new);
         let expected = vec![Transition {
             content: "new text".into(),

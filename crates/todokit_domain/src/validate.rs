@@ -23,12 +23,26 @@ pub fn validate_list(tasks: &[Task], rules: &ListRules, names: &FieldNames) -> R
     let mut first_use: HashMap<&str, usize> = HashMap::new();
     for (index, task) in tasks.iter().enumerate() {
         let field = |name: &str| names.item(index, name);
-        check_text(&task.content, limits.max_content_bytes, true, field(names.content), &mut problems);
+        check_text(
+            &task.content,
+            limits.max_content_bytes,
+            true,
+            field(names.content),
+            &mut problems,
+        );
         if let Some(active) = &task.active_form {
-            check_text(active, limits.max_active_form_bytes, false, field(names.active_form), &mut problems);
+            check_text(
+                active,
+                limits.max_active_form_bytes,
+                false,
+                field(names.active_form),
+                &mut problems,
+            );
         }
         match &task.id {
-            None if rules.require_ids => problems.push(Violation::MissingId { field: field(names.id) }),
+            None if rules.require_ids => problems.push(Violation::MissingId {
+                field: field(names.id),
+            }),
             None => {}
             Some(id) => {
                 let before = problems.list.len() + problems.omitted;
@@ -85,12 +99,20 @@ mod tests {
     use pretty_assertions::assert_eq;
 
     fn rules() -> ListRules {
-        ListRules::default().limits(Limits::DEFAULT.max_items(3usize).max_content_bytes(4usize).max_id_bytes(4usize))
+        ListRules::default().limits(
+            Limits::DEFAULT
+                .max_items(3usize)
+                .max_content_bytes(4usize)
+                .max_id_bytes(4usize),
+        )
     }
 
     #[test]
     fn a_valid_list_passes() {
-        let fixture = vec![Task::new("a").id("1"), Task::new("bb").id("2").status(Status::InProgress)];
+        let fixture = vec![
+            Task::new("a").id("1"),
+            Task::new("bb").id("2").status(Status::InProgress),
+        ];
         let actual = validate_list(&fixture, &rules(), &FieldNames::default());
         let expected = Ok(());
         assert_eq!(actual, expected);
@@ -107,12 +129,32 @@ mod tests {
         let actual = validate_list(&fixture, &rules(), &FieldNames::default());
         let expected = Err(TodoError::Invalid(Violations {
             list: vec![
-                Violation::TooManyItems { field: "todos".into(), count: 4, max: 3 },
-                Violation::Empty { field: "todos[0].content".into() },
-                Violation::TooLong { field: "todos[1].content".into(), bytes: 7, max: 4 },
-                Violation::DuplicateId { field: "todos[1].id".into(), id: "1".into(), first: "todos[0].id".into() },
-                Violation::Empty { field: "todos[2].id".into() },
-                Violation::TooLong { field: "todos[3].id".into(), bytes: 10, max: 4 },
+                Violation::TooManyItems {
+                    field: "todos".into(),
+                    count: 4,
+                    max: 3,
+                },
+                Violation::Empty {
+                    field: "todos[0].content".into(),
+                },
+                Violation::TooLong {
+                    field: "todos[1].content".into(),
+                    bytes: 7,
+                    max: 4,
+                },
+                Violation::DuplicateId {
+                    field: "todos[1].id".into(),
+                    id: "1".into(),
+                    first: "todos[0].id".into(),
+                },
+                Violation::Empty {
+                    field: "todos[2].id".into(),
+                },
+                Violation::TooLong {
+                    field: "todos[3].id".into(),
+                    bytes: 10,
+                    max: 4,
+                },
                 Violation::TooManyInProgress {
                     field: "todos".into(),
                     count: 2,
@@ -130,7 +172,11 @@ mod tests {
         let fixture = vec![Task::new("éé"), Task::new("ééé")];
         let actual = validate_list(&fixture, &rules(), &FieldNames::default());
         let expected = Err(TodoError::Invalid(Violations {
-            list: vec![Violation::TooLong { field: "todos[1].content".into(), bytes: 6, max: 4 }],
+            list: vec![Violation::TooLong {
+                field: "todos[1].content".into(),
+                bytes: 6,
+                max: 4,
+            }],
             omitted: 0,
         }));
         assert_eq!(actual, expected);
@@ -138,7 +184,10 @@ mod tests {
 
     #[test]
     fn warn_and_normalize_leave_several_in_progress_to_the_caller() {
-        let fixture = vec![Task::new("a").status(Status::InProgress), Task::new("b").status(Status::InProgress)];
+        let fixture = vec![
+            Task::new("a").status(Status::InProgress),
+            Task::new("b").status(Status::InProgress),
+        ];
         let actual: Vec<Result<(), TodoError>> = [InProgressPolicy::Warn, InProgressPolicy::Normalize]
             .into_iter()
             .map(|p| validate_list(&fixture, &rules().in_progress(p), &FieldNames::default()))
@@ -152,7 +201,9 @@ mod tests {
         let fixture = vec![Task::new("a")];
         let actual = validate_list(&fixture, &rules().require_ids(true), &FieldNames::default());
         let expected = Err(TodoError::Invalid(Violations {
-            list: vec![Violation::MissingId { field: "todos[0].id".into() }],
+            list: vec![Violation::MissingId {
+                field: "todos[0].id".into(),
+            }],
             omitted: 0,
         }));
         assert_eq!(actual, expected);

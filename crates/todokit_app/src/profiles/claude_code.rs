@@ -44,7 +44,12 @@ pub fn rules() -> ListRules {
 
 /// The profile with its default rules.
 pub fn profile() -> Profile {
-    Profile::new(NAME, "Claude Code's TodoWrite: the whole flat list on every call", rules()).tool(TodoWrite)
+    Profile::new(
+        NAME,
+        "Claude Code's TodoWrite: the whole flat list on every call",
+        rules(),
+    )
+    .tool(TodoWrite)
 }
 
 /// One step of the plan.
@@ -125,7 +130,10 @@ impl TypedTool for TodoWrite {
             "in_progress_count": replaced.in_progress_count,
             "transitions": replaced.transitions,
         });
-        Ok(Outcome::commit(replaced.state, ToolResult::ok(content.to_string(), details)))
+        Ok(Outcome::commit(
+            replaced.state,
+            ToolResult::ok(content.to_string(), details),
+        ))
     }
 }
 
@@ -160,7 +168,11 @@ mod tests {
 
     fn call(state: &TodoState, args: &str) -> Outcome {
         let rules = rules();
-        let ctx = CallContext { state, now: NOW, rules: &rules };
+        let ctx = CallContext {
+            state,
+            now: NOW,
+            rules: &rules,
+        };
         TodoWrite.call(&parse_arguments(args).unwrap(), &ctx)
     }
 
@@ -172,7 +184,11 @@ mod tests {
     fn problems(outcome: &Outcome) -> Vec<String> {
         outcome.result.details["error"]["problems"]
             .as_array()
-            .map(|ps| ps.iter().map(|p| p["message"].as_str().unwrap_or_default().to_owned()).collect())
+            .map(|ps| {
+                ps.iter()
+                    .map(|p| p["message"].as_str().unwrap_or_default().to_owned())
+                    .collect()
+            })
             .unwrap_or_default()
     }
 
@@ -190,7 +206,11 @@ mod tests {
         let fixture = items(MAX_ITEMS + 1, "Step");
         let outcome = call(&TodoState::new(), &fixture);
         let actual = (outcome.result.is_error, problems(&outcome), outcome.commit);
-        let expected = (true, vec!["todos: 51 items were sent; at most 50 are allowed".to_owned()], None);
+        let expected = (
+            true,
+            vec!["todos: 51 items were sent; at most 50 are allowed".to_owned()],
+            None,
+        );
         assert_eq!(actual, expected);
     }
 
@@ -211,7 +231,13 @@ mod tests {
             .collect();
         let expected = vec![
             (false, vec![]),
-            (true, vec!["todos[0].content: 201 bytes of UTF-8 were sent; at most 200 bytes are allowed".to_owned()]),
+            (
+                true,
+                vec![
+                    "todos[0].content: 201 bytes of UTF-8 were sent; at most 200 bytes are allowed"
+                        .to_owned(),
+                ],
+            ),
             (false, vec![]),
         ];
         assert_eq!(actual, expected);
@@ -219,10 +245,13 @@ mod tests {
 
     #[test]
     fn active_form_is_limited_too() {
-        let fixture = json!({"todos": [{"content": "a", "status": "pending", "activeForm": "b".repeat(201)}]});
+        let fixture =
+            json!({"todos": [{"content": "a", "status": "pending", "activeForm": "b".repeat(201)}]});
         let outcome = call(&TodoState::new(), &fixture.to_string());
         let actual = problems(&outcome);
-        let expected = vec!["todos[0].activeForm: 201 bytes of UTF-8 were sent; at most 200 bytes are allowed".to_owned()];
+        let expected = vec![
+            "todos[0].activeForm: 201 bytes of UTF-8 were sent; at most 200 bytes are allowed".to_owned(),
+        ];
         assert_eq!(actual, expected);
     }
 
@@ -239,7 +268,8 @@ mod tests {
 
     #[test]
     fn snake_case_active_form_is_accepted() {
-        let fixture = r#"{"todos":[{"content":"Run tests","status":"in_progress","active_form":"Running tests"}]}"#;
+        let fixture =
+            r#"{"todos":[{"content":"Run tests","status":"in_progress","active_form":"Running tests"}]}"#;
         let actual = call(&TodoState::new(), fixture).commit;
         let expected = Some(TodoState::flat(vec![
             Task::new("Run tests")
@@ -255,7 +285,10 @@ mod tests {
     fn all_completed_wipes_the_stored_list() {
         let fixture = r#"{"todos":[{"content":"a","status":"completed","activeForm":"A"},{"content":"b","status":"completed","activeForm":"B"}]}"#;
         let outcome = call(&TodoState::new(), fixture);
-        let actual = (outcome.commit, outcome.result.details["wiped_on_all_completed"].clone());
+        let actual = (
+            outcome.commit,
+            outcome.result.details["wiped_on_all_completed"].clone(),
+        );
         let expected = (Some(TodoState::new()), Value::Bool(true));
         assert_eq!(actual, expected);
     }
@@ -264,7 +297,10 @@ mod tests {
     fn an_empty_list_clears() {
         let fixture = TodoState::flat(vec![Task::new("a")]).version(3u64);
         let outcome = call(&fixture, r#"{"todos":[]}"#);
-        let actual = (outcome.commit, outcome.result.details["wiped_on_all_completed"].clone());
+        let actual = (
+            outcome.commit,
+            outcome.result.details["wiped_on_all_completed"].clone(),
+        );
         let expected = (Some(TodoState::new().version(3u64)), Value::Bool(false));
         assert_eq!(actual, expected);
     }
@@ -273,7 +309,10 @@ mod tests {
     fn several_in_progress_are_allowed_and_counted() {
         let fixture = r#"{"todos":[{"content":"a","status":"in_progress","activeForm":"A"},{"content":"b","status":"in_progress","activeForm":"B"}]}"#;
         let outcome = call(&TodoState::new(), fixture);
-        let actual = (outcome.result.is_error, outcome.result.details["in_progress_count"].clone());
+        let actual = (
+            outcome.result.is_error,
+            outcome.result.details["in_progress_count"].clone(),
+        );
         let expected = (false, json!(2));
         assert_eq!(actual, expected);
     }
@@ -281,7 +320,11 @@ mod tests {
     #[test]
     fn a_refused_call_commits_nothing() {
         let fixture = TodoState::flat(vec![Task::new("keep")]).version(7u64);
-        let actual = call(&fixture, r#"{"todos":[{"content":"a","status":"done","activeForm":"A"}]}"#).commit;
+        let actual = call(
+            &fixture,
+            r#"{"todos":[{"content":"a","status":"done","activeForm":"A"}]}"#,
+        )
+        .commit;
         let expected = None;
         assert_eq!(actual, expected);
     }
@@ -289,23 +332,57 @@ mod tests {
     #[test]
     fn result_texts() {
         let previous = TodoState::flat(vec![
-            Task::new("Read the code").status(Status::Completed).active_form("Reading the code"),
+            Task::new("Read the code")
+                .status(Status::Completed)
+                .active_form("Reading the code"),
             Task::new("Fix the bug").active_form("Fixing the bug"),
         ]);
         let cases = [
-            ("update", &previous, r#"{"todos":[{"content":"Read the code","status":"completed","activeForm":"Reading the code"},{"content":"Fix the bug","status":"in_progress","activeForm":"Fixing the bug"},{"content":"Run tests","status":"pending","activeForm":"Running tests"}]}"#),
-            ("two_in_progress", &previous, r#"{"todos":[{"content":"Read the code","status":"in_progress","activeForm":"Reading the code"},{"content":"Fix the bug","status":"in_progress","activeForm":"Fixing the bug"}]}"#),
-            ("wiped", &previous, r#"{"todos":[{"content":"Read the code","status":"completed","activeForm":"Reading the code"},{"content":"Fix the bug","status":"completed","activeForm":"Fixing the bug"}]}"#),
-            ("bad_status", &previous, r#"{"todos":[{"content":"a","status":5,"activeForm":"A"}]}"#),
+            (
+                "update",
+                &previous,
+                r#"{"todos":[{"content":"Read the code","status":"completed","activeForm":"Reading the code"},{"content":"Fix the bug","status":"in_progress","activeForm":"Fixing the bug"},{"content":"Run tests","status":"pending","activeForm":"Running tests"}]}"#,
+            ),
+            (
+                "two_in_progress",
+                &previous,
+                r#"{"todos":[{"content":"Read the code","status":"in_progress","activeForm":"Reading the code"},{"content":"Fix the bug","status":"in_progress","activeForm":"Fixing the bug"}]}"#,
+            ),
+            (
+                "wiped",
+                &previous,
+                r#"{"todos":[{"content":"Read the code","status":"completed","activeForm":"Reading the code"},{"content":"Fix the bug","status":"completed","activeForm":"Fixing the bug"}]}"#,
+            ),
+            (
+                "bad_status",
+                &previous,
+                r#"{"todos":[{"content":"a","status":5,"activeForm":"A"}]}"#,
+            ),
             ("not_json", &previous, r#"{"todos":[{"content":"a""#),
-            ("todos_as_string", &previous, r#"{"todos":"[{\"content\":\"a\",\"status\":\"pending\",\"activeForm\":\"A\"}]"}"#),
-            ("missing_active_form", &previous, r#"{"todos":[{"content":"a","status":"pending"}]}"#),
-            ("several_problems", &previous, r#"{"todos":[{"content":" ","status":"pending","activeForm":"A"},{"content":"b","status":"pending","activeForm":""}]}"#),
+            (
+                "todos_as_string",
+                &previous,
+                r#"{"todos":"[{\"content\":\"a\",\"status\":\"pending\",\"activeForm\":\"A\"}]"}"#,
+            ),
+            (
+                "missing_active_form",
+                &previous,
+                r#"{"todos":[{"content":"a","status":"pending"}]}"#,
+            ),
+            (
+                "several_problems",
+                &previous,
+                r#"{"todos":[{"content":" ","status":"pending","activeForm":"A"},{"content":"b","status":"pending","activeForm":""}]}"#,
+            ),
         ];
         snapshot_settings().bind(|| {
             for (name, state, args) in cases {
                 let rules = rules();
-                let ctx = CallContext { state, now: NOW, rules: &rules };
+                let ctx = CallContext {
+                    state,
+                    now: NOW,
+                    rules: &rules,
+                };
                 let result = match parse_arguments(args) {
                     Ok(v) => TodoWrite.call(&v, &ctx).result,
                     Err(e) => ToolError::from(e).into_result(TodoWrite::NAME),

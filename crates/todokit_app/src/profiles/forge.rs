@@ -9,7 +9,9 @@ use derive_setters::Setters;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use todokit_domain::{Checklist, FieldNames, InProgressPolicy, Limits, ListRules, Task, TodoState, replace_flat};
+use todokit_domain::{
+    Checklist, FieldNames, InProgressPolicy, Limits, ListRules, Task, TodoState, replace_flat,
+};
 
 use crate::wire::TriStatus;
 use crate::{CallContext, Outcome, Profile, ToolError, ToolMetadata, ToolResult, TypedTool};
@@ -48,9 +50,13 @@ pub fn rules() -> ListRules {
 
 /// The profile with its default rules.
 pub fn profile() -> Profile {
-    Profile::new(NAME, "Forge's todo_write and todo_read: an id'd list rendered as a checklist", rules())
-        .tool(TodoWrite)
-        .tool(TodoRead)
+    Profile::new(
+        NAME,
+        "Forge's todo_write and todo_read: an id'd list rendered as a checklist",
+        rules(),
+    )
+    .tool(TodoWrite)
+    .tool(TodoRead)
 }
 
 /// One step of the plan.
@@ -76,7 +82,9 @@ impl TodoItem {
     }
 
     fn to_task(&self) -> Task {
-        Task::new(self.content.clone()).id(self.id.clone()).status(self.status)
+        Task::new(self.content.clone())
+            .id(self.id.clone())
+            .status(self.status)
     }
 
     /// The items of a stored list; a task without an id (written by another
@@ -169,7 +177,11 @@ mod tests {
     const NOW: u64 = 1_700_000_000_000;
 
     fn call_with(tool: &dyn Tool, rules: &ListRules, state: &TodoState, args: &str) -> Outcome {
-        let ctx = CallContext { state, now: NOW, rules };
+        let ctx = CallContext {
+            state,
+            now: NOW,
+            rules,
+        };
         tool.call(&parse_arguments(args).unwrap(), &ctx)
     }
 
@@ -180,7 +192,11 @@ mod tests {
     fn messages(outcome: &Outcome) -> Vec<String> {
         outcome.result.details["error"]["problems"]
             .as_array()
-            .map(|ps| ps.iter().map(|p| p["message"].as_str().unwrap_or_default().to_owned()).collect())
+            .map(|ps| {
+                ps.iter()
+                    .map(|p| p["message"].as_str().unwrap_or_default().to_owned())
+                    .collect()
+            })
             .unwrap_or_default()
     }
 
@@ -194,8 +210,14 @@ mod tests {
     #[test]
     fn twenty_items_pass_and_twenty_one_fail() {
         let fixture = [list(MAX_ITEMS), list(MAX_ITEMS + 1)];
-        let actual: Vec<Vec<String>> = fixture.iter().map(|a| messages(&write(&TodoState::new(), a))).collect();
-        let expected = vec![vec![], vec!["todos: 21 items were sent; at most 20 are allowed".to_owned()]];
+        let actual: Vec<Vec<String>> = fixture
+            .iter()
+            .map(|a| messages(&write(&TodoState::new(), a)))
+            .collect();
+        let expected = vec![
+            vec![],
+            vec!["todos: 21 items were sent; at most 20 are allowed".to_owned()],
+        ];
         assert_eq!(actual, expected);
     }
 
@@ -232,7 +254,10 @@ mod tests {
             &TodoState::new(),
             fixture,
         );
-        let actual = (outcome.result.is_error, outcome.commit.map(|s| s.counts().in_progress));
+        let actual = (
+            outcome.result.is_error,
+            outcome.commit.map(|s| s.counts().in_progress),
+        );
         let expected = (false, Some(2));
         assert_eq!(actual, expected);
     }
@@ -248,8 +273,14 @@ mod tests {
     #[test]
     fn the_result_carries_the_previous_and_current_list() {
         let fixture = TodoState::flat(vec![Task::new("a").id("1")]);
-        let outcome = write(&fixture, r#"{"todos":[{"id":"1","content":"a","status":"completed"}]}"#);
-        let actual = (outcome.result.details["previous"].clone(), outcome.result.details["current"].clone());
+        let outcome = write(
+            &fixture,
+            r#"{"todos":[{"id":"1","content":"a","status":"completed"}]}"#,
+        );
+        let actual = (
+            outcome.result.details["previous"].clone(),
+            outcome.result.details["current"].clone(),
+        );
         let expected = (
             json!([{"id": "1", "content": "a", "status": "pending"}]),
             json!([{"id": "1", "content": "a", "status": "completed"}]),
@@ -283,8 +314,20 @@ mod tests {
         let cases: [(&str, &dyn Tool, ListRules, &TodoState, &str); 5] = [
             ("write", &TodoWrite, rules(), &previous, write_args),
             ("write_empty", &TodoWrite, rules(), &previous, r#"{"todos":[]}"#),
-            ("write_warn", &TodoWrite, rules().in_progress(InProgressPolicy::Warn), &previous, r#"{"todos":[{"id":"1","content":"a","status":"in_progress"},{"id":"2","content":"b","status":"in_progress"}]}"#),
-            ("write_rejected", &TodoWrite, rules(), &previous, r#"{"todos":[{"id":"1","content":"a","status":"in_progress"},{"id":"1","content":"","status":"in_progress"}]}"#),
+            (
+                "write_warn",
+                &TodoWrite,
+                rules().in_progress(InProgressPolicy::Warn),
+                &previous,
+                r#"{"todos":[{"id":"1","content":"a","status":"in_progress"},{"id":"2","content":"b","status":"in_progress"}]}"#,
+            ),
+            (
+                "write_rejected",
+                &TodoWrite,
+                rules(),
+                &previous,
+                r#"{"todos":[{"id":"1","content":"a","status":"in_progress"},{"id":"1","content":"","status":"in_progress"}]}"#,
+            ),
             ("read", &TodoRead, rules(), &previous, "{}"),
         ];
         snapshot_settings().bind(|| {

@@ -9,10 +9,7 @@ pub mod forge;
 
 /// Every profile, as the function that builds it with its default rules.
 /// Adding a profile is one line here.
-pub const REGISTRY: &[fn() -> Profile] = &[
-    claude_code::profile,
-    forge::profile,
-];
+pub const REGISTRY: &[fn() -> Profile] = &[claude_code::profile, forge::profile];
 
 /// The profile hosts get when they name none.
 pub const DEFAULT: &str = claude_code::NAME;
@@ -57,7 +54,8 @@ mod tests {
             for profile in all() {
                 for tool in profile.tools() {
                     for target in SchemaTarget::ALL {
-                        let name = format!("schema__{}__{}__{}", profile.name(), tool.name(), target.as_str());
+                        let name =
+                            format!("schema__{}__{}__{}", profile.name(), tool.name(), target.as_str());
                         insta::assert_json_snapshot!(name, definition(tool, target));
                     }
                 }
@@ -86,10 +84,14 @@ mod tests {
             .flat_map(|p| p.tools().map(move |t| (p, t)))
             .map(|(p, t)| {
                 let def = definition(t, SchemaTarget::OpenAiStrict);
-                (format!("{}/{}", p.name(), t.name()), strict_violations(&def["function"]["parameters"]))
+                (
+                    format!("{}/{}", p.name(), t.name()),
+                    strict_violations(&def["function"]["parameters"]),
+                )
             })
             .collect();
-        let expected: Vec<(String, Vec<String>)> = actual.iter().map(|(n, _)| (n.clone(), Vec::new())).collect();
+        let expected: Vec<(String, Vec<String>)> =
+            actual.iter().map(|(n, _)| (n.clone(), Vec::new())).collect();
         assert_eq!(actual, expected);
     }
 
@@ -102,7 +104,9 @@ mod tests {
             .map(|(p, t)| {
                 let def = definition(t, SchemaTarget::Anthropic);
                 let text = def["input_schema"].to_string();
-                let ok = def["input_schema"]["type"] == "object" && !text.contains("$ref") && !text.contains("$defs");
+                let ok = def["input_schema"]["type"] == "object"
+                    && !text.contains("$ref")
+                    && !text.contains("$defs");
                 (format!("{}/{}", p.name(), t.name()), ok)
             })
             .collect();

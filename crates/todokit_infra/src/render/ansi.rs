@@ -48,9 +48,18 @@ pub fn render_ansi(state: &TodoState, options: AnsiOptions) -> String {
                 Status::InProgress => ("~", color(AnsiColor::Yellow).bold(), Style::new().bold()),
                 Status::Pending => ("○", grey(), Style::new()),
                 Status::Blocked => ("⊘", color(AnsiColor::Magenta), Style::new()),
-                Status::Abandoned => ("✗", color(AnsiColor::Red), dim().effects(Effects::DIMMED | Effects::STRIKETHROUGH)),
+                Status::Abandoned => (
+                    "✗",
+                    color(AnsiColor::Red),
+                    dim().effects(Effects::DIMMED | Effects::STRIKETHROUGH),
+                ),
             };
-            let _ = writeln!(out, "{indent}{} {}", paint(glyph_style, glyph), paint(text_style, &text));
+            let _ = writeln!(
+                out,
+                "{indent}{} {}",
+                paint(glyph_style, glyph),
+                paint(text_style, &text)
+            );
         }
     }
     out.truncate(out.trim_end().len());
@@ -80,7 +89,9 @@ mod tests {
         let mut rest = text;
         while let Some(at) = rest.find('\u{1b}') {
             let tail = &rest[at + 1..];
-            let Some(body) = tail.strip_prefix('[') else { return false };
+            let Some(body) = tail.strip_prefix('[') else {
+                return false;
+            };
             let end = body.find('m').unwrap_or(body.len());
             if end == body.len() || !body[..end].chars().all(|c| c.is_ascii_digit() || c == ';') {
                 return false;

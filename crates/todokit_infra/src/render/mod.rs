@@ -72,7 +72,10 @@ mod tests {
         snapshot_settings().bind(|| {
             insta::assert_snapshot!("render__markdown", render(&fixture, Format::Markdown));
             insta::assert_snapshot!("render__text", render(&fixture, Format::Text));
-            insta::assert_snapshot!("render__ansi_plain", render(&fixture, Format::Ansi { color: false }));
+            insta::assert_snapshot!(
+                "render__ansi_plain",
+                render(&fixture, Format::Ansi { color: false })
+            );
             // The escape byte is shown as \e so the snapshot stays readable.
             let coloured = render(&fixture, Format::Ansi { color: true }).replace('\u{1b}', "\\e");
             insta::assert_snapshot!("render__ansi_color", coloured);

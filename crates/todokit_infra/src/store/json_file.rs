@@ -88,7 +88,8 @@ impl JsonFileStore {
     }
 
     fn temp_path(&self, conversation: &str) -> PathBuf {
-        self.root.join(format!("{}.json.tmp", Self::file_stem(conversation)))
+        self.root
+            .join(format!("{}.json.tmp", Self::file_stem(conversation)))
     }
 
     fn load_blocking(&self, conversation: &str) -> Result<TodoState, StoreError> {
@@ -102,7 +103,8 @@ impl JsonFileStore {
             location: path.display().to_string(),
             reason,
         };
-        let stored: StoredFile = serde_json::from_slice(&bytes).map_err(|e| corrupt(format!("not a todokit list: {e}")))?;
+        let stored: StoredFile =
+            serde_json::from_slice(&bytes).map_err(|e| corrupt(format!("not a todokit list: {e}")))?;
         if stored.format != FILE_FORMAT {
             return Err(corrupt(format!(
                 "file format {} is not the format {FILE_FORMAT} this todokit reads",
@@ -142,9 +144,8 @@ impl JsonFileStore {
             conversation: conversation.to_owned(),
             state: state.clone(),
         };
-        let bytes = serde_json::to_vec_pretty(&body).map_err(|e| {
-            io_error("encode", &self.path_for(conversation), io::Error::other(e))
-        })?;
+        let bytes = serde_json::to_vec_pretty(&body)
+            .map_err(|e| io_error("encode", &self.path_for(conversation), io::Error::other(e)))?;
         let temp = self.temp_path(conversation);
         write_durably(&temp, &bytes)?;
         let path = self.path_for(conversation);
@@ -176,11 +177,13 @@ impl ConversationStore for JsonFileStore {
 async fn blocking<T: Send + 'static>(
     work: impl FnOnce() -> Result<T, StoreError> + Send + 'static,
 ) -> Result<T, StoreError> {
-    tokio::task::spawn_blocking(work).await.map_err(|e| StoreError::Io {
-        action: "run",
-        location: "a store worker thread".to_owned(),
-        source: io::Error::other(e.to_string()),
-    })?
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| StoreError::Io {
+            action: "run",
+            location: "a store worker thread".to_owned(),
+            source: io::Error::other(e.to_string()),
+        })?
 }
 
 fn write_durably(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
@@ -261,7 +264,14 @@ mod tests {
         fixture.save("c", 0, &state("first", 1)).await.unwrap();
         let result = fixture.save("c", 0, &state("second", 1)).await;
         let actual = (
-            matches!(result, Err(StoreError::Conflict { expected: 0, found: 1, .. })),
+            matches!(
+                result,
+                Err(StoreError::Conflict {
+                    expected: 0,
+                    found: 1,
+                    ..
+                })
+            ),
             fixture.load("c").await.unwrap(),
         );
         let expected = (true, state("first", 1));
@@ -289,7 +299,11 @@ mod tests {
     async fn a_file_from_a_newer_format_is_refused() {
         let dir = tempfile::tempdir().unwrap();
         let fixture = JsonFileStore::new(dir.path());
-        fs::write(fixture.path_for("c"), br#"{"format":2,"conversation":"c","state":{}}"#).unwrap();
+        fs::write(
+            fixture.path_for("c"),
+            br#"{"format":2,"conversation":"c","state":{}}"#,
+        )
+        .unwrap();
         let actual = fixture.load("c").await.map_err(|e| e.to_string());
         let expected = Err(format!(
             "the stored list at {} cannot be read (file format 2 is not the format 1 this todokit reads); \
@@ -345,7 +359,9 @@ mod tests {
         let outside = fs::read_dir(dir.path()).unwrap().count();
         let actual = (loaded, entries, outside);
         let expected = (
-            (0..ids.len()).map(|i| state(&i.to_string(), 1)).collect::<Vec<_>>(),
+            (0..ids.len())
+                .map(|i| state(&i.to_string(), 1))
+                .collect::<Vec<_>>(),
             ids.len() * 2,
             1,
         );

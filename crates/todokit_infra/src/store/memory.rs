@@ -67,7 +67,14 @@ mod tests {
         let actual = (
             fixture.load("c").await.unwrap(),
             fixture.load("other").await.unwrap(),
-            matches!(stale, Err(StoreError::Conflict { expected: 0, found: 1, .. })),
+            matches!(
+                stale,
+                Err(StoreError::Conflict {
+                    expected: 0,
+                    found: 1,
+                    ..
+                })
+            ),
         );
         let expected = (state, TodoState::new(), true);
         assert_eq!(actual, expected);

@@ -1,0 +1,33 @@
+# todokit's developer commands. `make test` is what CI runs (.ci/run).
+
+CARGO ?= cargo
+
+.PHONY: test toolchain fmt-check clippy unit demo build snapshots-review
+
+## Everything CI checks: formatting, lints, every test (snapshots included).
+test: toolchain fmt-check clippy unit
+
+## rustfmt and clippy ship as rustup components; add them when missing.
+toolchain:
+	@$(CARGO) fmt --version >/dev/null 2>&1 || rustup component add rustfmt
+	@$(CARGO) clippy --version >/dev/null 2>&1 || rustup component add clippy
+
+fmt-check:
+	$(CARGO) fmt --all -- --check
+
+clippy:
+	$(CARGO) clippy --workspace --all-targets --locked -- -D warnings
+
+unit:
+	$(CARGO) test --workspace --locked
+
+## The main job on the embedded default store: a scripted agent session.
+demo:
+	$(CARGO) run -q -p todokit -- demo
+
+build:
+	$(CARGO) build --workspace --release --locked
+
+## Review snapshot changes (needs `cargo install cargo-insta`).
+snapshots-review:
+	$(CARGO) insta review --workspace-root .

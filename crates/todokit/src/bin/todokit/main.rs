@@ -1,0 +1,280 @@
+//! The `todokit` command: run tool calls, show and check a conversation's
+//! list, print tool schemas, and replay a demo session. The contract is
+//! `shared/spec/cli.md`; changes to it are recorded in `docs/cli.md`.
+
+mod demo;
+
+use std::io::{IsTerminal, Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use clap::{Parser, Subcommand, ValueEnum, builder::PossibleValuesParser};
+use todokit::app::schema::definitions;
+use todokit::{
+    Format, SchemaTarget, ServiceError, TodoService, Todokit, end_of_turn_reminder, profiles, render,
+};
+
+/// Exit code for a usage error: unknown tool or profile, bad flags.
+const EXIT_USAGE: u8 = 2;
+/// Exit code of `check` while something is open.
+const EXIT_OPEN: u8 = 3;
+/// The largest argument text `call` reads from standard input.
+const MAX_STDIN_BYTES: u64 = 64 * 1024 * 1024;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "todokit",
+    version,
+    about = "Todo-list tools for LLM agents, from the command line"
+)]
+struct Cli {
+    /// Where state lives [default: the platform data folder + /todokit]
+    #[arg(long, global = true, env = "TODOKIT_STORE", value_name = "DIR")]
+    store: Option<PathBuf>,
+    /// Which conversation's list
+    #[arg(long, global = true, env = "TODOKIT_CONVERSATION", value_name = "ID")]
+    conversation: Option<String>,
+    /// Which tool family
+    #[arg(
+        long,
+        global = true,
+        env = "TODOKIT_PROFILE",
+        default_value = profiles::DEFAULT,
+        value_parser = PossibleValuesParser::new(profiles::names()),
+    )]
+    profile: String,
+    /// When to colour terminal output (auto: only on a terminal with NO_COLOR unset)
+    #[arg(long, global = true, value_enum, default_value_t = ColorWhen::Auto)]
+    color: ColorWhen,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ColorWhen {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run one tool call, exactly as an agent would, and print the result as JSON
+    Call {
+        /// The tool's name (see `todokit schema`)
+        tool: String,
+        /// The arguments as JSON; read from standard input when absent or `-`
+        json: Option<String>,
+    },
+    /// Show the current list
+    Show {
+        #[arg(long, value_enum, default_value_t = ShowFormat::Ansi)]
+        format: ShowFormat,
+    },
+    /// Print the profile's tool definitions as a JSON array
+    Schema {
+        #[arg(long, value_enum, default_value_t = Target::JsonSchema)]
+        target: Target,
+    },
+    /// The end-of-turn check: exit 0 when nothing is open, 3 (printing the reminder) when something is
+    Check,
+    /// List the profiles and their tools
+    Profiles,
+    /// Replay a scripted agent session (claude-code's TodoWrite), showing the list as it changes
+    Demo {
+        /// Pause between steps [default: 700 on a terminal, 0 otherwise]
+        #[arg(long, value_name = "MS")]
+        delay_ms: Option<u64>,
+    },
+    /// (not available yet) Write the list as markdown
+    Export {
+        /// Where to write; standard output when absent
+        file: Option<PathBuf>,
+    },
+    /// (not available yet) Replace the list from a markdown file
+    Import {
+        /// The markdown file
+        file: PathBuf,
+    },
+    /// (not available yet) Edit the list as markdown in $VISUAL or $EDITOR
+    Edit,
+    /// (not available yet) Serve the profile's tools over MCP on stdio
+    Mcp,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ShowFormat {
+    Markdown,
+    Text,
+    Ansi,
+    Json,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Target {
+    JsonSchema,
+    Openai,
+    OpenaiStrict,
+    Anthropic,
+    Mcp,
+}
+
+impl From<Target> for SchemaTarget {
+    fn from(target: Target) -> Self {
+        match target {
+            Target::JsonSchema => SchemaTarget::JsonSchema,
+            Target::Openai => SchemaTarget::OpenAi,
+            Target::OpenaiStrict => SchemaTarget::OpenAiStrict,
+            Target::Anthropic => SchemaTarget::Anthropic,
+            Target::Mcp => SchemaTarget::Mcp,
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("todokit: cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(run(cli)) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("todokit: {e:#}");
+            let usage = e
+                .downcast_ref::<ServiceError>()
+                .is_some_and(|e| matches!(e, ServiceError::UnknownTool { .. }));
+            if usage {
+                ExitCode::from(EXIT_USAGE)
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+    }
+}
+
+async fn run(cli: Cli) -> Result<ExitCode> {
+    let color = match cli.color {
+        ColorWhen::Always => true,
+        ColorWhen::Never => false,
+        ColorWhen::Auto => anstream::AutoStream::choice(&std::io::stdout()) != anstream::ColorChoice::Never,
+    };
+    let conversation = cli.conversation.clone();
+    let service_for = |profile: &str| -> Result<TodoService> {
+        let mut builder = Todokit::builder().profile(profile)?;
+        if let Some(dir) = &cli.store {
+            builder = builder.store_dir(dir);
+        }
+        Ok(builder.build()?)
+    };
+    let service = || service_for(&cli.profile);
+    let conversation_or_default = || conversation.clone().unwrap_or_else(|| "default".to_owned());
+    match cli.command {
+        Command::Call { tool, json } => {
+            let service = service()?;
+            let args = match json.as_deref() {
+                None | Some("-") => match read_stdin()? {
+                    Some(text) => text,
+                    None => {
+                        let result = todokit::app::ToolError::from(todokit::app::ArgumentError::Syntax(
+                            format!("standard input holds more than {MAX_STDIN_BYTES} bytes"),
+                        ))
+                        .into_result(&tool);
+                        print_json(&serde_json::to_value(result)?)?;
+                        return Ok(ExitCode::SUCCESS);
+                    }
+                },
+                Some(text) => text.to_owned(),
+            };
+            let result = service.call(&conversation_or_default(), &tool, &args).await?;
+            print_json(&serde_json::to_value(result)?)?;
+        }
+        Command::Show { format } => {
+            let state = service()?.state(&conversation_or_default()).await?;
+            let text = match format {
+                ShowFormat::Json => serde_json::to_string_pretty(&state)?,
+                ShowFormat::Markdown => render(&state, Format::Markdown),
+                ShowFormat::Text => render(&state, Format::Text),
+                ShowFormat::Ansi => render(&state, Format::Ansi { color }),
+            };
+            print_line(&text)?;
+        }
+        Command::Schema { target } => {
+            let profile = profiles::by_name(&cli.profile).context("the profile was checked when parsing")?;
+            print_json(&definitions(&profile, target.into()))?;
+        }
+        Command::Check => {
+            let state = service()?.state(&conversation_or_default()).await?;
+            match end_of_turn_reminder(&state) {
+                Some(reminder) => {
+                    print_line(&reminder)?;
+                    return Ok(ExitCode::from(EXIT_OPEN));
+                }
+                None => print_line("No open todos.")?,
+            }
+        }
+        Command::Profiles => {
+            for profile in profiles::all() {
+                print_line(&format!(
+                    "{:<12} {:<24} {}",
+                    profile.name(),
+                    profile.tool_names().join(", "),
+                    profile.summary()
+                ))?;
+            }
+        }
+        Command::Demo { delay_ms } => {
+            let service = service_for(demo::PROFILE)?;
+            let delay = delay_ms.unwrap_or(if std::io::stdout().is_terminal() { 700 } else { 0 });
+            let conversation = conversation.unwrap_or_else(|| demo::CONVERSATION.to_owned());
+            demo::run(
+                &service,
+                &conversation,
+                color,
+                std::time::Duration::from_millis(delay),
+            )
+            .await?;
+        }
+        Command::Export { .. } | Command::Import { .. } | Command::Edit | Command::Mcp => {
+            eprintln!(
+                "todokit: this command is not available yet in this build; \
+                 it is planned (markdown round trip with the `pi` profile, MCP server)"
+            );
+            return Ok(ExitCode::from(EXIT_USAGE));
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The whole of standard input, or `None` when it is larger than
+/// [`MAX_STDIN_BYTES`].
+fn read_stdin() -> Result<Option<String>> {
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .take(MAX_STDIN_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .context("cannot read the arguments from standard input")?;
+    if bytes.len() as u64 > MAX_STDIN_BYTES {
+        return Ok(None);
+    }
+    // Invalid UTF-8 is replaced rather than refused here; the JSON decoder
+    // then reports the damaged text as a tool error the model can act on.
+    Ok(Some(String::from_utf8_lossy(&bytes).into_owned()))
+}
+
+fn print_json(value: &serde_json::Value) -> Result<()> {
+    print_line(&serde_json::to_string_pretty(value)?)
+}
+
+fn print_line(text: &str) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    match writeln!(out, "{text}").and_then(|()| out.flush()) {
+        // A closed pipe (`todokit show | head -1`) is the reader's choice, not an error.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other.context("cannot write to standard output"),
+    }
+}

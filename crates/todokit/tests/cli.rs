@@ -1,0 +1,424 @@
+//! End-to-end tests of the `todokit` binary against a real store folder.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use pretty_assertions::assert_eq;
+use serde_json::{Value, json};
+use todokit::app::schema::strict_violations;
+
+fn todokit(store: &Path) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_todokit"));
+    cmd.arg("--store").arg(store);
+    for var in [
+        "TODOKIT_STORE",
+        "TODOKIT_CONVERSATION",
+        "TODOKIT_PROFILE",
+        "CLICOLOR_FORCE",
+    ] {
+        cmd.env_remove(var);
+    }
+    cmd.env("NO_COLOR", "1");
+    cmd
+}
+
+fn run(cmd: &mut Command) -> Output {
+    cmd.stdin(Stdio::null()).output().expect("the binary runs")
+}
+
+fn run_with_stdin(cmd: &mut Command, input: &[u8]) -> Output {
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    stdin.write_all(input).expect("the binary reads its input");
+    drop(stdin);
+    child.wait_with_output().expect("the binary finishes")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn json_of(output: &Output) -> Value {
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", stdout(output)))
+}
+
+/// Every file under `dir` with its bytes, to prove nothing changed.
+fn snapshot_dir(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                files.extend(snapshot_dir(&path));
+            } else {
+                let bytes = std::fs::read(&path).unwrap_or_default();
+                files.push((path, bytes));
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+const ONE_ITEM: &str =
+    r#"{"todos":[{"content":"Run tests","status":"in_progress","activeForm":"Running tests"}]}"#;
+
+#[test]
+fn call_prints_the_result_with_its_details_and_show_sees_it_from_another_process() {
+    let store = tempfile::tempdir().unwrap();
+    let call = run(todokit(store.path()).args(["call", "TodoWrite", ONE_ITEM]));
+    let result = json_of(&call);
+    let details_keys: Vec<&str> = result["details"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    let show = run(todokit(store.path()).args(["show", "--format", "text"]));
+    let actual = (
+        call.status.code(),
+        result["is_error"].clone(),
+        details_keys,
+        stdout(&call).contains("\"is_error\": false"),
+        show.status.code(),
+        stdout(&show),
+    );
+    let expected = (
+        Some(0),
+        json!(false),
+        vec![
+            "old_todos",
+            "new_todos",
+            "wiped_on_all_completed",
+            "in_progress_count",
+            "transitions",
+        ],
+        true,
+        Some(0),
+        "Progress: 0/1 completed\n\n[>] Running tests\n".to_owned(),
+    );
+    assert_eq!(actual, expected);
+}
+
+#[test]
+fn arguments_can_come_from_standard_input() {
+    let store = tempfile::tempdir().unwrap();
+    let call = run_with_stdin(
+        todokit(store.path()).args(["call", "TodoWrite"]),
+        ONE_ITEM.as_bytes(),
+    );
+    let dash = run_with_stdin(
+        todokit(store.path()).args(["call", "TodoWrite", "-"]),
+        ONE_ITEM.as_bytes(),
+    );
+    let actual = (
+        json_of(&call)["is_error"].clone(),
+        json_of(&dash)["is_error"].clone(),
+    );
+    let expected = (json!(false), json!(false));
+    assert_eq!(actual, expected);
+}
+
+/// (case, exit code, is_error, fields named by the problems, content is short).
+type CaseOutcome<'a> = (&'a str, Option<i32>, Value, Vec<Value>, bool);
+
+#[test]
+fn malformed_payloads_are_tool_errors_that_name_the_field_and_change_nothing() {
+    let store = tempfile::tempdir().unwrap();
+    run(todokit(store.path()).args(["call", "TodoWrite", ONE_ITEM]));
+    let before = snapshot_dir(store.path());
+    let huge =
+        json!({"todos": [{"content": "x".repeat(10 * 1024 * 1024), "status": "pending", "activeForm": "a"}]});
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("not json", b"{\"todos\": [".to_vec()),
+        (
+            "todos as a string",
+            br#"{"todos":"[{\"content\":\"a\",\"status\":\"pending\",\"activeForm\":\"b\"}]"}"#.to_vec(),
+        ),
+        (
+            "number for status",
+            br#"{"todos":[{"content":"a","status":3,"activeForm":"b"}]}"#.to_vec(),
+        ),
+        ("10 MB of content", huge.to_string().into_bytes()),
+    ];
+    let actual: Vec<CaseOutcome> = cases
+        .iter()
+        .map(|(name, input)| {
+            let out = run_with_stdin(todokit(store.path()).args(["call", "TodoWrite", "-"]), input);
+            let result = json_of(&out);
+            let fields: Vec<Value> = result["details"]["error"]["problems"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p["field"].clone())
+                .collect();
+            let short = result["content"].as_str().unwrap().len() < 2_000;
+            (
+                *name,
+                out.status.code(),
+                result["is_error"].clone(),
+                fields,
+                short,
+            )
+        })
+        .collect();
+    let expected = vec![
+        ("not json", Some(0), json!(true), vec![json!("(arguments)")], true),
+        (
+            "todos as a string",
+            Some(0),
+            json!(true),
+            vec![json!("todos")],
+            true,
+        ),
+        (
+            "number for status",
+            Some(0),
+            json!(true),
+            vec![json!("todos[0].status")],
+            true,
+        ),
+        (
+            "10 MB of content",
+            Some(0),
+            json!(true),
+            vec![json!("todos[0].content")],
+            true,
+        ),
+    ];
+    assert_eq!((actual, snapshot_dir(store.path())), (expected, before));
+}
+
+#[test]
+fn an_unknown_tool_or_profile_is_a_usage_error() {
+    let store = tempfile::tempdir().unwrap();
+    let tool = run(todokit(store.path()).args(["call", "NoSuchTool", "{}"]));
+    let profile = run(todokit(store.path()).args(["--profile", "nope", "show"]));
+    let actual = (
+        tool.status.code(),
+        String::from_utf8_lossy(&tool.stderr).into_owned(),
+        profile.status.code(),
+        snapshot_dir(store.path()),
+    );
+    let expected = (
+        Some(2),
+        "todokit: profile \"claude-code\" has no tool \"NoSuchTool\"; its tools are: TodoWrite\n".to_owned(),
+        Some(2),
+        Vec::new(),
+    );
+    assert_eq!(actual, expected);
+}
+
+#[test]
+fn a_path_like_conversation_id_stays_inside_the_store() {
+    let root = tempfile::tempdir().unwrap();
+    let store = root.path().join("store");
+    let call = run(todokit(&store).args(["--conversation", "../../etc/x", "call", "TodoWrite", ONE_ITEM]));
+    let show = run(todokit(&store).args(["--conversation", "../../etc/x", "show", "--format", "json"]));
+    let outside: Vec<String> = std::fs::read_dir(root.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    let actual = (
+        json_of(&call)["is_error"].clone(),
+        json_of(&show)["phases"][0]["tasks"][0]["content"].clone(),
+        outside,
+        snapshot_dir(&store).iter().all(|(p, _)| p.starts_with(&store)),
+    );
+    let expected = (json!(false), json!("Run tests"), vec!["store".to_owned()], true);
+    assert_eq!(actual, expected);
+}
+
+#[test]
+fn strict_schemas_of_every_profile_meet_the_strict_rules() {
+    let store = tempfile::tempdir().unwrap();
+    let actual: Vec<(String, Vec<String>)> = todokit::profiles::names()
+        .into_iter()
+        .flat_map(|profile| {
+            let out = run(todokit(store.path()).args([
+                "--profile",
+                profile,
+                "schema",
+                "--target",
+                "openai-strict",
+            ]));
+            json_of(&out)
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|def| {
+                    let name = format!("{profile}/{}", def["function"]["name"].as_str().unwrap());
+                    let mut problems = strict_violations(&def["function"]["parameters"]);
+                    if def["function"]["strict"] != json!(true) {
+                        problems.push("strict is not true".to_owned());
+                    }
+                    (name, problems)
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let expected = vec![
+        ("claude-code/TodoWrite".to_owned(), Vec::new()),
+        ("forge/todo_write".to_owned(), Vec::new()),
+        ("forge/todo_read".to_owned(), Vec::new()),
+    ];
+    assert_eq!(actual, expected);
+}
+
+#[test]
+fn every_schema_target_prints_the_key_that_target_uses() {
+    let store = tempfile::tempdir().unwrap();
+    let keys: Vec<(&str, Vec<String>)> = ["json-schema", "openai", "openai-strict", "anthropic", "mcp"]
+        .into_iter()
+        .map(|target| {
+            let out = run(todokit(store.path()).args(["schema", "--target", target]));
+            let def = json_of(&out)[0].clone();
+            (target, def.as_object().unwrap().keys().cloned().collect())
+        })
+        .collect();
+    let actual = keys;
+    let expected = vec![
+        (
+            "json-schema",
+            vec!["name".to_owned(), "description".to_owned(), "schema".to_owned()],
+        ),
+        ("openai", vec!["type".to_owned(), "function".to_owned()]),
+        ("openai-strict", vec!["type".to_owned(), "function".to_owned()]),
+        (
+            "anthropic",
+            vec![
+                "name".to_owned(),
+                "description".to_owned(),
+                "input_schema".to_owned(),
+            ],
+        ),
+        (
+            "mcp",
+            vec![
+                "name".to_owned(),
+                "description".to_owned(),
+                "inputSchema".to_owned(),
+            ],
+        ),
+    ];
+    assert_eq!(actual, expected);
+}
+
+#[test]
+fn check_exits_three_while_something_is_open_and_zero_after() {
+    let store = tempfile::tempdir().unwrap();
+    let empty = run(todokit(store.path()).arg("check"));
+    run(todokit(store.path()).args(["call", "TodoWrite", ONE_ITEM]));
+    let open = run(todokit(store.path()).arg("check"));
+    let done = r#"{"todos":[{"content":"Run tests","status":"completed","activeForm":"Running tests"}]}"#;
+    run(todokit(store.path()).args(["call", "TodoWrite", done]));
+    let closed = run(todokit(store.path()).arg("check"));
+    let actual = (
+        empty.status.code(),
+        open.status.code(),
+        stdout(&open).contains("[in_progress] Run tests"),
+        closed.status.code(),
+    );
+    let expected = (Some(0), Some(3), true, Some(0));
+    assert_eq!(actual, expected);
+}
+
+#[test]
+fn forge_writes_and_reads_through_the_cli() {
+    let store = tempfile::tempdir().unwrap();
+    let write = run(todokit(store.path()).args([
+        "--profile",
+        "forge",
+        "call",
+        "todo_write",
+        r#"{"todos":[{"id":"1","content":"Plan","status":"completed"},{"id":"2","content":"Build","status":"in_progress"}]}"#,
+    ]));
+    let read = run(todokit(store.path())
+        .args(["--profile", "forge", "call", "todo_read"])
+        .stdin(Stdio::null()));
+    let actual = (
+        json_of(&write)["is_error"].clone(),
+        json_of(&read)["content"].clone(),
+    );
+    let expected = (
+        json!(false),
+        json!("Progress: 1/2 completed\n\n- [x] ~~Plan~~\n- [~] **Build**"),
+    );
+    assert_eq!(actual, expected);
+}
+
+#[test]
+fn an_unreadable_store_exits_one_and_keeps_the_file() {
+    let store = tempfile::tempdir().unwrap();
+    let path = store.path().join("c-default.json");
+    std::fs::write(&path, b"not json").unwrap();
+    let call = run(todokit(store.path()).args(["call", "TodoWrite", ONE_ITEM]));
+    let actual = (
+        call.status.code(),
+        String::from_utf8_lossy(&call.stderr).contains("cannot be read"),
+        std::fs::read(&path).unwrap(),
+    );
+    let expected = (Some(1), true, b"not json".to_vec());
+    assert_eq!(actual, expected);
+}
+
+#[test]
+fn concurrent_processes_lose_no_update() {
+    const PROCESSES: usize = 4;
+    const CALLS: usize = 5;
+    let store = tempfile::tempdir().unwrap();
+    let children: Vec<_> = (0..PROCESSES)
+        .map(|p| {
+            let path = store.path().to_owned();
+            std::thread::spawn(move || {
+                for c in 0..CALLS {
+                    let args = format!(
+                        r#"{{"todos":[{{"content":"p{p} c{c}","status":"pending","activeForm":"x"}}]}}"#
+                    );
+                    let out = run(todokit(&path).args(["call", "TodoWrite", &args]));
+                    assert_eq!(
+                        out.status.code(),
+                        Some(0),
+                        "{}",
+                        String::from_utf8_lossy(&out.stderr)
+                    );
+                }
+            })
+        })
+        .collect();
+    for child in children {
+        child.join().unwrap();
+    }
+    let show = run(todokit(store.path()).args(["show", "--format", "json"]));
+    let actual = json_of(&show)["version"].clone();
+    let expected = json!(PROCESSES * CALLS);
+    assert_eq!(actual, expected);
+}
+
+#[test]
+fn commands_that_come_later_say_so_and_fail() {
+    let store = tempfile::tempdir().unwrap();
+    let actual: Vec<Option<i32>> = [vec!["export"], vec!["import", "x.md"], vec!["edit"], vec!["mcp"]]
+        .iter()
+        .map(|args| run(todokit(store.path()).args(args)).status.code())
+        .collect();
+    let expected = vec![Some(2); 4];
+    assert_eq!(actual, expected);
+}
+
+#[test]
+fn the_demo_transcript() {
+    let store = tempfile::tempdir().unwrap();
+    let out = run(todokit(store.path()).args(["demo", "--delay-ms", "0"]));
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../snapshots"));
+    settings.set_omit_expression(true);
+    settings.bind(|| insta::assert_snapshot!("cli__demo_transcript", stdout(&out)));
+    assert_eq!(out.status.code(), Some(0));
+}
