@@ -223,3 +223,8 @@ mod tests {
         assert_eq!(actual, expected);
     }
 }
+
+/// Compiles the README's Rust example as a doc test, so it cannot rot.
+#[doc = include_str!("../../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
