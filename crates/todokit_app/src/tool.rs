@@ -47,6 +47,23 @@ pub struct ToolMetadata {
     pub idempotent: bool,
 }
 
+impl ToolMetadata {
+    /// A tool that rewrites the list and nothing else: usable in plan mode,
+    /// and the same arguments twice give the same list.
+    pub const LIST_WRITER: ToolMetadata = ToolMetadata {
+        read_only_workspace: true,
+        read_only: false,
+        idempotent: true,
+    };
+
+    /// A tool that only reads the list.
+    pub const LIST_READER: ToolMetadata = ToolMetadata {
+        read_only_workspace: true,
+        read_only: true,
+        idempotent: true,
+    };
+}
+
 /// Why a call was refused. Nothing was stored.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum ToolError {

@@ -105,11 +105,7 @@ impl TypedTool for TodoWrite {
     type Input = TodoWriteInput;
     const NAME: &'static str = "TodoWrite";
     const DESCRIPTION: &'static str = include_str!("../../descriptions/claude-code/TodoWrite.md");
-    const METADATA: ToolMetadata = ToolMetadata {
-        read_only_workspace: true,
-        read_only: false,
-        idempotent: true,
-    };
+    const METADATA: ToolMetadata = ToolMetadata::LIST_WRITER;
 
     fn run(&self, input: TodoWriteInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
         let tasks = input.todos.iter().map(TodoItem::to_task).collect();

@@ -116,11 +116,7 @@ impl TypedTool for TodoWrite {
     type Input = TodoWriteInput;
     const NAME: &'static str = "todo_write";
     const DESCRIPTION: &'static str = include_str!("../../descriptions/forge/todo_write.md");
-    const METADATA: ToolMetadata = ToolMetadata {
-        read_only_workspace: true,
-        read_only: false,
-        idempotent: true,
-    };
+    const METADATA: ToolMetadata = ToolMetadata::LIST_WRITER;
 
     fn run(&self, input: TodoWriteInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
         let tasks = input.todos.iter().map(TodoItem::to_task).collect();
@@ -153,11 +149,7 @@ impl TypedTool for TodoRead {
     type Input = TodoReadInput;
     const NAME: &'static str = "todo_read";
     const DESCRIPTION: &'static str = include_str!("../../descriptions/forge/todo_read.md");
-    const METADATA: ToolMetadata = ToolMetadata {
-        read_only_workspace: true,
-        read_only: true,
-        idempotent: true,
-    };
+    const METADATA: ToolMetadata = ToolMetadata::LIST_READER;
 
     fn run(&self, _input: TodoReadInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
         let content = Checklist::new(ctx.state).render();
