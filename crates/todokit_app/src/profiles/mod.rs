@@ -77,6 +77,17 @@ mod tests {
     }
 
     #[test]
+    fn every_tool_has_snapshotted_metadata() {
+        let fixture = all();
+        let actual: serde_json::Map<String, serde_json::Value> = fixture
+            .iter()
+            .flat_map(|p| p.tools().map(move |t| (p, t)))
+            .map(|(p, t)| (format!("{}/{}", p.name(), t.name()), serde_json::json!(t.metadata())))
+            .collect();
+        snapshot_settings().bind(|| insta::assert_json_snapshot!("metadata__every_tool", actual));
+    }
+
+    #[test]
     fn every_strict_schema_meets_the_strict_rules() {
         let fixture = all();
         let actual: Vec<(String, Vec<String>)> = fixture
