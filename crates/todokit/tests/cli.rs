@@ -137,9 +137,10 @@ fn malformed_payloads_are_tool_errors_that_name_the_field_and_change_nothing() {
         json!({"todos": [{"content": "x".repeat(10 * 1024 * 1024), "status": "pending", "activeForm": "a"}]});
     let cases: Vec<(&str, Vec<u8>)> = vec![
         ("not json", b"{\"todos\": [".to_vec()),
+        ("todos as a string of prose", br#"{"todos":"buy milk"}"#.to_vec()),
         (
-            "todos as a string",
-            br#"{"todos":"[{\"content\":\"a\",\"status\":\"pending\",\"activeForm\":\"b\"}]"}"#.to_vec(),
+            "todos as truncated JSON in a string",
+            br#"{"todos":"[{\"content\":\"a\",\"status\":\"pend"}"#.to_vec(),
         ),
         (
             "number for status",

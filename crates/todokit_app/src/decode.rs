@@ -49,6 +49,10 @@ pub fn parse_arguments(text: &str) -> Result<Value, ArgumentError> {
     match serde_json::from_str::<Value>(text) {
         Ok(Value::Null) => Ok(Value::Object(Default::default())),
         Ok(value) => Ok(value),
+        Err(e) if e.is_eof() => Err(ArgumentError::Syntax(format!(
+            "{}; the text ends before the JSON is complete, as if it was cut off",
+            shorten(&e.to_string())
+        ))),
         Err(e) => Err(ArgumentError::Syntax(shorten(&e.to_string()))),
     }
 }
@@ -120,7 +124,8 @@ mod tests {
     fn not_json() {
         let actual = run("{\"todos\": [");
         let expected = Err(ArgumentError::Syntax(
-            "EOF while parsing a list at line 1 column 11".to_owned(),
+            "EOF while parsing a list at line 1 column 11; the text ends before the JSON is complete, as if it was cut off"
+                .to_owned(),
         ));
         assert_eq!(actual, expected);
     }

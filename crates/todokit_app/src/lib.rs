@@ -9,6 +9,7 @@
 
 mod clock;
 mod decode;
+mod prepare;
 mod profile;
 pub mod profiles;
 mod reminder;
@@ -20,7 +21,8 @@ pub mod wire;
 
 pub use clock::{Clock, ManualClock};
 pub use decode::{ArgumentError, parse_arguments};
-pub use profile::Profile;
+pub use prepare::{ALIASES_KEY, ID_KEY, Leniency, prepare};
+pub use profile::{DEFAULT_NAG_AFTER_ROUNDS, Profile};
 pub use reminder::end_of_turn_reminder;
 pub use schema::SchemaTarget;
 pub use service::{MAX_COMMIT_ATTEMPTS, ServiceError, TodoService};

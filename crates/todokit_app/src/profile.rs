@@ -1,13 +1,27 @@
 //! A profile: one agent's family of todo tools over the shared state, with
-//! the rules its lists are held to.
+//! the rules its lists are held to and the slips it forgives.
 
 use std::sync::Arc;
 
+use serde_json::Value;
 use todokit_domain::ListRules;
 
-use crate::Tool;
+use crate::prepare::{Leniency, prepare};
+use crate::{CallContext, Outcome, Tool, ToolError};
 
-/// One tool family (`claude-code`, `forge`, ...): its tools and its rules.
+/// The default number of tool rounds without a todo call before a host nags
+/// the model to update its list.
+pub const DEFAULT_NAG_AFTER_ROUNDS: usize = 10;
+
+/// A tool with its canonical schema, computed once.
+#[derive(Clone)]
+struct Registered {
+    tool: Arc<dyn Tool>,
+    schema: Value,
+}
+
+/// One tool family (`claude-code`, `forge`, ...): its tools, its rules and
+/// the slips it accepts.
 ///
 /// Hosts get a profile from [`crate::profiles::by_name`] and may change its
 /// rules with [`Profile::with_rules`] before handing it to the service.
@@ -16,29 +30,51 @@ pub struct Profile {
     name: &'static str,
     summary: &'static str,
     rules: ListRules,
-    tools: Vec<Arc<dyn Tool>>,
+    leniency: Leniency,
+    nag_after_rounds: usize,
+    tools: Vec<Registered>,
 }
 
 impl Profile {
-    /// A profile with no tools yet.
+    /// A profile with no tools yet, the standard leniency and the default
+    /// nag threshold.
     pub fn new(name: &'static str, summary: &'static str, rules: ListRules) -> Self {
         Self {
             name,
             summary,
             rules,
+            leniency: Leniency::STANDARD,
+            nag_after_rounds: DEFAULT_NAG_AFTER_ROUNDS,
             tools: Vec::new(),
         }
     }
 
     /// Adds a tool.
     pub fn tool(mut self, tool: impl Tool + 'static) -> Self {
-        self.tools.push(Arc::new(tool));
+        let schema = tool.input_schema();
+        self.tools.push(Registered {
+            tool: Arc::new(tool),
+            schema,
+        });
         self
     }
 
     /// Replaces the rules (limits, in-progress policy) its lists are held to.
     pub fn with_rules(mut self, rules: ListRules) -> Self {
         self.rules = rules;
+        self
+    }
+
+    /// Sets which slips in the arguments it accepts.
+    pub fn with_leniency(mut self, leniency: Leniency) -> Self {
+        self.leniency = leniency;
+        self
+    }
+
+    /// Sets after how many tool rounds without a todo call a host should
+    /// remind the model of its list.
+    pub fn with_nag_after_rounds(mut self, rounds: usize) -> Self {
+        self.nag_after_rounds = rounds;
         self
     }
 
@@ -57,19 +93,57 @@ impl Profile {
         &self.rules
     }
 
+    /// The slips it accepts.
+    pub fn leniency(&self) -> &Leniency {
+        &self.leniency
+    }
+
+    /// Tool rounds without a todo call before the host should nag.
+    pub fn nag_after_rounds(&self) -> usize {
+        self.nag_after_rounds
+    }
+
     /// Its tools, in the order they are offered to the model.
     pub fn tools(&self) -> impl Iterator<Item = &dyn Tool> {
-        self.tools.iter().map(|t| t.as_ref())
+        self.tools.iter().map(|r| r.tool.as_ref())
     }
 
     /// The tool called `name`, if the profile has it.
     pub fn find(&self, name: &str) -> Option<&dyn Tool> {
-        self.tools().find(|t| t.name() == name)
+        self.registered(name).map(|r| r.tool.as_ref())
     }
 
     /// The names of its tools.
     pub fn tool_names(&self) -> Vec<&'static str> {
         self.tools().map(|t| t.name()).collect()
+    }
+
+    /// Runs tool `name` on the arguments as the model sent them: repairs
+    /// the slips this profile accepts, checks them against the tool's
+    /// schema (reporting every problem), then calls the tool. `None` when
+    /// the profile has no such tool.
+    pub fn run(&self, name: &str, args: &Value, ctx: &CallContext<'_>) -> Option<Outcome> {
+        let tool = self.find(name)?;
+        Some(match self.prepare_args(name, args) {
+            Ok(prepared) => tool.call(&prepared, ctx),
+            Err(error) => Outcome::read(error.into_result(tool.name())),
+        })
+    }
+
+    /// The arguments for tool `name` with the accepted slips repaired, or
+    /// every problem in them. Arguments for a tool the profile does not
+    /// have are passed through as they are.
+    pub fn prepare_args(&self, name: &str, args: &Value) -> Result<Value, ToolError> {
+        match self.registered(name) {
+            Some(registered) => {
+                prepare(args.clone(), &registered.schema, &self.leniency).map_err(ToolError::Arguments)
+            }
+            None => Ok(args.clone()),
+        }
+    }
+
+    fn registered(&self, name: &str) -> Option<&Registered> {
+        self.tools.iter().find(|r| r.tool.name() == name)
     }
 }
 
@@ -78,6 +152,8 @@ impl std::fmt::Debug for Profile {
         f.debug_struct("Profile")
             .field("name", &self.name)
             .field("rules", &self.rules)
+            .field("leniency", &self.leniency)
+            .field("nag_after_rounds", &self.nag_after_rounds)
             .field("tools", &self.tool_names())
             .finish()
     }

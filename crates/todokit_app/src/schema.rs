@@ -8,7 +8,7 @@ use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value, json};
 
-use crate::{Profile, Tool};
+use crate::{ALIASES_KEY, Profile, Tool};
 
 /// The meta-schema the plain JSON Schema view declares.
 pub const JSON_SCHEMA_DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
@@ -97,12 +97,48 @@ pub fn canonical<T: JsonSchema>() -> Value {
         root.remove("description");
     }
     walk(&mut value, &mut collapse_const_one_of);
+    walk(&mut value, &mut describe_aliases);
     value
+}
+
+/// Says in an enum's description which extra spellings it accepts, so the
+/// views (which drop `x-aliases`) still tell the model.
+fn describe_aliases(node: &mut Map<String, Value>) {
+    let Some(Value::Object(aliases)) = node.get(ALIASES_KEY) else {
+        return;
+    };
+    let pairs: Vec<String> = aliases
+        .iter()
+        .map(|(alias, target)| format!("`{alias}` for `{}`", target.as_str().unwrap_or_default()))
+        .collect();
+    if pairs.is_empty() {
+        return;
+    }
+    let note = format!("Also accepted: {}.", pairs.join(", "));
+    let description = match node.get("description").and_then(Value::as_str) {
+        Some(text) => format!("{text} {note}"),
+        None => note,
+    };
+    node.insert("description".into(), Value::String(description));
+}
+
+/// Drops todokit's own `x-` keywords, which only the decoding layer reads.
+fn strip_extensions(node: &mut Map<String, Value>) {
+    node.retain(|key, _| !key.starts_with("x-"));
+}
+
+/// Closes every object that lists its properties, as Anthropic's strict
+/// tool use requires; free-form objects (no properties) stay open.
+fn close_objects(node: &mut Map<String, Value>) {
+    if node.contains_key("properties") {
+        node.insert("additionalProperties".into(), Value::Bool(false));
+    }
 }
 
 /// One tool's definition for `target`.
 pub fn definition(tool: &dyn Tool, target: SchemaTarget) -> Value {
-    let schema = tool.input_schema();
+    let mut schema = tool.input_schema();
+    walk(&mut schema, &mut strip_extensions);
     let (name, description) = (tool.name(), tool.description());
     match target {
         SchemaTarget::JsonSchema => {
@@ -126,7 +162,10 @@ pub fn definition(tool: &dyn Tool, target: SchemaTarget) -> Value {
                 "strict": true
             }
         }),
-        SchemaTarget::Anthropic => json!({"name": name, "description": description, "input_schema": schema}),
+        SchemaTarget::Anthropic => {
+            walk(&mut schema, &mut close_objects);
+            json!({"name": name, "description": description, "input_schema": schema})
+        }
         SchemaTarget::Mcp => json!({"name": name, "description": description, "inputSchema": schema}),
     }
 }
@@ -163,6 +202,10 @@ pub fn strict(mut schema: Value) -> Value {
             .or_insert_with(|| Value::Object(Map::new()));
         let mut all = Vec::new();
         if let Some(properties) = properties.as_object_mut() {
+            // A free-form object (metadata) cannot be said in strict mode: a
+            // closed object with no properties would only admit `{}`. The
+            // strict view leaves such fields out; the other views keep them.
+            properties.retain(|_, property| !is_free_form(property));
             for (name, property) in properties.iter_mut() {
                 if !required.contains(name) {
                     make_nullable(property);
@@ -174,6 +217,53 @@ pub fn strict(mut schema: Value) -> Value {
         node.insert("additionalProperties".into(), Value::Bool(false));
     });
     schema
+}
+
+/// True for a schema that admits any object (or anything at all).
+fn is_free_form(schema: &Value) -> bool {
+    match schema {
+        Value::Bool(true) => true,
+        Value::Object(map) => {
+            let types = match map.get("type") {
+                Some(Value::String(t)) => vec![t.as_str()],
+                Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
+                _ => Vec::new(),
+            };
+            (types.contains(&"object") && !map.contains_key("properties"))
+                || map
+                    .get("anyOf")
+                    .and_then(Value::as_array)
+                    .is_some_and(|bs| bs.iter().any(is_free_form))
+        }
+        _ => false,
+    }
+}
+
+/// Every way `schema` breaks Anthropic's input-schema rules (root object,
+/// no references, every object with properties closed).
+pub fn anthropic_violations(schema: &Value) -> Vec<String> {
+    let mut problems = Vec::new();
+    if schema.get("type").and_then(Value::as_str) != Some("object") {
+        problems.push("(root): the root must be a schema of type object".to_owned());
+    }
+    let text = schema.to_string();
+    for keyword in ["\"$ref\"", "\"$defs\"", "\"definitions\""] {
+        if text.contains(keyword) {
+            problems.push(format!("uses {keyword}: every subschema must be inlined"));
+        }
+    }
+    check_closed(schema, "#", &mut problems);
+    problems
+}
+
+fn check_closed(node: &Value, at: &str, problems: &mut Vec<String>) {
+    let Some(map) = node.as_object() else {
+        return;
+    };
+    if map.contains_key("properties") && map.get("additionalProperties") != Some(&Value::Bool(false)) {
+        problems.push(format!("{at}: additionalProperties must be false"));
+    }
+    for_each_subschema(map, at, |sub, path| check_closed(sub, &path, problems));
 }
 
 /// Every way `schema` breaks OpenAI's strict-mode rules or Anthropic's

@@ -90,6 +90,12 @@ impl TodoService {
         args: &Value,
     ) -> Result<ToolResult, ServiceError> {
         let tool = self.profile.find(tool).ok_or_else(|| self.unknown(tool))?;
+        // The arguments do not depend on the stored state: check them once,
+        // before any load, and not again on a retry.
+        let args = match self.profile.prepare_args(tool.name(), args) {
+            Ok(args) => args,
+            Err(error) => return Ok(error.into_result(tool.name())),
+        };
         for _ in 0..MAX_COMMIT_ATTEMPTS {
             let state = self.store.load(conversation).await?;
             let ctx = CallContext {
@@ -97,7 +103,7 @@ impl TodoService {
                 now: self.clock.now(),
                 rules: self.profile.rules(),
             };
-            let outcome = tool.call(args, &ctx);
+            let outcome = tool.call(&args, &ctx);
             let Some(mut next) = outcome.commit else {
                 return Ok(outcome.result);
             };

@@ -67,31 +67,36 @@ impl ToolMetadata {
 /// Why a call was refused. Nothing was stored.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum ToolError {
-    /// The arguments could not be decoded.
-    #[error(transparent)]
-    Arguments(#[from] ArgumentError),
+    /// The arguments could not be decoded: one entry per problem.
+    #[error("{}", .0.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; "))]
+    Arguments(Vec<ArgumentError>),
     /// The arguments decoded but the list they describe breaks a rule.
     #[error(transparent)]
     Rejected(#[from] TodoError),
+}
+
+impl From<ArgumentError> for ToolError {
+    fn from(error: ArgumentError) -> Self {
+        ToolError::Arguments(vec![error])
+    }
 }
 
 impl ToolError {
     /// Each problem as (field, message).
     pub fn problems(&self) -> Vec<(String, String)> {
         match self {
-            ToolError::Arguments(e) => vec![(e.field().to_owned(), e.to_string())],
-            ToolError::Rejected(TodoError::Invalid(v)) => v
-                .list
+            ToolError::Arguments(list) => list
                 .iter()
-                .map(|p| (p.field().to_owned(), p.to_string()))
+                .map(|e| (e.field().to_owned(), e.to_string()))
                 .collect(),
+            ToolError::Rejected(e) => e.problems(),
         }
     }
 
     fn omitted(&self) -> usize {
         match self {
             ToolError::Arguments(_) => 0,
-            ToolError::Rejected(TodoError::Invalid(v)) => v.omitted,
+            ToolError::Rejected(e) => e.omitted(),
         }
     }
 

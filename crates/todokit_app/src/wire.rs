@@ -1,21 +1,22 @@
-//! Wire types that several profiles share.
+//! Wire enums: the status (and other) spellings of each profile's format,
+//! decoded with errors that list the allowed values, and their schema with
+//! the extra spellings a profile forgives listed under `x-aliases`.
 
-use schemars::JsonSchema;
 use serde::de::{self, Deserializer, Visitor};
-use serde::{Deserialize, Serialize};
 use todokit_domain::Status;
 
-/// A string enum of a wire format. Decoding one through
-/// [`deserialize_wire_enum`] names the allowed spellings in every error,
-/// whatever arrived (serde's derived decoder says "expected string or map"
-/// for a number, which tells a model nothing).
+/// A string enum of a wire format.
 pub trait WireEnum: Sized + Copy + 'static {
-    /// Every spelling accepted, with the value it stands for.
+    /// Every canonical spelling with the value it stands for.
     const SPELLINGS: &'static [(&'static str, Self)];
+
+    /// The canonical spelling of this value.
+    fn as_str(self) -> &'static str;
 }
 
-/// Decodes a [`WireEnum`] from a string, with errors that list the allowed
-/// values.
+/// Decodes a [`WireEnum`] from one of its canonical spellings, with errors
+/// that list them whatever arrived (serde's derived decoder says "expected
+/// string or map" for a number, which tells a model nothing).
 pub fn deserialize_wire_enum<'de, D: Deserializer<'de>, T: WireEnum>(deserializer: D) -> Result<T, D::Error> {
     struct Expect<T>(std::marker::PhantomData<T>);
 
@@ -45,30 +46,85 @@ pub fn deserialize_wire_enum<'de, D: Deserializer<'de>, T: WireEnum>(deserialize
     deserializer.deserialize_str(Expect(std::marker::PhantomData))
 }
 
-/// The three statuses most agents' todo tools know.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum TriStatus {
-    /// Not started.
-    Pending,
-    /// Being worked on.
-    InProgress,
-    /// Done.
-    Completed,
+/// Declares a wire enum: the type, its spellings, serde both ways, and a
+/// JSON Schema of `{type: string, enum: [...]}` plus `x-aliases` for the
+/// extra spellings the decoding layer maps onto canonical ones.
+#[macro_export]
+macro_rules! wire_enum {
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident {
+            $( $(#[$vmeta:meta])* $variant:ident = $spelling:literal ),+ $(,)?
+        }
+        aliases { $( $alias:literal => $target:ident ),* $(,)? }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum $name {
+            $( $(#[$vmeta])* $variant ),+
+        }
+
+        impl $crate::wire::WireEnum for $name {
+            const SPELLINGS: &'static [(&'static str, Self)] = &[ $( ($spelling, $name::$variant) ),+ ];
+
+            fn as_str(self) -> &'static str {
+                match self {
+                    $( $name::$variant => $spelling ),+
+                }
+            }
+        }
+
+        impl ::serde::Serialize for $name {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str($crate::wire::WireEnum::as_str(*self))
+            }
+        }
+
+        impl<'de> ::serde::Deserialize<'de> for $name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                $crate::wire::deserialize_wire_enum(deserializer)
+            }
+        }
+
+        impl ::schemars::JsonSchema for $name {
+            fn inline_schema() -> bool {
+                true
+            }
+
+            fn schema_name() -> ::std::borrow::Cow<'static, str> {
+                stringify!($name).into()
+            }
+
+            fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+                let mut schema = ::schemars::json_schema!({
+                    "type": "string",
+                    "enum": [ $( $spelling ),+ ]
+                });
+                let aliases: ::serde_json::Map<String, ::serde_json::Value> = [
+                    $( ($alias.to_owned(), ::serde_json::Value::from($crate::wire::WireEnum::as_str($name::$target))) ),*
+                ]
+                .into_iter()
+                .collect();
+                if !aliases.is_empty() {
+                    schema.insert($crate::ALIASES_KEY.to_owned(), ::serde_json::Value::Object(aliases));
+                }
+                schema
+            }
+        }
+    };
 }
 
-impl WireEnum for TriStatus {
-    const SPELLINGS: &'static [(&'static str, Self)] = &[
-        ("pending", TriStatus::Pending),
-        ("in_progress", TriStatus::InProgress),
-        ("completed", TriStatus::Completed),
-    ];
-}
-
-impl<'de> Deserialize<'de> for TriStatus {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserialize_wire_enum(deserializer)
+wire_enum! {
+    /// The three statuses most agents' todo tools know.
+    pub enum TriStatus {
+        /// Not started.
+        Pending = "pending",
+        /// Being worked on.
+        InProgress = "in_progress",
+        /// Done.
+        Completed = "completed",
     }
+    aliases {}
 }
 
 impl From<TriStatus> for Status {
@@ -98,6 +154,18 @@ impl From<Status> for TriStatus {
 mod tests {
     use super::*;
     use pretty_assertions::assert_eq;
+    use serde::Deserialize;
+
+    wire_enum! {
+        /// A test enum with an alias.
+        pub enum Sample {
+            /// One.
+            One = "one",
+            /// Two.
+            Two = "two",
+        }
+        aliases { "uno" => One }
+    }
 
     #[test]
     fn every_stored_status_maps_to_the_nearest_of_three() {
@@ -138,13 +206,26 @@ mod tests {
     }
 
     #[test]
-    fn every_spelling_decodes_to_its_value() {
+    fn spellings_round_trip_through_serde() {
         let fixture = TriStatus::SPELLINGS;
         let actual: Vec<TriStatus> = fixture
             .iter()
-            .map(|(name, _)| TriStatus::deserialize(serde_json::json!(name)).unwrap())
+            .map(|(_, v)| serde_json::from_value(serde_json::to_value(v).unwrap()).unwrap())
             .collect();
         let expected: Vec<TriStatus> = fixture.iter().map(|(_, v)| *v).collect();
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn the_schema_lists_canonical_spellings_and_aliases_apart() {
+        let actual = serde_json::to_value(schemars::schema_for!(Sample)).unwrap();
+        let expected = serde_json::json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "title": "Sample",
+            "type": "string",
+            "enum": ["one", "two"],
+            "x-aliases": {"uno": "one"}
+        });
         assert_eq!(actual, expected);
     }
 }

@@ -56,6 +56,22 @@ pub enum Violation {
         /// The first use.
         first: String,
     },
+    /// An id that names no task.
+    #[error("{field}: no task has id \"{id}\"")]
+    UnknownId {
+        /// Where the id was given.
+        field: String,
+        /// The id, clipped for quoting.
+        id: String,
+    },
+    /// A new order that is not a permutation of the current ids.
+    #[error("{field}: must list every current id exactly once ({detail})")]
+    NotAPermutation {
+        /// The order's key.
+        field: String,
+        /// What is missing, unknown or repeated.
+        detail: String,
+    },
     /// More than one item is in progress where the profile allows one.
     #[error(
         "{field}: {count} items are in_progress ({}); only one item may be in_progress at a time",
@@ -80,6 +96,8 @@ impl Violation {
             | Violation::TooLong { field, .. }
             | Violation::MissingId { field }
             | Violation::DuplicateId { field, .. }
+            | Violation::UnknownId { field, .. }
+            | Violation::NotAPermutation { field, .. }
             | Violation::TooManyInProgress { field, .. } => field,
         }
     }
@@ -141,6 +159,58 @@ pub enum TodoError {
     /// The submitted list broke one or more rules.
     #[error("{0}")]
     Invalid(Violations),
+    /// A call named a task id that does not exist.
+    #[error("{field}: no task has id \"{id}\"")]
+    UnknownTask {
+        /// Where the id was given.
+        field: String,
+        /// The id, clipped for quoting.
+        id: String,
+    },
+    /// A dependency would make tasks wait on each other in a circle.
+    #[error("{field}: task {blocked} cannot wait on task {blocker}: that would close the cycle {cycle}")]
+    Cycle {
+        /// Where the dependency was given.
+        field: String,
+        /// The task that would wait.
+        blocked: String,
+        /// The task it would wait on.
+        blocker: String,
+        /// The cycle, as `1 -> 2 -> 1`.
+        cycle: String,
+    },
+    /// A profile-specific rule, with the profile's own wording.
+    #[error("{field}: {message}")]
+    Refused {
+        /// The field it is about.
+        field: String,
+        /// The profile's message.
+        message: String,
+    },
+}
+
+impl TodoError {
+    /// Each problem as (field, message), the message naming the field.
+    pub fn problems(&self) -> Vec<(String, String)> {
+        match self {
+            TodoError::Invalid(v) => v
+                .list
+                .iter()
+                .map(|p| (p.field().to_owned(), p.to_string()))
+                .collect(),
+            TodoError::UnknownTask { field, .. }
+            | TodoError::Cycle { field, .. }
+            | TodoError::Refused { field, .. } => vec![(field.clone(), self.to_string())],
+        }
+    }
+
+    /// How many problems were found but not listed.
+    pub fn omitted(&self) -> usize {
+        match self {
+            TodoError::Invalid(v) => v.omitted,
+            _ => 0,
+        }
+    }
 }
 
 /// `text` cut to at most [`MAX_QUOTED_CHARS`] characters (an ellipsis marks

@@ -8,6 +8,7 @@
 
 mod checklist;
 mod error;
+mod graph;
 mod rules;
 mod state;
 mod status;
@@ -20,4 +21,4 @@ pub use rules::{FieldNames, InProgressPolicy, Limits, ListRules};
 pub use state::{Phase, StatusCounts, Task, Timestamp, TodoState};
 pub use status::{Priority, Status};
 pub use transition::{Replacement, Transition, diff, replace_flat};
-pub use validate::validate_list;
+pub use validate::{check_text, validate_list};

@@ -31,6 +31,8 @@ pub struct Limits {
     pub max_active_form_bytes: usize,
     /// Longest task id.
     pub max_id_bytes: usize,
+    /// Longest description, note or owner name.
+    pub max_description_bytes: usize,
 }
 
 impl Limits {
@@ -41,6 +43,7 @@ impl Limits {
         max_content_bytes: 1024,
         max_active_form_bytes: 1024,
         max_id_bytes: 128,
+        max_description_bytes: 8 * 1024,
     };
 }
 

@@ -160,6 +160,14 @@ pub struct TodoState {
     /// The phases, in order. Empty when the list is empty.
     #[serde(default)]
     pub phases: Vec<Phase>,
+    /// The next id [`TodoState::allocate_id`] hands out (0: none handed out
+    /// yet), so ids are never reused.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub next_id: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl TodoState {

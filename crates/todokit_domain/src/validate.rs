@@ -80,7 +80,10 @@ pub fn validate_list(tasks: &[Task], rules: &ListRules, names: &FieldNames) -> R
     problems.into_result()
 }
 
-fn check_text(text: &str, max_bytes: usize, non_empty: bool, field: String, problems: &mut Violations) {
+/// Checks one text field: at most `max_bytes` UTF-8 bytes and, when
+/// `non_empty`, not empty or only whitespace. Records the problem under
+/// `field`.
+pub fn check_text(text: &str, max_bytes: usize, non_empty: bool, field: String, problems: &mut Violations) {
     if text.len() > max_bytes {
         problems.push(Violation::TooLong {
             field,

@@ -154,8 +154,8 @@ fn instructions(in_progress: usize, wiped: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::parse_arguments;
     use crate::test_support::snapshot_settings;
-    use crate::{Tool, parse_arguments};
     use pretty_assertions::assert_eq;
     use serde_json::Value;
     use todokit_domain::{Status, TodoState};
@@ -169,7 +169,9 @@ mod tests {
             now: NOW,
             rules: &rules,
         };
-        TodoWrite.call(&parse_arguments(args).unwrap(), &ctx)
+        profile()
+            .run(TodoWrite::NAME, &parse_arguments(args).unwrap(), &ctx)
+            .unwrap()
     }
 
     fn items(n: usize, content: &str) -> String {
@@ -263,6 +265,28 @@ mod tests {
     }
 
     #[test]
+    fn a_list_sent_as_a_json_string_is_accepted_as_the_list_it_encodes() {
+        let fixture = r#"{"todos":"[{\"content\":\"a\",\"status\":\"pending\",\"activeForm\":\"b\"}]"}"#;
+        let actual = call(&TodoState::new(), fixture).commit;
+        let expected = Some(TodoState::flat(vec![
+            Task::new("a")
+                .active_form("b")
+                .created_at(NOW)
+                .status_changed_at(NOW),
+        ]));
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn another_profiles_status_spelling_is_refused_naming_the_allowed_ones() {
+        let fixture = r#"{"todos":[{"content":"a","status":"done","activeForm":"A"}]}"#;
+        let actual = problems(&call(&TodoState::new(), fixture));
+        let expected =
+            vec!["todos[0].status: got \"done\"; allowed: `pending`, `in_progress`, `completed`".to_owned()];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
     fn snake_case_active_form_is_accepted() {
         let fixture =
             r#"{"todos":[{"content":"Run tests","status":"in_progress","active_form":"Running tests"}]}"#;
@@ -333,7 +357,7 @@ mod tests {
                 .active_form("Reading the code"),
             Task::new("Fix the bug").active_form("Fixing the bug"),
         ]);
-        let cases = [
+        let cases: [(&str, &TodoState, &str); 11] = [
             (
                 "update",
                 &previous,
@@ -360,6 +384,17 @@ mod tests {
                 &previous,
                 r#"{"todos":"[{\"content\":\"a\",\"status\":\"pending\",\"activeForm\":\"A\"}]"}"#,
             ),
+            ("todos_as_plain_string", &previous, r#"{"todos":"buy milk"}"#),
+            (
+                "title_for_content",
+                &previous,
+                r#"{"todos":[{"title":"a","status":"pending","activeForm":"A"}]}"#,
+            ),
+            (
+                "truncated_list_string",
+                &previous,
+                r#"{"todos":"[{\"content\":\"a\",\"status\":\"pend"}"#,
+            ),
             (
                 "missing_active_form",
                 &previous,
@@ -380,7 +415,7 @@ mod tests {
                     rules: &rules,
                 };
                 let result = match parse_arguments(args) {
-                    Ok(v) => TodoWrite.call(&v, &ctx).result,
+                    Ok(v) => profile().run(TodoWrite::NAME, &v, &ctx).unwrap().result,
                     Err(e) => ToolError::from(e).into_result(TodoWrite::NAME),
                 };
                 insta::assert_snapshot!(format!("result__claude-code__{name}"), result.content);

@@ -64,6 +64,7 @@ pub fn profile() -> Profile {
 #[setters(strip_option, into)]
 pub struct TodoItem {
     /// A short id, unique within the list ("1", "2", ...).
+    #[schemars(extend("x-id" = true))]
     pub id: String,
     /// What to do.
     pub content: String,
@@ -161,24 +162,26 @@ impl TypedTool for TodoRead {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::parse_arguments;
     use crate::test_support::snapshot_settings;
-    use crate::{Tool, parse_arguments};
     use pretty_assertions::assert_eq;
     use todokit_domain::Status;
 
     const NOW: u64 = 1_700_000_000_000;
 
-    fn call_with(tool: &dyn Tool, rules: &ListRules, state: &TodoState, args: &str) -> Outcome {
+    fn call_with(tool: &str, rules: &ListRules, state: &TodoState, args: &str) -> Outcome {
         let ctx = CallContext {
             state,
             now: NOW,
             rules,
         };
-        tool.call(&parse_arguments(args).unwrap(), &ctx)
+        profile()
+            .run(tool, &parse_arguments(args).unwrap(), &ctx)
+            .unwrap()
     }
 
     fn write(state: &TodoState, args: &str) -> Outcome {
-        call_with(&TodoWrite, &rules(), state, args)
+        call_with(TodoWrite::NAME, &rules(), state, args)
     }
 
     fn messages(outcome: &Outcome) -> Vec<String> {
@@ -241,7 +244,7 @@ mod tests {
     fn two_in_progress_only_warn_when_configured() {
         let fixture = r#"{"todos":[{"id":"1","content":"a","status":"in_progress"},{"id":"2","content":"b","status":"in_progress"}]}"#;
         let outcome = call_with(
-            &TodoWrite,
+            TodoWrite::NAME,
             &rules().in_progress(InProgressPolicy::Warn),
             &TodoState::new(),
             fixture,
@@ -283,7 +286,7 @@ mod tests {
     #[test]
     fn read_commits_nothing_and_fills_in_missing_ids() {
         let fixture = TodoState::flat(vec![Task::new("a"), Task::new("b").status(Status::InProgress)]);
-        let outcome = call_with(&TodoRead, &rules(), &fixture, "");
+        let outcome = call_with(TodoRead::NAME, &rules(), &fixture, "");
         let actual = (outcome.commit, outcome.result.details);
         let expected = (
             None,
@@ -303,24 +306,37 @@ mod tests {
             Task::new("Add tests").id("3"),
         ]);
         let write_args = r#"{"todos":[{"id":"1","content":"Define the types","status":"completed"},{"id":"2","content":"Write the service","status":"completed"},{"id":"3","content":"Add tests","status":"in_progress"}]}"#;
-        let cases: [(&str, &dyn Tool, ListRules, &TodoState, &str); 5] = [
-            ("write", &TodoWrite, rules(), &previous, write_args),
-            ("write_empty", &TodoWrite, rules(), &previous, r#"{"todos":[]}"#),
+        let cases: [(&str, &str, ListRules, &TodoState, &str); 6] = [
+            ("write", TodoWrite::NAME, rules(), &previous, write_args),
+            (
+                "write_numeric_ids",
+                TodoWrite::NAME,
+                rules(),
+                &previous,
+                r#"{"todos":[{"id":1,"content":"Define the types","status":"completed"}]}"#,
+            ),
+            (
+                "write_empty",
+                TodoWrite::NAME,
+                rules(),
+                &previous,
+                r#"{"todos":[]}"#,
+            ),
             (
                 "write_warn",
-                &TodoWrite,
+                TodoWrite::NAME,
                 rules().in_progress(InProgressPolicy::Warn),
                 &previous,
                 r#"{"todos":[{"id":"1","content":"a","status":"in_progress"},{"id":"2","content":"b","status":"in_progress"}]}"#,
             ),
             (
                 "write_rejected",
-                &TodoWrite,
+                TodoWrite::NAME,
                 rules(),
                 &previous,
                 r#"{"todos":[{"id":"1","content":"a","status":"in_progress"},{"id":"1","content":"","status":"in_progress"}]}"#,
             ),
-            ("read", &TodoRead, rules(), &previous, "{}"),
+            ("read", TodoRead::NAME, rules(), &previous, "{}"),
         ];
         snapshot_settings().bind(|| {
             for (name, tool, rules, state, args) in cases {

@@ -32,7 +32,7 @@ pub fn names() -> Vec<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schema::{SchemaTarget, definition, strict_violations};
+    use crate::schema::{SchemaTarget, anthropic_violations, definition, strict_violations};
     use crate::test_support::snapshot_settings;
     use pretty_assertions::assert_eq;
 
@@ -82,7 +82,12 @@ mod tests {
         let actual: serde_json::Map<String, serde_json::Value> = fixture
             .iter()
             .flat_map(|p| p.tools().map(move |t| (p, t)))
-            .map(|(p, t)| (format!("{}/{}", p.name(), t.name()), serde_json::json!(t.metadata())))
+            .map(|(p, t)| {
+                (
+                    format!("{}/{}", p.name(), t.name()),
+                    serde_json::json!(t.metadata()),
+                )
+            })
             .collect();
         snapshot_settings().bind(|| insta::assert_json_snapshot!("metadata__every_tool", actual));
     }
@@ -107,21 +112,21 @@ mod tests {
     }
 
     #[test]
-    fn every_anthropic_schema_is_an_object_without_references() {
+    fn every_anthropic_schema_meets_the_anthropic_rules() {
         let fixture = all();
-        let actual: Vec<(String, bool)> = fixture
+        let actual: Vec<(String, Vec<String>)> = fixture
             .iter()
             .flat_map(|p| p.tools().map(move |t| (p, t)))
             .map(|(p, t)| {
                 let def = definition(t, SchemaTarget::Anthropic);
-                let text = def["input_schema"].to_string();
-                let ok = def["input_schema"]["type"] == "object"
-                    && !text.contains("$ref")
-                    && !text.contains("$defs");
-                (format!("{}/{}", p.name(), t.name()), ok)
+                (
+                    format!("{}/{}", p.name(), t.name()),
+                    anthropic_violations(&def["input_schema"]),
+                )
             })
             .collect();
-        let expected: Vec<(String, bool)> = actual.iter().map(|(n, _)| (n.clone(), true)).collect();
+        let expected: Vec<(String, Vec<String>)> =
+            actual.iter().map(|(n, _)| (n.clone(), Vec::new())).collect();
         assert_eq!(actual, expected);
     }
 }

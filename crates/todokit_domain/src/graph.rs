@@ -1,0 +1,224 @@
+//! Task ids and the dependencies between tasks: lookups, id allocation and
+//! the blocked-by graph, kept acyclic.
+//!
+//! Only the "blocked by" side of an edge is stored (on the waiting task);
+//! the "blocks" side is derived from it, so the two can never disagree.
+
+use crate::{Status, Task, TodoError, TodoState, clip};
+
+impl TodoState {
+    /// The task with id `id`.
+    pub fn find(&self, id: &str) -> Option<&Task> {
+        self.tasks().find(|t| t.id.as_deref() == Some(id))
+    }
+
+    /// The task with id `id`, to change it.
+    pub fn find_mut(&mut self, id: &str) -> Option<&mut Task> {
+        self.phases
+            .iter_mut()
+            .flat_map(|p| p.tasks.iter_mut())
+            .find(|t| t.id.as_deref() == Some(id))
+    }
+
+    /// The task with id `id`, or an error naming `field`.
+    pub fn require(&self, id: &str, field: &str) -> Result<&Task, TodoError> {
+        self.find(id).ok_or_else(|| unknown(id, field))
+    }
+
+    /// A fresh id: `"1"`, `"2"`, ... Ids are never reused, even after the
+    /// task that had one is deleted, so a model's stale reference cannot hit
+    /// a newer task.
+    pub fn allocate_id(&mut self) -> String {
+        let highest = self
+            .tasks()
+            .filter_map(|t| t.id.as_deref()?.parse::<u64>().ok())
+            .max()
+            .unwrap_or(0);
+        let id = self.next_id.max(highest + 1).max(1);
+        self.next_id = id + 1;
+        id.to_string()
+    }
+
+    /// Removes the task with id `id` and every dependency on it.
+    pub fn remove_task(&mut self, id: &str) -> Option<Task> {
+        let mut removed = None;
+        for phase in &mut self.phases {
+            if let Some(i) = phase.tasks.iter().position(|t| t.id.as_deref() == Some(id)) {
+                removed = Some(phase.tasks.remove(i));
+                break;
+            }
+        }
+        if removed.is_some() {
+            for task in self.phases.iter_mut().flat_map(|p| p.tasks.iter_mut()) {
+                task.blocked_by.retain(|b| b != id);
+            }
+        }
+        removed
+    }
+
+    /// The ids `task` waits on that are not completed yet. A blocker that
+    /// no longer exists does not block.
+    pub fn open_blockers<'a>(&'a self, task: &'a Task) -> Vec<&'a str> {
+        task.blocked_by
+            .iter()
+            .map(String::as_str)
+            .filter(|id| self.find(id).is_some_and(|b| b.status != Status::Completed))
+            .collect()
+    }
+
+    /// The ids of the tasks that wait on `id`.
+    pub fn blocks(&self, id: &str) -> Vec<&str> {
+        self.tasks()
+            .filter(|t| t.blocked_by.iter().any(|b| b == id))
+            .filter_map(|t| t.id.as_deref())
+            .collect()
+    }
+
+    /// Makes `blocked` wait on `blocker`. Both must exist; an edge already
+    /// there is kept once; an edge that would close a cycle is refused.
+    /// `field` names where the request came from, for the error.
+    pub fn add_dependency(&mut self, blocker: &str, blocked: &str, field: &str) -> Result<(), TodoError> {
+        self.require(blocker, field)?;
+        self.require(blocked, field)?;
+        if let Some(path) = self.wait_path(blocker, blocked) {
+            let mut cycle = vec![blocked.to_owned()];
+            cycle.extend(path);
+            return Err(TodoError::Cycle {
+                field: field.to_owned(),
+                blocked: clip(blocked),
+                blocker: clip(blocker),
+                cycle: cycle.join(" -> "),
+            });
+        }
+        let task = self.find_mut(blocked).ok_or_else(|| unknown(blocked, field))?;
+        if !task.blocked_by.iter().any(|b| b == blocker) {
+            task.blocked_by.push(blocker.to_owned());
+        }
+        Ok(())
+    }
+
+    /// A chain of waits from `from` to `to` (`from` waits on ... waits on
+    /// `to`), both ends included, if there is one.
+    fn wait_path(&self, from: &str, to: &str) -> Option<Vec<String>> {
+        let mut stack = vec![vec![from.to_owned()]];
+        let mut seen = std::collections::HashSet::new();
+        while let Some(path) = stack.pop() {
+            let last = path.last()?.clone();
+            if last == to {
+                return Some(path);
+            }
+            if !seen.insert(last.clone()) {
+                continue;
+            }
+            if let Some(task) = self.find(&last) {
+                for next in &task.blocked_by {
+                    let mut longer = path.clone();
+                    longer.push(next.clone());
+                    stack.push(longer);
+                }
+            }
+        }
+        None
+    }
+}
+
+fn unknown(id: &str, field: &str) -> TodoError {
+    TodoError::UnknownTask {
+        field: field.to_owned(),
+        id: clip(id),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    fn three() -> TodoState {
+        TodoState::flat(vec![
+            Task::new("a").id("1"),
+            Task::new("b").id("2"),
+            Task::new("c").id("3"),
+        ])
+    }
+
+    #[test]
+    fn ids_are_allocated_past_the_highest_and_never_reused() {
+        let mut fixture = three();
+        let first = fixture.allocate_id();
+        fixture.remove_task("4");
+        fixture.remove_task("3");
+        let second = fixture.allocate_id();
+        let actual = (first, second, fixture.next_id);
+        let expected = ("4".to_owned(), "5".to_owned(), 6);
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn a_dependency_is_stored_once_and_seen_from_both_sides() {
+        let mut fixture = three();
+        fixture.add_dependency("1", "2", "addBlocks").unwrap();
+        fixture.add_dependency("1", "2", "addBlockedBy").unwrap();
+        let actual = (fixture.find("2").unwrap().blocked_by.clone(), fixture.blocks("1"));
+        let expected = (vec!["1".to_owned()], vec!["2"]);
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn a_cycle_is_refused_and_named() {
+        let mut fixture = three();
+        fixture.add_dependency("1", "2", "f").unwrap();
+        fixture.add_dependency("2", "3", "f").unwrap();
+        let before = fixture.clone();
+        let actual = (fixture.add_dependency("3", "1", "addBlockedBy"), fixture);
+        let expected = (
+            Err(TodoError::Cycle {
+                field: "addBlockedBy".into(),
+                blocked: "1".into(),
+                blocker: "3".into(),
+                cycle: "1 -> 3 -> 2 -> 1".into(),
+            }),
+            before,
+        );
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn a_task_cannot_wait_on_itself() {
+        let mut fixture = three();
+        let actual = fixture.add_dependency("1", "1", "f");
+        let expected = Err(TodoError::Cycle {
+            field: "f".into(),
+            blocked: "1".into(),
+            blocker: "1".into(),
+            cycle: "1 -> 1".into(),
+        });
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn completing_a_blocker_unblocks_and_removing_a_task_drops_its_edges() {
+        let mut fixture = three();
+        fixture.add_dependency("1", "3", "f").unwrap();
+        fixture.add_dependency("2", "3", "f").unwrap();
+        if let Some(t) = fixture.find_mut("1") {
+            t.status = Status::Completed;
+        }
+        let open = fixture.open_blockers(fixture.find("3").unwrap()).join(",");
+        fixture.remove_task("2");
+        let actual = (open, fixture.find("3").unwrap().blocked_by.clone());
+        let expected = ("2".to_owned(), vec!["1".to_owned()]);
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn an_unknown_id_is_named() {
+        let mut fixture = three();
+        let actual = fixture.add_dependency("9", "1", "addBlockedBy");
+        let expected = Err(TodoError::UnknownTask {
+            field: "addBlockedBy".into(),
+            id: "9".into(),
+        });
+        assert_eq!(actual, expected);
+    }
+}
