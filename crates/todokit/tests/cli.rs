@@ -172,7 +172,14 @@ fn malformed_payloads_are_tool_errors_that_name_the_field_and_change_nothing() {
     let expected = vec![
         ("not json", Some(0), json!(true), vec![json!("(arguments)")], true),
         (
-            "todos as a string",
+            "todos as a string of prose",
+            Some(0),
+            json!(true),
+            vec![json!("todos")],
+            true,
+        ),
+        (
+            "todos as truncated JSON in a string",
             Some(0),
             json!(true),
             vec![json!("todos")],
