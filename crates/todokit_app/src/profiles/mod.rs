@@ -5,11 +5,23 @@
 use crate::Profile;
 
 pub mod claude_code;
+pub mod codex;
 pub mod forge;
+pub mod gemini;
+pub mod learn;
+pub mod opencode;
 
 /// Every profile, as the function that builds it with its default rules.
 /// Adding a profile is one line here.
-pub const REGISTRY: &[fn() -> Profile] = &[claude_code::profile, forge::profile];
+#[rustfmt::skip]
+pub const REGISTRY: &[fn() -> Profile] = &[
+    claude_code::profile,
+    forge::profile,
+    learn::profile,
+    codex::profile,
+    gemini::profile,
+    opencode::profile,
+];
 
 /// The profile hosts get when they name none.
 pub const DEFAULT: &str = claude_code::NAME;

@@ -1,0 +1,232 @@
+//! `codex`: Codex's `update_plan`: an optional explanation and the whole
+//! plan of `{step, status}` items. Unknown fields are refused, as the
+//! original refuses them; at most one step may be in progress (checked
+//! here, unlike the original).
+
+use derive_setters::Setters;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use todokit_domain::{FieldNames, InProgressPolicy, Limits, ListRules, Task, TodoState, replace_flat};
+
+use crate::wire::TriStatus;
+use crate::{CallContext, Outcome, Profile, ToolError, ToolMetadata, ToolResult, TypedTool};
+
+/// The profile's name.
+pub const NAME: &str = "codex";
+/// What the model reads back after an accepted plan, as the original says it.
+pub const PLAN_UPDATED: &str = "Plan updated";
+
+const FIELDS: FieldNames = FieldNames {
+    list: "plan",
+    content: "step",
+    active_form: "activeForm",
+    id: "id",
+    status: "status",
+};
+
+/// The rules plans are held to by default: one step in progress, enforced.
+pub fn rules() -> ListRules {
+    ListRules::default()
+        .limits(Limits::DEFAULT)
+        .in_progress(InProgressPolicy::Reject)
+}
+
+/// The profile with its default rules.
+pub fn profile() -> Profile {
+    Profile::new(
+        NAME,
+        "Codex's update_plan: explanation and a plan of steps",
+        rules(),
+    )
+    .tool(UpdatePlan)
+}
+
+/// One step of the plan.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Setters)]
+#[serde(deny_unknown_fields)]
+#[setters(strip_option, into)]
+pub struct PlanItem {
+    /// The step, in a few words.
+    pub step: String,
+    /// Where it stands.
+    pub status: TriStatus,
+}
+
+/// The arguments of `update_plan`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UpdatePlanInput {
+    /// Why the plan changed, when that is worth saying.
+    #[serde(default)]
+    pub explanation: Option<String>,
+    /// The whole plan, in order.
+    pub plan: Vec<PlanItem>,
+}
+
+/// The `update_plan` tool.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct UpdatePlan;
+
+impl TypedTool for UpdatePlan {
+    type Input = UpdatePlanInput;
+    const NAME: &'static str = "update_plan";
+    const DESCRIPTION: &'static str = include_str!("../../descriptions/codex/update_plan.md");
+    const METADATA: ToolMetadata = ToolMetadata::LIST_WRITER;
+
+    fn run(&self, input: UpdatePlanInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
+        let tasks = input
+            .plan
+            .iter()
+            .map(|item| Task::new(item.step.clone()).status(item.status))
+            .collect();
+        let replaced = replace_flat(ctx.state, tasks, ctx.rules, &FIELDS, ctx.now)?;
+        let details = json!({
+            "explanation": input.explanation,
+            "previous": plan(ctx.state),
+            "plan": plan(&replaced.state),
+            "transitions": replaced.transitions,
+        });
+        Ok(Outcome::commit(
+            replaced.state,
+            ToolResult::ok(PLAN_UPDATED, details),
+        ))
+    }
+}
+
+fn plan(state: &TodoState) -> Vec<PlanItem> {
+    state
+        .tasks()
+        .map(|t| PlanItem::new(t.content.clone(), t.status.into()))
+        .collect()
+}
+
+impl PlanItem {
+    /// A step.
+    pub fn new(step: impl Into<String>, status: TriStatus) -> Self {
+        Self {
+            step: step.into(),
+            status,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse_arguments;
+    use crate::test_support::snapshot_settings;
+    use pretty_assertions::assert_eq;
+    use todokit_domain::Status;
+
+    const NOW: u64 = 1_700_000_000_000;
+
+    fn call(args: &str) -> Outcome {
+        let rules = rules();
+        let state = TodoState::new();
+        let ctx = CallContext {
+            state: &state,
+            now: NOW,
+            rules: &rules,
+        };
+        profile()
+            .run(UpdatePlan::NAME, &parse_arguments(args).unwrap(), &ctx)
+            .unwrap()
+    }
+
+    fn messages(outcome: &Outcome) -> Vec<String> {
+        outcome.result.details["error"]["problems"]
+            .as_array()
+            .map(|ps| {
+                ps.iter()
+                    .map(|p| p["message"].as_str().unwrap_or_default().to_owned())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn a_plan_is_stored_and_acknowledged() {
+        let outcome = call(
+            r#"{"plan":[{"step":"Read code","status":"in_progress"},{"step":"Fix","status":"pending"}]}"#,
+        );
+        let actual = (
+            outcome.result.content.clone(),
+            outcome.commit.map(|s| {
+                s.tasks()
+                    .map(|t| (t.content.clone(), t.status))
+                    .collect::<Vec<_>>()
+            }),
+        );
+        let expected = (
+            PLAN_UPDATED.to_owned(),
+            Some(vec![
+                ("Read code".to_owned(), Status::InProgress),
+                ("Fix".to_owned(), Status::Pending),
+            ]),
+        );
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn unknown_fields_are_refused_at_every_level() {
+        let outcome = call(r#"{"plan":[{"step":"a","status":"pending","note":"x"}],"reason":"y"}"#);
+        let actual = messages(&outcome);
+        let expected = vec![
+            "(arguments): unknown field `reason`; allowed: `explanation`, `plan`".to_owned(),
+            "plan[0]: unknown field `note`; allowed: `step`, `status`".to_owned(),
+        ];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn two_steps_in_progress_are_refused() {
+        let outcome =
+            call(r#"{"plan":[{"step":"a","status":"in_progress"},{"step":"b","status":"in_progress"}]}"#);
+        let actual = messages(&outcome);
+        let expected = vec![
+            "plan: 2 items are in_progress (plan[0], plan[1]); only one item may be in_progress at a time"
+                .to_owned(),
+        ];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn an_empty_step_is_refused() {
+        let actual = messages(&call(r#"{"plan":[{"step":" ","status":"pending"}]}"#));
+        let expected = vec!["plan[0].step: must not be empty or only whitespace".to_owned()];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn every_status_is_accepted() {
+        let actual: Vec<bool> = ["pending", "in_progress", "completed"]
+            .iter()
+            .map(|s| {
+                call(&format!(r#"{{"plan":[{{"step":"a","status":"{s}"}}]}}"#))
+                    .result
+                    .is_error
+            })
+            .collect();
+        let expected = vec![false, false, false];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn result_texts() {
+        let cases = [
+            (
+                "accepted",
+                r#"{"explanation":"Split the fix in two","plan":[{"step":"Read code","status":"completed"},{"step":"Patch the parser","status":"in_progress"}]}"#,
+            ),
+            ("refused", r#"{"plan":[{"step":"a","status":"done","extra":1}]}"#),
+        ];
+        snapshot_settings().bind(|| {
+            for (name, args) in cases {
+                let result = call(args).result;
+                insta::assert_snapshot!(format!("result__codex__{name}"), result.content);
+                insta::assert_json_snapshot!(format!("details__codex__{name}"), result.details);
+            }
+        });
+    }
+}

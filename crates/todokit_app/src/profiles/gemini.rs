@@ -1,0 +1,265 @@
+//! `gemini`: Gemini CLI's `write_todos`: the whole list of
+//! `{description, status}` items, with `cancelled` and `blocked` besides the
+//! usual three; more than one item in progress is an error. The result is
+//! the list, numbered.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use todokit_domain::{
+    FieldNames, InProgressPolicy, Limits, ListRules, Status, Task, TodoState, replace_flat,
+};
+
+use crate::wire::WireEnum;
+use crate::{CallContext, Leniency, Outcome, Profile, ToolError, ToolMetadata, ToolResult, TypedTool};
+
+/// The profile's name.
+pub const NAME: &str = "gemini";
+
+const FIELDS: FieldNames = FieldNames {
+    list: "todos",
+    content: "description",
+    active_form: "activeForm",
+    id: "id",
+    status: "status",
+};
+
+crate::wire_enum! {
+    /// The statuses `write_todos` knows.
+    pub enum GeminiStatus {
+        /// Not started.
+        Pending = "pending",
+        /// Being worked on.
+        InProgress = "in_progress",
+        /// Done.
+        Completed = "completed",
+        /// No longer needed.
+        Cancelled = "cancelled",
+        /// Waiting on something else.
+        Blocked = "blocked",
+    }
+    aliases { "done" => Completed, "canceled" => Cancelled, "abandoned" => Cancelled, "dropped" => Cancelled }
+}
+
+impl From<GeminiStatus> for Status {
+    fn from(status: GeminiStatus) -> Self {
+        match status {
+            GeminiStatus::Pending => Status::Pending,
+            GeminiStatus::InProgress => Status::InProgress,
+            GeminiStatus::Completed => Status::Completed,
+            GeminiStatus::Cancelled => Status::Abandoned,
+            GeminiStatus::Blocked => Status::Blocked,
+        }
+    }
+}
+
+impl From<Status> for GeminiStatus {
+    fn from(status: Status) -> Self {
+        match status {
+            Status::Pending => GeminiStatus::Pending,
+            Status::InProgress => GeminiStatus::InProgress,
+            Status::Completed => GeminiStatus::Completed,
+            Status::Abandoned => GeminiStatus::Cancelled,
+            Status::Blocked => GeminiStatus::Blocked,
+        }
+    }
+}
+
+/// The rules `write_todos` lists are held to by default.
+pub fn rules() -> ListRules {
+    ListRules::default()
+        .limits(Limits::DEFAULT)
+        .in_progress(InProgressPolicy::Reject)
+}
+
+/// The profile with its default rules.
+pub fn profile() -> Profile {
+    Profile::new(
+        NAME,
+        "Gemini CLI's write_todos: five statuses, a numbered list back",
+        rules(),
+    )
+    .with_leniency(Leniency::STANDARD.enum_spelling(true))
+    .tool(WriteTodos)
+}
+
+/// One item of the list.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct GeminiTodo {
+    /// What to do.
+    pub description: String,
+    /// Where it stands.
+    pub status: GeminiStatus,
+}
+
+/// The arguments of `write_todos`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
+pub struct WriteTodosInput {
+    /// The complete list. It replaces the stored one.
+    pub todos: Vec<GeminiTodo>,
+}
+
+/// The `write_todos` tool.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct WriteTodos;
+
+impl TypedTool for WriteTodos {
+    type Input = WriteTodosInput;
+    const NAME: &'static str = "write_todos";
+    const DESCRIPTION: &'static str = include_str!("../../descriptions/gemini/write_todos.md");
+    const METADATA: ToolMetadata = ToolMetadata::LIST_WRITER;
+
+    fn run(&self, input: WriteTodosInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
+        let tasks = input
+            .todos
+            .iter()
+            .map(|t| Task::new(t.description.clone()).status(t.status))
+            .collect();
+        let replaced = replace_flat(ctx.state, tasks, ctx.rules, &FIELDS, ctx.now)?;
+        let content = render(&replaced.state);
+        let details = json!({
+            "previous": todos(ctx.state),
+            "todos": todos(&replaced.state),
+            "transitions": replaced.transitions,
+        });
+        Ok(Outcome::commit(replaced.state, ToolResult::ok(content, details)))
+    }
+}
+
+fn todos(state: &TodoState) -> Vec<GeminiTodo> {
+    state
+        .tasks()
+        .map(|t| GeminiTodo {
+            description: t.content.clone(),
+            status: t.status.into(),
+        })
+        .collect()
+}
+
+/// `Todo list updated:` and `1. [status] description` lines.
+fn render(state: &TodoState) -> String {
+    if state.is_empty() {
+        return "Todo list cleared.".to_owned();
+    }
+    let mut out = String::from("Todo list updated:");
+    for (i, task) in state.tasks().enumerate() {
+        let status = GeminiStatus::from(task.status).as_str();
+        out.push_str(&format!("\n{}. [{status}] {}", i + 1, task.content));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse_arguments;
+    use crate::test_support::snapshot_settings;
+    use pretty_assertions::assert_eq;
+
+    const NOW: u64 = 1_700_000_000_000;
+
+    fn call(args: &str) -> Outcome {
+        let rules = rules();
+        let state = TodoState::new();
+        let ctx = CallContext {
+            state: &state,
+            now: NOW,
+            rules: &rules,
+        };
+        profile()
+            .run(WriteTodos::NAME, &parse_arguments(args).unwrap(), &ctx)
+            .unwrap()
+    }
+
+    fn messages(outcome: &Outcome) -> Vec<String> {
+        outcome.result.details["error"]["problems"]
+            .as_array()
+            .map(|ps| {
+                ps.iter()
+                    .map(|p| p["message"].as_str().unwrap_or_default().to_owned())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn every_status_maps_to_the_stored_one() {
+        let fixture = ["pending", "in_progress", "completed", "cancelled", "blocked"];
+        let actual: Vec<Option<Status>> = fixture
+            .iter()
+            .map(|s| {
+                call(&format!(r#"{{"todos":[{{"description":"a","status":"{s}"}}]}}"#))
+                    .commit
+                    .and_then(|state| state.tasks().next().map(|t| t.status))
+            })
+            .collect();
+        let expected = vec![
+            Some(Status::Pending),
+            Some(Status::InProgress),
+            Some(Status::Completed),
+            Some(Status::Abandoned),
+            Some(Status::Blocked),
+        ];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn other_agents_spellings_are_accepted() {
+        let fixture = ["done", "canceled", "dropped", "In Progress"];
+        let actual: Vec<Option<Status>> = fixture
+            .iter()
+            .map(|s| {
+                call(&format!(r#"{{"todos":[{{"description":"a","status":"{s}"}}]}}"#))
+                    .commit
+                    .and_then(|state| state.tasks().next().map(|t| t.status))
+            })
+            .collect();
+        let expected = vec![
+            Some(Status::Completed),
+            Some(Status::Abandoned),
+            Some(Status::Abandoned),
+            Some(Status::InProgress),
+        ];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn two_in_progress_are_an_error() {
+        let outcome = call(
+            r#"{"todos":[{"description":"a","status":"in_progress"},{"description":"b","status":"in_progress"}]}"#,
+        );
+        let actual = (messages(&outcome), outcome.commit);
+        let expected = (
+            vec!["todos: 2 items are in_progress (todos[0], todos[1]); only one item may be in_progress at a time"
+                .to_owned()],
+            None,
+        );
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn an_empty_description_is_refused() {
+        let actual = messages(&call(r#"{"todos":[{"description":"","status":"pending"}]}"#));
+        let expected = vec!["todos[0].description: must not be empty or only whitespace".to_owned()];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn result_texts() {
+        let cases = [
+            ("empty", r#"{"todos":[]}"#),
+            (
+                "every_status",
+                r#"{"todos":[{"description":"Find the config loader","status":"completed"},{"description":"Add the flag","status":"in_progress"},{"description":"Write tests","status":"pending"},{"description":"Ask about the API key","status":"blocked"},{"description":"Port to Windows","status":"cancelled"}]}"#,
+            ),
+            ("refused", r#"{"todos":[{"description":"a","status":"paused"}]}"#),
+        ];
+        snapshot_settings().bind(|| {
+            for (name, args) in cases {
+                let result = call(args).result;
+                insta::assert_snapshot!(format!("result__gemini__{name}"), result.content);
+                insta::assert_json_snapshot!(format!("details__gemini__{name}"), result.details);
+            }
+        });
+    }
+}

@@ -1,0 +1,288 @@
+//! `learn`: the teaching agent's `todo` tool: a flat list of at most 20
+//! `{id, text, status}` items replaced on every call, at most one in
+//! progress, rendered as `[ ] #id: text` lines with a completed count.
+//!
+//! Models that forget it get nagged sooner here: after 3 tool rounds
+//! without a `todo` call instead of the usual 10.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::json;
+use todokit_domain::{
+    FieldNames, InProgressPolicy, Limits, ListRules, Status, Task, TodoError, TodoState, replace_flat,
+};
+
+use crate::wire::TriStatus;
+use crate::{CallContext, Leniency, Outcome, Profile, ToolError, ToolMetadata, ToolResult, TypedTool};
+
+/// The profile's name.
+pub const NAME: &str = "learn";
+/// Most items in one list.
+pub const MAX_ITEMS: usize = 20;
+/// Tool rounds without a `todo` call before the host nags.
+pub const NAG_AFTER_ROUNDS: usize = 3;
+/// The refusal for a second item in progress, worded as the original.
+pub const ONE_IN_PROGRESS: &str = "Only one task can be in_progress at a time";
+
+const FIELDS: FieldNames = FieldNames {
+    list: "items",
+    content: "text",
+    active_form: "activeForm",
+    id: "id",
+    status: "status",
+};
+
+/// The rules `todo` lists are held to by default.
+pub fn rules() -> ListRules {
+    ListRules::default()
+        .limits(Limits::DEFAULT.max_items(MAX_ITEMS))
+        // Checked by the tool itself, with the original's wording.
+        .in_progress(InProgressPolicy::Warn)
+}
+
+/// The profile with its default rules.
+pub fn profile() -> Profile {
+    Profile::new(
+        NAME,
+        "learn-claude-code's todo: up to 20 items, one in progress",
+        rules(),
+    )
+    .with_leniency(Leniency::STANDARD.enum_spelling(true))
+    .with_nag_after_rounds(NAG_AFTER_ROUNDS)
+    .tool(Todo)
+}
+
+/// One item of the list.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
+pub struct TodoItem {
+    /// An id for the item; its 1-based position when left out.
+    #[serde(default)]
+    #[schemars(extend("x-id" = true))]
+    pub id: Option<String>,
+    /// What to do.
+    pub text: String,
+    /// Where it stands; `pending` when left out.
+    #[serde(default)]
+    pub status: Option<TriStatus>,
+}
+
+/// The arguments of `todo`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
+pub struct TodoInput {
+    /// The complete list. It replaces the stored one.
+    pub items: Vec<TodoItem>,
+}
+
+/// The `todo` tool.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Todo;
+
+impl TypedTool for Todo {
+    type Input = TodoInput;
+    const NAME: &'static str = "todo";
+    const DESCRIPTION: &'static str = include_str!("../../descriptions/learn/todo.md");
+    const METADATA: ToolMetadata = ToolMetadata::LIST_WRITER;
+
+    fn run(&self, input: TodoInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
+        let tasks: Vec<Task> = input
+            .items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| {
+                Task::new(item.text.trim())
+                    .id(item.id.clone().unwrap_or_else(|| (i + 1).to_string()))
+                    .status(item.status.unwrap_or(TriStatus::Pending))
+            })
+            .collect();
+        if tasks.iter().filter(|t| t.status == Status::InProgress).count() > 1 {
+            return Err(TodoError::Refused {
+                field: FIELDS.list.to_owned(),
+                message: ONE_IN_PROGRESS.to_owned(),
+            }
+            .into());
+        }
+        let replaced = replace_flat(ctx.state, tasks, ctx.rules, &FIELDS, ctx.now)?;
+        let content = render(&replaced.state);
+        let details = json!({
+            "previous": items(ctx.state),
+            "items": items(&replaced.state),
+            "transitions": replaced.transitions,
+        });
+        Ok(Outcome::commit(replaced.state, ToolResult::ok(content, details)))
+    }
+}
+
+fn items(state: &TodoState) -> Vec<serde_json::Value> {
+    state
+        .tasks()
+        .enumerate()
+        .map(|(i, t)| {
+            let id = t.id.clone().unwrap_or_else(|| (i + 1).to_string());
+            json!({"id": id, "text": t.content, "status": TriStatus::from(t.status)})
+        })
+        .collect()
+}
+
+/// `[x] #1: text` lines, a blank line, then `(done/total completed)`.
+fn render(state: &TodoState) -> String {
+    if state.is_empty() {
+        return "No todos.".to_owned();
+    }
+    let mut lines: Vec<String> = state
+        .tasks()
+        .enumerate()
+        .map(|(i, t)| {
+            let marker = match t.status {
+                Status::Completed | Status::Abandoned => "[x]",
+                Status::InProgress => "[>]",
+                Status::Pending | Status::Blocked => "[ ]",
+            };
+            let id = t.id.clone().unwrap_or_else(|| (i + 1).to_string());
+            format!("{marker} #{id}: {}", t.content)
+        })
+        .collect();
+    let counts = state.counts();
+    lines.push(String::new());
+    lines.push(format!("({}/{} completed)", counts.completed, counts.total()));
+    lines.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse_arguments;
+    use crate::test_support::snapshot_settings;
+    use pretty_assertions::assert_eq;
+
+    const NOW: u64 = 1_700_000_000_000;
+
+    fn call(state: &TodoState, args: &str) -> Outcome {
+        let rules = rules();
+        let ctx = CallContext {
+            state,
+            now: NOW,
+            rules: &rules,
+        };
+        profile()
+            .run(Todo::NAME, &parse_arguments(args).unwrap(), &ctx)
+            .unwrap()
+    }
+
+    fn messages(outcome: &Outcome) -> Vec<String> {
+        outcome.result.details["error"]["problems"]
+            .as_array()
+            .map(|ps| {
+                ps.iter()
+                    .map(|p| p["message"].as_str().unwrap_or_default().to_owned())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    fn list(n: usize) -> String {
+        let items: Vec<_> = (0..n).map(|i| json!({"text": format!("Step {i}")})).collect();
+        json!({ "items": items }).to_string()
+    }
+
+    #[test]
+    fn twenty_items_pass_and_twenty_one_fail() {
+        let fixture = [list(MAX_ITEMS), list(MAX_ITEMS + 1)];
+        let actual: Vec<Vec<String>> = fixture
+            .iter()
+            .map(|a| messages(&call(&TodoState::new(), a)))
+            .collect();
+        let expected = vec![
+            vec![],
+            vec!["items: 21 items were sent; at most 20 are allowed".to_owned()],
+        ];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn two_in_progress_are_refused_with_the_original_wording() {
+        let fixture =
+            r#"{"items":[{"text":"a","status":"in_progress"},{"text":"b","status":"in_progress"}]}"#;
+        let outcome = call(&TodoState::new(), fixture);
+        let actual = (messages(&outcome), outcome.commit);
+        let expected = (vec![format!("items: {ONE_IN_PROGRESS}")], None);
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn text_is_required_and_trimmed() {
+        let fixture = [r#"{"items":[{"text":"   "}]}"#, r#"{"items":[{"text":"  a  "}]}"#];
+        let actual: Vec<(Vec<String>, Option<String>)> = fixture
+            .iter()
+            .map(|a| {
+                let outcome = call(&TodoState::new(), a);
+                let text = outcome
+                    .commit
+                    .as_ref()
+                    .and_then(|s| s.tasks().next().map(|t| t.content.clone()));
+                (messages(&outcome), text)
+            })
+            .collect();
+        let expected = vec![
+            (
+                vec!["items[0].text: must not be empty or only whitespace".to_owned()],
+                None,
+            ),
+            (vec![], Some("a".to_owned())),
+        ];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn status_is_lower_cased_and_defaults_to_pending_and_ids_to_positions() {
+        let fixture = r#"{"items":[{"text":"a","status":"COMPLETED"},{"text":"b","status":"In_Progress"},{"id":"x","text":"c"}]}"#;
+        let actual = call(&TodoState::new(), fixture).commit.map(|s| {
+            s.tasks()
+                .map(|t| (t.id.clone().unwrap_or_default(), t.status))
+                .collect::<Vec<_>>()
+        });
+        let expected = Some(vec![
+            ("1".to_owned(), Status::Completed),
+            ("2".to_owned(), Status::InProgress),
+            ("x".to_owned(), Status::Pending),
+        ]);
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn an_unknown_status_is_refused_naming_the_allowed_ones() {
+        let fixture = r#"{"items":[{"text":"a","status":"doing"}]}"#;
+        let actual = messages(&call(&TodoState::new(), fixture));
+        let expected =
+            vec!["items[0].status: got \"doing\"; allowed: `pending`, `in_progress`, `completed`".to_owned()];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn the_profile_nags_after_three_rounds() {
+        let actual = profile().nag_after_rounds();
+        let expected = 3;
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn result_texts() {
+        let cases = [
+            ("empty", r#"{"items":[]}"#),
+            (
+                "mixed",
+                r#"{"items":[{"id":"1","text":"Read the file","status":"completed"},{"id":"2","text":"Add type hints","status":"in_progress"},{"id":"3","text":"Add a main guard","status":"pending"}]}"#,
+            ),
+            (
+                "refused",
+                r#"{"items":[{"text":"a","status":"in_progress"},{"text":"","status":"in_progress"}]}"#,
+            ),
+        ];
+        snapshot_settings().bind(|| {
+            for (name, args) in cases {
+                let result = call(&TodoState::new(), args).result;
+                insta::assert_snapshot!(format!("result__learn__{name}"), result.content);
+                insta::assert_json_snapshot!(format!("details__learn__{name}"), result.details);
+            }
+        });
+    }
+}

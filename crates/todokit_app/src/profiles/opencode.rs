@@ -1,0 +1,291 @@
+//! `opencode`: opencode's `todowrite`: the whole list of
+//! `{content, status, priority, id?}` items, with `cancelled` besides the
+//! usual three. The result is the list as JSON, titled with how many items
+//! are still open.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use todokit_domain::{
+    FieldNames, InProgressPolicy, Limits, ListRules, Priority, Status, Task, TodoState, replace_flat,
+};
+
+use crate::{CallContext, Leniency, Outcome, Profile, ToolError, ToolMetadata, ToolResult, TypedTool};
+
+/// The profile's name.
+pub const NAME: &str = "opencode";
+
+const FIELDS: FieldNames = FieldNames {
+    list: "todos",
+    content: "content",
+    active_form: "activeForm",
+    id: "id",
+    status: "status",
+};
+
+crate::wire_enum! {
+    /// The statuses `todowrite` knows.
+    pub enum OpencodeStatus {
+        /// Not started.
+        Pending = "pending",
+        /// Being worked on.
+        InProgress = "in_progress",
+        /// Done.
+        Completed = "completed",
+        /// No longer needed.
+        Cancelled = "cancelled",
+    }
+    aliases { "done" => Completed, "canceled" => Cancelled, "abandoned" => Cancelled, "dropped" => Cancelled }
+}
+
+crate::wire_enum! {
+    /// How urgent an item is.
+    pub enum OpencodePriority {
+        /// Do first.
+        High = "high",
+        /// The usual.
+        Medium = "medium",
+        /// Can wait.
+        Low = "low",
+    }
+    aliases {}
+}
+
+impl From<OpencodeStatus> for Status {
+    fn from(status: OpencodeStatus) -> Self {
+        match status {
+            OpencodeStatus::Pending => Status::Pending,
+            OpencodeStatus::InProgress => Status::InProgress,
+            OpencodeStatus::Completed => Status::Completed,
+            OpencodeStatus::Cancelled => Status::Abandoned,
+        }
+    }
+}
+
+impl From<Status> for OpencodeStatus {
+    fn from(status: Status) -> Self {
+        match status {
+            Status::Pending | Status::Blocked => OpencodeStatus::Pending,
+            Status::InProgress => OpencodeStatus::InProgress,
+            Status::Completed => OpencodeStatus::Completed,
+            Status::Abandoned => OpencodeStatus::Cancelled,
+        }
+    }
+}
+
+impl From<OpencodePriority> for Priority {
+    fn from(priority: OpencodePriority) -> Self {
+        match priority {
+            OpencodePriority::High => Priority::High,
+            OpencodePriority::Medium => Priority::Medium,
+            OpencodePriority::Low => Priority::Low,
+        }
+    }
+}
+
+impl From<Priority> for OpencodePriority {
+    fn from(priority: Priority) -> Self {
+        match priority {
+            Priority::High => OpencodePriority::High,
+            Priority::Medium => OpencodePriority::Medium,
+            Priority::Low => OpencodePriority::Low,
+        }
+    }
+}
+
+/// The rules `todowrite` lists are held to by default: several items in
+/// progress are allowed and counted, as in the original.
+pub fn rules() -> ListRules {
+    ListRules::default()
+        .limits(Limits::DEFAULT)
+        .in_progress(InProgressPolicy::Warn)
+}
+
+/// The profile with its default rules.
+pub fn profile() -> Profile {
+    Profile::new(
+        NAME,
+        "opencode's todowrite: prioritised items, the list back as JSON",
+        rules(),
+    )
+    .with_leniency(Leniency::STANDARD.enum_spelling(true))
+    .tool(TodoWrite)
+}
+
+/// One item of the list.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct OpencodeTodo {
+    /// What to do, briefly.
+    pub content: String,
+    /// Where it stands.
+    pub status: OpencodeStatus,
+    /// How urgent it is.
+    pub priority: OpencodePriority,
+    /// A stable id of the model's choosing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-id" = true))]
+    pub id: Option<String>,
+}
+
+/// The arguments of `todowrite`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
+pub struct TodoWriteInput {
+    /// The complete, updated list. It replaces the stored one.
+    pub todos: Vec<OpencodeTodo>,
+}
+
+/// The `todowrite` tool.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TodoWrite;
+
+impl TypedTool for TodoWrite {
+    type Input = TodoWriteInput;
+    const NAME: &'static str = "todowrite";
+    const DESCRIPTION: &'static str = include_str!("../../descriptions/opencode/todowrite.md");
+    const METADATA: ToolMetadata = ToolMetadata::LIST_WRITER;
+
+    fn run(&self, input: TodoWriteInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
+        let tasks = input
+            .todos
+            .iter()
+            .map(|t| {
+                let task = Task::new(t.content.clone()).status(t.status).priority(t.priority);
+                match &t.id {
+                    Some(id) => task.id(id.clone()),
+                    None => task,
+                }
+            })
+            .collect();
+        let replaced = replace_flat(ctx.state, tasks, ctx.rules, &FIELDS, ctx.now)?;
+        let current = todos(&replaced.state);
+        let open = replaced.state.counts().open();
+        let content = serde_json::to_string_pretty(&current).unwrap_or_default();
+        let details = json!({
+            "title": format!("{open} todos"),
+            "todos": current,
+            "previous": todos(ctx.state),
+            "in_progress_count": replaced.in_progress_count,
+            "transitions": replaced.transitions,
+        });
+        Ok(Outcome::commit(replaced.state, ToolResult::ok(content, details)))
+    }
+}
+
+fn todos(state: &TodoState) -> Vec<OpencodeTodo> {
+    state
+        .tasks()
+        .map(|t| OpencodeTodo {
+            content: t.content.clone(),
+            status: t.status.into(),
+            priority: t.priority.unwrap_or(Priority::Medium).into(),
+            id: t.id.clone(),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse_arguments;
+    use crate::test_support::snapshot_settings;
+    use pretty_assertions::assert_eq;
+
+    const NOW: u64 = 1_700_000_000_000;
+
+    fn call(args: &str) -> Outcome {
+        let rules = rules();
+        let state = TodoState::new();
+        let ctx = CallContext {
+            state: &state,
+            now: NOW,
+            rules: &rules,
+        };
+        profile()
+            .run(TodoWrite::NAME, &parse_arguments(args).unwrap(), &ctx)
+            .unwrap()
+    }
+
+    fn messages(outcome: &Outcome) -> Vec<String> {
+        outcome.result.details["error"]["problems"]
+            .as_array()
+            .map(|ps| {
+                ps.iter()
+                    .map(|p| p["message"].as_str().unwrap_or_default().to_owned())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn every_status_and_priority_is_stored() {
+        let fixture = r#"{"todos":[
+            {"content":"a","status":"pending","priority":"high","id":"x"},
+            {"content":"b","status":"in_progress","priority":"medium"},
+            {"content":"c","status":"completed","priority":"low"},
+            {"content":"d","status":"cancelled","priority":"low"}]}"#;
+        let actual = call(fixture).commit.map(|s| {
+            s.tasks()
+                .map(|t| (t.id.clone(), t.status, t.priority))
+                .collect::<Vec<_>>()
+        });
+        let expected = Some(vec![
+            (Some("x".to_owned()), Status::Pending, Some(Priority::High)),
+            (None, Status::InProgress, Some(Priority::Medium)),
+            (None, Status::Completed, Some(Priority::Low)),
+            (None, Status::Abandoned, Some(Priority::Low)),
+        ]);
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn priority_is_required() {
+        let actual = messages(&call(r#"{"todos":[{"content":"a","status":"pending"}]}"#));
+        let expected = vec!["todos[0]: missing `priority`".to_owned()];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn several_in_progress_are_allowed() {
+        let outcome = call(
+            r#"{"todos":[{"content":"a","status":"in_progress","priority":"high"},{"content":"b","status":"in_progress","priority":"high"}]}"#,
+        );
+        let actual = (
+            outcome.result.is_error,
+            outcome.result.details["in_progress_count"].clone(),
+        );
+        let expected = (false, json!(2));
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn the_title_counts_open_items() {
+        let outcome = call(
+            r#"{"todos":[{"content":"a","status":"completed","priority":"high"},{"content":"b","status":"pending","priority":"low"},{"content":"c","status":"in_progress","priority":"low"}]}"#,
+        );
+        let actual = outcome.result.details["title"].clone();
+        let expected = json!("2 todos");
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn result_texts() {
+        let cases = [
+            ("empty", r#"{"todos":[]}"#),
+            (
+                "mixed",
+                r#"{"todos":[{"content":"Find the bug","status":"completed","priority":"high","id":"1"},{"content":"Fix it","status":"in_progress","priority":"high","id":"2"},{"content":"Tidy up","status":"cancelled","priority":"low","id":"3"}]}"#,
+            ),
+            (
+                "refused",
+                r#"{"todos":[{"content":"","status":"pending","priority":"urgent"}]}"#,
+            ),
+        ];
+        snapshot_settings().bind(|| {
+            for (name, args) in cases {
+                let result = call(args).result;
+                insta::assert_snapshot!(format!("result__opencode__{name}"), result.content);
+                insta::assert_json_snapshot!(format!("details__opencode__{name}"), result.details);
+            }
+        });
+    }
+}
