@@ -241,10 +241,8 @@ fn check(value: &Value, schema: &Value, path: &str, leniency: &Leniency, problem
             .collect();
         names.join(", ")
     });
-    if !types.is_empty()
-        && !types.contains(&json_type(value))
-        && !(types.contains(&"number") && value.is_number())
-    {
+    let type_ok = types.contains(&json_type(value)) || (types.contains(&"number") && value.is_number());
+    if !types.is_empty() && !type_ok {
         let wanted = match &allowed_values {
             Some(names) => format!("one of {names}"),
             None => expected(&types),
