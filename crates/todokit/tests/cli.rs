@@ -271,11 +271,14 @@ fn strict_schemas_of_every_profile_meet_the_strict_rules() {
                 .collect::<Vec<_>>()
         })
         .collect();
-    let expected = vec![
-        ("claude-code/TodoWrite".to_owned(), Vec::new()),
-        ("forge/todo_write".to_owned(), Vec::new()),
-        ("forge/todo_read".to_owned(), Vec::new()),
-    ];
+    let expected: Vec<(String, Vec<String>)> = todokit::profiles::all()
+        .iter()
+        .flat_map(|p| {
+            p.tool_names()
+                .into_iter()
+                .map(move |t| (format!("{}/{t}", p.name()), Vec::new()))
+        })
+        .collect();
     assert_eq!(actual, expected);
 }
 
@@ -315,6 +318,125 @@ fn every_schema_target_prints_the_key_that_target_uses() {
             ],
         ),
     ];
+    assert_eq!(actual, expected);
+}
+
+#[test]
+fn one_call_per_profile_is_accepted() {
+    let store = tempfile::tempdir().unwrap();
+    let calls = [
+        (
+            "claude-code",
+            "TodoWrite",
+            r#"{"todos":"[{\"content\":\"a\",\"status\":\"pending\",\"activeForm\":\"b\"}]"}"#,
+        ),
+        (
+            "forge",
+            "todo_write",
+            r#"{"todos":[{"id":1,"content":"a","status":"in_progress"}]}"#,
+        ),
+        (
+            "learn",
+            "todo",
+            r#"{"items":[{"text":"a","status":"In_Progress"}]}"#,
+        ),
+        (
+            "codex",
+            "update_plan",
+            r#"{"plan":[{"step":"Read code","status":"in_progress"}]}"#,
+        ),
+        (
+            "gemini",
+            "write_todos",
+            r#"{"todos":[{"description":"a","status":"blocked"}]}"#,
+        ),
+        (
+            "opencode",
+            "todowrite",
+            r#"{"todos":[{"content":"a","status":"done","priority":"high"}]}"#,
+        ),
+        (
+            "todo-update",
+            "todo_update",
+            r#"{"add":[{"content":"a","priority":"low"}]}"#,
+        ),
+        (
+            "claude-tasks",
+            "TaskCreate",
+            r#"{"subject":"a","description":"b"}"#,
+        ),
+    ];
+    let actual: Vec<(String, Option<i32>, Value)> = calls
+        .iter()
+        .map(|(profile, tool, args)| {
+            let conversation = format!("c-{profile}");
+            let out = run(todokit(store.path()).args([
+                "--profile",
+                profile,
+                "--conversation",
+                &conversation,
+                "call",
+                tool,
+                args,
+            ]));
+            (
+                profile.to_string(),
+                out.status.code(),
+                json_of(&out)["is_error"].clone(),
+            )
+        })
+        .collect();
+    let expected: Vec<(String, Option<i32>, Value)> = calls
+        .iter()
+        .map(|(p, _, _)| (p.to_string(), Some(0), json!(false)))
+        .collect();
+    assert_eq!(actual, expected);
+}
+
+#[test]
+fn two_processes_updating_different_tasks_of_one_list_lose_nothing() {
+    const UPDATES: usize = 8;
+    let store = tempfile::tempdir().unwrap();
+    let tasks = |args: &[&str]| {
+        let mut cmd = todokit(store.path());
+        cmd.args(["--profile", "claude-tasks", "--conversation", "team"])
+            .args(args);
+        run(&mut cmd)
+    };
+    tasks(&["call", "TaskCreate", r#"{"subject":"a","description":""}"#]);
+    tasks(&["call", "TaskCreate", r#"{"subject":"b","description":""}"#]);
+    let writers: Vec<_> = ["1", "2"]
+        .into_iter()
+        .map(|id| {
+            let path = store.path().to_owned();
+            std::thread::spawn(move || {
+                for n in 0..UPDATES {
+                    let args = format!(r#"{{"taskId":"{id}","metadata":{{"k{n}":{n}}}}}"#);
+                    let out = run(todokit(&path).args([
+                        "--profile",
+                        "claude-tasks",
+                        "--conversation",
+                        "team",
+                        "call",
+                        "TaskUpdate",
+                        &args,
+                    ]));
+                    assert_eq!(json_of(&out)["is_error"], json!(false));
+                }
+            })
+        })
+        .collect();
+    for writer in writers {
+        writer.join().unwrap();
+    }
+    let state = json_of(&tasks(&["show", "--format", "json"]));
+    let keys = |i: usize| {
+        state["phases"][0]["tasks"][i]["metadata"]
+            .as_object()
+            .map_or(0, |m| m.len())
+    };
+    let actual = (keys(0), keys(1), state["version"].clone());
+    let expected = (UPDATES, UPDATES, json!(2 + 2 * UPDATES));
     assert_eq!(actual, expected);
 }
 

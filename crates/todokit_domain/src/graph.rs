@@ -39,6 +39,31 @@ impl TodoState {
         id.to_string()
     }
 
+    /// Gives every task that has no id the next fresh one, in list order.
+    /// Deterministic: the same state always gets the same ids, so a tool
+    /// can show them before any write makes them stick.
+    pub fn ensure_ids(&mut self) {
+        let missing = self.tasks().filter(|t| t.id.is_none()).count();
+        let fresh: Vec<String> = (0..missing).map(|_| self.allocate_id()).collect();
+        let mut fresh = fresh.into_iter();
+        for task in self.phases.iter_mut().flat_map(|p| p.tasks.iter_mut()) {
+            if task.id.is_none() {
+                task.id = fresh.next();
+            }
+        }
+    }
+
+    /// Appends `task` to the last phase (the implicit one when there is
+    /// none).
+    pub fn push_task(&mut self, task: Task) {
+        match self.phases.last_mut() {
+            Some(phase) => phase.tasks.push(task),
+            None => self
+                .phases
+                .push(crate::Phase::new(crate::Phase::IMPLICIT).tasks(vec![task])),
+        }
+    }
+
     /// Removes the task with id `id` and every dependency on it.
     pub fn remove_task(&mut self, id: &str) -> Option<Task> {
         let mut removed = None;
@@ -151,6 +176,15 @@ mod tests {
         let second = fixture.allocate_id();
         let actual = (first, second, fixture.next_id);
         let expected = ("4".to_owned(), "5".to_owned(), 6);
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn missing_ids_are_filled_in_order_after_the_highest() {
+        let mut fixture = TodoState::flat(vec![Task::new("a"), Task::new("b").id("5"), Task::new("c")]);
+        fixture.ensure_ids();
+        let actual: Vec<Option<String>> = fixture.tasks().map(|t| t.id.clone()).collect();
+        let expected = vec![Some("6".to_owned()), Some("5".to_owned()), Some("7".to_owned())];
         assert_eq!(actual, expected);
     }
 

@@ -5,11 +5,13 @@
 use crate::Profile;
 
 pub mod claude_code;
+pub mod claude_tasks;
 pub mod codex;
 pub mod forge;
 pub mod gemini;
 pub mod learn;
 pub mod opencode;
+pub mod todo_update;
 
 /// Every profile, as the function that builds it with its default rules.
 /// Adding a profile is one line here.
@@ -21,6 +23,8 @@ pub const REGISTRY: &[fn() -> Profile] = &[
     codex::profile,
     gemini::profile,
     opencode::profile,
+    todo_update::profile,
+    claude_tasks::profile,
 ];
 
 /// The profile hosts get when they name none.

@@ -1,0 +1,687 @@
+//! `todo-update`: `todo_read` and `todo_update`. The tool assigns ids; a
+//! call adds, updates, removes and reorders items (in that order: remove →
+//! update → add → reorder), is checked whole before anything applies, and
+//! is idempotent: the same call twice leaves the same list.
+
+use std::collections::{BTreeSet, HashSet};
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use todokit_domain::{
+    InProgressPolicy, Limits, ListRules, Phase, Priority, Status, Task, TodoState, Violation, Violations,
+    check_text, clip,
+};
+
+use crate::{CallContext, Leniency, Outcome, Profile, ToolError, ToolMetadata, ToolResult, TypedTool};
+
+/// The profile's name.
+pub const NAME: &str = "todo-update";
+
+crate::wire_enum! {
+    /// The statuses of `todo_update`.
+    pub enum UpdateStatus {
+        /// Not started.
+        Pending = "pending",
+        /// Being worked on.
+        InProgress = "in_progress",
+        /// Finished.
+        Done = "done",
+    }
+    aliases { "completed" => Done, "complete" => Done, "finished" => Done }
+}
+
+crate::wire_enum! {
+    /// How urgent an item is.
+    pub enum UpdatePriority {
+        /// Can wait.
+        Low = "low",
+        /// The usual.
+        Medium = "medium",
+        /// Do first.
+        High = "high",
+    }
+    aliases {}
+}
+
+impl From<UpdateStatus> for Status {
+    fn from(status: UpdateStatus) -> Self {
+        match status {
+            UpdateStatus::Pending => Status::Pending,
+            UpdateStatus::InProgress => Status::InProgress,
+            UpdateStatus::Done => Status::Completed,
+        }
+    }
+}
+
+impl From<Status> for UpdateStatus {
+    fn from(status: Status) -> Self {
+        match status {
+            Status::Pending | Status::Blocked => UpdateStatus::Pending,
+            Status::InProgress => UpdateStatus::InProgress,
+            Status::Completed | Status::Abandoned => UpdateStatus::Done,
+        }
+    }
+}
+
+impl From<UpdatePriority> for Priority {
+    fn from(priority: UpdatePriority) -> Self {
+        match priority {
+            UpdatePriority::Low => Priority::Low,
+            UpdatePriority::Medium => Priority::Medium,
+            UpdatePriority::High => Priority::High,
+        }
+    }
+}
+
+impl From<Priority> for UpdatePriority {
+    fn from(priority: Priority) -> Self {
+        match priority {
+            Priority::Low => UpdatePriority::Low,
+            Priority::Medium => UpdatePriority::Medium,
+            Priority::High => UpdatePriority::High,
+        }
+    }
+}
+
+/// The rules lists are held to by default: several items in progress are
+/// allowed and counted.
+pub fn rules() -> ListRules {
+    ListRules::default()
+        .limits(Limits::DEFAULT)
+        .in_progress(InProgressPolicy::Warn)
+}
+
+/// The profile with its default rules.
+pub fn profile() -> Profile {
+    Profile::new(
+        NAME,
+        "todo_read and todo_update: id'd items changed by add/update/remove/reorder",
+        rules(),
+    )
+    .with_leniency(Leniency::STANDARD.enum_spelling(true))
+    .tool(TodoRead)
+    .tool(TodoUpdate)
+}
+
+/// One item as both tools show it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct TodoView {
+    /// Its id, given by the tool.
+    pub id: String,
+    /// What to do.
+    pub content: String,
+    /// Where it stands.
+    pub status: UpdateStatus,
+    /// How urgent it is.
+    pub priority: UpdatePriority,
+}
+
+/// A new item.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
+pub struct AddItem {
+    /// What to do: one short, actionable task.
+    pub content: String,
+    /// How urgent it is; `medium` when left out.
+    #[serde(default)]
+    pub priority: Option<UpdatePriority>,
+}
+
+/// A change to an existing item; fields left out stay as they are.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
+pub struct UpdateItem {
+    /// The item's id.
+    #[schemars(extend("x-id" = true))]
+    pub id: String,
+    /// Its new status.
+    #[serde(default)]
+    pub status: Option<UpdateStatus>,
+    /// Its new priority.
+    #[serde(default)]
+    pub priority: Option<UpdatePriority>,
+    /// Its new content.
+    #[serde(default)]
+    pub content: Option<String>,
+}
+
+/// The arguments of `todo_update`; every field is optional.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize, JsonSchema)]
+pub struct TodoUpdateInput {
+    /// Items to append; content already on the list is not added twice.
+    #[serde(default)]
+    pub add: Option<Vec<AddItem>>,
+    /// Changes to existing items, by id.
+    #[serde(default)]
+    pub update: Option<Vec<UpdateItem>>,
+    /// Ids of items to delete; ids already gone are skipped.
+    #[serde(default)]
+    #[schemars(extend("x-id" = true))]
+    pub remove: Option<Vec<String>>,
+    /// Every current id exactly once, in the new order. Items added in the
+    /// same call may be left out; they then keep their place at the end.
+    #[serde(default)]
+    #[schemars(extend("x-id" = true))]
+    pub reorder: Option<Vec<String>>,
+}
+
+/// The arguments of `todo_read`: none.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize, JsonSchema)]
+pub struct TodoReadInput {}
+
+/// The `todo_read` tool.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TodoRead;
+
+impl TypedTool for TodoRead {
+    type Input = TodoReadInput;
+    const NAME: &'static str = "todo_read";
+    const DESCRIPTION: &'static str = include_str!("../../descriptions/todo-update/todo_read.md");
+    const METADATA: ToolMetadata = ToolMetadata::LIST_READER;
+
+    fn run(&self, _input: TodoReadInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
+        let todos = views(ctx.state);
+        let content = serde_json::to_string(&todos).unwrap_or_default();
+        Ok(Outcome::read(ToolResult::ok(content, json!({ "todos": todos }))))
+    }
+}
+
+/// The `todo_update` tool.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TodoUpdate;
+
+impl TypedTool for TodoUpdate {
+    type Input = TodoUpdateInput;
+    const NAME: &'static str = "todo_update";
+    const DESCRIPTION: &'static str = include_str!("../../descriptions/todo-update/todo_update.md");
+    const METADATA: ToolMetadata = ToolMetadata::LIST_WRITER;
+
+    fn run(&self, input: TodoUpdateInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
+        let limits = &ctx.rules.limits;
+        let mut state = ctx.state.clone();
+        // Tasks written through another profile may have no id yet; give
+        // them the ids `todo_read` showed.
+        state.ensure_ids();
+        let mut problems = Violations::default();
+        let mut applied = Applied::default();
+
+        for id in input.remove.iter().flatten() {
+            match state.remove_task(id) {
+                Some(_) => applied.removed.push(id.clone()),
+                None => applied.already_gone.push(id.clone()),
+            }
+        }
+
+        for (i, change) in input.update.iter().flatten().enumerate() {
+            let Some(task) = state.find_mut(&change.id) else {
+                problems.push(Violation::UnknownId {
+                    field: format!("update[{i}].id"),
+                    id: clip(&change.id),
+                });
+                continue;
+            };
+            if let Some(content) = &change.content {
+                let field = format!("update[{i}].content");
+                check_text(content, limits.max_content_bytes, true, field, &mut problems);
+                task.content = content.clone();
+            }
+            if let Some(status) = change.status {
+                let status = Status::from(status);
+                if task.status != status {
+                    task.status = status;
+                    task.status_changed_at = Some(ctx.now);
+                }
+            }
+            if let Some(priority) = change.priority {
+                task.priority = Some(priority.into());
+            }
+            applied.updated.push(change.id.clone());
+        }
+
+        let before_add: Vec<String> = ids(&state);
+        for (i, item) in input.add.iter().flatten().enumerate() {
+            let field = format!("add[{i}].content");
+            check_text(
+                &item.content,
+                limits.max_content_bytes,
+                true,
+                field,
+                &mut problems,
+            );
+            if state.tasks().any(|t| t.content.trim() == item.content.trim()) {
+                applied.already_present.push(item.content.clone());
+                continue;
+            }
+            let id = state.allocate_id();
+            let priority = Priority::from(item.priority.unwrap_or(UpdatePriority::Medium));
+            state.push_task(
+                Task::new(item.content.clone())
+                    .id(id.clone())
+                    .priority(priority)
+                    .created_at(ctx.now)
+                    .status_changed_at(ctx.now),
+            );
+            applied.added.push(id);
+        }
+        let count = state.tasks().count();
+        if count > limits.max_items {
+            problems.push(Violation::TooManyItems {
+                field: "add".to_owned(),
+                count,
+                max: limits.max_items,
+            });
+        }
+
+        if let Some(order) = &input.reorder {
+            match reorder(&mut state, order, &before_add) {
+                Ok(()) => applied.reordered = true,
+                Err(detail) => problems.push(Violation::NotAPermutation {
+                    field: "reorder".to_owned(),
+                    detail,
+                }),
+            }
+        }
+
+        problems.into_result()?;
+        let todos = views(&state);
+        let mut content = applied.summary();
+        content.insert("todos".to_owned(), json!(todos));
+        let content = Value::Object(content).to_string();
+        let details = json!({
+            "applied": applied.summary(),
+            "todos": todos,
+            "previous": views(ctx.state),
+            "transitions": todokit_domain::diff(&ctx.state.flat_tasks(), &state.flat_tasks()),
+        });
+        let result = ToolResult::ok(content, details);
+        if state == *ctx.state {
+            return Ok(Outcome::read(result));
+        }
+        Ok(Outcome::commit(state, result))
+    }
+}
+
+/// What one `todo_update` call did.
+#[derive(Debug, Default)]
+struct Applied {
+    removed: Vec<String>,
+    already_gone: Vec<String>,
+    updated: Vec<String>,
+    added: Vec<String>,
+    already_present: Vec<String>,
+    reordered: bool,
+}
+
+impl Applied {
+    /// The non-empty parts, as JSON fields.
+    fn summary(&self) -> serde_json::Map<String, Value> {
+        let mut out = serde_json::Map::new();
+        for (key, list) in [
+            ("removed", &self.removed),
+            ("already_gone", &self.already_gone),
+            ("updated", &self.updated),
+            ("added", &self.added),
+            ("already_present", &self.already_present),
+        ] {
+            if !list.is_empty() {
+                out.insert(key.to_owned(), json!(list));
+            }
+        }
+        if self.reordered {
+            out.insert("reordered".to_owned(), json!(true));
+        }
+        out
+    }
+}
+
+fn ids(state: &TodoState) -> Vec<String> {
+    state.tasks().filter_map(|t| t.id.clone()).collect()
+}
+
+/// Puts the list in `order`: a permutation of every current id, or of the
+/// ids there were before this call's additions (which then follow, in the
+/// order they were added). Flattens the list into one phase.
+fn reorder(state: &mut TodoState, order: &[String], before_add: &[String]) -> Result<(), String> {
+    let current = ids(state);
+    let given: Vec<&str> = order.iter().map(String::as_str).collect();
+    let unique: HashSet<&str> = given.iter().copied().collect();
+    let covers = |set: &[String]| {
+        unique.len() == given.len()
+            && set.len() == given.len()
+            && set.iter().all(|id| unique.contains(id.as_str()))
+    };
+    if !covers(&current) && !covers(before_add) {
+        return Err(permutation_problems(&given, before_add));
+    }
+    let mut tasks = state.flat_tasks();
+    let rank = |task: &Task| {
+        let id = task.id.as_deref().unwrap_or_default();
+        given.iter().position(|g| *g == id).unwrap_or(usize::MAX)
+    };
+    // A stable sort keeps the items this call added, unranked, in order at the end.
+    tasks.sort_by_key(rank);
+    state.phases = vec![Phase::new(Phase::IMPLICIT).tasks(tasks)];
+    Ok(())
+}
+
+fn permutation_problems(given: &[&str], expected: &[String]) -> String {
+    let expected_set: BTreeSet<&str> = expected.iter().map(String::as_str).collect();
+    let given_set: BTreeSet<&str> = given.iter().copied().collect();
+    let mut seen = HashSet::new();
+    let repeated: BTreeSet<&str> = given.iter().copied().filter(|id| !seen.insert(*id)).collect();
+    let list = |set: Vec<&str>| set.iter().map(|id| clip(id)).collect::<Vec<_>>().join(", ");
+    let mut parts = Vec::new();
+    let missing: Vec<&str> = expected_set.difference(&given_set).copied().collect();
+    let unknown: Vec<&str> = given_set.difference(&expected_set).copied().collect();
+    if !missing.is_empty() {
+        parts.push(format!("missing {}", list(missing)));
+    }
+    if !unknown.is_empty() {
+        parts.push(format!("unknown {}", list(unknown)));
+    }
+    if !repeated.is_empty() {
+        parts.push(format!("repeated {}", list(repeated.into_iter().collect())));
+    }
+    parts.join("; ")
+}
+
+/// The items as both tools show them; tasks without an id yet show the id
+/// `todo_update` will give them.
+fn views(state: &TodoState) -> Vec<TodoView> {
+    let mut state = state.clone();
+    state.ensure_ids();
+    state
+        .tasks()
+        .map(|t| TodoView {
+            id: t.id.clone().unwrap_or_default(),
+            content: t.content.clone(),
+            status: t.status.into(),
+            priority: t.priority.unwrap_or(Priority::Medium).into(),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse_arguments;
+    use crate::test_support::snapshot_settings;
+    use pretty_assertions::assert_eq;
+
+    const NOW: u64 = 1_700_000_000_000;
+
+    fn call(tool: &str, state: &TodoState, args: &str) -> Outcome {
+        let rules = rules();
+        let ctx = CallContext {
+            state,
+            now: NOW,
+            rules: &rules,
+        };
+        profile()
+            .run(tool, &parse_arguments(args).unwrap(), &ctx)
+            .unwrap()
+    }
+
+    /// Applies `args` with `todo_update`, returning the state afterwards.
+    fn update(state: &TodoState, args: &str) -> TodoState {
+        let outcome = call(TodoUpdate::NAME, state, args);
+        assert!(!outcome.result.is_error, "{}", outcome.result.content);
+        outcome.commit.unwrap_or_else(|| state.clone())
+    }
+
+    fn summary(state: &TodoState) -> Vec<(String, String, Status, Option<Priority>)> {
+        state
+            .tasks()
+            .map(|t| {
+                (
+                    t.id.clone().unwrap_or_default(),
+                    t.content.clone(),
+                    t.status,
+                    t.priority,
+                )
+            })
+            .collect()
+    }
+
+    fn messages(outcome: &Outcome) -> Vec<String> {
+        outcome.result.details["error"]["problems"]
+            .as_array()
+            .map(|ps| {
+                ps.iter()
+                    .map(|p| p["message"].as_str().unwrap_or_default().to_owned())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    fn three() -> TodoState {
+        update(
+            &TodoState::new(),
+            r#"{"add":[{"content":"a","priority":"high"},{"content":"b"},{"content":"c","priority":"low"}]}"#,
+        )
+    }
+
+    #[test]
+    fn add_assigns_ids_and_defaults_priority_to_medium() {
+        let actual = summary(&three());
+        let expected = vec![
+            (
+                "1".to_owned(),
+                "a".to_owned(),
+                Status::Pending,
+                Some(Priority::High),
+            ),
+            (
+                "2".to_owned(),
+                "b".to_owned(),
+                Status::Pending,
+                Some(Priority::Medium),
+            ),
+            (
+                "3".to_owned(),
+                "c".to_owned(),
+                Status::Pending,
+                Some(Priority::Low),
+            ),
+        ];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn remove_runs_before_add_in_one_call() {
+        let fixture = three();
+        let actual = summary(&update(&fixture, r#"{"add":[{"content":"d"}],"remove":["2"]}"#));
+        let expected = vec![
+            (
+                "1".to_owned(),
+                "a".to_owned(),
+                Status::Pending,
+                Some(Priority::High),
+            ),
+            (
+                "3".to_owned(),
+                "c".to_owned(),
+                Status::Pending,
+                Some(Priority::Low),
+            ),
+            (
+                "4".to_owned(),
+                "d".to_owned(),
+                Status::Pending,
+                Some(Priority::Medium),
+            ),
+        ];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn update_changes_only_the_fields_given_with_done_stored_as_completed() {
+        let fixture = three();
+        let actual = summary(&update(
+            &fixture,
+            r#"{"update":[{"id":"1","status":"done"},{"id":"2","content":"B","priority":"low"}]}"#,
+        ));
+        let expected = vec![
+            (
+                "1".to_owned(),
+                "a".to_owned(),
+                Status::Completed,
+                Some(Priority::High),
+            ),
+            (
+                "2".to_owned(),
+                "B".to_owned(),
+                Status::Pending,
+                Some(Priority::Low),
+            ),
+            (
+                "3".to_owned(),
+                "c".to_owned(),
+                Status::Pending,
+                Some(Priority::Low),
+            ),
+        ];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn every_status_is_accepted() {
+        let fixture = three();
+        let actual: Vec<Status> = ["pending", "in_progress", "done", "completed"]
+            .iter()
+            .map(|s| {
+                let state = update(
+                    &fixture,
+                    &format!(r#"{{"update":[{{"id":"1","status":"{s}"}}]}}"#),
+                );
+                state.find("1").map(|t| t.status).unwrap_or_default()
+            })
+            .collect();
+        let expected = vec![
+            Status::Pending,
+            Status::InProgress,
+            Status::Completed,
+            Status::Completed,
+        ];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn reorder_sets_the_order_and_new_items_may_be_left_out() {
+        let fixture = three();
+        let actual = (
+            ids(&update(&fixture, r#"{"reorder":["3","1","2"]}"#)),
+            ids(&update(
+                &fixture,
+                r#"{"add":[{"content":"d"}],"reorder":["2","3","1"]}"#,
+            )),
+        );
+        let expected = (
+            vec!["3".to_owned(), "1".to_owned(), "2".to_owned()],
+            vec!["2".to_owned(), "3".to_owned(), "1".to_owned(), "4".to_owned()],
+        );
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn a_reorder_that_is_not_a_permutation_is_refused_and_nothing_applies() {
+        let fixture = three();
+        let outcome = call(
+            TodoUpdate::NAME,
+            &fixture,
+            r#"{"remove":["1"],"add":[{"content":"d"}],"reorder":["3","3","9"]}"#,
+        );
+        let actual = (messages(&outcome), outcome.commit);
+        let expected = (
+            vec![
+                "reorder: must list every current id exactly once (missing 2; unknown 9; repeated 3)"
+                    .to_owned(),
+            ],
+            None,
+        );
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn an_unknown_id_in_update_is_refused_and_nothing_applies() {
+        let fixture = three();
+        let outcome = call(
+            TodoUpdate::NAME,
+            &fixture,
+            r#"{"remove":["1"],"update":[{"id":"7","status":"done"}]}"#,
+        );
+        let actual = (messages(&outcome), outcome.commit);
+        let expected = (vec!["update[0].id: no task has id \"7\"".to_owned()], None);
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn the_same_call_twice_leaves_the_same_list() {
+        let fixture = three();
+        let args = r#"{"remove":["3"],"update":[{"id":"1","status":"in_progress"}],"add":[{"content":"d","priority":"high"}]}"#;
+        let once = update(&fixture, args);
+        let second = call(TodoUpdate::NAME, &once, args);
+        let actual = (second.commit, second.result.details["applied"].clone());
+        let expected = (
+            None,
+            json!({"already_gone": ["3"], "updated": ["1"], "already_present": ["d"]}),
+        );
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn removed_ids_are_never_handed_out_again() {
+        let fixture = update(&three(), r#"{"remove":["3"]}"#);
+        let actual = ids(&update(&fixture, r#"{"add":[{"content":"e"}]}"#));
+        let expected = vec!["1".to_owned(), "2".to_owned(), "4".to_owned()];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn read_shows_ids_for_tasks_written_elsewhere_and_update_honours_them() {
+        let fixture = TodoState::flat(vec![Task::new("from claude-code"), Task::new("another")]);
+        let read = call(TodoRead::NAME, &fixture, "{}");
+        let state = update(&fixture, r#"{"update":[{"id":"2","status":"done"}]}"#);
+        let actual = (
+            read.result.details["todos"][1]["id"].clone(),
+            state.find("2").map(|t| t.status),
+        );
+        let expected = (json!("2"), Some(Status::Completed));
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn numeric_ids_are_accepted() {
+        let fixture = three();
+        let actual = ids(&update(
+            &fixture,
+            r#"{"remove":[1],"update":[{"id":2,"status":"done"}]}"#,
+        ));
+        let expected = vec!["2".to_owned(), "3".to_owned()];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn result_texts() {
+        let fixture = three();
+        let cases = [
+            ("read", TodoRead::NAME, "{}"),
+            (
+                "update",
+                TodoUpdate::NAME,
+                r#"{"remove":["3","9"],"update":[{"id":"1","status":"in_progress"}],"add":[{"content":"d","priority":"high"},{"content":"a"}],"reorder":["2","1"]}"#,
+            ),
+            (
+                "refused",
+                TodoUpdate::NAME,
+                r#"{"update":[{"id":"8"}],"add":[{"content":" "}],"reorder":["1"]}"#,
+            ),
+        ];
+        snapshot_settings().bind(|| {
+            for (name, tool, args) in cases {
+                let result = call(tool, &fixture, args).result;
+                insta::assert_snapshot!(format!("result__todo-update__{name}"), result.content);
+                insta::assert_json_snapshot!(format!("details__todo-update__{name}"), result.details);
+            }
+        });
+    }
+}
