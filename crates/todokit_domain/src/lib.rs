@@ -6,17 +6,25 @@
 //! [`Timestamp`] argument so that every transition is a pure function of its
 //! inputs and tests never sleep.
 
+mod batch;
 mod checklist;
 mod error;
 mod graph;
+mod lifecycle;
 mod rules;
 mod state;
 mod status;
 mod transition;
 mod validate;
 
+pub use batch::{
+    Batch, CompletedTask, MISSING_APPEND_ITEMS, MISSING_APPEND_PHASE, MISSING_LIST, MISSING_NOTE_TEXT, MISSING_PHASE,
+    MISSING_TASK, Op, OpKind, PhaseItems, apply_ops, normalize_in_progress, phase_exists, phase_not_found,
+    task_exists, task_not_found,
+};
 pub use checklist::{Checklist, Escape, progress_line};
 pub use error::{MAX_REPORTED_VIOLATIONS, TodoError, Violation, Violations, clip};
+pub use lifecycle::{auto_clear, drop_finished};
 pub use rules::{FieldNames, InProgressPolicy, Limits, ListRules};
 pub use state::{Phase, StatusCounts, Task, Timestamp, TodoState};
 pub use status::{Priority, Status};

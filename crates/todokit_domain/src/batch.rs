@@ -1,0 +1,631 @@
+//! Ordered ops over phases (the `pi` profile's `todo_write`): each op is
+//! applied in turn to a working copy; one that fails is skipped and its
+//! error recorded while the rest still run; then the list is normalized to
+//! exactly one task in progress when any is open.
+//!
+//! Tasks are named by their exact content and phases by their exact name.
+//! Where the reference behaviour is a trap, this does better: an empty name
+//! is an error rather than "everything", `init` without a list changes
+//! nothing, and `init` refuses duplicate task content.
+
+use derive_setters::Setters;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::{Phase, Status, Task, Timestamp, TodoState};
+
+/// `init` came without `list`.
+pub const MISSING_LIST: &str = "Missing list for init operation";
+/// A task was needed and none (or an empty one) was named.
+pub const MISSING_TASK: &str = "Missing task content";
+/// A phase was named empty.
+pub const MISSING_PHASE: &str = "Missing phase name";
+/// `append` came without a phase.
+pub const MISSING_APPEND_PHASE: &str = "Missing phase name for append operation";
+/// `append` came without items.
+pub const MISSING_APPEND_ITEMS: &str = "Missing items for append operation";
+/// `note` came without text (or only whitespace).
+pub const MISSING_NOTE_TEXT: &str = "Missing text for note operation";
+
+/// `Task "X" not found`, with a hint when the list is empty.
+pub fn task_not_found(task: &str, list_is_empty: bool) -> String {
+    if list_is_empty {
+        format!("Task \"{task}\" not found (the todo list is empty: use init or append first)")
+    } else {
+        format!("Task \"{task}\" not found")
+    }
+}
+
+/// `Phase "X" not found`.
+pub fn phase_not_found(phase: &str) -> String {
+    format!("Phase \"{phase}\" not found")
+}
+
+/// `Task "X" already exists`.
+pub fn task_exists(task: &str) -> String {
+    format!("Task \"{task}\" already exists")
+}
+
+/// `Phase "X" already exists` (todokit's own: `init` refuses a phase twice).
+pub fn phase_exists(phase: &str) -> String {
+    format!("Phase \"{phase}\" already exists")
+}
+
+/// What an op does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum OpKind {
+    /// Replace everything with `list` (every task pending).
+    Init,
+    /// Put `task` in progress (any other in-progress task goes back to pending).
+    Start,
+    /// Mark `task`, else every task of `phase`, else every task, completed.
+    Done,
+    /// Mark `task`, else every task of `phase`, else every task, abandoned.
+    Drop,
+    /// Remove `task`, else empty `phase`, else empty every phase.
+    Rm,
+    /// Add `items` as pending tasks to `phase`, creating it when missing.
+    Append,
+    /// Add `text` as a note to `task`.
+    Note,
+}
+
+/// One phase of an `init`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Setters)]
+#[setters(strip_option, into)]
+pub struct PhaseItems {
+    /// The phase's name.
+    pub phase: String,
+    /// Its tasks, in order.
+    #[schemars(length(min = 1))]
+    pub items: Vec<String>,
+}
+
+/// One op of a batch. Which fields it uses depends on `op`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Setters)]
+#[setters(strip_option, into)]
+pub struct Op {
+    /// What to do.
+    pub op: OpKind,
+    /// For `init`: the whole new list.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub list: Option<Vec<PhaseItems>>,
+    /// The task, by its exact content (`start`, `note`, and targeted `done`, `drop`, `rm`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task: Option<String>,
+    /// The phase, by its exact name (`append`, and phase-wide `done`, `drop`, `rm`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phase: Option<String>,
+    /// For `append`: the tasks to add.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub items: Option<Vec<String>>,
+    /// For `note`: the note.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+}
+
+impl Op {
+    /// An op of `kind` with no fields set.
+    pub fn new(kind: OpKind) -> Self {
+        Self {
+            op: kind,
+            list: None,
+            task: None,
+            phase: None,
+            items: None,
+            text: None,
+        }
+    }
+}
+
+/// A task that became completed during a batch.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct CompletedTask {
+    /// The task's content.
+    pub content: String,
+    /// Its phase.
+    pub phase: String,
+}
+
+/// What a batch produced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Batch {
+    /// The state after every op that could apply, normalized.
+    pub state: TodoState,
+    /// One message per op that failed, in op order.
+    pub errors: Vec<String>,
+    /// Tasks that went from not completed to completed.
+    pub completed: Vec<CompletedTask>,
+}
+
+/// Applies `ops` in order to a copy of `state`; see the module docs.
+pub fn apply_ops(state: &TodoState, ops: &[Op], now: Timestamp) -> Batch {
+    let mut work = state.clone();
+    let mut errors = Vec::new();
+    for op in ops {
+        if let Err(error) = apply(&mut work, op, now) {
+            errors.push(error);
+        }
+    }
+    normalize_in_progress(&mut work, now);
+    let completed = work
+        .phases
+        .iter()
+        .flat_map(|p| p.tasks.iter().map(move |t| (p, t)))
+        .filter(|(_, t)| t.status == Status::Completed)
+        .filter(|(_, t)| !state.tasks().any(|o| o.content == t.content && o.status == Status::Completed))
+        .map(|(p, t)| CompletedTask {
+            content: t.content.clone(),
+            phase: p.name.clone(),
+        })
+        .collect();
+    Batch {
+        state: work,
+        errors,
+        completed,
+    }
+}
+
+/// Keeps only the first in-progress task in progress (the others go back to
+/// pending); when none is in progress, starts the first pending one.
+pub fn normalize_in_progress(state: &mut TodoState, now: Timestamp) {
+    let mut seen = false;
+    for task in state.phases.iter_mut().flat_map(|p| p.tasks.iter_mut()) {
+        if task.status == Status::InProgress {
+            if seen {
+                set_status(task, Status::Pending, now);
+            }
+            seen = true;
+        }
+    }
+    if !seen
+        && let Some(task) = state
+            .phases
+            .iter_mut()
+            .flat_map(|p| p.tasks.iter_mut())
+            .find(|t| t.status == Status::Pending)
+    {
+        set_status(task, Status::InProgress, now);
+    }
+}
+
+fn apply(state: &mut TodoState, op: &Op, now: Timestamp) -> Result<(), String> {
+    match op.op {
+        OpKind::Init => init(state, op, now),
+        OpKind::Start => {
+            let name = named(op.task.as_deref(), MISSING_TASK)?;
+            locate(state, name)?;
+            for task in state.phases.iter_mut().flat_map(|p| p.tasks.iter_mut()) {
+                if task.content == name {
+                    set_status(task, Status::InProgress, now);
+                } else if task.status == Status::InProgress {
+                    set_status(task, Status::Pending, now);
+                }
+            }
+            Ok(())
+        }
+        OpKind::Done => mark(state, op, Status::Completed, now),
+        OpKind::Drop => mark(state, op, Status::Abandoned, now),
+        OpKind::Rm => remove(state, op),
+        OpKind::Append => append(state, op, now),
+        OpKind::Note => {
+            let name = named(op.task.as_deref(), MISSING_TASK)?;
+            let text = op.text.as_deref().map(str::trim_end).unwrap_or_default();
+            if text.trim().is_empty() {
+                return Err(MISSING_NOTE_TEXT.to_owned());
+            }
+            let (p, t) = locate(state, name)?;
+            state.phases[p].tasks[t].notes.push(text.to_owned());
+            Ok(())
+        }
+    }
+}
+
+fn init(state: &mut TodoState, op: &Op, now: Timestamp) -> Result<(), String> {
+    let list = op.list.as_ref().ok_or_else(|| MISSING_LIST.to_owned())?;
+    let mut phases: Vec<Phase> = Vec::new();
+    for entry in list {
+        let name = named(Some(&entry.phase), MISSING_PHASE)?;
+        if phases.iter().any(|p| p.name == name) {
+            return Err(phase_exists(name));
+        }
+        let mut tasks = Vec::new();
+        for item in &entry.items {
+            let content = named(Some(item), MISSING_TASK)?;
+            if phases.iter().flat_map(|p| &p.tasks).chain(&tasks).any(|t: &Task| t.content == content) {
+                return Err(task_exists(content));
+            }
+            tasks.push(Task::new(content).created_at(now).status_changed_at(now));
+        }
+        phases.push(Phase::new(name).tasks(tasks));
+    }
+    state.phases = phases;
+    Ok(())
+}
+
+fn mark(state: &mut TodoState, op: &Op, status: Status, now: Timestamp) -> Result<(), String> {
+    for (p, t) in targets(state, op)? {
+        set_status(&mut state.phases[p].tasks[t], status, now);
+    }
+    Ok(())
+}
+
+fn remove(state: &mut TodoState, op: &Op) -> Result<(), String> {
+    if let Some(task) = op.task.as_deref() {
+        let name = named(Some(task), MISSING_TASK)?;
+        let (p, t) = locate(state, name)?;
+        state.phases[p].tasks.remove(t);
+    } else if let Some(phase) = op.phase.as_deref() {
+        let p = locate_phase(state, named(Some(phase), MISSING_PHASE)?)?;
+        state.phases[p].tasks.clear();
+    } else {
+        for phase in &mut state.phases {
+            phase.tasks.clear();
+        }
+    }
+    Ok(())
+}
+
+fn append(state: &mut TodoState, op: &Op, now: Timestamp) -> Result<(), String> {
+    let phase = named(op.phase.as_deref(), MISSING_APPEND_PHASE)?;
+    let items = op.items.as_deref().filter(|i| !i.is_empty()).ok_or_else(|| MISSING_APPEND_ITEMS.to_owned())?;
+    let mut errors = Vec::new();
+    let mut added = Vec::new();
+    for item in items {
+        match named(Some(item), MISSING_TASK) {
+            Err(e) => errors.push(e),
+            Ok(content) if state.tasks().chain(&added).any(|t| t.content == content) => {
+                errors.push(task_exists(content));
+            }
+            Ok(content) => added.push(Task::new(content).created_at(now).status_changed_at(now)),
+        }
+    }
+    if !added.is_empty() {
+        let index = match state.phases.iter().position(|p| p.name == phase) {
+            Some(i) => i,
+            None => {
+                state.phases.push(Phase::new(phase));
+                state.phases.len() - 1
+            }
+        };
+        state.phases[index].tasks.extend(added);
+    }
+    if errors.is_empty() { Ok(()) } else { Err(errors.join("; ")) }
+}
+
+/// The tasks a `done`/`drop` targets: one task, one phase, or all.
+fn targets(state: &TodoState, op: &Op) -> Result<Vec<(usize, usize)>, String> {
+    if let Some(task) = op.task.as_deref() {
+        return Ok(vec![locate(state, named(Some(task), MISSING_TASK)?)?]);
+    }
+    let phases: Vec<usize> = match op.phase.as_deref() {
+        Some(phase) => vec![locate_phase(state, named(Some(phase), MISSING_PHASE)?)?],
+        None => (0..state.phases.len()).collect(),
+    };
+    Ok(phases
+        .into_iter()
+        .flat_map(|p| (0..state.phases[p].tasks.len()).map(move |t| (p, t)))
+        .collect())
+}
+
+/// `value` when it is present and not empty after trimming, else `missing`.
+fn named<'a>(value: Option<&'a str>, missing: &str) -> Result<&'a str, String> {
+    value.filter(|v| !v.trim().is_empty()).ok_or_else(|| missing.to_owned())
+}
+
+fn locate(state: &TodoState, content: &str) -> Result<(usize, usize), String> {
+    state
+        .phases
+        .iter()
+        .enumerate()
+        .find_map(|(p, phase)| phase.tasks.iter().position(|t| t.content == content).map(|t| (p, t)))
+        .ok_or_else(|| task_not_found(content, state.is_empty()))
+}
+
+fn locate_phase(state: &TodoState, name: &str) -> Result<usize, String> {
+    state
+        .phases
+        .iter()
+        .position(|p| p.name == name)
+        .ok_or_else(|| phase_not_found(name))
+}
+
+fn set_status(task: &mut Task, status: Status, now: Timestamp) {
+    if task.status != status {
+        task.status = status;
+        task.status_changed_at = Some(now);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    const NOW: Timestamp = 1_000;
+
+    fn init_op(list: &[(&str, &[&str])]) -> Op {
+        Op::new(OpKind::Init).list(
+            list.iter()
+                .map(|(phase, items)| PhaseItems::new_phase(phase, items))
+                .collect::<Vec<_>>(),
+        )
+    }
+
+    impl PhaseItems {
+        fn new_phase(phase: &str, items: &[&str]) -> Self {
+            Self {
+                phase: phase.to_owned(),
+                items: items.iter().map(|s| (*s).to_owned()).collect(),
+            }
+        }
+    }
+
+    fn two_phases() -> TodoState {
+        apply_ops(&TodoState::new(), &[init_op(&[("Build", &["a", "b"]), ("Ship", &["c"])])], NOW).state
+    }
+
+    fn statuses(state: &TodoState) -> Vec<(String, Status)> {
+        state.tasks().map(|t| (t.content.clone(), t.status)).collect()
+    }
+
+    fn run(state: &TodoState, ops: &[Op]) -> (Vec<(String, Status)>, Vec<String>) {
+        let batch = apply_ops(state, ops, NOW);
+        (statuses(&batch.state), batch.errors)
+    }
+
+    #[test]
+    fn init_replaces_everything_and_normalization_starts_the_first_task() {
+        let actual = statuses(&two_phases());
+        let expected = vec![
+            ("a".to_owned(), Status::InProgress),
+            ("b".to_owned(), Status::Pending),
+            ("c".to_owned(), Status::Pending),
+        ];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn init_without_a_list_changes_nothing() {
+        let fixture = two_phases();
+        let actual = run(&fixture, &[Op::new(OpKind::Init)]);
+        let expected = (statuses(&fixture), vec![MISSING_LIST.to_owned()]);
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn init_refuses_duplicate_content_and_phases_and_empty_names() {
+        let fixture = two_phases();
+        let actual: Vec<Vec<String>> = [
+            init_op(&[("X", &["a", "a"])]),
+            init_op(&[("X", &["a"]), ("X", &["b"])]),
+            init_op(&[("", &["a"])]),
+            init_op(&[("X", &[" "])]),
+        ]
+        .into_iter()
+        .map(|op| run(&fixture, &[op]).1)
+        .collect();
+        let expected = vec![
+            vec![task_exists("a")],
+            vec![phase_exists("X")],
+            vec![MISSING_PHASE.to_owned()],
+            vec![MISSING_TASK.to_owned()],
+        ];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn start_moves_the_single_in_progress_task() {
+        let actual = run(&two_phases(), &[Op::new(OpKind::Start).task("c")]);
+        let expected = (
+            vec![
+                ("a".to_owned(), Status::Pending),
+                ("b".to_owned(), Status::Pending),
+                ("c".to_owned(), Status::InProgress),
+            ],
+            vec![],
+        );
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn done_targets_a_task_a_phase_or_everything() {
+        let fixture = two_phases();
+        let actual = [
+            Op::new(OpKind::Done).task("b"),
+            Op::new(OpKind::Done).phase("Build"),
+            Op::new(OpKind::Done),
+        ]
+        .into_iter()
+        .map(|op| run(&fixture, &[op]).0)
+        .collect::<Vec<_>>();
+        let expected = vec![
+            vec![("a".to_owned(), Status::InProgress), ("b".to_owned(), Status::Completed), ("c".to_owned(), Status::Pending)],
+            vec![("a".to_owned(), Status::Completed), ("b".to_owned(), Status::Completed), ("c".to_owned(), Status::InProgress)],
+            vec![("a".to_owned(), Status::Completed), ("b".to_owned(), Status::Completed), ("c".to_owned(), Status::Completed)],
+        ];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn drop_abandons_and_the_next_pending_task_starts() {
+        let actual = run(&two_phases(), &[Op::new(OpKind::Drop).task("a")]);
+        let expected = (
+            vec![
+                ("a".to_owned(), Status::Abandoned),
+                ("b".to_owned(), Status::InProgress),
+                ("c".to_owned(), Status::Pending),
+            ],
+            vec![],
+        );
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn rm_removes_a_task_empties_a_phase_or_empties_all() {
+        let fixture = two_phases();
+        let actual: Vec<(usize, Vec<String>)> = [
+            Op::new(OpKind::Rm).task("b"),
+            Op::new(OpKind::Rm).phase("Build"),
+            Op::new(OpKind::Rm),
+        ]
+        .into_iter()
+        .map(|op| {
+            let batch = apply_ops(&fixture, &[op], NOW);
+            (batch.state.tasks().count(), batch.state.phases.iter().map(|p| p.name.clone()).collect())
+        })
+        .collect();
+        let expected = vec![
+            (2, vec!["Build".to_owned(), "Ship".to_owned()]),
+            (1, vec!["Build".to_owned(), "Ship".to_owned()]),
+            (0, vec!["Build".to_owned(), "Ship".to_owned()]),
+        ];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn append_creates_the_phase_and_refuses_existing_content_item_by_item() {
+        let fixture = two_phases();
+        let op = Op::new(OpKind::Append).phase("Docs").items(vec!["d".to_owned(), "a".to_owned(), "e".to_owned()]);
+        let batch = apply_ops(&fixture, &[op], NOW);
+        let actual = (
+            batch.state.phases.iter().map(|p| (p.name.clone(), p.tasks.len())).collect::<Vec<_>>(),
+            batch.errors,
+        );
+        let expected = (
+            vec![("Build".to_owned(), 2), ("Ship".to_owned(), 1), ("Docs".to_owned(), 2)],
+            vec![task_exists("a")],
+        );
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn append_needs_a_phase_and_items() {
+        let fixture = two_phases();
+        let actual: Vec<Vec<String>> = [
+            Op::new(OpKind::Append).items(vec!["x".to_owned()]),
+            Op::new(OpKind::Append).phase("P"),
+            Op::new(OpKind::Append).phase("P").items(Vec::<String>::new()),
+        ]
+        .into_iter()
+        .map(|op| run(&fixture, &[op]).1)
+        .collect();
+        let expected = vec![
+            vec![MISSING_APPEND_PHASE.to_owned()],
+            vec![MISSING_APPEND_ITEMS.to_owned()],
+            vec![MISSING_APPEND_ITEMS.to_owned()],
+        ];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn note_strips_trailing_whitespace_and_refuses_empty_text() {
+        let fixture = two_phases();
+        let batch = apply_ops(
+            &fixture,
+            &[
+                Op::new(OpKind::Note).task("a").text("  first line\nsecond  \n"),
+                Op::new(OpKind::Note).task("a").text(" \n "),
+                Op::new(OpKind::Note).task("a"),
+            ],
+            NOW,
+        );
+        let actual = (batch.state.tasks().next().map(|t| t.notes.clone()), batch.errors);
+        let expected = (
+            Some(vec!["  first line\nsecond".to_owned()]),
+            vec![MISSING_NOTE_TEXT.to_owned(), MISSING_NOTE_TEXT.to_owned()],
+        );
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn an_empty_name_is_an_error_never_everything() {
+        let fixture = two_phases();
+        let actual: Vec<(Vec<(String, Status)>, Vec<String>)> = [
+            Op::new(OpKind::Done).task(""),
+            Op::new(OpKind::Rm).phase(" "),
+            Op::new(OpKind::Start).task(""),
+        ]
+        .into_iter()
+        .map(|op| run(&fixture, &[op]))
+        .collect();
+        let expected = vec![
+            (statuses(&fixture), vec![MISSING_TASK.to_owned()]),
+            (statuses(&fixture), vec![MISSING_PHASE.to_owned()]),
+            (statuses(&fixture), vec![MISSING_TASK.to_owned()]),
+        ];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn not_found_names_the_task_or_phase_with_a_hint_on_an_empty_list() {
+        let actual = (
+            run(&two_phases(), &[Op::new(OpKind::Start).task("zz"), Op::new(OpKind::Done).phase("Q")]).1,
+            run(&TodoState::new(), &[Op::new(OpKind::Start).task("zz")]).1,
+        );
+        let expected = (
+            vec![task_not_found("zz", false), phase_not_found("Q")],
+            vec!["Task \"zz\" not found (the todo list is empty: use init or append first)".to_owned()],
+        );
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn a_failing_op_is_skipped_and_later_ops_still_apply() {
+        let fixture = two_phases();
+        let actual = run(
+            &fixture,
+            &[
+                Op::new(OpKind::Done).task("a"),
+                Op::new(OpKind::Start).task("missing"),
+                Op::new(OpKind::Start).task("c"),
+                Op::new(OpKind::Note).task("c").text("n"),
+            ],
+        );
+        let expected = (
+            vec![
+                ("a".to_owned(), Status::Completed),
+                ("b".to_owned(), Status::Pending),
+                ("c".to_owned(), Status::InProgress),
+            ],
+            vec![task_not_found("missing", false)],
+        );
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn normalization_keeps_the_first_of_several_in_progress_across_phases() {
+        let mut fixture = TodoState::new().phases(vec![
+            Phase::new("A").tasks(vec![Task::new("a"), Task::new("b").status(Status::InProgress)]),
+            Phase::new("B").tasks(vec![Task::new("c").status(Status::InProgress)]),
+        ]);
+        normalize_in_progress(&mut fixture, NOW);
+        let actual = statuses(&fixture);
+        let expected = vec![
+            ("a".to_owned(), Status::Pending),
+            ("b".to_owned(), Status::InProgress),
+            ("c".to_owned(), Status::Pending),
+        ];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn normalization_leaves_a_list_with_nothing_open_alone() {
+        let mut fixture = TodoState::flat(vec![Task::new("a").status(Status::Completed)]);
+        let before = fixture.clone();
+        normalize_in_progress(&mut fixture, NOW);
+        assert_eq!(fixture, before);
+    }
+
+    #[test]
+    fn completed_tasks_of_the_call_are_reported() {
+        let fixture = two_phases();
+        let actual = apply_ops(&fixture, &[Op::new(OpKind::Done).phase("Build")], NOW).completed;
+        let expected = vec![
+            CompletedTask { content: "a".into(), phase: "Build".into() },
+            CompletedTask { content: "b".into(), phase: "Build".into() },
+        ];
+        assert_eq!(actual, expected);
+    }
+}

@@ -1,0 +1,100 @@
+//! Finished tasks leaving the list: after a delay (auto-clear) or when a
+//! stored conversation is resumed.
+
+use crate::{Timestamp, TodoState};
+
+/// `state` without the finished (completed or abandoned) tasks whose status
+/// changed at least `delay_ms` before `now`; a negative delay clears
+/// nothing, zero clears every finished task. A phase emptied this way goes
+/// too. A task reopened before its delay ran out has a newer status change
+/// and stays.
+pub fn auto_clear(state: &TodoState, now: Timestamp, delay_ms: i64) -> TodoState {
+    let Ok(delay) = u64::try_from(delay_ms) else {
+        return state.clone();
+    };
+    remove_finished(state, |changed| changed.saturating_add(delay) <= now)
+}
+
+/// `state` without any finished task, and without the phases that emptied.
+pub fn drop_finished(state: &TodoState) -> TodoState {
+    remove_finished(state, |_| true)
+}
+
+fn remove_finished(state: &TodoState, due: impl Fn(Timestamp) -> bool) -> TodoState {
+    let mut out = state.clone();
+    out.phases.retain_mut(|phase| {
+        let before = phase.tasks.len();
+        phase
+            .tasks
+            .retain(|t| !(t.status.is_finished() && due(t.status_changed_at.or(t.created_at).unwrap_or(0))));
+        !(phase.tasks.is_empty() && before > 0)
+    });
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Phase, Status, Task};
+    use pretty_assertions::assert_eq;
+
+    fn fixture() -> TodoState {
+        TodoState::new().phases(vec![
+            Phase::new("Done").tasks(vec![Task::new("a").status(Status::Completed).status_changed_at(1_000u64)]),
+            Phase::new("Mixed").tasks(vec![
+                Task::new("b").status(Status::Abandoned).status_changed_at(5_000u64),
+                Task::new("c").status(Status::InProgress).status_changed_at(1_000u64),
+            ]),
+            Phase::new("Empty"),
+        ])
+    }
+
+    fn contents(state: &TodoState) -> Vec<(String, Vec<String>)> {
+        state
+            .phases
+            .iter()
+            .map(|p| (p.name.clone(), p.tasks.iter().map(|t| t.content.clone()).collect()))
+            .collect()
+    }
+
+    #[test]
+    fn only_tasks_past_their_delay_leave_and_their_emptied_phase_with_them() {
+        let actual = contents(&auto_clear(&fixture(), 61_000, 60_000));
+        let expected = vec![
+            ("Mixed".to_owned(), vec!["b".to_owned(), "c".to_owned()]),
+            ("Empty".to_owned(), vec![]),
+        ];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn zero_clears_at_once_and_negative_never() {
+        let actual = (contents(&auto_clear(&fixture(), 5_000, 0)), auto_clear(&fixture(), u64::MAX, -1));
+        let expected = (
+            vec![("Mixed".to_owned(), vec!["c".to_owned()]), ("Empty".to_owned(), vec![])],
+            fixture(),
+        );
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn a_task_reopened_before_its_delay_stays() {
+        let mut state = fixture();
+        state.phases[0].tasks[0].status = Status::InProgress;
+        state.phases[0].tasks[0].status_changed_at = Some(30_000);
+        let actual = contents(&auto_clear(&state, 64_000, 60_000));
+        let expected = vec![
+            ("Done".to_owned(), vec!["a".to_owned()]),
+            ("Mixed".to_owned(), vec!["b".to_owned(), "c".to_owned()]),
+            ("Empty".to_owned(), vec![]),
+        ];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn resume_drops_every_finished_task() {
+        let actual = contents(&drop_finished(&fixture()));
+        let expected = vec![("Mixed".to_owned(), vec!["c".to_owned()]), ("Empty".to_owned(), vec![])];
+        assert_eq!(actual, expected);
+    }
+}
