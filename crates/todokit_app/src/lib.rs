@@ -17,17 +17,19 @@ pub mod schema;
 mod service;
 mod store;
 mod tool;
+mod user_edit;
 pub mod wire;
 
 pub use clock::{Clock, ManualClock};
 pub use decode::{ArgumentError, parse_arguments};
 pub use prepare::{ALIASES_KEY, ID_KEY, Leniency, prepare};
-pub use profile::{DEFAULT_NAG_AFTER_ROUNDS, Profile};
-pub use reminder::end_of_turn_reminder;
+pub use profile::{DEFAULT_NAG_AFTER_ROUNDS, Lifecycle, Profile};
+pub use reminder::{end_of_turn_reminder, stale_list_reminder};
 pub use schema::SchemaTarget;
 pub use service::{MAX_COMMIT_ATTEMPTS, ServiceError, TodoService};
 pub use store::{ConversationStore, StoreError};
 pub use tool::{CallContext, Outcome, Tool, ToolError, ToolMetadata, ToolResult, TypedTool};
+pub use user_edit::{ImportError, MarkdownCodec, UserAction, UserEdit, UserEditError, user_edit_reminder};
 
 #[cfg(test)]
 mod test_support;

@@ -3,8 +3,9 @@
 
 use std::sync::Arc;
 
+use derive_setters::Setters;
 use serde_json::Value;
-use todokit_domain::ListRules;
+use todokit_domain::{ListRules, Timestamp, TodoState, auto_clear};
 
 use crate::prepare::{Leniency, prepare};
 use crate::{CallContext, Outcome, Tool, ToolError};
@@ -12,6 +13,18 @@ use crate::{CallContext, Outcome, Tool, ToolError};
 /// The default number of tool rounds without a todo call before a host nags
 /// the model to update its list.
 pub const DEFAULT_NAG_AFTER_ROUNDS: usize = 10;
+
+/// How finished tasks leave a profile's lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Setters)]
+#[setters(strip_option)]
+pub struct Lifecycle {
+    /// Completed and abandoned tasks leave the list this many milliseconds
+    /// after their last status change (0: at once; negative: never).
+    /// `None`: they stay until a call removes them.
+    pub clear_finished_after_ms: Option<i64>,
+    /// Resuming a stored conversation drops completed and abandoned tasks.
+    pub drop_finished_on_resume: bool,
+}
 
 /// A tool with its canonical schema, computed once.
 #[derive(Clone)]
@@ -32,6 +45,7 @@ pub struct Profile {
     rules: ListRules,
     leniency: Leniency,
     nag_after_rounds: usize,
+    lifecycle: Lifecycle,
     tools: Vec<Registered>,
 }
 
@@ -45,6 +59,7 @@ impl Profile {
             rules,
             leniency: Leniency::STANDARD,
             nag_after_rounds: DEFAULT_NAG_AFTER_ROUNDS,
+            lifecycle: Lifecycle::default(),
             tools: Vec::new(),
         }
     }
@@ -76,6 +91,26 @@ impl Profile {
     pub fn with_nag_after_rounds(mut self, rounds: usize) -> Self {
         self.nag_after_rounds = rounds;
         self
+    }
+
+    /// Sets how finished tasks leave its lists.
+    pub fn with_lifecycle(mut self, lifecycle: Lifecycle) -> Self {
+        self.lifecycle = lifecycle;
+        self
+    }
+
+    /// How finished tasks leave its lists.
+    pub fn lifecycle(&self) -> &Lifecycle {
+        &self.lifecycle
+    }
+
+    /// `state` as it stands at `now` under this profile: finished tasks
+    /// past their delay are gone.
+    pub fn settle(&self, state: &TodoState, now: Timestamp) -> TodoState {
+        match self.lifecycle.clear_finished_after_ms {
+            Some(delay) => auto_clear(state, now, delay),
+            None => state.clone(),
+        }
     }
 
     /// The name hosts and the CLI select it by.
@@ -154,6 +189,7 @@ impl std::fmt::Debug for Profile {
             .field("rules", &self.rules)
             .field("leniency", &self.leniency)
             .field("nag_after_rounds", &self.nag_after_rounds)
+            .field("lifecycle", &self.lifecycle)
             .field("tools", &self.tool_names())
             .finish()
     }

@@ -31,6 +31,15 @@ pub fn end_of_turn_reminder(state: &TodoState) -> Option<String> {
     Some(text)
 }
 
+/// The hidden reminder for the turn after a failed call of `tool`: the
+/// list the user sees is stale until the model retries.
+pub fn stale_list_reminder(tool: &str) -> String {
+    format!(
+        "Your last {tool} call failed, so the todo list the user sees is out of date. \
+         Call {tool} again with corrected arguments before you go on."
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,11 +1,12 @@
 //! The service that runs one tool call: decode, validate, apply, store with
-//! compare-and-swap on the version, and format the result.
+//! compare-and-swap on the version, and format the result. The same
+//! commit loop serves user edits, resume and taking notices.
 
 use std::sync::Arc;
 
 use serde_json::Value;
 use thiserror::Error;
-use todokit_domain::TodoState;
+use todokit_domain::{Notice, Phase, Timestamp, TodoState, drop_finished};
 
 use crate::{
     CallContext, Clock, ConversationStore, Profile, StoreError, ToolError, ToolResult, parse_arguments,
@@ -72,6 +73,11 @@ impl TodoService {
         &self.store
     }
 
+    /// The clock it tells time by.
+    pub fn clock(&self) -> &Arc<dyn Clock> {
+        &self.clock
+    }
+
     /// Runs `tool` with the argument text a model sent. Malformed text is a
     /// tool error (`is_error: true`), not a failure of the call.
     pub async fn call(&self, conversation: &str, tool: &str, args: &str) -> Result<ToolResult, ServiceError> {
@@ -96,33 +102,98 @@ impl TodoService {
             Ok(args) => args,
             Err(error) => return Ok(error.into_result(tool.name())),
         };
+        let durable = self.store.is_durable();
+        let rules = *self.profile.rules();
+        self.transact(conversation, |state, now| {
+            let outcome = tool.call(&args, &CallContext::new(state, now, &rules).durable(durable));
+            Ok((outcome.commit, outcome.result))
+        })
+        .await
+    }
+
+    /// Runs `change` on the current list of `conversation` (as it stands
+    /// now under the profile's lifecycle) and commits the state it returns,
+    /// if any, with compare-and-swap; on a conflict, reloads and runs it
+    /// again. The closure must be a pure function of its inputs.
+    pub async fn transact<T, E: From<ServiceError>>(
+        &self,
+        conversation: &str,
+        mut change: impl FnMut(&TodoState, Timestamp) -> Result<(Option<TodoState>, T), E>,
+    ) -> Result<T, E> {
         for _ in 0..MAX_COMMIT_ATTEMPTS {
-            let state = self.store.load(conversation).await?;
-            let ctx = CallContext {
-                state: &state,
-                now: self.clock.now(),
-                rules: self.profile.rules(),
+            let stored = self.store.load(conversation).await.map_err(ServiceError::from)?;
+            let now = self.clock.now();
+            let current = self.profile.settle(&stored, now);
+            let (next, value) = change(&current, now)?;
+            let Some(mut next) = next else {
+                return Ok(value);
             };
-            let outcome = tool.call(&args, &ctx);
-            let Some(mut next) = outcome.commit else {
-                return Ok(outcome.result);
-            };
-            next.version = state.version + 1;
-            match self.store.save(conversation, state.version, &next).await {
-                Ok(()) => return Ok(outcome.result),
+            next.version = stored.version + 1;
+            match self.store.save(conversation, stored.version, &next).await {
+                Ok(()) => return Ok(value),
                 Err(StoreError::Conflict { .. }) => continue,
-                Err(e) => return Err(e.into()),
+                Err(e) => return Err(ServiceError::from(e).into()),
             }
         }
         Err(ServiceError::Contention {
             conversation: conversation.to_owned(),
             attempts: MAX_COMMIT_ATTEMPTS,
-        })
+        }
+        .into())
     }
 
-    /// The stored list of `conversation`.
+    /// The stored list of `conversation`, exactly as stored.
     pub async fn state(&self, conversation: &str) -> Result<TodoState, ServiceError> {
         Ok(self.store.load(conversation).await?)
+    }
+
+    /// The list of `conversation` as a user should see it now: under the
+    /// profile's lifecycle, finished tasks past their delay are gone.
+    pub async fn view(&self, conversation: &str) -> Result<TodoState, ServiceError> {
+        let stored = self.store.load(conversation).await?;
+        Ok(self.profile.settle(&stored, self.clock.now()))
+    }
+
+    /// Restores `conversation` when a host resumes it: when nothing is
+    /// stored, rebuilds the list from the newest successful tool result in
+    /// `transcript` that carries phases; then, where the profile says so,
+    /// drops completed and abandoned tasks. Commits what changed and
+    /// returns the list.
+    pub async fn resume(
+        &self,
+        conversation: &str,
+        transcript: &[ToolResult],
+    ) -> Result<TodoState, ServiceError> {
+        let drop = self.profile.lifecycle().drop_finished_on_resume;
+        self.transact(conversation, |state, _| {
+            let mut next = state.clone();
+            if state.version == 0
+                && state.phases.is_empty()
+                && let Some(phases) = phases_from_transcript(transcript)
+            {
+                next.phases = phases;
+            }
+            if drop {
+                next = drop_finished(&next);
+            }
+            let changed = next != *state;
+            Ok::<_, ServiceError>((changed.then(|| next.clone()), next))
+        })
+        .await
+    }
+
+    /// Takes the notices waiting for the model (user edits), oldest first,
+    /// and clears them.
+    pub async fn take_notices(&self, conversation: &str) -> Result<Vec<Notice>, ServiceError> {
+        self.transact(conversation, |state, _| {
+            if state.notices.is_empty() {
+                return Ok::<_, ServiceError>((None, Vec::new()));
+            }
+            let mut next = state.clone();
+            let notices = std::mem::take(&mut next.notices);
+            Ok((Some(next), notices))
+        })
+        .await
     }
 
     fn tool_name(&self, tool: &str) -> Result<&'static str, ServiceError> {
@@ -139,6 +210,15 @@ impl TodoService {
             available: self.profile.tool_names(),
         }
     }
+}
+
+/// The phases in the newest successful result that carries them.
+fn phases_from_transcript(transcript: &[ToolResult]) -> Option<Vec<Phase>> {
+    transcript
+        .iter()
+        .rev()
+        .filter(|r| !r.is_error)
+        .find_map(|r| serde_json::from_value(r.details.get("phases")?.clone()).ok())
 }
 
 impl std::fmt::Debug for TodoService {

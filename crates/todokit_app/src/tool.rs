@@ -168,6 +168,27 @@ pub struct CallContext<'a> {
     pub now: Timestamp,
     /// The profile's rules.
     pub rules: &'a ListRules,
+    /// Whether what the call commits survives the process.
+    pub durable: bool,
+}
+
+impl<'a> CallContext<'a> {
+    /// A context for a call at `now` on `state` under `rules`, with a store
+    /// that is not durable.
+    pub fn new(state: &'a TodoState, now: Timestamp, rules: &'a ListRules) -> Self {
+        Self {
+            state,
+            now,
+            rules,
+            durable: false,
+        }
+    }
+
+    /// Says whether the store keeps what is committed.
+    pub fn durable(mut self, durable: bool) -> Self {
+        self.durable = durable;
+        self
+    }
 }
 
 /// A tool as the catalog and the service see it. Implement [`TypedTool`]

@@ -154,7 +154,11 @@ pub fn apply_ops(state: &TodoState, ops: &[Op], now: Timestamp) -> Batch {
         .iter()
         .flat_map(|p| p.tasks.iter().map(move |t| (p, t)))
         .filter(|(_, t)| t.status == Status::Completed)
-        .filter(|(_, t)| !state.tasks().any(|o| o.content == t.content && o.status == Status::Completed))
+        .filter(|(_, t)| {
+            !state
+                .tasks()
+                .any(|o| o.content == t.content && o.status == Status::Completed)
+        })
         .map(|(p, t)| CompletedTask {
             content: t.content.clone(),
             phase: p.name.clone(),
@@ -233,7 +237,12 @@ fn init(state: &mut TodoState, op: &Op, now: Timestamp) -> Result<(), String> {
         let mut tasks = Vec::new();
         for item in &entry.items {
             let content = named(Some(item), MISSING_TASK)?;
-            if phases.iter().flat_map(|p| &p.tasks).chain(&tasks).any(|t: &Task| t.content == content) {
+            if phases
+                .iter()
+                .flat_map(|p| &p.tasks)
+                .chain(&tasks)
+                .any(|t: &Task| t.content == content)
+            {
                 return Err(task_exists(content));
             }
             tasks.push(Task::new(content).created_at(now).status_changed_at(now));
@@ -269,7 +278,11 @@ fn remove(state: &mut TodoState, op: &Op) -> Result<(), String> {
 
 fn append(state: &mut TodoState, op: &Op, now: Timestamp) -> Result<(), String> {
     let phase = named(op.phase.as_deref(), MISSING_APPEND_PHASE)?;
-    let items = op.items.as_deref().filter(|i| !i.is_empty()).ok_or_else(|| MISSING_APPEND_ITEMS.to_owned())?;
+    let items = op
+        .items
+        .as_deref()
+        .filter(|i| !i.is_empty())
+        .ok_or_else(|| MISSING_APPEND_ITEMS.to_owned())?;
     let mut errors = Vec::new();
     let mut added = Vec::new();
     for item in items {
@@ -291,7 +304,11 @@ fn append(state: &mut TodoState, op: &Op, now: Timestamp) -> Result<(), String> 
         };
         state.phases[index].tasks.extend(added);
     }
-    if errors.is_empty() { Ok(()) } else { Err(errors.join("; ")) }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors.join("; "))
+    }
 }
 
 /// The tasks a `done`/`drop` targets: one task, one phase, or all.
@@ -311,7 +328,9 @@ fn targets(state: &TodoState, op: &Op) -> Result<Vec<(usize, usize)>, String> {
 
 /// `value` when it is present and not empty after trimming, else `missing`.
 fn named<'a>(value: Option<&'a str>, missing: &str) -> Result<&'a str, String> {
-    value.filter(|v| !v.trim().is_empty()).ok_or_else(|| missing.to_owned())
+    value
+        .filter(|v| !v.trim().is_empty())
+        .ok_or_else(|| missing.to_owned())
 }
 
 fn locate(state: &TodoState, content: &str) -> Result<(usize, usize), String> {
@@ -319,7 +338,13 @@ fn locate(state: &TodoState, content: &str) -> Result<(usize, usize), String> {
         .phases
         .iter()
         .enumerate()
-        .find_map(|(p, phase)| phase.tasks.iter().position(|t| t.content == content).map(|t| (p, t)))
+        .find_map(|(p, phase)| {
+            phase
+                .tasks
+                .iter()
+                .position(|t| t.content == content)
+                .map(|t| (p, t))
+        })
         .ok_or_else(|| task_not_found(content, state.is_empty()))
 }
 
@@ -363,7 +388,12 @@ mod tests {
     }
 
     fn two_phases() -> TodoState {
-        apply_ops(&TodoState::new(), &[init_op(&[("Build", &["a", "b"]), ("Ship", &["c"])])], NOW).state
+        apply_ops(
+            &TodoState::new(),
+            &[init_op(&[("Build", &["a", "b"]), ("Ship", &["c"])])],
+            NOW,
+        )
+        .state
     }
 
     fn statuses(state: &TodoState) -> Vec<(String, Status)> {
@@ -441,9 +471,21 @@ mod tests {
         .map(|op| run(&fixture, &[op]).0)
         .collect::<Vec<_>>();
         let expected = vec![
-            vec![("a".to_owned(), Status::InProgress), ("b".to_owned(), Status::Completed), ("c".to_owned(), Status::Pending)],
-            vec![("a".to_owned(), Status::Completed), ("b".to_owned(), Status::Completed), ("c".to_owned(), Status::InProgress)],
-            vec![("a".to_owned(), Status::Completed), ("b".to_owned(), Status::Completed), ("c".to_owned(), Status::Completed)],
+            vec![
+                ("a".to_owned(), Status::InProgress),
+                ("b".to_owned(), Status::Completed),
+                ("c".to_owned(), Status::Pending),
+            ],
+            vec![
+                ("a".to_owned(), Status::Completed),
+                ("b".to_owned(), Status::Completed),
+                ("c".to_owned(), Status::InProgress),
+            ],
+            vec![
+                ("a".to_owned(), Status::Completed),
+                ("b".to_owned(), Status::Completed),
+                ("c".to_owned(), Status::Completed),
+            ],
         ];
         assert_eq!(actual, expected);
     }
@@ -473,7 +515,10 @@ mod tests {
         .into_iter()
         .map(|op| {
             let batch = apply_ops(&fixture, &[op], NOW);
-            (batch.state.tasks().count(), batch.state.phases.iter().map(|p| p.name.clone()).collect())
+            (
+                batch.state.tasks().count(),
+                batch.state.phases.iter().map(|p| p.name.clone()).collect(),
+            )
         })
         .collect();
         let expected = vec![
@@ -487,14 +532,26 @@ mod tests {
     #[test]
     fn append_creates_the_phase_and_refuses_existing_content_item_by_item() {
         let fixture = two_phases();
-        let op = Op::new(OpKind::Append).phase("Docs").items(vec!["d".to_owned(), "a".to_owned(), "e".to_owned()]);
+        let op =
+            Op::new(OpKind::Append)
+                .phase("Docs")
+                .items(vec!["d".to_owned(), "a".to_owned(), "e".to_owned()]);
         let batch = apply_ops(&fixture, &[op], NOW);
         let actual = (
-            batch.state.phases.iter().map(|p| (p.name.clone(), p.tasks.len())).collect::<Vec<_>>(),
+            batch
+                .state
+                .phases
+                .iter()
+                .map(|p| (p.name.clone(), p.tasks.len()))
+                .collect::<Vec<_>>(),
             batch.errors,
         );
         let expected = (
-            vec![("Build".to_owned(), 2), ("Ship".to_owned(), 1), ("Docs".to_owned(), 2)],
+            vec![
+                ("Build".to_owned(), 2),
+                ("Ship".to_owned(), 1),
+                ("Docs".to_owned(), 2),
+            ],
             vec![task_exists("a")],
         );
         assert_eq!(actual, expected);
@@ -561,7 +618,14 @@ mod tests {
     #[test]
     fn not_found_names_the_task_or_phase_with_a_hint_on_an_empty_list() {
         let actual = (
-            run(&two_phases(), &[Op::new(OpKind::Start).task("zz"), Op::new(OpKind::Done).phase("Q")]).1,
+            run(
+                &two_phases(),
+                &[
+                    Op::new(OpKind::Start).task("zz"),
+                    Op::new(OpKind::Done).phase("Q"),
+                ],
+            )
+            .1,
             run(&TodoState::new(), &[Op::new(OpKind::Start).task("zz")]).1,
         );
         let expected = (
@@ -623,8 +687,14 @@ mod tests {
         let fixture = two_phases();
         let actual = apply_ops(&fixture, &[Op::new(OpKind::Done).phase("Build")], NOW).completed;
         let expected = vec![
-            CompletedTask { content: "a".into(), phase: "Build".into() },
-            CompletedTask { content: "b".into(), phase: "Build".into() },
+            CompletedTask {
+                content: "a".into(),
+                phase: "Build".into(),
+            },
+            CompletedTask {
+                content: "b".into(),
+                phase: "Build".into(),
+            },
         ];
         assert_eq!(actual, expected);
     }

@@ -18,15 +18,15 @@ mod transition;
 mod validate;
 
 pub use batch::{
-    Batch, CompletedTask, MISSING_APPEND_ITEMS, MISSING_APPEND_PHASE, MISSING_LIST, MISSING_NOTE_TEXT, MISSING_PHASE,
-    MISSING_TASK, Op, OpKind, PhaseItems, apply_ops, normalize_in_progress, phase_exists, phase_not_found,
-    task_exists, task_not_found,
+    Batch, CompletedTask, MISSING_APPEND_ITEMS, MISSING_APPEND_PHASE, MISSING_LIST, MISSING_NOTE_TEXT,
+    MISSING_PHASE, MISSING_TASK, Op, OpKind, PhaseItems, apply_ops, normalize_in_progress, phase_exists,
+    phase_not_found, task_exists, task_not_found,
 };
 pub use checklist::{Checklist, Escape, progress_line};
 pub use error::{MAX_REPORTED_VIOLATIONS, TodoError, Violation, Violations, clip};
 pub use lifecycle::{auto_clear, drop_finished};
 pub use rules::{FieldNames, InProgressPolicy, Limits, ListRules};
-pub use state::{Phase, StatusCounts, Task, Timestamp, TodoState};
+pub use state::{Notice, NoticeKind, Phase, StatusCounts, Task, Timestamp, TodoState};
 pub use status::{Priority, Status};
-pub use transition::{Replacement, Transition, diff, replace_flat};
+pub use transition::{Replacement, Transition, adopt_hidden_fields, diff, replace_flat};
 pub use validate::{check_text, validate_list};

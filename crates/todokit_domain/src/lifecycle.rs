@@ -40,10 +40,18 @@ mod tests {
 
     fn fixture() -> TodoState {
         TodoState::new().phases(vec![
-            Phase::new("Done").tasks(vec![Task::new("a").status(Status::Completed).status_changed_at(1_000u64)]),
+            Phase::new("Done").tasks(vec![
+                Task::new("a")
+                    .status(Status::Completed)
+                    .status_changed_at(1_000u64),
+            ]),
             Phase::new("Mixed").tasks(vec![
-                Task::new("b").status(Status::Abandoned).status_changed_at(5_000u64),
-                Task::new("c").status(Status::InProgress).status_changed_at(1_000u64),
+                Task::new("b")
+                    .status(Status::Abandoned)
+                    .status_changed_at(5_000u64),
+                Task::new("c")
+                    .status(Status::InProgress)
+                    .status_changed_at(1_000u64),
             ]),
             Phase::new("Empty"),
         ])
@@ -53,7 +61,12 @@ mod tests {
         state
             .phases
             .iter()
-            .map(|p| (p.name.clone(), p.tasks.iter().map(|t| t.content.clone()).collect()))
+            .map(|p| {
+                (
+                    p.name.clone(),
+                    p.tasks.iter().map(|t| t.content.clone()).collect(),
+                )
+            })
             .collect()
     }
 
@@ -69,9 +82,15 @@ mod tests {
 
     #[test]
     fn zero_clears_at_once_and_negative_never() {
-        let actual = (contents(&auto_clear(&fixture(), 5_000, 0)), auto_clear(&fixture(), u64::MAX, -1));
+        let actual = (
+            contents(&auto_clear(&fixture(), 5_000, 0)),
+            auto_clear(&fixture(), u64::MAX, -1),
+        );
         let expected = (
-            vec![("Mixed".to_owned(), vec!["c".to_owned()]), ("Empty".to_owned(), vec![])],
+            vec![
+                ("Mixed".to_owned(), vec!["c".to_owned()]),
+                ("Empty".to_owned(), vec![]),
+            ],
             fixture(),
         );
         assert_eq!(actual, expected);
@@ -94,7 +113,10 @@ mod tests {
     #[test]
     fn resume_drops_every_finished_task() {
         let actual = contents(&drop_finished(&fixture()));
-        let expected = vec![("Mixed".to_owned(), vec!["c".to_owned()]), ("Empty".to_owned(), vec![])];
+        let expected = vec![
+            ("Mixed".to_owned(), vec!["c".to_owned()]),
+            ("Empty".to_owned(), vec![]),
+        ];
         assert_eq!(actual, expected);
     }
 }

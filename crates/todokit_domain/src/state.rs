@@ -164,6 +164,30 @@ pub struct TodoState {
     /// yet), so ids are never reused.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub next_id: u64,
+    /// Reminders waiting to be shown to the model (a user's hand edits),
+    /// oldest first; a host takes them when it builds the next request.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notices: Vec<Notice>,
+}
+
+/// Something the model should be told on its next turn.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Setters)]
+#[setters(strip_option, into)]
+pub struct Notice {
+    /// What happened.
+    pub kind: NoticeKind,
+    /// When.
+    pub at: Timestamp,
+    /// The reminder text for the model.
+    pub text: String,
+}
+
+/// The kinds of [`Notice`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum NoticeKind {
+    /// The user changed the list by hand.
+    UserEdit,
 }
 
 fn is_zero(n: &u64) -> bool {

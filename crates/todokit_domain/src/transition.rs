@@ -83,6 +83,43 @@ pub fn replace_flat(
     })
 }
 
+/// Gives each task of `new` that matches a task of `old` by content the
+/// fields a hand-edited text cannot carry: id, active form, priority,
+/// description, owner, metadata, dependencies, creation time and (while its
+/// status is unchanged) the time of its last status change. Content,
+/// status and notes stay as `new` has them; a task with no match is new and
+/// is stamped `now`.
+pub fn adopt_hidden_fields(old: &TodoState, new: &mut TodoState, now: Timestamp) {
+    let previous = old.flat_tasks();
+    let mut claimed = vec![false; previous.len()];
+    for task in new.phases.iter_mut().flat_map(|p| p.tasks.iter_mut()) {
+        let found = previous
+            .iter()
+            .enumerate()
+            .position(|(i, o)| !claimed[i] && o.content == task.content);
+        let Some(i) = found else {
+            task.created_at = task.created_at.or(Some(now));
+            task.status_changed_at = task.status_changed_at.or(Some(now));
+            continue;
+        };
+        claimed[i] = true;
+        let o = &previous[i];
+        task.id = o.id.clone();
+        task.active_form = o.active_form.clone();
+        task.priority = o.priority;
+        task.description = o.description.clone();
+        task.owner = o.owner.clone();
+        task.metadata = o.metadata.clone();
+        task.blocked_by = o.blocked_by.clone();
+        task.created_at = o.created_at.or(Some(now));
+        task.status_changed_at = if o.status == task.status {
+            o.status_changed_at.or(Some(now))
+        } else {
+            Some(now)
+        };
+    }
+}
+
 /// The status changes between two lists, matching tasks by id, else by
 /// content: changed tasks in the order of `new`, then removed ones.
 pub fn diff(old: &[Task], new: &[Task]) -> Vec<Transition> {
@@ -328,6 +365,31 @@ mod tests {
             .wipe_if_all_completed();
         let actual = (outcome.state, outcome.wiped);
         let expected = (TodoState::new(), false);
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn a_hand_edited_list_keeps_what_the_text_cannot_carry() {
+        let old = TodoState::flat(vec![
+            Task::new("a")
+                .id("1")
+                .priority(Priority::High)
+                .notes(vec!["old".to_owned()])
+                .created_at(NOW)
+                .status_changed_at(NOW),
+        ]);
+        let mut fixture = TodoState::flat(vec![Task::new("a").status(Status::Completed), Task::new("b")]);
+        adopt_hidden_fields(&old, &mut fixture, LATER);
+        let actual = fixture;
+        let expected = TodoState::flat(vec![
+            Task::new("a")
+                .id("1")
+                .priority(Priority::High)
+                .status(Status::Completed)
+                .created_at(NOW)
+                .status_changed_at(LATER),
+            Task::new("b").created_at(LATER).status_changed_at(LATER),
+        ]);
         assert_eq!(actual, expected);
     }
 

@@ -4,10 +4,12 @@
 //! text, ANSI terminal), all safe to print whatever the model wrote.
 
 mod clock;
+pub mod markdown;
 pub mod render;
 pub mod store;
 
 pub use clock::SystemClock;
+pub use markdown::PiMarkdown;
 pub use render::{Format, render};
 pub use store::{JsonFileStore, MemoryStore};
 

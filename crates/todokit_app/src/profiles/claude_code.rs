@@ -164,11 +164,7 @@ mod tests {
 
     fn call(state: &TodoState, args: &str) -> Outcome {
         let rules = rules();
-        let ctx = CallContext {
-            state,
-            now: NOW,
-            rules: &rules,
-        };
+        let ctx = CallContext::new(state, NOW, &rules);
         profile()
             .run(TodoWrite::NAME, &parse_arguments(args).unwrap(), &ctx)
             .unwrap()
@@ -409,11 +405,7 @@ mod tests {
         snapshot_settings().bind(|| {
             for (name, state, args) in cases {
                 let rules = rules();
-                let ctx = CallContext {
-                    state,
-                    now: NOW,
-                    rules: &rules,
-                };
+                let ctx = CallContext::new(state, NOW, &rules);
                 let result = match parse_arguments(args) {
                     Ok(v) => profile().run(TodoWrite::NAME, &v, &ctx).unwrap().result,
                     Err(e) => ToolError::from(e).into_result(TodoWrite::NAME),

@@ -124,11 +124,7 @@ mod tests {
     fn call(args: &str) -> Outcome {
         let rules = rules();
         let state = TodoState::new();
-        let ctx = CallContext {
-            state: &state,
-            now: NOW,
-            rules: &rules,
-        };
+        let ctx = CallContext::new(&state, NOW, &rules);
         profile()
             .run(UpdatePlan::NAME, &parse_arguments(args).unwrap(), &ctx)
             .unwrap()

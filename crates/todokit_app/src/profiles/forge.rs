@@ -170,11 +170,7 @@ mod tests {
     const NOW: u64 = 1_700_000_000_000;
 
     fn call_with(tool: &str, rules: &ListRules, state: &TodoState, args: &str) -> Outcome {
-        let ctx = CallContext {
-            state,
-            now: NOW,
-            rules,
-        };
+        let ctx = CallContext::new(state, NOW, rules);
         profile()
             .run(tool, &parse_arguments(args).unwrap(), &ctx)
             .unwrap()

@@ -158,11 +158,7 @@ mod tests {
 
     fn call(state: &TodoState, args: &str) -> Outcome {
         let rules = rules();
-        let ctx = CallContext {
-            state,
-            now: NOW,
-            rules: &rules,
-        };
+        let ctx = CallContext::new(state, NOW, &rules);
         profile()
             .run(Todo::NAME, &parse_arguments(args).unwrap(), &ctx)
             .unwrap()

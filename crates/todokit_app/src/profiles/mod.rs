@@ -11,6 +11,7 @@ pub mod forge;
 pub mod gemini;
 pub mod learn;
 pub mod opencode;
+pub mod pi;
 pub mod todo_update;
 
 /// Every profile, as the function that builds it with its default rules.
@@ -19,6 +20,7 @@ pub mod todo_update;
 pub const REGISTRY: &[fn() -> Profile] = &[
     claude_code::profile,
     forge::profile,
+    pi::profile,
     learn::profile,
     codex::profile,
     gemini::profile,

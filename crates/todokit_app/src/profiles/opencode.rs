@@ -195,11 +195,7 @@ mod tests {
     fn call(args: &str) -> Outcome {
         let rules = rules();
         let state = TodoState::new();
-        let ctx = CallContext {
-            state: &state,
-            now: NOW,
-            rules: &rules,
-        };
+        let ctx = CallContext::new(&state, NOW, &rules);
         profile()
             .run(TodoWrite::NAME, &parse_arguments(args).unwrap(), &ctx)
             .unwrap()

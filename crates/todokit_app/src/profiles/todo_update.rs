@@ -411,11 +411,7 @@ mod tests {
 
     fn call(tool: &str, state: &TodoState, args: &str) -> Outcome {
         let rules = rules();
-        let ctx = CallContext {
-            state,
-            now: NOW,
-            rules: &rules,
-        };
+        let ctx = CallContext::new(state, NOW, &rules);
         profile()
             .run(tool, &parse_arguments(args).unwrap(), &ctx)
             .unwrap()

@@ -1,0 +1,390 @@
+//! `pi`: the phase-and-ops `todo_write`: a batch of ordered ops (`init`,
+//! `start`, `done`, `drop`, `rm`, `append`, `note`) over phases of tasks
+//! named by their content. A failing op is skipped and reported while the
+//! rest apply; the result is then marked as an error and still carries (and
+//! stores) the new state. After the batch exactly one task is in progress
+//! when any is open.
+//!
+//! Finished tasks clear themselves after a delay (60 s by default) and are
+//! dropped when a stored conversation is resumed.
+
+use std::fmt::Write;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use todokit_domain::{InProgressPolicy, Limits, ListRules, Op, Phase, Status, Task, TodoState, apply_ops};
+
+use crate::{
+    CallContext, Leniency, Lifecycle, Outcome, Profile, ToolError, ToolMetadata, ToolResult, TypedTool,
+};
+
+/// The profile's name.
+pub const NAME: &str = "pi";
+/// Finished tasks leave the list this long after they finished, by default.
+pub const DEFAULT_CLEAR_DELAY_MS: i64 = 60_000;
+/// The collapsed preview shows at most this many tasks per phase.
+pub const PREVIEW_TASKS_PER_PHASE: usize = 8;
+
+/// The rules `pi` lists are held to by default: one task in progress, by
+/// normalization.
+pub fn rules() -> ListRules {
+    ListRules::default()
+        .limits(Limits::DEFAULT)
+        .in_progress(InProgressPolicy::Normalize)
+}
+
+/// How finished tasks leave `pi` lists by default.
+pub fn lifecycle() -> Lifecycle {
+    Lifecycle::default()
+        .clear_finished_after_ms(DEFAULT_CLEAR_DELAY_MS)
+        .drop_finished_on_resume(true)
+}
+
+/// The profile with its defaults.
+pub fn profile() -> Profile {
+    Profile::new(NAME, "pi's todo_write: ordered ops over phases of tasks", rules())
+        .with_leniency(Leniency::STANDARD.enum_spelling(true))
+        .with_lifecycle(lifecycle())
+        .tool(TodoWrite)
+}
+
+/// The arguments of `todo_write`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
+pub struct TodoWriteInput {
+    /// The operations, applied in order.
+    #[schemars(length(min = 1))]
+    pub ops: Vec<Op>,
+}
+
+/// The `todo_write` tool.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TodoWrite;
+
+impl TypedTool for TodoWrite {
+    type Input = TodoWriteInput;
+    const NAME: &'static str = "todo_write";
+    const DESCRIPTION: &'static str = include_str!("../../descriptions/pi/todo_write.md");
+    // Notes and appends add on every call: the same batch twice is not the same list.
+    const METADATA: ToolMetadata = ToolMetadata {
+        read_only_workspace: true,
+        read_only: false,
+        idempotent: false,
+    };
+
+    fn run(&self, input: TodoWriteInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
+        let batch = apply_ops(ctx.state, &input.ops, ctx.now);
+        let content = summary(&batch.state, &batch.errors);
+        let details = json!({
+            "phases": phases(&batch.state),
+            "storage": if ctx.durable { "session" } else { "memory" },
+            "completedTasks": batch.completed,
+            "errors": batch.errors,
+        });
+        let result = ToolResult {
+            is_error: !batch.errors.is_empty(),
+            content,
+            details,
+        };
+        if batch.state == *ctx.state {
+            return Ok(Outcome::read(result));
+        }
+        Ok(Outcome::commit(batch.state, result))
+    }
+}
+
+/// The phases as `pi` shows them: name, and per task its content, status
+/// and notes.
+pub fn phases(state: &TodoState) -> Value {
+    Value::Array(
+        state
+            .phases
+            .iter()
+            .map(|p| {
+                let tasks: Vec<Value> = p
+                    .tasks
+                    .iter()
+                    .map(|t| {
+                        let mut task = json!({"content": t.content, "status": t.status});
+                        if !t.notes.is_empty() {
+                            task["notes"] = json!(t.notes);
+                        }
+                        task
+                    })
+                    .collect();
+                json!({"name": p.name, "tasks": tasks})
+            })
+            .collect(),
+    )
+}
+
+/// The text the model reads after a batch.
+pub fn summary(state: &TodoState, errors: &[String]) -> String {
+    let mut out = String::new();
+    if !errors.is_empty() {
+        let _ = writeln!(out, "Errors: {}", errors.join("; "));
+    }
+    if state.is_empty() {
+        out.push_str("Todo list cleared.");
+        return out;
+    }
+    let open: Vec<(&Phase, &Task)> = state
+        .phases
+        .iter()
+        .flat_map(|p| p.tasks.iter().map(move |t| (p, t)))
+        .filter(|(_, t)| !t.status.is_finished())
+        .collect();
+    if open.is_empty() {
+        out.push_str("Remaining items: none.\n");
+    } else {
+        let _ = writeln!(out, "Remaining items ({}):", open.len());
+        for (phase, task) in &open {
+            let _ = writeln!(
+                out,
+                "  - {} [{}] ({})",
+                task.content,
+                task.status,
+                phase_label(phase)
+            );
+        }
+    }
+    if let Some((index, phase)) = current_phase(state) {
+        let done = phase
+            .tasks
+            .iter()
+            .filter(|t| t.status == Status::Completed)
+            .count();
+        let _ = writeln!(
+            out,
+            "Phase {}/{} \"{}\" — {done}/{} tasks complete",
+            index + 1,
+            state.phases.len(),
+            phase_label(phase),
+            phase.tasks.len()
+        );
+    }
+    out.push('\n');
+    out.push_str(&tree(state, None, true));
+    out
+}
+
+/// The collapsed preview a transcript shows: the tree without note bodies,
+/// at most [`PREVIEW_TASKS_PER_PHASE`] tasks per phase, then `… N more`.
+pub fn preview(state: &TodoState) -> String {
+    if state.is_empty() {
+        return "Todo list cleared.".to_owned();
+    }
+    tree(state, Some(PREVIEW_TASKS_PER_PHASE), false)
+}
+
+/// The phase being worked on: the in-progress task's, else the first with
+/// open tasks, else the last.
+fn current_phase(state: &TodoState) -> Option<(usize, &Phase)> {
+    let find = |f: &dyn Fn(&Task) -> bool| {
+        state
+            .phases
+            .iter()
+            .enumerate()
+            .find(|(_, p)| p.tasks.iter().any(f))
+    };
+    find(&|t| t.status == Status::InProgress)
+        .or_else(|| find(&|t| !t.status.is_finished()))
+        .or_else(|| state.phases.iter().enumerate().last())
+}
+
+fn phase_label(phase: &Phase) -> &str {
+    if phase.is_implicit() { "Todos" } else { &phase.name }
+}
+
+fn glyph(status: Status) -> &'static str {
+    match status {
+        Status::Completed => "✓",
+        Status::InProgress => "→",
+        Status::Abandoned => "✗",
+        Status::Pending => "○",
+        Status::Blocked => "⊘",
+    }
+}
+
+/// Every phase as a tree of glyphs, with note counts; the in-progress
+/// task's notes in full when `note_bodies`; at most `limit` tasks a phase.
+fn tree(state: &TodoState, limit: Option<usize>, note_bodies: bool) -> String {
+    let mut out = String::new();
+    for phase in &state.phases {
+        let _ = writeln!(out, "{}", phase_label(phase));
+        let shown = limit.unwrap_or(usize::MAX).min(phase.tasks.len());
+        let hidden = phase.tasks.len() - shown;
+        for (i, task) in phase.tasks.iter().take(shown).enumerate() {
+            let last = i + 1 == shown && hidden == 0;
+            let (branch, stem) = if last {
+                ("└─", "   ")
+            } else {
+                ("├─", "│  ")
+            };
+            let _ = write!(out, "{branch} {} {}", glyph(task.status), task.content);
+            if !task.notes.is_empty() {
+                let noun = if task.notes.len() == 1 { "note" } else { "notes" };
+                let _ = write!(out, " (+{} {noun})", task.notes.len());
+            }
+            out.push('\n');
+            if note_bodies && task.status == Status::InProgress {
+                for note in &task.notes {
+                    for (j, line) in note.lines().enumerate() {
+                        let bullet = if j == 0 { "• " } else { "  " };
+                        let _ = writeln!(out, "{stem}   {bullet}{line}");
+                    }
+                }
+            }
+        }
+        if hidden > 0 {
+            let _ = writeln!(out, "└─ … {hidden} more");
+        }
+    }
+    out.truncate(out.trim_end().len());
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse_arguments;
+    use crate::test_support::snapshot_settings;
+    use pretty_assertions::assert_eq;
+
+    const NOW: u64 = 1_700_000_000_000;
+
+    fn call(state: &TodoState, args: &str) -> Outcome {
+        let rules = rules();
+        let ctx = CallContext::new(state, NOW, &rules).durable(true);
+        profile()
+            .run(TodoWrite::NAME, &parse_arguments(args).unwrap(), &ctx)
+            .unwrap()
+    }
+
+    const INIT: &str = r#"{"ops":[{"op":"init","list":[{"phase":"Build","items":["Scaffold","Wire"]},{"phase":"Ship","items":["Tag","Publish"]}]}]}"#;
+
+    fn initialized() -> TodoState {
+        call(&TodoState::new(), INIT).commit.unwrap_or_default()
+    }
+
+    #[test]
+    fn init_starts_the_first_task_and_says_so() {
+        let outcome = call(&TodoState::new(), INIT);
+        let actual = (
+            outcome.result.is_error,
+            outcome.result.content.lines().nth(1).map(str::to_owned),
+        );
+        let expected = (false, Some("  - Scaffold [in_progress] (Build)".to_owned()));
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn a_batch_with_a_failing_op_is_an_error_and_still_stores_the_rest() {
+        let fixture = initialized();
+        let outcome = call(
+            &fixture,
+            r#"{"ops":[{"op":"done","task":"Scaffold"},{"op":"start","task":"Nope"},{"op":"start","task":"Tag"},{"op":"note","task":"Tag","text":"v1.2"}]}"#,
+        );
+        let statuses = outcome.commit.map(|s| {
+            s.tasks()
+                .map(|t| (t.content.clone(), t.status))
+                .collect::<Vec<_>>()
+        });
+        let actual = (
+            outcome.result.is_error,
+            outcome.result.details["errors"].clone(),
+            statuses,
+        );
+        let expected = (
+            true,
+            json!(["Task \"Nope\" not found"]),
+            Some(vec![
+                ("Scaffold".to_owned(), Status::Completed),
+                ("Wire".to_owned(), Status::Pending),
+                ("Tag".to_owned(), Status::InProgress),
+                ("Publish".to_owned(), Status::Pending),
+            ]),
+        );
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn ops_needs_at_least_one_op() {
+        let outcome = call(&TodoState::new(), r#"{"ops":[]}"#);
+        let actual = (
+            outcome.result.is_error,
+            outcome.result.details["error"]["problems"][0]["message"].clone(),
+        );
+        let expected = (true, json!("ops: needs at least 1 item, got 0"));
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn details_carry_phases_storage_and_completed_tasks() {
+        let outcome = call(&initialized(), r#"{"ops":[{"op":"done","task":"Scaffold"}]}"#);
+        let details = outcome.result.details;
+        let actual = (
+            details["storage"].clone(),
+            details["completedTasks"].clone(),
+            details["phases"][0]["tasks"][1].clone(),
+        );
+        let expected = (
+            json!("session"),
+            json!([{"content": "Scaffold", "phase": "Build"}]),
+            json!({"content": "Wire", "status": "in_progress"}),
+        );
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn a_batch_that_changes_nothing_writes_nothing() {
+        let actual = call(&initialized(), r#"{"ops":[{"op":"start","task":"Scaffold"}]}"#).commit;
+        let expected = None;
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn finished_tasks_clear_after_the_delay_on_the_profile_clock() {
+        let fixture = call(&initialized(), r#"{"ops":[{"op":"done","task":"Scaffold"}]}"#)
+            .commit
+            .unwrap_or_default();
+        let profile = profile();
+        let actual = (
+            profile.settle(&fixture, NOW + 59_999).tasks().count(),
+            profile.settle(&fixture, NOW + 60_000).tasks().count(),
+        );
+        let expected = (4, 3);
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn summaries() {
+        let with_notes = call(
+            &initialized(),
+            r#"{"ops":[{"op":"done","task":"Scaffold"},{"op":"note","task":"Wire","text":"Store goes behind a trait.\nCLI next."},{"op":"note","task":"Wire","text":"Ask about the lock file."},{"op":"note","task":"Tag","text":"after CI"},{"op":"drop","task":"Publish"}]}"#,
+        );
+        let cases = [
+            ("empty", call(&initialized(), r#"{"ops":[{"op":"rm"}]}"#).result),
+            ("one_phase", call(&TodoState::new(), r#"{"ops":[{"op":"init","list":[{"phase":"Fix","items":["Reproduce","Patch","Test"]}]}]}"#).result),
+            ("phases_with_notes", with_notes.result),
+            ("error_batch", call(&initialized(), r#"{"ops":[{"op":"init"},{"op":"done","task":""},{"op":"append","phase":"Ship","items":["Tag","Announce"]},{"op":"note","task":"Wire"},{"op":"rm","phase":"Docs"}]}"#).result),
+            ("all_done", call(&initialized(), r#"{"ops":[{"op":"done"}]}"#).result),
+        ];
+        snapshot_settings().bind(|| {
+            for (name, result) in cases {
+                insta::assert_snapshot!(format!("result__pi__{name}"), result.content);
+                insta::assert_json_snapshot!(format!("details__pi__{name}"), result.details);
+            }
+        });
+    }
+
+    #[test]
+    fn the_preview_caps_each_phase() {
+        let items: Vec<String> = (1..=11).map(|i| format!("Step {i}")).collect();
+        let args = json!({"ops": [{"op": "init", "list": [{"phase": "Long", "items": items}, {"phase": "Short", "items": ["Only"]}]}]});
+        let state = call(&TodoState::new(), &args.to_string())
+            .commit
+            .unwrap_or_default();
+        snapshot_settings().bind(|| insta::assert_snapshot!("preview__pi", preview(&state)));
+    }
+}

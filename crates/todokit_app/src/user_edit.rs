@@ -1,0 +1,345 @@
+//! Hand edits by the user (the `/todo` path): show, append, start, done,
+//! drop, rm, and replacing the whole list from edited markdown.
+//!
+//! Each edit is recorded as a [`Notice`] on the list; the host takes it
+//! with [`TodoService::take_notices`] and shows the model the reminder: the
+//! user changed the list, which action, the new list as markdown, and that
+//! the change was deliberate (so the model does not put back what the user
+//! removed).
+
+use thiserror::Error;
+use todokit_domain::{
+    Notice, NoticeKind, Op, OpKind, Timestamp, TodoState, adopt_hidden_fields, apply_ops,
+    normalize_in_progress,
+};
+
+use crate::{ServiceError, TodoService};
+
+/// Reads and writes a list as markdown. The infra crate provides the
+/// format; the app layer only needs these two directions.
+pub trait MarkdownCodec: Send + Sync {
+    /// The list as markdown.
+    fn export(&self, state: &TodoState) -> String;
+    /// A list from markdown, normalized at `now`, or the first problem with
+    /// its line.
+    fn import(&self, text: &str, now: Timestamp) -> Result<TodoState, ImportError>;
+}
+
+/// Why markdown could not be read as a list.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("line {line}: {message}")]
+pub struct ImportError {
+    /// The 1-based line.
+    pub line: usize,
+    /// What is wrong there.
+    pub message: String,
+}
+
+/// One thing a user can do to the list by hand.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UserAction {
+    /// Add tasks to a phase (created when missing; matched ignoring case).
+    Append {
+        /// The phase.
+        phase: String,
+        /// The tasks' contents.
+        items: Vec<String>,
+    },
+    /// Start the task that matches.
+    Start(String),
+    /// Complete the task (or every task of the phase) that matches.
+    Done(String),
+    /// Abandon the task (or every task of the phase) that matches.
+    Drop(String),
+    /// Remove the task (or empty the phase) that matches.
+    Rm(String),
+    /// Replace the whole list (an import or an edit in `$EDITOR`).
+    Replace(TodoState),
+}
+
+impl UserAction {
+    fn describe(&self) -> String {
+        match self {
+            UserAction::Append { phase, items } => format!("appended {} to \"{phase}\"", quoted(items)),
+            UserAction::Start(name) => format!("started \"{name}\""),
+            UserAction::Done(name) => format!("marked \"{name}\" done"),
+            UserAction::Drop(name) => format!("dropped \"{name}\""),
+            UserAction::Rm(name) => format!("removed \"{name}\""),
+            UserAction::Replace(_) => "rewrote the list".to_owned(),
+        }
+    }
+}
+
+fn quoted(items: &[String]) -> String {
+    items
+        .iter()
+        .map(|i| format!("\"{i}\""))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// What a user edit did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UserEdit {
+    /// The action, in words ("marked \"Wire\" done").
+    pub action: String,
+    /// The list afterwards.
+    pub state: TodoState,
+    /// The reminder the model will get.
+    pub reminder: String,
+}
+
+/// Why a user edit was not applied. Nothing changed.
+#[derive(Debug, Error)]
+pub enum UserEditError {
+    /// Nothing matches the name.
+    #[error("no task or phase matches \"{0}\"")]
+    NotFound(String),
+    /// More than one task or phase matches the name.
+    #[error("\"{name}\" is ambiguous: it matches {}; be more specific", quoted(matches))]
+    Ambiguous {
+        /// The name given.
+        name: String,
+        /// What it matches.
+        matches: Vec<String>,
+    },
+    /// The edit broke a rule of the list.
+    #[error("{}", .0.join("; "))]
+    Rejected(Vec<String>),
+    /// Storing failed.
+    #[error(transparent)]
+    Service(#[from] ServiceError),
+}
+
+/// What a name resolves to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Target {
+    Task(String),
+    Phase(String),
+}
+
+/// The task or phase `name` means: an exact match ignoring case first, then
+/// a unique part of a name ignoring case; tasks before phases. A name that
+/// fits several is refused, never guessed.
+fn resolve(state: &TodoState, name: &str) -> Result<Target, UserEditError> {
+    let wanted = name.trim().to_lowercase();
+    let tasks: Vec<&str> = state.tasks().map(|t| t.content.as_str()).collect();
+    let phases: Vec<&str> = state
+        .phases
+        .iter()
+        .filter(|p| !p.is_implicit())
+        .map(|p| p.name.as_str())
+        .collect();
+    type Rule = fn(&str, &str) -> bool;
+    let rules: [Rule; 2] = [|c, w| c.to_lowercase() == w, |c, w| c.to_lowercase().contains(w)];
+    for rule in rules {
+        for (candidates, make) in [
+            (&tasks, Target::Task as fn(String) -> Target),
+            (&phases, Target::Phase),
+        ] {
+            let found: Vec<&str> = candidates.iter().copied().filter(|c| rule(c, &wanted)).collect();
+            match found.as_slice() {
+                [] => {}
+                [one] => return Ok(make((*one).to_owned())),
+                many => {
+                    return Err(UserEditError::Ambiguous {
+                        name: name.to_owned(),
+                        matches: many.iter().map(|m| (*m).to_owned()).collect(),
+                    });
+                }
+            }
+        }
+    }
+    Err(UserEditError::NotFound(name.to_owned()))
+}
+
+/// The list after `action`, or why it cannot be applied. Pure.
+fn edit(state: &TodoState, action: &UserAction, now: u64) -> Result<TodoState, UserEditError> {
+    let op = match action {
+        UserAction::Replace(new) => {
+            let mut next = state.clone();
+            next.phases = new.phases.clone();
+            adopt_hidden_fields(state, &mut next, now);
+            normalize_in_progress(&mut next, now);
+            return Ok(next);
+        }
+        UserAction::Append { phase, items } => {
+            let existing = state
+                .phases
+                .iter()
+                .find(|p| p.name.to_lowercase() == phase.trim().to_lowercase());
+            let phase = existing.map_or_else(|| phase.trim().to_owned(), |p| p.name.clone());
+            Op::new(OpKind::Append).phase(phase).items(items.clone())
+        }
+        UserAction::Start(name) => match resolve(state, name)? {
+            Target::Task(task) => Op::new(OpKind::Start).task(task),
+            Target::Phase(phase) => {
+                return Err(UserEditError::Rejected(vec![format!(
+                    "\"{phase}\" is a phase; start needs a task"
+                )]));
+            }
+        },
+        UserAction::Done(name) | UserAction::Drop(name) | UserAction::Rm(name) => {
+            let kind = match action {
+                UserAction::Done(_) => OpKind::Done,
+                UserAction::Drop(_) => OpKind::Drop,
+                _ => OpKind::Rm,
+            };
+            match resolve(state, name)? {
+                Target::Task(task) => Op::new(kind).task(task),
+                Target::Phase(phase) => Op::new(kind).phase(phase),
+            }
+        }
+    };
+    let batch = apply_ops(state, &[op], now);
+    if batch.errors.is_empty() {
+        Ok(batch.state)
+    } else {
+        Err(UserEditError::Rejected(batch.errors))
+    }
+}
+
+/// The reminder a model gets after a hand edit.
+pub fn user_edit_reminder(action: &str, markdown: &str) -> String {
+    format!(
+        "The user edited the todo list by hand: they {action}. The change is deliberate: carry on from \
+         this list, and do not restore or re-add anything they removed or changed.\n\nThe list now:\n\n{markdown}"
+    )
+}
+
+impl TodoService {
+    /// Applies a hand edit by the user to `conversation`, records it as a
+    /// notice for the model, and returns what it did; `None` when the list
+    /// was already like that.
+    pub async fn user_edit(
+        &self,
+        conversation: &str,
+        action: UserAction,
+        codec: &dyn MarkdownCodec,
+    ) -> Result<Option<UserEdit>, UserEditError> {
+        let described = action.describe();
+        self.transact(conversation, |state, now| {
+            let mut next = edit(state, &action, now)?;
+            if next.phases == state.phases {
+                return Ok((None, None));
+            }
+            let reminder = user_edit_reminder(&described, &codec.export(&next));
+            next.notices.push(Notice {
+                kind: NoticeKind::UserEdit,
+                at: now,
+                text: reminder.clone(),
+            });
+            let edit = UserEdit {
+                action: described.clone(),
+                state: next.clone(),
+                reminder,
+            };
+            Ok((Some(next), Some(edit)))
+        })
+        .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+    use todokit_domain::{Phase, Status, Task};
+
+    fn fixture() -> TodoState {
+        TodoState::new().phases(vec![
+            Phase::new("Build").tasks(vec![
+                Task::new("Scaffold the crate").status(Status::InProgress),
+                Task::new("Wire the store"),
+                Task::new("Wire the CLI"),
+            ]),
+            Phase::new("Ship").tasks(vec![Task::new("Tag")]),
+        ])
+    }
+
+    #[test]
+    fn names_match_ignoring_case_whole_first_then_in_part() {
+        let state = fixture();
+        let actual: Vec<Result<Target, String>> = ["wire the STORE", "scaffold", "ship", "tag"]
+            .iter()
+            .map(|n| resolve(&state, n).map_err(|e| e.to_string()))
+            .collect();
+        let expected = vec![
+            Ok(Target::Task("Wire the store".into())),
+            Ok(Target::Task("Scaffold the crate".into())),
+            Ok(Target::Phase("Ship".into())),
+            Ok(Target::Task("Tag".into())),
+        ];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn an_ambiguous_or_unknown_name_is_refused() {
+        let state = fixture();
+        let actual: Vec<String> = ["wire", "deploy"]
+            .iter()
+            .map(|n| {
+                resolve(&state, n)
+                    .map(|_| String::new())
+                    .unwrap_or_else(|e| e.to_string())
+            })
+            .collect();
+        let expected = vec![
+            "\"wire\" is ambiguous: it matches \"Wire the store\", \"Wire the CLI\"; be more specific"
+                .to_owned(),
+            "no task or phase matches \"deploy\"".to_owned(),
+        ];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn done_on_a_phase_completes_all_of_it_and_the_next_task_starts() {
+        let actual = edit(&fixture(), &UserAction::Done("build".into()), 5)
+            .map(|s| s.tasks().map(|t| t.status).collect::<Vec<_>>())
+            .map_err(|e| e.to_string());
+        let expected = Ok(vec![
+            Status::Completed,
+            Status::Completed,
+            Status::Completed,
+            Status::InProgress,
+        ]);
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn append_reuses_a_phase_matched_ignoring_case_and_refuses_duplicates() {
+        let state = fixture();
+        let added = edit(
+            &state,
+            &UserAction::Append {
+                phase: "ship".into(),
+                items: vec!["Publish".into()],
+            },
+            5,
+        )
+        .map(|s| s.phases.iter().map(|p| p.tasks.len()).collect::<Vec<_>>())
+        .map_err(|e| e.to_string());
+        let duplicate = edit(
+            &state,
+            &UserAction::Append {
+                phase: "Ship".into(),
+                items: vec!["Tag".into()],
+            },
+            5,
+        )
+        .map(|_| ())
+        .map_err(|e| e.to_string());
+        let actual = (added, duplicate);
+        let expected = (Ok(vec![3, 2]), Err("Task \"Tag\" already exists".to_owned()));
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn start_needs_a_task() {
+        let actual = edit(&fixture(), &UserAction::Start("Ship".into()), 5)
+            .map(|_| ())
+            .map_err(|e| e.to_string());
+        let expected = Err("\"Ship\" is a phase; start needs a task".to_owned());
+        assert_eq!(actual, expected);
+    }
+}
