@@ -57,19 +57,6 @@ pub enum UserAction {
     Replace(TodoState),
 }
 
-impl UserAction {
-    fn describe(&self) -> String {
-        match self {
-            UserAction::Append { phase, items } => format!("appended {} to \"{phase}\"", quoted(items)),
-            UserAction::Start(name) => format!("started \"{name}\""),
-            UserAction::Done(name) => format!("marked \"{name}\" done"),
-            UserAction::Drop(name) => format!("dropped \"{name}\""),
-            UserAction::Rm(name) => format!("removed \"{name}\""),
-            UserAction::Replace(_) => "rewrote the list".to_owned(),
-        }
-    }
-}
-
 fn quoted(items: &[String]) -> String {
     items
         .iter()
@@ -153,15 +140,16 @@ fn resolve(state: &TodoState, name: &str) -> Result<Target, UserEditError> {
     Err(UserEditError::NotFound(name.to_owned()))
 }
 
-/// The list after `action`, or why it cannot be applied. Pure.
-fn edit(state: &TodoState, action: &UserAction, now: u64) -> Result<TodoState, UserEditError> {
-    let op = match action {
+/// The list after `action` and the action in words, or why it cannot be
+/// applied. Pure.
+fn edit(state: &TodoState, action: &UserAction, now: u64) -> Result<(TodoState, String), UserEditError> {
+    let (op, described) = match action {
         UserAction::Replace(new) => {
             let mut next = state.clone();
             next.phases = new.phases.clone();
             adopt_hidden_fields(state, &mut next, now);
             normalize_in_progress(&mut next, now);
-            return Ok(next);
+            return Ok((next, "rewrote the list".to_owned()));
         }
         UserAction::Append { phase, items } => {
             let existing = state
@@ -169,10 +157,17 @@ fn edit(state: &TodoState, action: &UserAction, now: u64) -> Result<TodoState, U
                 .iter()
                 .find(|p| p.name.to_lowercase() == phase.trim().to_lowercase());
             let phase = existing.map_or_else(|| phase.trim().to_owned(), |p| p.name.clone());
-            Op::new(OpKind::Append).phase(phase).items(items.clone())
+            let described = format!("appended {} to phase \"{phase}\"", quoted(items));
+            (
+                Op::new(OpKind::Append).phase(phase).items(items.clone()),
+                described,
+            )
         }
         UserAction::Start(name) => match resolve(state, name)? {
-            Target::Task(task) => Op::new(OpKind::Start).task(task),
+            Target::Task(task) => (
+                Op::new(OpKind::Start).task(task.clone()),
+                format!("started task \"{task}\""),
+            ),
             Target::Phase(phase) => {
                 return Err(UserEditError::Rejected(vec![format!(
                     "\"{phase}\" is a phase; start needs a task"
@@ -180,20 +175,24 @@ fn edit(state: &TodoState, action: &UserAction, now: u64) -> Result<TodoState, U
             }
         },
         UserAction::Done(name) | UserAction::Drop(name) | UserAction::Rm(name) => {
-            let kind = match action {
-                UserAction::Done(_) => OpKind::Done,
-                UserAction::Drop(_) => OpKind::Drop,
-                _ => OpKind::Rm,
+            let (kind, verb) = match action {
+                UserAction::Done(_) => (OpKind::Done, "marked {} completed"),
+                UserAction::Drop(_) => (OpKind::Drop, "abandoned {}"),
+                _ => (OpKind::Rm, "removed {}"),
             };
-            match resolve(state, name)? {
-                Target::Task(task) => Op::new(kind).task(task),
-                Target::Phase(phase) => Op::new(kind).phase(phase),
-            }
+            let (op, what) = match resolve(state, name)? {
+                Target::Task(task) => (Op::new(kind).task(task.clone()), format!("task \"{task}\"")),
+                Target::Phase(phase) => (
+                    Op::new(kind).phase(phase.clone()),
+                    format!("every task of phase \"{phase}\""),
+                ),
+            };
+            (op, verb.replace("{}", &what))
         }
     };
     let batch = apply_ops(state, &[op], now);
     if batch.errors.is_empty() {
-        Ok(batch.state)
+        Ok((batch.state, described))
     } else {
         Err(UserEditError::Rejected(batch.errors))
     }
@@ -217,9 +216,8 @@ impl TodoService {
         action: UserAction,
         codec: &dyn MarkdownCodec,
     ) -> Result<Option<UserEdit>, UserEditError> {
-        let described = action.describe();
         self.transact(conversation, |state, now| {
-            let mut next = edit(state, &action, now)?;
+            let (mut next, described) = edit(state, &action, now)?;
             if next.phases == state.phases {
                 return Ok((None, None));
             }
@@ -230,7 +228,7 @@ impl TodoService {
                 text: reminder.clone(),
             });
             let edit = UserEdit {
-                action: described.clone(),
+                action: described,
                 state: next.clone(),
                 reminder,
             };
@@ -295,7 +293,7 @@ mod tests {
     #[test]
     fn done_on_a_phase_completes_all_of_it_and_the_next_task_starts() {
         let actual = edit(&fixture(), &UserAction::Done("build".into()), 5)
-            .map(|s| s.tasks().map(|t| t.status).collect::<Vec<_>>())
+            .map(|(s, _)| s.tasks().map(|t| t.status).collect::<Vec<_>>())
             .map_err(|e| e.to_string());
         let expected = Ok(vec![
             Status::Completed,
@@ -317,7 +315,7 @@ mod tests {
             },
             5,
         )
-        .map(|s| s.phases.iter().map(|p| p.tasks.len()).collect::<Vec<_>>())
+        .map(|(s, _)| s.phases.iter().map(|p| p.tasks.len()).collect::<Vec<_>>())
         .map_err(|e| e.to_string());
         let duplicate = edit(
             &state,
@@ -331,6 +329,38 @@ mod tests {
         .map_err(|e| e.to_string());
         let actual = (added, duplicate);
         let expected = (Ok(vec![3, 2]), Err("Task \"Tag\" already exists".to_owned()));
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn the_action_is_described_with_the_resolved_names() {
+        let state = fixture();
+        let actual: Vec<String> = [
+            UserAction::Done("scaffold".into()),
+            UserAction::Drop("SHIP".into()),
+            UserAction::Rm("the CLI".into()),
+            UserAction::Start("store".into()),
+            UserAction::Append {
+                phase: "docs".into(),
+                items: vec!["Readme".into()],
+            },
+            UserAction::Replace(state.clone()),
+        ]
+        .iter()
+        .map(|a| {
+            edit(&state, a, 5)
+                .map(|(_, d)| d)
+                .unwrap_or_else(|e| e.to_string())
+        })
+        .collect();
+        let expected = vec![
+            "marked task \"Scaffold the crate\" completed".to_owned(),
+            "abandoned every task of phase \"Ship\"".to_owned(),
+            "removed task \"Wire the CLI\"".to_owned(),
+            "started task \"Wire the store\"".to_owned(),
+            "appended \"Readme\" to phase \"docs\"".to_owned(),
+            "rewrote the list".to_owned(),
+        ];
         assert_eq!(actual, expected);
     }
 

@@ -400,7 +400,10 @@ mod tests {
         state.tasks().map(|t| (t.content.clone(), t.status)).collect()
     }
 
-    fn run(state: &TodoState, ops: &[Op]) -> (Vec<(String, Status)>, Vec<String>) {
+    /// Each task's (content, status) after a batch, and the batch's errors.
+    type Run = (Vec<(String, Status)>, Vec<String>);
+
+    fn run(state: &TodoState, ops: &[Op]) -> Run {
         let batch = apply_ops(state, ops, NOW);
         (statuses(&batch.state), batch.errors)
     }
@@ -599,7 +602,7 @@ mod tests {
     #[test]
     fn an_empty_name_is_an_error_never_everything() {
         let fixture = two_phases();
-        let actual: Vec<(Vec<(String, Status)>, Vec<String>)> = [
+        let actual: Vec<Run> = [
             Op::new(OpKind::Done).task(""),
             Op::new(OpKind::Rm).phase(" "),
             Op::new(OpKind::Start).task(""),

@@ -189,7 +189,7 @@ fn current_phase(state: &TodoState) -> Option<(usize, &Phase)> {
     };
     find(&|t| t.status == Status::InProgress)
         .or_else(|| find(&|t| !t.status.is_finished()))
-        .or_else(|| state.phases.iter().enumerate().last())
+        .or_else(|| state.phases.iter().enumerate().next_back())
 }
 
 fn phase_label(phase: &Phase) -> &str {

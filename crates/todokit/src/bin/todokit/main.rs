@@ -3,6 +3,7 @@
 //! `shared/spec/cli.md`; changes to it are recorded in `docs/cli.md`.
 
 mod demo;
+mod edits;
 
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
@@ -10,12 +11,14 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand, ValueEnum, builder::PossibleValuesParser};
+use todokit::app::UserAction;
 use todokit::app::schema::definitions;
 use todokit::{
     Format, SchemaTarget, ServiceError, TodoService, Todokit, end_of_turn_reminder, profiles, render,
 };
 
-/// Exit code for a usage error: unknown tool or profile, bad flags.
+/// Exit code for a usage error: unknown tool or profile, bad flags, or a
+/// hand edit or import that cannot be applied.
 const EXIT_USAGE: u8 = 2;
 /// Exit code of `check` while something is open.
 const EXIT_OPEN: u8 = 3;
@@ -87,18 +90,48 @@ enum Command {
         #[arg(long, value_name = "MS")]
         delay_ms: Option<u64>,
     },
-    /// (not available yet) Write the list as markdown
+    /// Write the list as markdown (`# phase`, `- [ ] task`, `  > note`)
     Export {
         /// Where to write; standard output when absent
         file: Option<PathBuf>,
     },
-    /// (not available yet) Replace the list from a markdown file
+    /// Replace the list from a markdown file (a hand edit the model is told about)
     Import {
         /// The markdown file
         file: PathBuf,
     },
-    /// (not available yet) Edit the list as markdown in $VISUAL or $EDITOR
+    /// Edit the list as markdown in $VISUAL or $EDITOR
     Edit,
+    /// Add tasks to a phase (created when missing)
+    Append {
+        /// The phase (matched ignoring case)
+        phase: String,
+        /// The tasks
+        #[arg(required = true)]
+        items: Vec<String>,
+    },
+    /// Start a task (names match ignoring case, whole or in part; an ambiguous name is refused)
+    Start {
+        /// The task
+        name: String,
+    },
+    /// Complete a task, or every task of a phase
+    Done {
+        /// The task or phase
+        name: String,
+    },
+    /// Abandon a task, or every task of a phase
+    Drop {
+        /// The task or phase
+        name: String,
+    },
+    /// Remove a task, or empty a phase
+    Rm {
+        /// The task or phase
+        name: String,
+    },
+    /// Print, then clear, the reminders waiting for the model (the user's hand edits)
+    Reminders,
     /// (not available yet) Serve the profile's tools over MCP on stdio
     Mcp,
 }
@@ -194,7 +227,14 @@ async fn run(cli: Cli) -> Result<ExitCode> {
             print_json(&serde_json::to_value(result)?)?;
         }
         Command::Show { format } => {
-            let state = service()?.state(&conversation_or_default()).await?;
+            let service = service()?;
+            let conversation = conversation_or_default();
+            // `json` is the stored state as it is; the other formats show the
+            // list as the user should see it now.
+            let state = match format {
+                ShowFormat::Json => service.state(&conversation).await?,
+                _ => service.view(&conversation).await?,
+            };
             let text = match format {
                 ShowFormat::Json => serde_json::to_string_pretty(&state)?,
                 ShowFormat::Markdown => render(&state, Format::Markdown),
@@ -208,7 +248,7 @@ async fn run(cli: Cli) -> Result<ExitCode> {
             print_json(&definitions(&profile, target.into()))?;
         }
         Command::Check => {
-            let state = service()?.state(&conversation_or_default()).await?;
+            let state = service()?.view(&conversation_or_default()).await?;
             match end_of_turn_reminder(&state) {
                 Some(reminder) => {
                     print_line(&reminder)?;
@@ -239,11 +279,62 @@ async fn run(cli: Cli) -> Result<ExitCode> {
             )
             .await?;
         }
-        Command::Export { .. } | Command::Import { .. } | Command::Edit | Command::Mcp => {
-            eprintln!(
-                "todokit: this command is not available yet in this build; \
-                 it is planned (markdown round trip with the `pi` profile, MCP server)"
-            );
+        Command::Export { file } => {
+            return edits::export(&service()?, &conversation_or_default(), file.as_deref()).await;
+        }
+        Command::Import { file } => {
+            return edits::import(&service()?, &conversation_or_default(), &file, color).await;
+        }
+        Command::Edit => return edits::edit(&service()?, &conversation_or_default(), color).await,
+        Command::Append { phase, items } => {
+            let action = UserAction::Append { phase, items };
+            return edits::single(&service()?, &conversation_or_default(), action, color).await;
+        }
+        Command::Start { name } => {
+            return edits::single(
+                &service()?,
+                &conversation_or_default(),
+                UserAction::Start(name),
+                color,
+            )
+            .await;
+        }
+        Command::Done { name } => {
+            return edits::single(
+                &service()?,
+                &conversation_or_default(),
+                UserAction::Done(name),
+                color,
+            )
+            .await;
+        }
+        Command::Drop { name } => {
+            return edits::single(
+                &service()?,
+                &conversation_or_default(),
+                UserAction::Drop(name),
+                color,
+            )
+            .await;
+        }
+        Command::Rm { name } => {
+            return edits::single(
+                &service()?,
+                &conversation_or_default(),
+                UserAction::Rm(name),
+                color,
+            )
+            .await;
+        }
+        Command::Reminders => {
+            let notices = service()?.take_notices(&conversation_or_default()).await?;
+            let texts: Vec<String> = notices.into_iter().map(|n| n.text).collect();
+            if !texts.is_empty() {
+                print_line(&texts.join("\n\n"))?;
+            }
+        }
+        Command::Mcp => {
+            eprintln!("todokit: `mcp` is not available in this build yet; the MCP server is planned");
             return Ok(ExitCode::from(EXIT_USAGE));
         }
     }

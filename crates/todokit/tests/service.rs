@@ -1,0 +1,171 @@
+//! The service wired with real stores and a clock the tests move: the
+//! `pi` lifecycle (auto-clear, resume), notices, and a call that fails.
+
+use std::sync::Arc;
+
+use pretty_assertions::assert_eq;
+use todokit::app::{Lifecycle, UserAction};
+use todokit::infra::PiMarkdown;
+use todokit::{JsonFileStore, ManualClock, MemoryStore, Status, TodoService, Todokit, profiles};
+
+const START: u64 = 1_700_000_000_000;
+const INIT: &str = r#"{"ops":[{"op":"init","list":[{"phase":"Build","items":["Scaffold","Wire"]},{"phase":"Ship","items":["Tag"]}]}]}"#;
+
+fn pi(clock: Arc<ManualClock>) -> TodoService {
+    TodoService::new(
+        profiles::by_name("pi").expect("pi is registered"),
+        Arc::new(MemoryStore::new()),
+        clock,
+    )
+}
+
+fn contents(state: &todokit::TodoState) -> Vec<(String, Status)> {
+    state.tasks().map(|t| (t.content.clone(), t.status)).collect()
+}
+
+#[tokio::test]
+async fn finished_tasks_clear_after_the_delay_and_a_reopened_one_stays() {
+    let clock = Arc::new(ManualClock::new(START));
+    let service = pi(clock.clone());
+    service.call("c", "todo_write", INIT).await.unwrap();
+    service
+        .call(
+            "c",
+            "todo_write",
+            r#"{"ops":[{"op":"done","task":"Scaffold"},{"op":"done","task":"Wire"}]}"#,
+        )
+        .await
+        .unwrap();
+    clock.advance(30_000);
+    service
+        .call("c", "todo_write", r#"{"ops":[{"op":"start","task":"Wire"}]}"#)
+        .await
+        .unwrap();
+    clock.advance(30_000);
+    let at_60s = contents(&service.view("c").await.unwrap());
+    clock.advance(60_000);
+    let later = service.view("c").await.unwrap();
+    let actual = (at_60s, contents(&later), later.phases.len());
+    let expected = (
+        vec![
+            ("Wire".to_owned(), Status::InProgress),
+            ("Tag".to_owned(), Status::Pending),
+        ],
+        vec![
+            ("Wire".to_owned(), Status::InProgress),
+            ("Tag".to_owned(), Status::Pending),
+        ],
+        2,
+    );
+    assert_eq!(actual, expected);
+}
+
+#[tokio::test]
+async fn a_zero_delay_clears_at_once_and_a_negative_one_never() {
+    let clock = Arc::new(ManualClock::new(START));
+    let make = |delay: i64| {
+        let profile = profiles::by_name("pi")
+            .expect("pi is registered")
+            .with_lifecycle(Lifecycle::default().clear_finished_after_ms(delay));
+        TodoService::new(profile, Arc::new(MemoryStore::new()), clock.clone())
+    };
+    let (now, never) = (make(0), make(-1));
+    for service in [&now, &never] {
+        service.call("c", "todo_write", INIT).await.unwrap();
+        service
+            .call("c", "todo_write", r#"{"ops":[{"op":"done","task":"Scaffold"}]}"#)
+            .await
+            .unwrap();
+    }
+    clock.advance(86_400_000);
+    let actual = (
+        now.view("c").await.unwrap().tasks().count(),
+        never.view("c").await.unwrap().tasks().count(),
+    );
+    let expected = (2, 3);
+    assert_eq!(actual, expected);
+}
+
+#[tokio::test]
+async fn resume_drops_finished_tasks_and_rebuilds_from_the_transcript_when_nothing_is_stored() {
+    let clock = Arc::new(ManualClock::new(START));
+    let first = pi(clock.clone());
+    let init = first.call("c", "todo_write", INIT).await.unwrap();
+    let done = first
+        .call("c", "todo_write", r#"{"ops":[{"op":"done","task":"Scaffold"}]}"#)
+        .await
+        .unwrap();
+    let failed = first
+        .call("c", "todo_write", r#"{"ops":[{"op":"start","task":"Nope"}]}"#)
+        .await
+        .unwrap();
+    let resumed_here = contents(&first.resume("c", &[]).await.unwrap());
+    // A host whose store lost the conversation rebuilds it from the transcript.
+    let elsewhere = pi(clock.clone());
+    let rebuilt = contents(&elsewhere.resume("c", &[init, done, failed]).await.unwrap());
+    let actual = (resumed_here, rebuilt);
+    let expected = (
+        vec![
+            ("Wire".to_owned(), Status::InProgress),
+            ("Tag".to_owned(), Status::Pending),
+        ],
+        vec![
+            ("Wire".to_owned(), Status::InProgress),
+            ("Tag".to_owned(), Status::Pending),
+        ],
+    );
+    assert_eq!(actual, expected);
+}
+
+#[tokio::test]
+async fn a_hand_edit_leaves_one_notice_that_is_taken_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let service = Todokit::builder()
+        .profile("pi")
+        .unwrap()
+        .store(JsonFileStore::new(dir.path()))
+        .clock(ManualClock::new(START))
+        .build()
+        .unwrap();
+    service.call("c", "todo_write", INIT).await.unwrap();
+    let edit = service
+        .user_edit("c", UserAction::Done("scaffold".into()), &PiMarkdown)
+        .await
+        .unwrap();
+    let first = service.take_notices("c").await.unwrap();
+    let second = service.take_notices("c").await.unwrap();
+    let actual = (
+        edit.map(|e| e.action),
+        first
+            .iter()
+            .map(|n| n.text.contains("- [x] Scaffold"))
+            .collect::<Vec<_>>(),
+        second.len(),
+    );
+    let expected = (
+        Some("marked task \"Scaffold\" completed".to_owned()),
+        vec![true],
+        0,
+    );
+    assert_eq!(actual, expected);
+}
+
+#[tokio::test]
+async fn a_failed_call_stores_nothing_and_the_host_has_a_reminder_for_the_next_turn() {
+    let service = Todokit::builder().store(MemoryStore::new()).build().unwrap();
+    let result = service
+        .call(
+            "c",
+            "TodoWrite",
+            r#"{"todos":[{"content":"","status":"pending","activeForm":"x"}]}"#,
+        )
+        .await
+        .unwrap();
+    let actual = (
+        result.is_error,
+        service.state("c").await.unwrap().version,
+        todokit::app::stale_list_reminder("TodoWrite").contains("out of date"),
+    );
+    let expected = (true, 0, true);
+    assert_eq!(actual, expected);
+}
