@@ -3,7 +3,7 @@
 //! the extra spellings a profile forgives listed under `x-aliases`.
 
 use serde::de::{self, Deserializer, Visitor};
-use todokit_domain::Status;
+use todokit_domain::{Priority, Status};
 
 /// A string enum of a wire format.
 pub trait WireEnum: Sized + Copy + 'static {
@@ -125,6 +125,39 @@ wire_enum! {
         Completed = "completed",
     }
     aliases {}
+}
+
+wire_enum! {
+    /// How urgent an item is, in the profiles that track it.
+    pub enum WirePriority {
+        /// Do first.
+        High = "high",
+        /// The usual.
+        Medium = "medium",
+        /// Can wait.
+        Low = "low",
+    }
+    aliases {}
+}
+
+impl From<WirePriority> for Priority {
+    fn from(priority: WirePriority) -> Self {
+        match priority {
+            WirePriority::High => Priority::High,
+            WirePriority::Medium => Priority::Medium,
+            WirePriority::Low => Priority::Low,
+        }
+    }
+}
+
+impl From<Priority> for WirePriority {
+    fn from(priority: Priority) -> Self {
+        match priority {
+            Priority::High => WirePriority::High,
+            Priority::Medium => WirePriority::Medium,
+            Priority::Low => WirePriority::Low,
+        }
+    }
 }
 
 impl From<TriStatus> for Status {

@@ -155,35 +155,18 @@ fn instructions(in_progress: usize, wiped: bool) -> String {
 mod tests {
     use super::*;
     use crate::parse_arguments;
-    use crate::test_support::snapshot_settings;
+    use crate::test_support::{NOW, problem_messages, run_tool, snapshot_settings};
     use pretty_assertions::assert_eq;
     use serde_json::Value;
     use todokit_domain::{Status, TodoState};
 
-    const NOW: u64 = 1_700_000_000_000;
-
     fn call(state: &TodoState, args: &str) -> Outcome {
-        let rules = rules();
-        let ctx = CallContext::new(state, NOW, &rules);
-        profile()
-            .run(TodoWrite::NAME, &parse_arguments(args).unwrap(), &ctx)
-            .unwrap()
+        run_tool(&profile(), TodoWrite::NAME, state, args)
     }
 
     fn items(n: usize, content: &str) -> String {
         let item = json!({"content": content, "status": "pending", "activeForm": "Doing it"});
         json!({"todos": vec![item; n]}).to_string()
-    }
-
-    fn problems(outcome: &Outcome) -> Vec<String> {
-        outcome.result.details["error"]["problems"]
-            .as_array()
-            .map(|ps| {
-                ps.iter()
-                    .map(|p| p["message"].as_str().unwrap_or_default().to_owned())
-                    .collect()
-            })
-            .unwrap_or_default()
     }
 
     #[test]
@@ -199,7 +182,11 @@ mod tests {
     fn fifty_one_items_fail() {
         let fixture = items(MAX_ITEMS + 1, "Step");
         let outcome = call(&TodoState::new(), &fixture);
-        let actual = (outcome.result.is_error, problems(&outcome), outcome.commit);
+        let actual = (
+            outcome.result.is_error,
+            problem_messages(&outcome),
+            outcome.commit,
+        );
         let expected = (
             true,
             vec!["todos: 51 items were sent; at most 50 are allowed".to_owned()],
@@ -220,7 +207,7 @@ mod tests {
             .iter()
             .map(|c| {
                 let outcome = call(&TodoState::new(), &items(1, c));
-                (outcome.result.is_error, problems(&outcome))
+                (outcome.result.is_error, problem_messages(&outcome))
             })
             .collect();
         let expected = vec![
@@ -242,7 +229,7 @@ mod tests {
         let fixture =
             json!({"todos": [{"content": "a", "status": "pending", "activeForm": "b".repeat(201)}]});
         let outcome = call(&TodoState::new(), &fixture.to_string());
-        let actual = problems(&outcome);
+        let actual = problem_messages(&outcome);
         let expected = vec![
             "todos[0].activeForm: 201 bytes of UTF-8 were sent; at most 200 bytes are allowed".to_owned(),
         ];
@@ -254,7 +241,7 @@ mod tests {
         let fixture = ["", " \t\n "];
         let actual: Vec<Vec<String>> = fixture
             .iter()
-            .map(|c| problems(&call(&TodoState::new(), &items(1, c))))
+            .map(|c| problem_messages(&call(&TodoState::new(), &items(1, c))))
             .collect();
         let expected = vec![vec!["todos[0].content: must not be empty or only whitespace".to_owned()]; 2];
         assert_eq!(actual, expected);
@@ -276,7 +263,7 @@ mod tests {
     #[test]
     fn another_profiles_status_spelling_is_refused_naming_the_allowed_ones() {
         let fixture = r#"{"todos":[{"content":"a","status":"done","activeForm":"A"}]}"#;
-        let actual = problems(&call(&TodoState::new(), fixture));
+        let actual = problem_messages(&call(&TodoState::new(), fixture));
         let expected =
             vec!["todos[0].status: got \"done\"; allowed: `pending`, `in_progress`, `completed`".to_owned()];
         assert_eq!(actual, expected);

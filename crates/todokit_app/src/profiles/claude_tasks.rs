@@ -469,18 +469,12 @@ fn unknown(id: &str) -> TodoError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parse_arguments;
-    use crate::test_support::snapshot_settings;
+
+    use crate::test_support::{run_tool, snapshot_settings};
     use pretty_assertions::assert_eq;
 
-    const NOW: u64 = 1_700_000_000_000;
-
     fn call(tool: &str, state: &TodoState, args: &str) -> Outcome {
-        let rules = rules();
-        let ctx = CallContext::new(state, NOW, &rules);
-        profile()
-            .run(tool, &parse_arguments(args).unwrap(), &ctx)
-            .unwrap()
+        run_tool(&profile(), tool, state, args)
     }
 
     /// Runs a sequence of calls, each on the state the last one left.

@@ -114,31 +114,13 @@ impl PlanItem {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parse_arguments;
-    use crate::test_support::snapshot_settings;
+
+    use crate::test_support::{problem_messages, run_tool, snapshot_settings};
     use pretty_assertions::assert_eq;
     use todokit_domain::Status;
 
-    const NOW: u64 = 1_700_000_000_000;
-
     fn call(args: &str) -> Outcome {
-        let rules = rules();
-        let state = TodoState::new();
-        let ctx = CallContext::new(&state, NOW, &rules);
-        profile()
-            .run(UpdatePlan::NAME, &parse_arguments(args).unwrap(), &ctx)
-            .unwrap()
-    }
-
-    fn messages(outcome: &Outcome) -> Vec<String> {
-        outcome.result.details["error"]["problems"]
-            .as_array()
-            .map(|ps| {
-                ps.iter()
-                    .map(|p| p["message"].as_str().unwrap_or_default().to_owned())
-                    .collect()
-            })
-            .unwrap_or_default()
+        run_tool(&profile(), UpdatePlan::NAME, &TodoState::new(), args)
     }
 
     #[test]
@@ -167,7 +149,7 @@ mod tests {
     #[test]
     fn unknown_fields_are_refused_at_every_level() {
         let outcome = call(r#"{"plan":[{"step":"a","status":"pending","note":"x"}],"reason":"y"}"#);
-        let actual = messages(&outcome);
+        let actual = problem_messages(&outcome);
         let expected = vec![
             "(arguments): unknown field `reason`; allowed: `explanation`, `plan`".to_owned(),
             "plan[0]: unknown field `note`; allowed: `step`, `status`".to_owned(),
@@ -179,7 +161,7 @@ mod tests {
     fn two_steps_in_progress_are_refused() {
         let outcome =
             call(r#"{"plan":[{"step":"a","status":"in_progress"},{"step":"b","status":"in_progress"}]}"#);
-        let actual = messages(&outcome);
+        let actual = problem_messages(&outcome);
         let expected = vec![
             "plan: 2 items are in_progress (plan[0], plan[1]); only one item may be in_progress at a time"
                 .to_owned(),
@@ -189,7 +171,7 @@ mod tests {
 
     #[test]
     fn an_empty_step_is_refused() {
-        let actual = messages(&call(r#"{"plan":[{"step":" ","status":"pending"}]}"#));
+        let actual = problem_messages(&call(r#"{"plan":[{"step":" ","status":"pending"}]}"#));
         let expected = vec!["plan[0].step: must not be empty or only whitespace".to_owned()];
         assert_eq!(actual, expected);
     }

@@ -162,33 +162,17 @@ impl TypedTool for TodoRead {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parse_arguments;
-    use crate::test_support::snapshot_settings;
+
+    use crate::test_support::{problem_messages, run_tool, snapshot_settings};
     use pretty_assertions::assert_eq;
     use todokit_domain::Status;
 
-    const NOW: u64 = 1_700_000_000_000;
-
     fn call_with(tool: &str, rules: &ListRules, state: &TodoState, args: &str) -> Outcome {
-        let ctx = CallContext::new(state, NOW, rules);
-        profile()
-            .run(tool, &parse_arguments(args).unwrap(), &ctx)
-            .unwrap()
+        run_tool(&profile().with_rules(*rules), tool, state, args)
     }
 
     fn write(state: &TodoState, args: &str) -> Outcome {
         call_with(TodoWrite::NAME, &rules(), state, args)
-    }
-
-    fn messages(outcome: &Outcome) -> Vec<String> {
-        outcome.result.details["error"]["problems"]
-            .as_array()
-            .map(|ps| {
-                ps.iter()
-                    .map(|p| p["message"].as_str().unwrap_or_default().to_owned())
-                    .collect()
-            })
-            .unwrap_or_default()
     }
 
     fn list(n: usize) -> String {
@@ -203,7 +187,7 @@ mod tests {
         let fixture = [list(MAX_ITEMS), list(MAX_ITEMS + 1)];
         let actual: Vec<Vec<String>> = fixture
             .iter()
-            .map(|a| messages(&write(&TodoState::new(), a)))
+            .map(|a| problem_messages(&write(&TodoState::new(), a)))
             .collect();
         let expected = vec![
             vec![],
@@ -216,7 +200,7 @@ mod tests {
     fn duplicate_ids_fail() {
         let fixture = r#"{"todos":[{"id":"1","content":"a","status":"pending"},{"id":"1","content":"b","status":"pending"}]}"#;
         let outcome = write(&TodoState::new(), fixture);
-        let actual = (messages(&outcome), outcome.commit);
+        let actual = (problem_messages(&outcome), outcome.commit);
         let expected = (
             vec!["todos[1].id: id \"1\" is already used by todos[0].id; ids must be unique".to_owned()],
             None,
@@ -228,7 +212,7 @@ mod tests {
     fn two_in_progress_fail_by_default() {
         let fixture = r#"{"todos":[{"id":"1","content":"a","status":"in_progress"},{"id":"2","content":"b","status":"in_progress"}]}"#;
         let outcome = write(&TodoState::new(), fixture);
-        let actual = (messages(&outcome), outcome.commit);
+        let actual = (problem_messages(&outcome), outcome.commit);
         let expected = (
             vec!["todos: 2 items are in_progress (todos[0], todos[1]); only one item may be in_progress at a time".to_owned()],
             None,
@@ -256,7 +240,7 @@ mod tests {
     #[test]
     fn empty_content_fails() {
         let fixture = r#"{"todos":[{"id":"1","content":"  ","status":"pending"}]}"#;
-        let actual = messages(&write(&TodoState::new(), fixture));
+        let actual = problem_messages(&write(&TodoState::new(), fixture));
         let expected = vec!["todos[0].content: must not be empty or only whitespace".to_owned()];
         assert_eq!(actual, expected);
     }

@@ -152,30 +152,12 @@ fn render(state: &TodoState) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parse_arguments;
-    use crate::test_support::snapshot_settings;
+
+    use crate::test_support::{problem_messages, run_tool, snapshot_settings};
     use pretty_assertions::assert_eq;
 
-    const NOW: u64 = 1_700_000_000_000;
-
     fn call(args: &str) -> Outcome {
-        let rules = rules();
-        let state = TodoState::new();
-        let ctx = CallContext::new(&state, NOW, &rules);
-        profile()
-            .run(WriteTodos::NAME, &parse_arguments(args).unwrap(), &ctx)
-            .unwrap()
-    }
-
-    fn messages(outcome: &Outcome) -> Vec<String> {
-        outcome.result.details["error"]["problems"]
-            .as_array()
-            .map(|ps| {
-                ps.iter()
-                    .map(|p| p["message"].as_str().unwrap_or_default().to_owned())
-                    .collect()
-            })
-            .unwrap_or_default()
+        run_tool(&profile(), WriteTodos::NAME, &TodoState::new(), args)
     }
 
     #[test]
@@ -224,7 +206,7 @@ mod tests {
         let outcome = call(
             r#"{"todos":[{"description":"a","status":"in_progress"},{"description":"b","status":"in_progress"}]}"#,
         );
-        let actual = (messages(&outcome), outcome.commit);
+        let actual = (problem_messages(&outcome), outcome.commit);
         let expected = (
             vec!["todos: 2 items are in_progress (todos[0], todos[1]); only one item may be in_progress at a time"
                 .to_owned()],
@@ -235,7 +217,7 @@ mod tests {
 
     #[test]
     fn an_empty_description_is_refused() {
-        let actual = messages(&call(r#"{"todos":[{"description":"","status":"pending"}]}"#));
+        let actual = problem_messages(&call(r#"{"todos":[{"description":"","status":"pending"}]}"#));
         let expected = vec!["todos[0].description: must not be empty or only whitespace".to_owned()];
         assert_eq!(actual, expected);
     }

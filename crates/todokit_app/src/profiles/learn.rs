@@ -150,29 +150,12 @@ fn render(state: &TodoState) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parse_arguments;
-    use crate::test_support::snapshot_settings;
+
+    use crate::test_support::{problem_messages, run_tool, snapshot_settings};
     use pretty_assertions::assert_eq;
 
-    const NOW: u64 = 1_700_000_000_000;
-
     fn call(state: &TodoState, args: &str) -> Outcome {
-        let rules = rules();
-        let ctx = CallContext::new(state, NOW, &rules);
-        profile()
-            .run(Todo::NAME, &parse_arguments(args).unwrap(), &ctx)
-            .unwrap()
-    }
-
-    fn messages(outcome: &Outcome) -> Vec<String> {
-        outcome.result.details["error"]["problems"]
-            .as_array()
-            .map(|ps| {
-                ps.iter()
-                    .map(|p| p["message"].as_str().unwrap_or_default().to_owned())
-                    .collect()
-            })
-            .unwrap_or_default()
+        run_tool(&profile(), Todo::NAME, state, args)
     }
 
     fn list(n: usize) -> String {
@@ -185,7 +168,7 @@ mod tests {
         let fixture = [list(MAX_ITEMS), list(MAX_ITEMS + 1)];
         let actual: Vec<Vec<String>> = fixture
             .iter()
-            .map(|a| messages(&call(&TodoState::new(), a)))
+            .map(|a| problem_messages(&call(&TodoState::new(), a)))
             .collect();
         let expected = vec![
             vec![],
@@ -199,7 +182,7 @@ mod tests {
         let fixture =
             r#"{"items":[{"text":"a","status":"in_progress"},{"text":"b","status":"in_progress"}]}"#;
         let outcome = call(&TodoState::new(), fixture);
-        let actual = (messages(&outcome), outcome.commit);
+        let actual = (problem_messages(&outcome), outcome.commit);
         let expected = (vec![format!("items: {ONE_IN_PROGRESS}")], None);
         assert_eq!(actual, expected);
     }
@@ -215,7 +198,7 @@ mod tests {
                     .commit
                     .as_ref()
                     .and_then(|s| s.tasks().next().map(|t| t.content.clone()));
-                (messages(&outcome), text)
+                (problem_messages(&outcome), text)
             })
             .collect();
         let expected = vec![
@@ -247,7 +230,7 @@ mod tests {
     #[test]
     fn an_unknown_status_is_refused_naming_the_allowed_ones() {
         let fixture = r#"{"items":[{"text":"a","status":"doing"}]}"#;
-        let actual = messages(&call(&TodoState::new(), fixture));
+        let actual = problem_messages(&call(&TodoState::new(), fixture));
         let expected =
             vec!["items[0].status: got \"doing\"; allowed: `pending`, `in_progress`, `completed`".to_owned()];
         assert_eq!(actual, expected);

@@ -10,6 +10,7 @@ use todokit_domain::{
     FieldNames, InProgressPolicy, Limits, ListRules, Priority, Status, Task, TodoState, replace_flat,
 };
 
+use crate::wire::WirePriority;
 use crate::{CallContext, Leniency, Outcome, Profile, ToolError, ToolMetadata, ToolResult, TypedTool};
 
 /// The profile's name.
@@ -38,19 +39,6 @@ crate::wire_enum! {
     aliases { "done" => Completed, "canceled" => Cancelled, "abandoned" => Cancelled, "dropped" => Cancelled }
 }
 
-crate::wire_enum! {
-    /// How urgent an item is.
-    pub enum OpencodePriority {
-        /// Do first.
-        High = "high",
-        /// The usual.
-        Medium = "medium",
-        /// Can wait.
-        Low = "low",
-    }
-    aliases {}
-}
-
 impl From<OpencodeStatus> for Status {
     fn from(status: OpencodeStatus) -> Self {
         match status {
@@ -69,26 +57,6 @@ impl From<Status> for OpencodeStatus {
             Status::InProgress => OpencodeStatus::InProgress,
             Status::Completed => OpencodeStatus::Completed,
             Status::Abandoned => OpencodeStatus::Cancelled,
-        }
-    }
-}
-
-impl From<OpencodePriority> for Priority {
-    fn from(priority: OpencodePriority) -> Self {
-        match priority {
-            OpencodePriority::High => Priority::High,
-            OpencodePriority::Medium => Priority::Medium,
-            OpencodePriority::Low => Priority::Low,
-        }
-    }
-}
-
-impl From<Priority> for OpencodePriority {
-    fn from(priority: Priority) -> Self {
-        match priority {
-            Priority::High => OpencodePriority::High,
-            Priority::Medium => OpencodePriority::Medium,
-            Priority::Low => OpencodePriority::Low,
         }
     }
 }
@@ -120,7 +88,7 @@ pub struct OpencodeTodo {
     /// Where it stands.
     pub status: OpencodeStatus,
     /// How urgent it is.
-    pub priority: OpencodePriority,
+    pub priority: WirePriority,
     /// A stable id of the model's choosing.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("x-id" = true))]
@@ -186,30 +154,12 @@ fn todos(state: &TodoState) -> Vec<OpencodeTodo> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parse_arguments;
-    use crate::test_support::snapshot_settings;
+
+    use crate::test_support::{problem_messages, run_tool, snapshot_settings};
     use pretty_assertions::assert_eq;
 
-    const NOW: u64 = 1_700_000_000_000;
-
     fn call(args: &str) -> Outcome {
-        let rules = rules();
-        let state = TodoState::new();
-        let ctx = CallContext::new(&state, NOW, &rules);
-        profile()
-            .run(TodoWrite::NAME, &parse_arguments(args).unwrap(), &ctx)
-            .unwrap()
-    }
-
-    fn messages(outcome: &Outcome) -> Vec<String> {
-        outcome.result.details["error"]["problems"]
-            .as_array()
-            .map(|ps| {
-                ps.iter()
-                    .map(|p| p["message"].as_str().unwrap_or_default().to_owned())
-                    .collect()
-            })
-            .unwrap_or_default()
+        run_tool(&profile(), TodoWrite::NAME, &TodoState::new(), args)
     }
 
     #[test]
@@ -235,7 +185,7 @@ mod tests {
 
     #[test]
     fn priority_is_required() {
-        let actual = messages(&call(r#"{"todos":[{"content":"a","status":"pending"}]}"#));
+        let actual = problem_messages(&call(r#"{"todos":[{"content":"a","status":"pending"}]}"#));
         let expected = vec!["todos[0]: missing `priority`".to_owned()];
         assert_eq!(actual, expected);
     }

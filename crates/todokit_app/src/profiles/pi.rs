@@ -247,18 +247,12 @@ fn tree(state: &TodoState, limit: Option<usize>, note_bodies: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parse_arguments;
-    use crate::test_support::snapshot_settings;
+
+    use crate::test_support::{NOW, run_tool, snapshot_settings};
     use pretty_assertions::assert_eq;
 
-    const NOW: u64 = 1_700_000_000_000;
-
     fn call(state: &TodoState, args: &str) -> Outcome {
-        let rules = rules();
-        let ctx = CallContext::new(state, NOW, &rules).durable(true);
-        profile()
-            .run(TodoWrite::NAME, &parse_arguments(args).unwrap(), &ctx)
-            .unwrap()
+        run_tool(&profile(), TodoWrite::NAME, state, args)
     }
 
     const INIT: &str = r#"{"ops":[{"op":"init","list":[{"phase":"Build","items":["Scaffold","Wire"]},{"phase":"Ship","items":["Tag","Publish"]}]}]}"#;

@@ -13,6 +13,7 @@ use todokit_domain::{
     check_text, clip,
 };
 
+use crate::wire::WirePriority;
 use crate::{CallContext, Leniency, Outcome, Profile, ToolError, ToolMetadata, ToolResult, TypedTool};
 
 /// The profile's name.
@@ -31,19 +32,6 @@ crate::wire_enum! {
     aliases { "completed" => Done, "complete" => Done, "finished" => Done }
 }
 
-crate::wire_enum! {
-    /// How urgent an item is.
-    pub enum UpdatePriority {
-        /// Can wait.
-        Low = "low",
-        /// The usual.
-        Medium = "medium",
-        /// Do first.
-        High = "high",
-    }
-    aliases {}
-}
-
 impl From<UpdateStatus> for Status {
     fn from(status: UpdateStatus) -> Self {
         match status {
@@ -60,26 +48,6 @@ impl From<Status> for UpdateStatus {
             Status::Pending | Status::Blocked => UpdateStatus::Pending,
             Status::InProgress => UpdateStatus::InProgress,
             Status::Completed | Status::Abandoned => UpdateStatus::Done,
-        }
-    }
-}
-
-impl From<UpdatePriority> for Priority {
-    fn from(priority: UpdatePriority) -> Self {
-        match priority {
-            UpdatePriority::Low => Priority::Low,
-            UpdatePriority::Medium => Priority::Medium,
-            UpdatePriority::High => Priority::High,
-        }
-    }
-}
-
-impl From<Priority> for UpdatePriority {
-    fn from(priority: Priority) -> Self {
-        match priority {
-            Priority::Low => UpdatePriority::Low,
-            Priority::Medium => UpdatePriority::Medium,
-            Priority::High => UpdatePriority::High,
         }
     }
 }
@@ -114,7 +82,7 @@ pub struct TodoView {
     /// Where it stands.
     pub status: UpdateStatus,
     /// How urgent it is.
-    pub priority: UpdatePriority,
+    pub priority: WirePriority,
 }
 
 /// A new item.
@@ -124,7 +92,7 @@ pub struct AddItem {
     pub content: String,
     /// How urgent it is; `medium` when left out.
     #[serde(default)]
-    pub priority: Option<UpdatePriority>,
+    pub priority: Option<WirePriority>,
 }
 
 /// A change to an existing item; fields left out stay as they are.
@@ -138,7 +106,7 @@ pub struct UpdateItem {
     pub status: Option<UpdateStatus>,
     /// Its new priority.
     #[serde(default)]
-    pub priority: Option<UpdatePriority>,
+    pub priority: Option<WirePriority>,
     /// Its new content.
     #[serde(default)]
     pub content: Option<String>,
@@ -252,7 +220,7 @@ impl TypedTool for TodoUpdate {
                 continue;
             }
             let id = state.allocate_id();
-            let priority = Priority::from(item.priority.unwrap_or(UpdatePriority::Medium));
+            let priority = Priority::from(item.priority.unwrap_or(WirePriority::Medium));
             state.push_task(
                 Task::new(item.content.clone())
                     .id(id.clone())
@@ -403,18 +371,12 @@ fn views(state: &TodoState) -> Vec<TodoView> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parse_arguments;
-    use crate::test_support::snapshot_settings;
+
+    use crate::test_support::{problem_messages, run_tool, snapshot_settings};
     use pretty_assertions::assert_eq;
 
-    const NOW: u64 = 1_700_000_000_000;
-
     fn call(tool: &str, state: &TodoState, args: &str) -> Outcome {
-        let rules = rules();
-        let ctx = CallContext::new(state, NOW, &rules);
-        profile()
-            .run(tool, &parse_arguments(args).unwrap(), &ctx)
-            .unwrap()
+        run_tool(&profile(), tool, state, args)
     }
 
     /// Applies `args` with `todo_update`, returning the state afterwards.
@@ -436,17 +398,6 @@ mod tests {
                 )
             })
             .collect()
-    }
-
-    fn messages(outcome: &Outcome) -> Vec<String> {
-        outcome.result.details["error"]["problems"]
-            .as_array()
-            .map(|ps| {
-                ps.iter()
-                    .map(|p| p["message"].as_str().unwrap_or_default().to_owned())
-                    .collect()
-            })
-            .unwrap_or_default()
     }
 
     fn three() -> TodoState {
@@ -586,7 +537,7 @@ mod tests {
             &fixture,
             r#"{"remove":["1"],"add":[{"content":"d"}],"reorder":["3","3","9"]}"#,
         );
-        let actual = (messages(&outcome), outcome.commit);
+        let actual = (problem_messages(&outcome), outcome.commit);
         let expected = (
             vec![
                 "reorder: must list every current id exactly once (missing 2; unknown 9; repeated 3)"
@@ -605,7 +556,7 @@ mod tests {
             &fixture,
             r#"{"remove":["1"],"update":[{"id":"7","status":"done"}]}"#,
         );
-        let actual = (messages(&outcome), outcome.commit);
+        let actual = (problem_messages(&outcome), outcome.commit);
         let expected = (vec!["update[0].id: no task has id \"7\"".to_owned()], None);
         assert_eq!(actual, expected);
     }
