@@ -6,7 +6,9 @@ use std::sync::Arc;
 use pretty_assertions::assert_eq;
 use todokit::app::{Lifecycle, UserAction};
 use todokit::infra::PiMarkdown;
-use todokit::{JsonFileStore, ManualClock, MemoryStore, Status, TodoService, Todokit, profiles};
+use todokit::{
+    ConversationStore, JsonFileStore, ManualClock, MemoryStore, Status, TodoService, Todokit, profiles,
+};
 
 const START: u64 = 1_700_000_000_000;
 const INIT: &str = r#"{"ops":[{"op":"init","list":[{"phase":"Build","items":["Scaffold","Wire"]},{"phase":"Ship","items":["Tag"]}]}]}"#;
@@ -167,5 +169,86 @@ async fn a_failed_call_stores_nothing_and_the_host_has_a_reminder_for_the_next_t
         todokit::app::stale_list_reminder("TodoWrite").contains("out of date"),
     );
     let expected = (true, 0, true);
+    assert_eq!(actual, expected);
+}
+
+/// A real memory store that also records how many calls are between their
+/// load and their save at once.
+#[derive(Default)]
+struct WatchedStore {
+    inner: MemoryStore,
+    inside: std::sync::atomic::AtomicUsize,
+    most: std::sync::atomic::AtomicUsize,
+}
+
+#[async_trait::async_trait]
+impl todokit::ConversationStore for WatchedStore {
+    async fn load(&self, conversation: &str) -> Result<todokit::TodoState, todokit::StoreError> {
+        use std::sync::atomic::Ordering::SeqCst;
+        let now = self.inside.fetch_add(1, SeqCst) + 1;
+        self.most.fetch_max(now, SeqCst);
+        // Give other tasks every chance to interleave.
+        tokio::task::yield_now().await;
+        self.inner.load(conversation).await
+    }
+
+    async fn save(
+        &self,
+        conversation: &str,
+        expected: u64,
+        state: &todokit::TodoState,
+    ) -> Result<(), todokit::StoreError> {
+        let saved = self.inner.save(conversation, expected, state).await;
+        self.inside.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+        saved
+    }
+
+    fn is_durable(&self) -> bool {
+        false
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn fifty_concurrent_calls_on_one_conversation_are_serialized_and_none_is_lost() {
+    const CALLS: u64 = 50;
+    let store = Arc::new(WatchedStore::default());
+    let service = TodoService::new(
+        profiles::by_name("claude-code").expect("registered"),
+        store.clone(),
+        Arc::new(ManualClock::new(START)),
+    );
+    service
+        .call(
+            "c",
+            "TodoWrite",
+            r#"{"todos":[{"content":"seed","status":"pending","activeForm":"x"}]}"#,
+        )
+        .await
+        .unwrap();
+    // Read through the inner store: a bare load has no save to pair with.
+    let start = store.inner.load("c").await.unwrap().version;
+    let calls: Vec<_> = (0..CALLS)
+        .map(|i| {
+            let service = service.clone();
+            tokio::spawn(async move {
+                let args = format!(
+                    r#"{{"todos":[{{"content":"call {i}","status":"in_progress","activeForm":"x"}}]}}"#
+                );
+                service.call("c", "TodoWrite", &args).await.map(|r| r.is_error)
+            })
+        })
+        .collect();
+    let mut errors = 0;
+    for call in calls {
+        if call.await.unwrap().unwrap() {
+            errors += 1;
+        }
+    }
+    let actual = (
+        errors,
+        store.inner.load("c").await.unwrap().version - start,
+        store.most.load(std::sync::atomic::Ordering::SeqCst),
+    );
+    let expected = (0, CALLS, 1);
     assert_eq!(actual, expected);
 }

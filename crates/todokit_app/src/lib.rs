@@ -13,10 +13,12 @@ mod prepare;
 mod profile;
 pub mod profiles;
 mod reminder;
+mod replay;
 pub mod schema;
 mod service;
 mod store;
 mod tool;
+pub mod turn;
 mod user_edit;
 pub mod wire;
 
@@ -25,10 +27,15 @@ pub use decode::{ArgumentError, parse_arguments};
 pub use prepare::{ALIASES_KEY, ID_KEY, Leniency, prepare};
 pub use profile::{DEFAULT_NAG_AFTER_ROUNDS, Lifecycle, Profile};
 pub use reminder::{end_of_turn_reminder, stale_list_reminder};
+pub use replay::{Replay, replay};
 pub use schema::SchemaTarget;
 pub use service::{MAX_COMMIT_ATTEMPTS, ServiceError, TodoService};
 pub use store::{ConversationStore, StoreError};
 pub use tool::{CallContext, Outcome, Tool, ToolError, ToolMetadata, ToolResult, TypedTool};
+pub use turn::{
+    CallRecord, Enforcement, Injection, Placement, ReminderKind, TurnConfig, TurnCounters, TurnEnd,
+    TurnPolicy,
+};
 pub use user_edit::{ImportError, MarkdownCodec, UserAction, UserEdit, UserEditError, user_edit_reminder};
 
 #[cfg(test)]

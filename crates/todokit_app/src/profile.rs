@@ -46,6 +46,7 @@ pub struct Profile {
     leniency: Leniency,
     nag_after_rounds: usize,
     lifecycle: Lifecycle,
+    system_prompt: &'static str,
     tools: Vec<Registered>,
 }
 
@@ -60,6 +61,7 @@ impl Profile {
             leniency: Leniency::STANDARD,
             nag_after_rounds: DEFAULT_NAG_AFTER_ROUNDS,
             lifecycle: Lifecycle::default(),
+            system_prompt: "",
             tools: Vec::new(),
         }
     }
@@ -91,6 +93,18 @@ impl Profile {
     pub fn with_nag_after_rounds(mut self, rounds: usize) -> Self {
         self.nag_after_rounds = rounds;
         self
+    }
+
+    /// Sets the system-prompt snippet a host adds to tell the model how to
+    /// work with the list.
+    pub fn with_system_prompt(mut self, snippet: &'static str) -> Self {
+        self.system_prompt = snippet;
+        self
+    }
+
+    /// The system-prompt snippet for this profile's tools.
+    pub fn system_prompt(&self) -> &'static str {
+        self.system_prompt
     }
 
     /// Sets how finished tasks leave its lists.

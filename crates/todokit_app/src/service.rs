@@ -2,7 +2,8 @@
 //! compare-and-swap on the version, and format the result. The same
 //! commit loop serves user edits, resume and taking notices.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, Weak};
 
 use serde_json::Value;
 use thiserror::Error;
@@ -45,12 +46,17 @@ pub enum ServiceError {
     },
 }
 
+/// One async lock per conversation, for exclusive tools. Entries whose
+/// lock nobody holds or waits for are dropped as new ones are made.
+type ConversationLocks = Arc<Mutex<HashMap<String, Weak<tokio::sync::Mutex<()>>>>>;
+
 /// Runs a profile's tool calls over an injected store and clock.
 #[derive(Clone)]
 pub struct TodoService {
     profile: Profile,
     store: Arc<dyn ConversationStore>,
     clock: Arc<dyn Clock>,
+    locks: ConversationLocks,
 }
 
 impl TodoService {
@@ -60,7 +66,28 @@ impl TodoService {
             profile,
             store,
             clock,
+            locks: ConversationLocks::default(),
         }
+    }
+
+    /// Waits for, then holds, the lock that serializes exclusive calls on
+    /// `conversation` within this service (and its clones).
+    async fn exclusive(&self, conversation: &str) -> tokio::sync::OwnedMutexGuard<()> {
+        let lock = {
+            // A panic elsewhere while holding this map cannot leave it in a
+            // state worse than a missing entry, so a poisoned map is used as is.
+            let mut locks = self.locks.lock().unwrap_or_else(|p| p.into_inner());
+            locks.retain(|_, weak| weak.strong_count() > 0);
+            match locks.get(conversation).and_then(Weak::upgrade) {
+                Some(lock) => lock,
+                None => {
+                    let lock = Arc::new(tokio::sync::Mutex::new(()));
+                    locks.insert(conversation.to_owned(), Arc::downgrade(&lock));
+                    lock
+                }
+            }
+        };
+        lock.lock_owned().await
     }
 
     /// The profile whose tools it runs.
@@ -104,6 +131,12 @@ impl TodoService {
         };
         let durable = self.store.is_durable();
         let rules = *self.profile.rules();
+        // Other processes are kept in line by the store's compare-and-swap;
+        // within this one, exclusive tools also wait their turn.
+        let _turn = match tool.metadata().exclusive {
+            true => Some(self.exclusive(conversation).await),
+            false => None,
+        };
         self.transact(conversation, |state, now| {
             let outcome = tool.call(&args, &CallContext::new(state, now, &rules).durable(durable));
             Ok((outcome.commit, outcome.result))

@@ -45,6 +45,12 @@ pub struct ToolMetadata {
     pub read_only: bool,
     /// Sending the same arguments twice leaves the same state.
     pub idempotent: bool,
+    /// Only one call of it runs at a time per conversation; the service
+    /// queues the others.
+    pub exclusive: bool,
+    /// Subagents a host spawns get it too. List tools belong to the agent
+    /// that plans; shared task lists are meant for the whole team.
+    pub inherited_by_subagents: bool,
 }
 
 impl ToolMetadata {
@@ -54,6 +60,8 @@ impl ToolMetadata {
         read_only_workspace: true,
         read_only: false,
         idempotent: true,
+        exclusive: true,
+        inherited_by_subagents: false,
     };
 
     /// A tool that only reads the list.
@@ -61,7 +69,21 @@ impl ToolMetadata {
         read_only_workspace: true,
         read_only: true,
         idempotent: true,
+        exclusive: false,
+        inherited_by_subagents: false,
     };
+
+    /// The same facts, saying whether subagents get the tool.
+    pub const fn inherited(mut self, inherited: bool) -> Self {
+        self.inherited_by_subagents = inherited;
+        self
+    }
+
+    /// The same facts, saying whether the same call twice is a no-op.
+    pub const fn idempotent(mut self, idempotent: bool) -> Self {
+        self.idempotent = idempotent;
+        self
+    }
 }
 
 /// Why a call was refused. Nothing was stored.

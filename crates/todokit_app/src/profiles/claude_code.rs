@@ -49,6 +49,7 @@ pub fn profile() -> Profile {
         "Claude Code's TodoWrite: the whole flat list on every call",
         rules(),
     )
+    .with_system_prompt(include_str!("../../descriptions/claude-code/system-prompt.md"))
     .tool(TodoWrite)
 }
 

@@ -53,6 +53,7 @@ pub fn profile() -> Profile {
         "Claude Code's task tools: one task per call, owners and dependencies",
         rules(),
     )
+    .with_system_prompt(include_str!("../../descriptions/claude-tasks/system-prompt.md"))
     .tool(TaskCreate)
     .tool(TaskUpdate)
     .tool(TaskList)
@@ -131,11 +132,7 @@ impl TypedTool for TaskCreate {
     type Input = TaskCreateInput;
     const NAME: &'static str = "TaskCreate";
     const DESCRIPTION: &'static str = include_str!("../../descriptions/claude-tasks/TaskCreate.md");
-    const METADATA: ToolMetadata = ToolMetadata {
-        read_only_workspace: true,
-        read_only: false,
-        idempotent: false,
-    };
+    const METADATA: ToolMetadata = ToolMetadata::LIST_WRITER.idempotent(false).inherited(true);
 
     fn run(&self, input: TaskCreateInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
         let limits = &ctx.rules.limits;
@@ -196,7 +193,7 @@ impl TypedTool for TaskUpdate {
     type Input = TaskUpdateInput;
     const NAME: &'static str = "TaskUpdate";
     const DESCRIPTION: &'static str = include_str!("../../descriptions/claude-tasks/TaskUpdate.md");
-    const METADATA: ToolMetadata = ToolMetadata::LIST_WRITER;
+    const METADATA: ToolMetadata = ToolMetadata::LIST_WRITER.inherited(true);
 
     fn run(&self, input: TaskUpdateInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
         let id = input.task_id.clone();
@@ -327,7 +324,7 @@ impl TypedTool for TaskList {
     type Input = TaskListInput;
     const NAME: &'static str = "TaskList";
     const DESCRIPTION: &'static str = include_str!("../../descriptions/claude-tasks/TaskList.md");
-    const METADATA: ToolMetadata = ToolMetadata::LIST_READER;
+    const METADATA: ToolMetadata = ToolMetadata::LIST_READER.inherited(true);
 
     fn run(&self, _input: TaskListInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
         let state = ctx.state;
@@ -369,7 +366,7 @@ impl TypedTool for TaskGet {
     type Input = TaskGetInput;
     const NAME: &'static str = "TaskGet";
     const DESCRIPTION: &'static str = include_str!("../../descriptions/claude-tasks/TaskGet.md");
-    const METADATA: ToolMetadata = ToolMetadata::LIST_READER;
+    const METADATA: ToolMetadata = ToolMetadata::LIST_READER.inherited(true);
 
     fn run(&self, input: TaskGetInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
         let state = ctx.state;

@@ -39,6 +39,7 @@ pub fn profile() -> Profile {
         "Codex's update_plan: explanation and a plan of steps",
         rules(),
     )
+    .with_system_prompt(include_str!("../../descriptions/codex/system-prompt.md"))
     .tool(UpdatePlan)
 }
 

@@ -55,6 +55,7 @@ pub fn profile() -> Profile {
         "Forge's todo_write and todo_read: an id'd list rendered as a checklist",
         rules(),
     )
+    .with_system_prompt(include_str!("../../descriptions/forge/system-prompt.md"))
     .tool(TodoWrite)
     .tool(TodoRead)
 }

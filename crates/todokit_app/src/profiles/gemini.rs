@@ -79,6 +79,7 @@ pub fn profile() -> Profile {
         "Gemini CLI's write_todos: five statuses, a numbered list back",
         rules(),
     )
+    .with_system_prompt(include_str!("../../descriptions/gemini/system-prompt.md"))
     .with_leniency(Leniency::STANDARD.enum_spelling(true))
     .tool(WriteTodos)
 }

@@ -47,6 +47,7 @@ pub fn profile() -> Profile {
         "learn-claude-code's todo: up to 20 items, one in progress",
         rules(),
     )
+    .with_system_prompt(include_str!("../../descriptions/learn/system-prompt.md"))
     .with_leniency(Leniency::STANDARD.enum_spelling(true))
     .with_nag_after_rounds(NAG_AFTER_ROUNDS)
     .tool(Todo)

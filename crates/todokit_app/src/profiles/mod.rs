@@ -95,6 +95,25 @@ mod tests {
     }
 
     #[test]
+    fn every_profile_has_a_snapshotted_system_prompt() {
+        let fixture = all();
+        let empty: Vec<&str> = fixture
+            .iter()
+            .filter(|p| p.system_prompt().trim().is_empty())
+            .map(Profile::name)
+            .collect();
+        snapshot_settings().bind(|| {
+            for profile in &fixture {
+                insta::assert_snapshot!(
+                    format!("system_prompt__{}", profile.name()),
+                    profile.system_prompt()
+                );
+            }
+        });
+        assert_eq!(empty, Vec::<&str>::new());
+    }
+
+    #[test]
     fn every_tool_has_snapshotted_metadata() {
         let fixture = all();
         let actual: serde_json::Map<String, serde_json::Value> = fixture

@@ -76,6 +76,7 @@ pub fn profile() -> Profile {
         "opencode's todowrite: prioritised items, the list back as JSON",
         rules(),
     )
+    .with_system_prompt(include_str!("../../descriptions/opencode/system-prompt.md"))
     .with_leniency(Leniency::STANDARD.enum_spelling(true))
     .tool(TodoWrite)
 }

@@ -44,6 +44,7 @@ pub fn lifecycle() -> Lifecycle {
 /// The profile with its defaults.
 pub fn profile() -> Profile {
     Profile::new(NAME, "pi's todo_write: ordered ops over phases of tasks", rules())
+        .with_system_prompt(include_str!("../../descriptions/pi/system-prompt.md"))
         .with_leniency(Leniency::STANDARD.enum_spelling(true))
         .with_lifecycle(lifecycle())
         .tool(TodoWrite)
@@ -66,11 +67,7 @@ impl TypedTool for TodoWrite {
     const NAME: &'static str = "todo_write";
     const DESCRIPTION: &'static str = include_str!("../../descriptions/pi/todo_write.md");
     // Notes and appends add on every call: the same batch twice is not the same list.
-    const METADATA: ToolMetadata = ToolMetadata {
-        read_only_workspace: true,
-        read_only: false,
-        idempotent: false,
-    };
+    const METADATA: ToolMetadata = ToolMetadata::LIST_WRITER.idempotent(false);
 
     fn run(&self, input: TodoWriteInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
         let batch = apply_ops(ctx.state, &input.ops, ctx.now);

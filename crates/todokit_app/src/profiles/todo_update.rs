@@ -67,6 +67,7 @@ pub fn profile() -> Profile {
         "todo_read and todo_update: id'd items changed by add/update/remove/reorder",
         rules(),
     )
+    .with_system_prompt(include_str!("../../descriptions/todo-update/system-prompt.md"))
     .with_leniency(Leniency::STANDARD.enum_spelling(true))
     .tool(TodoRead)
     .tool(TodoUpdate)

@@ -1,0 +1,515 @@
+//! The agent-loop side: what a host injects, and where, so the model keeps
+//! its list current and finishes what it planned.
+//!
+//! A host keeps one [`TurnPolicy`] per conversation and calls it at fixed
+//! points of its loop: [`TurnPolicy::on_user_prompt`] when the user sends a
+//! message, [`TurnPolicy::on_tool_results`] after running a round of tool
+//! calls, [`TurnPolicy::before_request`] before sending the next request,
+//! and [`TurnPolicy::on_turn_end`] when the model wants to stop. The policy
+//! returns what to inject; it never touches the host's messages itself.
+
+use derive_setters::Setters;
+use serde::{Deserialize, Serialize};
+use todokit_domain::{Notice, TodoState};
+
+use crate::{Profile, end_of_turn_reminder, stale_list_reminder};
+
+/// At most this many end-of-turn reminders per user prompt, by default.
+pub const DEFAULT_MAX_END_OF_TURN_REMINDERS: usize = 3;
+
+/// What happens when the model wants to end its turn with open items.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Enforcement {
+    /// Nothing: the turn ends.
+    Off,
+    /// The turn ends and the user is warned that items are still open.
+    #[default]
+    Soft,
+    /// The host keeps looping with a reminder for the model, up to the
+    /// maximum number of reminders per user prompt.
+    Strict,
+}
+
+/// How a [`TurnPolicy`] behaves.
+#[derive(Debug, Clone, PartialEq, Eq, Setters)]
+#[setters(strip_option)]
+pub struct TurnConfig {
+    /// Tool rounds without a todo call before the nag (0: never nag).
+    pub nag_after_rounds: usize,
+    /// Nag even while the list is empty.
+    pub nag_when_empty: bool,
+    /// The nag's text.
+    pub nag_text: String,
+    /// Remind the model after a failed todo call that the list is stale.
+    pub stale_reminder: bool,
+    /// Pass the user's hand edits on to the model.
+    pub user_edit_reminders: bool,
+    /// What an early end of turn leads to.
+    pub end_of_turn: Enforcement,
+    /// End-of-turn reminders per user prompt, at most.
+    pub max_end_of_turn_reminders: usize,
+}
+
+impl TurnConfig {
+    /// The defaults for `profile`: its nag threshold, soft enforcement, at
+    /// most three end-of-turn reminders per prompt.
+    pub fn for_profile(profile: &Profile) -> Self {
+        Self {
+            nag_after_rounds: profile.nag_after_rounds(),
+            nag_when_empty: false,
+            nag_text: "You have not updated your todo list for a while. If you finished an item, mark it \
+                       completed now; if you started one, mark it in_progress."
+                .to_owned(),
+            stale_reminder: true,
+            user_edit_reminders: true,
+            end_of_turn: Enforcement::Soft,
+            max_end_of_turn_reminders: DEFAULT_MAX_END_OF_TURN_REMINDERS,
+        }
+    }
+}
+
+/// Where an injection goes in the host's next request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Placement {
+    /// Appended to the message that carries the tool results just run.
+    AfterToolResults,
+    /// As a message of its own before the next request (hidden from the
+    /// user where the host can hide it).
+    BeforeRequest,
+}
+
+/// Why an injection is there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReminderKind {
+    /// Rounds went by without a todo call.
+    Nag,
+    /// The last todo call failed.
+    StaleList,
+    /// The user changed the list by hand.
+    UserEdit,
+    /// The model tried to stop with open items.
+    EndOfTurn,
+}
+
+/// Text for the model, and where it goes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Injection {
+    /// Where.
+    pub placement: Placement,
+    /// Why.
+    pub kind: ReminderKind,
+    /// The text, wrapped in `<system-reminder>` tags.
+    pub text: String,
+}
+
+impl Injection {
+    fn new(placement: Placement, kind: ReminderKind, text: &str) -> Self {
+        Self {
+            placement,
+            kind,
+            text: format!("<system-reminder>\n{text}\n</system-reminder>"),
+        }
+    }
+}
+
+/// What the host does when the model wants to end its turn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TurnEnd {
+    /// Let it end.
+    End,
+    /// Let it end, and show the user this warning.
+    EndWithWarning(String),
+    /// Do not end: send the model this reminder and keep looping.
+    Continue(Injection),
+}
+
+/// One tool call of a round, as the policy needs to know it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallRecord {
+    /// The tool's name.
+    pub tool: String,
+    /// Whether its result was an error.
+    pub is_error: bool,
+}
+
+impl CallRecord {
+    /// A call of `tool`.
+    pub fn new(tool: impl Into<String>, is_error: bool) -> Self {
+        Self {
+            tool: tool.into(),
+            is_error,
+        }
+    }
+}
+
+/// The policy's memory of the conversation, serializable so a host can keep
+/// it with the conversation (or rebuild it with [`crate::replay`]).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct TurnCounters {
+    /// Tool rounds since the last todo call.
+    pub rounds_since_todo: usize,
+    /// End-of-turn reminders sent since the last user prompt.
+    pub end_of_turn_reminders: usize,
+    /// The open items when the last end-of-turn reminder was sent.
+    pub last_open_set: Option<Vec<String>>,
+    /// The todo tool whose last call failed, until the reminder is sent.
+    pub stale_tool: Option<String>,
+}
+
+/// One conversation's reminder logic; see the module docs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TurnPolicy {
+    config: TurnConfig,
+    todo_tools: Vec<String>,
+    counters: TurnCounters,
+}
+
+impl TurnPolicy {
+    /// A policy for `profile` with its default configuration.
+    pub fn new(profile: &Profile) -> Self {
+        Self::with_config(profile, TurnConfig::for_profile(profile))
+    }
+
+    /// A policy for `profile` configured by `config`.
+    pub fn with_config(profile: &Profile, config: TurnConfig) -> Self {
+        Self {
+            config,
+            todo_tools: profile.tool_names().into_iter().map(str::to_owned).collect(),
+            counters: TurnCounters::default(),
+        }
+    }
+
+    /// Picks up from saved counters.
+    pub fn with_counters(mut self, counters: TurnCounters) -> Self {
+        self.counters = counters;
+        self
+    }
+
+    /// Its configuration.
+    pub fn config(&self) -> &TurnConfig {
+        &self.config
+    }
+
+    /// Its counters, to save with the conversation.
+    pub fn counters(&self) -> &TurnCounters {
+        &self.counters
+    }
+
+    /// The user sent a new prompt: the end-of-turn budget starts over.
+    pub fn on_user_prompt(&mut self) {
+        self.counters.end_of_turn_reminders = 0;
+        self.counters.last_open_set = None;
+    }
+
+    /// A round of tool calls ran; `list` is the todo list now. Returns the
+    /// nag when it is due.
+    pub fn on_tool_results(&mut self, round: &[CallRecord], list: &TodoState) -> Vec<Injection> {
+        let todo_calls: Vec<&CallRecord> = round
+            .iter()
+            .filter(|c| self.todo_tools.contains(&c.tool))
+            .collect();
+        if let Some(last) = todo_calls.last() {
+            self.counters.rounds_since_todo = 0;
+            self.counters.stale_tool =
+                (last.is_error && self.config.stale_reminder).then(|| last.tool.clone());
+            return Vec::new();
+        }
+        self.counters.rounds_since_todo += 1;
+        let every = self.config.nag_after_rounds;
+        let due = every > 0 && self.counters.rounds_since_todo.is_multiple_of(every);
+        if due && (!list.is_empty() || self.config.nag_when_empty) {
+            return vec![Injection::new(
+                Placement::AfterToolResults,
+                ReminderKind::Nag,
+                &self.config.nag_text,
+            )];
+        }
+        Vec::new()
+    }
+
+    /// The host is about to send the next request; `notices` are what
+    /// [`crate::TodoService::take_notices`] returned. Returns the stale-list
+    /// reminder (once per failed call) and one reminder per hand edit.
+    pub fn before_request(&mut self, notices: &[Notice]) -> Vec<Injection> {
+        let mut out = Vec::new();
+        if let Some(tool) = self.counters.stale_tool.take() {
+            out.push(Injection::new(
+                Placement::BeforeRequest,
+                ReminderKind::StaleList,
+                &stale_list_reminder(&tool),
+            ));
+        }
+        if self.config.user_edit_reminders {
+            out.extend(
+                notices
+                    .iter()
+                    .map(|n| Injection::new(Placement::BeforeRequest, ReminderKind::UserEdit, &n.text)),
+            );
+        }
+        out
+    }
+
+    /// The model wants to end its turn with `list` as it stands.
+    pub fn on_turn_end(&mut self, list: &TodoState) -> TurnEnd {
+        let Some(reminder) = end_of_turn_reminder(list) else {
+            return TurnEnd::End;
+        };
+        let open = open_set(list);
+        let warning = format!(
+            "The agent ended its turn with {} open todo item{}: {}.",
+            open.len(),
+            if open.len() == 1 { "" } else { "s" },
+            list.open_tasks()
+                .iter()
+                .map(|(_, t)| t.content.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        match self.config.end_of_turn {
+            Enforcement::Off => TurnEnd::End,
+            Enforcement::Soft => TurnEnd::EndWithWarning(warning),
+            Enforcement::Strict => {
+                let max = self.config.max_end_of_turn_reminders;
+                let unchanged = self.counters.last_open_set.as_ref() == Some(&open);
+                if unchanged || self.counters.end_of_turn_reminders >= max {
+                    return TurnEnd::EndWithWarning(warning);
+                }
+                self.counters.end_of_turn_reminders += 1;
+                self.counters.last_open_set = Some(open);
+                let k = self.counters.end_of_turn_reminders;
+                let text = format!("{reminder}\n(Reminder {k}/{max})");
+                TurnEnd::Continue(Injection::new(
+                    Placement::BeforeRequest,
+                    ReminderKind::EndOfTurn,
+                    &text,
+                ))
+            }
+        }
+    }
+}
+
+/// The open items, as `phase/status/content` keys, to tell whether the
+/// model changed anything since the last reminder.
+pub fn open_set(list: &TodoState) -> Vec<String> {
+    list.open_tasks()
+        .iter()
+        .map(|(p, t)| format!("{}/{}/{}", p.name, t.status, t.content))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profiles;
+    use crate::test_support::snapshot_settings;
+    use pretty_assertions::assert_eq;
+    use todokit_domain::{NoticeKind, Status, Task};
+
+    fn policy(profile: &str) -> TurnPolicy {
+        TurnPolicy::new(&profiles::by_name(profile).expect("registered"))
+    }
+
+    fn strict(max: usize) -> TurnPolicy {
+        let profile = profiles::by_name("claude-code").expect("registered");
+        let config = TurnConfig::for_profile(&profile)
+            .end_of_turn(Enforcement::Strict)
+            .max_end_of_turn_reminders(max);
+        TurnPolicy::with_config(&profile, config)
+    }
+
+    fn list() -> TodoState {
+        TodoState::flat(vec![
+            Task::new("Read").status(Status::Completed),
+            Task::new("Fix").status(Status::InProgress),
+            Task::new("Test"),
+        ])
+    }
+
+    fn other_round() -> Vec<CallRecord> {
+        vec![
+            CallRecord::new("bash", false),
+            CallRecord::new("read_file", false),
+        ]
+    }
+
+    fn kinds(injections: &[Injection]) -> Vec<ReminderKind> {
+        injections.iter().map(|i| i.kind).collect()
+    }
+
+    #[test]
+    fn the_nag_comes_at_exactly_the_threshold_and_not_before() {
+        let mut fixture = policy("learn");
+        let actual: Vec<Vec<ReminderKind>> = (0..4)
+            .map(|_| kinds(&fixture.on_tool_results(&other_round(), &list())))
+            .collect();
+        let expected = vec![vec![], vec![], vec![ReminderKind::Nag], vec![]];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn the_default_threshold_is_ten_and_the_nag_repeats_every_ten_rounds() {
+        let mut fixture = policy("claude-code");
+        let mut actual = Vec::new();
+        for round in 1..=20 {
+            if !fixture.on_tool_results(&other_round(), &list()).is_empty() {
+                actual.push(round);
+            }
+        }
+        let expected = vec![10, 20];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn a_todo_call_resets_the_count() {
+        let mut fixture = policy("learn");
+        fixture.on_tool_results(&other_round(), &list());
+        fixture.on_tool_results(&other_round(), &list());
+        fixture.on_tool_results(&[CallRecord::new("todo", false)], &list());
+        let actual: Vec<Vec<ReminderKind>> = (0..3)
+            .map(|_| kinds(&fixture.on_tool_results(&other_round(), &list())))
+            .collect();
+        let expected = vec![vec![], vec![], vec![ReminderKind::Nag]];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn no_nag_while_the_list_is_empty_unless_configured() {
+        let profile = profiles::by_name("learn").expect("registered");
+        let mut quiet = TurnPolicy::new(&profile);
+        let mut loud =
+            TurnPolicy::with_config(&profile, TurnConfig::for_profile(&profile).nag_when_empty(true));
+        let empty = TodoState::new();
+        let count = |p: &mut TurnPolicy| {
+            (0..3)
+                .map(|_| p.on_tool_results(&other_round(), &empty).len())
+                .sum::<usize>()
+        };
+        let actual = (count(&mut quiet), count(&mut loud));
+        let expected = (0, 1);
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn a_failed_todo_call_brings_one_stale_reminder_next_turn() {
+        let mut fixture = policy("pi");
+        fixture.on_tool_results(&[CallRecord::new("todo_write", true)], &list());
+        let actual = (
+            kinds(&fixture.before_request(&[])),
+            kinds(&fixture.before_request(&[])),
+        );
+        let expected = (vec![ReminderKind::StaleList], vec![]);
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn hand_edits_become_reminders_before_the_next_request() {
+        let mut fixture = policy("pi");
+        let notice = Notice {
+            kind: NoticeKind::UserEdit,
+            at: 1,
+            text: "The user edited the list.".into(),
+        };
+        let actual = fixture.before_request(&[notice]);
+        let expected = vec![Injection {
+            placement: Placement::BeforeRequest,
+            kind: ReminderKind::UserEdit,
+            text: "<system-reminder>\nThe user edited the list.\n</system-reminder>".into(),
+        }];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn soft_warns_the_user_and_lets_the_turn_end() {
+        let mut fixture = policy("claude-code");
+        let actual = fixture.on_turn_end(&list());
+        let expected =
+            TurnEnd::EndWithWarning("The agent ended its turn with 2 open todo items: Fix, Test.".into());
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn off_says_nothing_and_nothing_open_ends_quietly() {
+        let profile = profiles::by_name("claude-code").expect("registered");
+        let mut off = TurnPolicy::with_config(
+            &profile,
+            TurnConfig::for_profile(&profile).end_of_turn(Enforcement::Off),
+        );
+        let actual = (off.on_turn_end(&list()), strict(3).on_turn_end(&TodoState::new()));
+        let expected = (TurnEnd::End, TurnEnd::End);
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn strict_continues_up_to_the_maximum_when_the_open_set_changes() {
+        let mut fixture = strict(2);
+        let mut lists = vec![list()];
+        let mut second = list();
+        second.phases[0].tasks[2].status = Status::InProgress;
+        second.phases[0].tasks[1].status = Status::Completed;
+        lists.push(second.clone());
+        let mut third = second;
+        third.phases[0].tasks.push(Task::new("Docs"));
+        lists.push(third);
+        let actual: Vec<&str> = lists
+            .iter()
+            .map(|l| match fixture.on_turn_end(l) {
+                TurnEnd::Continue(_) => "continue",
+                TurnEnd::EndWithWarning(_) => "end, warned",
+                TurnEnd::End => "end",
+            })
+            .collect();
+        let expected = vec!["continue", "continue", "end, warned"];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn strict_does_not_repeat_itself_for_an_unchanged_open_set() {
+        let mut fixture = strict(3);
+        let first = matches!(fixture.on_turn_end(&list()), TurnEnd::Continue(_));
+        let second = matches!(fixture.on_turn_end(&list()), TurnEnd::EndWithWarning(_));
+        let actual = (first, second, fixture.counters().end_of_turn_reminders);
+        let expected = (true, true, 1);
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn a_new_user_prompt_resets_the_end_of_turn_budget() {
+        let mut fixture = strict(1);
+        fixture.on_turn_end(&list());
+        let exhausted = matches!(fixture.on_turn_end(&list()), TurnEnd::EndWithWarning(_));
+        fixture.on_user_prompt();
+        let again = matches!(fixture.on_turn_end(&list()), TurnEnd::Continue(_));
+        let actual = (exhausted, again);
+        let expected = (true, true);
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn reminder_texts() {
+        let mut nagging = policy("learn");
+        let nag = (0..3)
+            .flat_map(|_| nagging.on_tool_results(&other_round(), &list()))
+            .collect::<Vec<_>>();
+        let mut failing = policy("pi");
+        failing.on_tool_results(&[CallRecord::new("todo_write", true)], &list());
+        let stale = failing.before_request(&[]);
+        let end = match strict(3).on_turn_end(&list()) {
+            TurnEnd::Continue(injection) => injection.text,
+            other => format!("{other:?}"),
+        };
+        snapshot_settings().bind(|| {
+            insta::assert_snapshot!(
+                "turn__nag",
+                nag.iter().map(|i| i.text.as_str()).collect::<String>()
+            );
+            insta::assert_snapshot!(
+                "turn__stale_list",
+                stale.iter().map(|i| i.text.as_str()).collect::<String>()
+            );
+            insta::assert_snapshot!("turn__end_of_turn", end);
+        });
+    }
+}
