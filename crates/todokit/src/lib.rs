@@ -25,6 +25,8 @@
 //! # Ok(()) }
 //! ```
 
+pub mod mcp;
+
 use std::path::PathBuf;
 use std::sync::Arc;
 

@@ -132,7 +132,7 @@ enum Command {
     },
     /// Print, then clear, the reminders waiting for the model (the user's hand edits)
     Reminders,
-    /// (not available yet) Serve the profile's tools over MCP on stdio
+    /// Serve the profile's tools over MCP on stdio, with the same store
     Mcp,
 }
 
@@ -334,8 +334,16 @@ async fn run(cli: Cli) -> Result<ExitCode> {
             }
         }
         Command::Mcp => {
-            eprintln!("todokit: `mcp` is not available in this build yet; the MCP server is planned");
-            return Ok(ExitCode::from(EXIT_USAGE));
+            use rmcp::ServiceExt;
+            let server = todokit::mcp::TodoMcpServer::new(service()?, conversation_or_default());
+            let running = server
+                .serve(rmcp::transport::stdio())
+                .await
+                .context("the MCP client did not complete the handshake")?;
+            running
+                .waiting()
+                .await
+                .context("the MCP server stopped unexpectedly")?;
         }
     }
     Ok(ExitCode::SUCCESS)
