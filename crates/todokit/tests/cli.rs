@@ -532,18 +532,6 @@ fn concurrent_processes_lose_no_update() {
 }
 
 #[test]
-fn the_mcp_server_says_it_comes_later_and_fails() {
-    let store = tempfile::tempdir().unwrap();
-    let out = run(todokit(store.path()).arg("mcp"));
-    let actual = (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr).contains("not available"),
-    );
-    let expected = (Some(2), true);
-    assert_eq!(actual, expected);
-}
-
-#[test]
 fn the_demo_transcript() {
     let store = tempfile::tempdir().unwrap();
     let out = run(todokit(store.path()).args(["demo", "--delay-ms", "0"]));

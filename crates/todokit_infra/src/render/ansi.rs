@@ -7,18 +7,78 @@ use todokit_domain::{Status, TodoState, progress_line};
 
 use super::sanitize;
 
+/// The status symbols a terminal view uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Glyphs {
+    /// `✓ ~ ○ ⊘ ✗`: in most fonts.
+    #[default]
+    Unicode,
+    /// `x ~ o ! -`: for terminals without those characters.
+    Ascii,
+    /// Nerd Font icons (check circle, spinner, empty circle, ban, times circle).
+    NerdFont,
+}
+
+impl Glyphs {
+    /// Every set, in the order the CLI lists them.
+    pub const ALL: [Glyphs; 3] = [Glyphs::Unicode, Glyphs::Ascii, Glyphs::NerdFont];
+
+    /// The name the CLI and `TODOKIT_GLYPHS` use.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Glyphs::Unicode => "unicode",
+            Glyphs::Ascii => "ascii",
+            Glyphs::NerdFont => "nerd",
+        }
+    }
+
+    /// The symbol for `status`.
+    pub fn glyph(self, status: Status) -> &'static str {
+        match (self, status) {
+            (Glyphs::Unicode, Status::Completed) => "✓",
+            (Glyphs::Unicode, Status::InProgress) => "~",
+            (Glyphs::Unicode, Status::Pending) => "○",
+            (Glyphs::Unicode, Status::Blocked) => "⊘",
+            (Glyphs::Unicode, Status::Abandoned) => "✗",
+            (Glyphs::Ascii, Status::Completed) => "x",
+            (Glyphs::Ascii, Status::InProgress) => "~",
+            (Glyphs::Ascii, Status::Pending) => "o",
+            (Glyphs::Ascii, Status::Blocked) => "!",
+            (Glyphs::Ascii, Status::Abandoned) => "-",
+            (Glyphs::NerdFont, Status::Completed) => "\u{f058}",
+            (Glyphs::NerdFont, Status::InProgress) => "\u{f110}",
+            (Glyphs::NerdFont, Status::Pending) => "\u{f10c}",
+            (Glyphs::NerdFont, Status::Blocked) => "\u{f05e}",
+            (Glyphs::NerdFont, Status::Abandoned) => "\u{f057}",
+        }
+    }
+}
+
+impl std::str::FromStr for Glyphs {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .into_iter()
+            .find(|g| g.as_str() == s)
+            .ok_or_else(|| format!("unknown glyph set {s:?}; expected unicode, ascii or nerd"))
+    }
+}
+
 /// How the terminal view is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct AnsiOptions {
     /// Emit colour and style escape sequences. Callers decide from the
     /// terminal, `NO_COLOR` and the user's flags.
     pub color: bool,
+    /// Which status symbols to use.
+    pub glyphs: Glyphs,
 }
 
 /// The list for a terminal: a bold progress line, phase headings, and per
 /// task a green `✓` (completed), yellow `~` (in progress, in bold, showing
 /// its active form), grey `○` (pending), magenta `⊘` (blocked) or red `✗`
-/// (abandoned, struck through).
+/// (abandoned, struck through); other symbols with other [`Glyphs`].
 pub fn render_ansi(state: &TodoState, options: AnsiOptions) -> String {
     let paint = |style: Style, text: &str| -> String {
         if options.color {
@@ -43,13 +103,13 @@ pub fn render_ansi(state: &TodoState, options: AnsiOptions) -> String {
         };
         for task in &phase.tasks {
             let text = sanitize(task.display_text());
-            let (glyph, glyph_style, text_style) = match task.status {
-                Status::Completed => ("✓", color(AnsiColor::Green), dim()),
-                Status::InProgress => ("~", color(AnsiColor::Yellow).bold(), Style::new().bold()),
-                Status::Pending => ("○", grey(), Style::new()),
-                Status::Blocked => ("⊘", color(AnsiColor::Magenta), Style::new()),
+            let glyph = options.glyphs.glyph(task.status);
+            let (glyph_style, text_style) = match task.status {
+                Status::Completed => (color(AnsiColor::Green), dim()),
+                Status::InProgress => (color(AnsiColor::Yellow).bold(), Style::new().bold()),
+                Status::Pending => (grey(), Style::new()),
+                Status::Blocked => (color(AnsiColor::Magenta), Style::new()),
                 Status::Abandoned => (
-                    "✗",
                     color(AnsiColor::Red),
                     dim().effects(Effects::DIMMED | Effects::STRIKETHROUGH),
                 ),
@@ -102,11 +162,35 @@ mod tests {
     }
 
     #[test]
+    fn glyph_sets() {
+        let fixture = mixed_list();
+        crate::test_support::snapshot_settings().bind(|| {
+            for glyphs in [Glyphs::Ascii, Glyphs::NerdFont] {
+                let view = render_ansi(&fixture, AnsiOptions { color: false, glyphs });
+                insta::assert_snapshot!(format!("render__ansi_glyphs_{}", glyphs.as_str()), view);
+            }
+        });
+    }
+
+    #[test]
+    fn glyph_set_names_round_trip() {
+        let actual: Vec<Glyphs> = Glyphs::ALL.iter().map(|g| g.as_str().parse().unwrap()).collect();
+        let expected = Glyphs::ALL.to_vec();
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
     fn model_text_cannot_reach_the_terminal_as_control_characters() {
         let fixture = mixed_list();
         let actual = (
-            only_our_sgr_sequences(&render_ansi(&fixture, AnsiOptions { color: true })),
-            render_ansi(&fixture, AnsiOptions { color: false }).contains('\u{1b}'),
+            only_our_sgr_sequences(&render_ansi(
+                &fixture,
+                AnsiOptions {
+                    color: true,
+                    ..AnsiOptions::default()
+                },
+            )),
+            render_ansi(&fixture, AnsiOptions::default()).contains('\u{1b}'),
         );
         let expected = (true, false);
         assert_eq!(actual, expected);

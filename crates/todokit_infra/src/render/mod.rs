@@ -10,7 +10,7 @@ mod sanitize;
 
 use todokit_domain::{Checklist, TodoState};
 
-pub use ansi::{AnsiOptions, render_ansi};
+pub use ansi::{AnsiOptions, Glyphs, render_ansi};
 pub use plain::render_plain;
 pub use sanitize::sanitize;
 
@@ -25,6 +25,8 @@ pub enum Format {
     Ansi {
         /// Whether to emit colour and style escape sequences.
         color: bool,
+        /// Which status symbols to use.
+        glyphs: Glyphs,
     },
 }
 
@@ -33,7 +35,7 @@ pub fn render(state: &TodoState, format: Format) -> String {
     match format {
         Format::Markdown => render_markdown(state),
         Format::Text => render_plain(state),
-        Format::Ansi { color } => render_ansi(state, AnsiOptions { color }),
+        Format::Ansi { color, glyphs } => render_ansi(state, AnsiOptions { color, glyphs }),
     }
 }
 
@@ -74,10 +76,23 @@ mod tests {
             insta::assert_snapshot!("render__text", render(&fixture, Format::Text));
             insta::assert_snapshot!(
                 "render__ansi_plain",
-                render(&fixture, Format::Ansi { color: false })
+                render(
+                    &fixture,
+                    Format::Ansi {
+                        color: false,
+                        glyphs: Glyphs::Unicode
+                    }
+                )
             );
             // The escape byte is shown as \e so the snapshot stays readable.
-            let coloured = render(&fixture, Format::Ansi { color: true }).replace('\u{1b}', "\\e");
+            let coloured = render(
+                &fixture,
+                Format::Ansi {
+                    color: true,
+                    glyphs: Glyphs::Unicode,
+                },
+            )
+            .replace('\u{1b}', "\\e");
             insta::assert_snapshot!("render__ansi_color", coloured);
             insta::assert_snapshot!("render__empty_text", render(&TodoState::new(), Format::Text));
         });

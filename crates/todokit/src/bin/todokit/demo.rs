@@ -95,7 +95,8 @@ const SCRIPT: &[(&str, Action)] = &[
 ];
 
 /// Plays the script against `service` (a `claude-code` service).
-pub async fn run(service: &TodoService, conversation: &str, color: bool, delay: Duration) -> Result<()> {
+pub async fn run(service: &TodoService, conversation: &str, terminal: Format, delay: Duration) -> Result<()> {
+    let color = matches!(terminal, Format::Ansi { color: true, .. });
     let paint = |style: Style, text: &str| {
         if color {
             format!("{style}{text}{style:#}")
@@ -158,7 +159,7 @@ pub async fn run(service: &TodoService, conversation: &str, color: bool, delay: 
             ))?;
         }
         let state = service.state(conversation).await?;
-        let view = render(&state, Format::Ansi { color });
+        let view = render(&state, terminal);
         print_line(&indent(&view, "    "))?;
         pause(delay).await;
     }

@@ -17,12 +17,12 @@ async fn apply(
     service: &TodoService,
     conversation: &str,
     action: UserAction,
-    color: bool,
+    terminal: Format,
 ) -> Result<ExitCode> {
     match service.user_edit(conversation, action, &PiMarkdown).await {
         Ok(Some(edit)) => {
             print_line(&format!("You {}.", edit.action))?;
-            print_line(&render(&edit.state, Format::Ansi { color }))?;
+            print_line(&render(&edit.state, terminal))?;
             Ok(ExitCode::SUCCESS)
         }
         Ok(None) => {
@@ -42,9 +42,9 @@ pub async fn single(
     service: &TodoService,
     conversation: &str,
     action: UserAction,
-    color: bool,
+    terminal: Format,
 ) -> Result<ExitCode> {
-    apply(service, conversation, action, color).await
+    apply(service, conversation, action, terminal).await
 }
 
 /// `export [FILE]`.
@@ -60,11 +60,16 @@ pub async fn export(service: &TodoService, conversation: &str, file: Option<&Pat
 }
 
 /// `import FILE`.
-pub async fn import(service: &TodoService, conversation: &str, file: &Path, color: bool) -> Result<ExitCode> {
+pub async fn import(
+    service: &TodoService,
+    conversation: &str,
+    file: &Path,
+    terminal: Format,
+) -> Result<ExitCode> {
     let text = std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
     let now = service.clock().now();
     match PiMarkdown.import(&text, now) {
-        Ok(state) => apply(service, conversation, UserAction::Replace(state), color).await,
+        Ok(state) => apply(service, conversation, UserAction::Replace(state), terminal).await,
         Err(e) => {
             eprintln!("todokit: {}: {e}; nothing changed", file.display());
             Ok(ExitCode::from(EXIT_USAGE))
@@ -75,7 +80,7 @@ pub async fn import(service: &TodoService, conversation: &str, file: &Path, colo
 /// `edit`: the list as markdown in the user's editor, then imported. The
 /// file is kept (and its path printed) whenever the edit cannot be applied,
 /// so no typing is lost.
-pub async fn edit(service: &TodoService, conversation: &str, color: bool) -> Result<ExitCode> {
+pub async fn edit(service: &TodoService, conversation: &str, terminal: Format) -> Result<ExitCode> {
     let editor = ["VISUAL", "EDITOR"]
         .iter()
         .find_map(|v| std::env::var(v).ok().filter(|e| !e.trim().is_empty()))
@@ -122,7 +127,7 @@ pub async fn edit(service: &TodoService, conversation: &str, color: bool) -> Res
         );
         return Ok(ExitCode::from(EXIT_USAGE));
     }
-    let code = apply(service, conversation, UserAction::Replace(state), color).await?;
+    let code = apply(service, conversation, UserAction::Replace(state), terminal).await?;
     let _ = std::fs::remove_file(&path);
     Ok(code)
 }

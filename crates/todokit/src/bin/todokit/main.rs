@@ -13,6 +13,7 @@ use anyhow::{Context, Result};
 use clap::{Parser, Subcommand, ValueEnum, builder::PossibleValuesParser};
 use todokit::app::UserAction;
 use todokit::app::schema::definitions;
+use todokit::infra::render::Glyphs;
 use todokit::{
     Format, SchemaTarget, ServiceError, TodoService, Todokit, end_of_turn_reminder, profiles, render,
 };
@@ -50,6 +51,9 @@ struct Cli {
     /// When to colour terminal output (auto: only on a terminal with NO_COLOR unset)
     #[arg(long, global = true, value_enum, default_value_t = ColorWhen::Auto)]
     color: ColorWhen,
+    /// Status symbols for terminal output: unicode, ascii, or nerd (Nerd Font icons)
+    #[arg(long, global = true, env = "TODOKIT_GLYPHS", default_value = "unicode")]
+    glyphs: Glyphs,
     #[command(subcommand)]
     command: Command,
 }
@@ -196,6 +200,10 @@ async fn run(cli: Cli) -> Result<ExitCode> {
         ColorWhen::Never => false,
         ColorWhen::Auto => anstream::AutoStream::choice(&std::io::stdout()) != anstream::ColorChoice::Never,
     };
+    let terminal = Format::Ansi {
+        color,
+        glyphs: cli.glyphs,
+    };
     let conversation = cli.conversation.clone();
     let service_for = |profile: &str| -> Result<TodoService> {
         let mut builder = Todokit::builder().profile(profile)?;
@@ -239,7 +247,7 @@ async fn run(cli: Cli) -> Result<ExitCode> {
                 ShowFormat::Json => serde_json::to_string_pretty(&state)?,
                 ShowFormat::Markdown => render(&state, Format::Markdown),
                 ShowFormat::Text => render(&state, Format::Text),
-                ShowFormat::Ansi => render(&state, Format::Ansi { color }),
+                ShowFormat::Ansi => render(&state, terminal),
             };
             print_line(&text)?;
         }
@@ -274,7 +282,7 @@ async fn run(cli: Cli) -> Result<ExitCode> {
             demo::run(
                 &service,
                 &conversation,
-                color,
+                terminal,
                 std::time::Duration::from_millis(delay),
             )
             .await?;
@@ -283,19 +291,19 @@ async fn run(cli: Cli) -> Result<ExitCode> {
             return edits::export(&service()?, &conversation_or_default(), file.as_deref()).await;
         }
         Command::Import { file } => {
-            return edits::import(&service()?, &conversation_or_default(), &file, color).await;
+            return edits::import(&service()?, &conversation_or_default(), &file, terminal).await;
         }
-        Command::Edit => return edits::edit(&service()?, &conversation_or_default(), color).await,
+        Command::Edit => return edits::edit(&service()?, &conversation_or_default(), terminal).await,
         Command::Append { phase, items } => {
             let action = UserAction::Append { phase, items };
-            return edits::single(&service()?, &conversation_or_default(), action, color).await;
+            return edits::single(&service()?, &conversation_or_default(), action, terminal).await;
         }
         Command::Start { name } => {
             return edits::single(
                 &service()?,
                 &conversation_or_default(),
                 UserAction::Start(name),
-                color,
+                terminal,
             )
             .await;
         }
@@ -304,7 +312,7 @@ async fn run(cli: Cli) -> Result<ExitCode> {
                 &service()?,
                 &conversation_or_default(),
                 UserAction::Done(name),
-                color,
+                terminal,
             )
             .await;
         }
@@ -313,7 +321,7 @@ async fn run(cli: Cli) -> Result<ExitCode> {
                 &service()?,
                 &conversation_or_default(),
                 UserAction::Drop(name),
-                color,
+                terminal,
             )
             .await;
         }
@@ -322,7 +330,7 @@ async fn run(cli: Cli) -> Result<ExitCode> {
                 &service()?,
                 &conversation_or_default(),
                 UserAction::Rm(name),
-                color,
+                terminal,
             )
             .await;
         }
