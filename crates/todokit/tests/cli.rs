@@ -723,3 +723,49 @@ fn edit_runs_the_editor_and_imports_what_it_saved() {
     let expected = (Some(0), json!("abandoned"));
     assert_eq!(actual, expected);
 }
+
+#[test]
+fn watch_prints_one_line_per_change_when_not_on_a_terminal() {
+    use std::io::{BufRead, BufReader};
+    let store = tempfile::tempdir().unwrap();
+    let mut watcher = todokit(store.path())
+        .args(["watch", "--interval-ms", "200"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("todokit watch starts");
+    let (tx, rx) = std::sync::mpsc::channel();
+    let stdout = watcher.stdout.take().expect("stdout is piped");
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let next = || {
+        rx.recv_timeout(std::time::Duration::from_secs(20))
+            .unwrap_or_default()
+    };
+    let mut lines = vec![next()];
+    let writes = [
+        r#"{"todos":[{"content":"Plan","status":"in_progress","activeForm":"Planning"},{"content":"Build","status":"pending","activeForm":"Building"}]}"#,
+        r#"{"todos":[{"content":"Plan","status":"completed","activeForm":"Planning"},{"content":"Build","status":"in_progress","activeForm":"Building \u001b[31m"}]}"#,
+        r#"{"todos":[{"content":"Plan","status":"completed","activeForm":"Planning"},{"content":"Build","status":"completed","activeForm":"Building"}]}"#,
+    ];
+    for args in writes {
+        run(todokit(store.path()).args(["call", "TodoWrite", args]));
+        lines.push(next());
+    }
+    let _ = watcher.kill();
+    let _ = watcher.wait();
+    let actual = lines;
+    let expected = vec![
+        "version 0: no todos".to_owned(),
+        "version 1: 0/2 completed; in progress: Planning; 1 pending".to_owned(),
+        "version 2: 1/2 completed; in progress: Building ␛[31m".to_owned(),
+        "version 3: no todos".to_owned(),
+    ];
+    assert_eq!(actual, expected);
+}

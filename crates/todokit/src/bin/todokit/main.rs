@@ -4,6 +4,7 @@
 
 mod demo;
 mod edits;
+mod watch;
 
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
@@ -136,6 +137,12 @@ enum Command {
     },
     /// Print, then clear, the reminders waiting for the model (the user's hand edits)
     Reminders,
+    /// Show the list live, redrawn whenever it changes (one line per change when not on a terminal)
+    Watch {
+        /// Also check this often, for file systems without change notifications
+        #[arg(long, value_name = "MS", default_value_t = 1000)]
+        interval_ms: u64,
+    },
     /// Serve the profile's tools over MCP on stdio, with the same store
     Mcp,
 }
@@ -333,6 +340,19 @@ async fn run(cli: Cli) -> Result<ExitCode> {
                 terminal,
             )
             .await;
+        }
+        Command::Watch { interval_ms } => {
+            let store_dir = cli.store.clone().or_else(todokit::default_store_dir);
+            let service = service()?;
+            let interval = std::time::Duration::from_millis(interval_ms.max(10));
+            watch::run(
+                &service,
+                store_dir.as_deref(),
+                &conversation_or_default(),
+                terminal,
+                interval,
+            )
+            .await?;
         }
         Command::Reminders => {
             let notices = service()?.take_notices(&conversation_or_default()).await?;
