@@ -161,17 +161,19 @@ mod tests {
         run_tool(&profile(), WriteTodos::NAME, &TodoState::new(), args)
     }
 
+    /// The stored status of a one-item list sent with `status`.
+    fn stored_status(status: &str) -> Option<Status> {
+        call(&format!(
+            r#"{{"todos":[{{"description":"a","status":"{status}"}}]}}"#
+        ))
+        .commit
+        .and_then(|state| state.tasks().next().map(|t| t.status))
+    }
+
     #[test]
     fn every_status_maps_to_the_stored_one() {
         let fixture = ["pending", "in_progress", "completed", "cancelled", "blocked"];
-        let actual: Vec<Option<Status>> = fixture
-            .iter()
-            .map(|s| {
-                call(&format!(r#"{{"todos":[{{"description":"a","status":"{s}"}}]}}"#))
-                    .commit
-                    .and_then(|state| state.tasks().next().map(|t| t.status))
-            })
-            .collect();
+        let actual: Vec<Option<Status>> = fixture.iter().map(|s| stored_status(s)).collect();
         let expected = vec![
             Some(Status::Pending),
             Some(Status::InProgress),
@@ -185,14 +187,7 @@ mod tests {
     #[test]
     fn other_agents_spellings_are_accepted() {
         let fixture = ["done", "canceled", "dropped", "In Progress"];
-        let actual: Vec<Option<Status>> = fixture
-            .iter()
-            .map(|s| {
-                call(&format!(r#"{{"todos":[{{"description":"a","status":"{s}"}}]}}"#))
-                    .commit
-                    .and_then(|state| state.tasks().next().map(|t| t.status))
-            })
-            .collect();
+        let actual: Vec<Option<Status>> = fixture.iter().map(|s| stored_status(s)).collect();
         let expected = vec![
             Some(Status::Completed),
             Some(Status::Abandoned),
