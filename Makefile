@@ -4,7 +4,8 @@ CARGO ?= cargo
 
 .PHONY: test toolchain fmt-check clippy unit demo build snapshots-review
 
-## Everything CI checks: formatting, lints, every test (snapshots included).
+## Everything CI checks: formatting, lints, every test (snapshots included),
+## the PostgreSQL store's against a throwaway cluster this target starts.
 test: toolchain fmt-check clippy unit
 
 ## rustfmt and clippy ship as rustup components; add them when missing.
@@ -16,10 +17,10 @@ fmt-check:
 	$(CARGO) fmt --all -- --check
 
 clippy:
-	$(CARGO) clippy --workspace --all-targets --locked -- -D warnings
+	$(CARGO) clippy --workspace --all-targets --all-features --locked -- -D warnings
 
 unit:
-	$(CARGO) test --workspace --locked
+	./scripts/with-postgres.sh $(CARGO) test --workspace --all-features --locked
 
 ## The main job on the embedded default store: a scripted agent session.
 demo:

@@ -769,3 +769,24 @@ fn watch_prints_one_line_per_change_when_not_on_a_terminal() {
     ];
     assert_eq!(actual, expected);
 }
+
+#[cfg(feature = "postgres")]
+#[test]
+fn call_then_show_across_processes_on_postgres() {
+    let url = std::env::var("TODOKIT_TEST_POSTGRES_URL").expect("make test sets TODOKIT_TEST_POSTGRES_URL");
+    let conversation = format!("cli-{}", std::process::id());
+    let with = |args: &[&str]| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_todokit"));
+        cmd.args(["--store", &url, "--conversation", &conversation])
+            .args(args);
+        run(&mut cmd)
+    };
+    let call = with(&["call", "TodoWrite", ONE_ITEM]);
+    let show = with(&["show", "--format", "json"]);
+    let actual = (
+        json_of(&call)["is_error"].clone(),
+        json_of(&show)["phases"][0]["tasks"][0]["content"].clone(),
+    );
+    let expected = (json!(false), json!("Run tests"));
+    assert_eq!(actual, expected);
+}

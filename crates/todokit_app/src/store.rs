@@ -23,15 +23,16 @@ pub enum StoreError {
         found: u64,
     },
     /// Reading or writing failed.
-    #[error("could not {action} {location}: {source}")]
+    // The message already carries the underlying error, so it is not also
+    // exposed as a source (error reporters would print it twice).
+    #[error("could not {action} {location}: {error}")]
     Io {
         /// What was being done ("read", "write", "lock", ...).
         action: &'static str,
         /// Where (a path, a table, ...).
         location: String,
         /// The underlying error.
-        #[source]
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// What is stored cannot be understood. It is left exactly as it is.
     #[error(

@@ -182,7 +182,7 @@ async fn blocking<T: Send + 'static>(
         .map_err(|e| StoreError::Io {
             action: "run",
             location: "a store worker thread".to_owned(),
-            source: io::Error::other(e.to_string()),
+            error: io::Error::other(e.to_string()),
         })?
 }
 
@@ -210,7 +210,7 @@ fn io_error(action: &'static str, path: &Path, source: io::Error) -> StoreError 
     StoreError::Io {
         action,
         location: path.display().to_string(),
-        source,
+        error: source,
     }
 }
 

@@ -2,6 +2,10 @@
 
 mod json_file;
 mod memory;
+#[cfg(feature = "postgres")]
+mod postgres;
 
 pub use json_file::{FILE_FORMAT, JsonFileStore, MAX_READABLE_STEM};
 pub use memory::MemoryStore;
+#[cfg(feature = "postgres")]
+pub use postgres::{DEFAULT_POOL_SIZE, PostgresStore, SCHEMA_VERSION};

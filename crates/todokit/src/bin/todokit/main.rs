@@ -212,18 +212,12 @@ async fn run(cli: Cli) -> Result<ExitCode> {
         glyphs: cli.glyphs,
     };
     let conversation = cli.conversation.clone();
-    let service_for = |profile: &str| -> Result<TodoService> {
-        let mut builder = Todokit::builder().profile(profile)?;
-        if let Some(dir) = &cli.store {
-            builder = builder.store_dir(dir);
-        }
-        Ok(builder.build()?)
-    };
-    let service = || service_for(&cli.profile);
+    let store = cli.store.as_deref();
+    let service = || make_service(store, &cli.profile);
     let conversation_or_default = || conversation.clone().unwrap_or_else(|| "default".to_owned());
     match cli.command {
         Command::Call { tool, json } => {
-            let service = service()?;
+            let service = service().await?;
             let args = match json.as_deref() {
                 None | Some("-") => match read_stdin()? {
                     Some(text) => text,
@@ -242,7 +236,7 @@ async fn run(cli: Cli) -> Result<ExitCode> {
             print_json(&serde_json::to_value(result)?)?;
         }
         Command::Show { format } => {
-            let service = service()?;
+            let service = service().await?;
             let conversation = conversation_or_default();
             // `json` is the stored state as it is; the other formats show the
             // list as the user should see it now.
@@ -263,7 +257,7 @@ async fn run(cli: Cli) -> Result<ExitCode> {
             print_json(&definitions(&profile, target.into()))?;
         }
         Command::Check => {
-            let state = service()?.view(&conversation_or_default()).await?;
+            let state = service().await?.view(&conversation_or_default()).await?;
             match end_of_turn_reminder(&state) {
                 Some(reminder) => {
                     print_line(&reminder)?;
@@ -283,7 +277,7 @@ async fn run(cli: Cli) -> Result<ExitCode> {
             }
         }
         Command::Demo { delay_ms } => {
-            let service = service_for(demo::PROFILE)?;
+            let service = make_service(store, demo::PROFILE).await?;
             let delay = delay_ms.unwrap_or(if std::io::stdout().is_terminal() { 700 } else { 0 });
             let conversation = conversation.unwrap_or_else(|| demo::CONVERSATION.to_owned());
             demo::run(
@@ -295,19 +289,19 @@ async fn run(cli: Cli) -> Result<ExitCode> {
             .await?;
         }
         Command::Export { file } => {
-            return edits::export(&service()?, &conversation_or_default(), file.as_deref()).await;
+            return edits::export(&service().await?, &conversation_or_default(), file.as_deref()).await;
         }
         Command::Import { file } => {
-            return edits::import(&service()?, &conversation_or_default(), &file, terminal).await;
+            return edits::import(&service().await?, &conversation_or_default(), &file, terminal).await;
         }
-        Command::Edit => return edits::edit(&service()?, &conversation_or_default(), terminal).await,
+        Command::Edit => return edits::edit(&service().await?, &conversation_or_default(), terminal).await,
         Command::Append { phase, items } => {
             let action = UserAction::Append { phase, items };
-            return edits::single(&service()?, &conversation_or_default(), action, terminal).await;
+            return edits::single(&service().await?, &conversation_or_default(), action, terminal).await;
         }
         Command::Start { name } => {
             return edits::single(
-                &service()?,
+                &service().await?,
                 &conversation_or_default(),
                 UserAction::Start(name),
                 terminal,
@@ -316,7 +310,7 @@ async fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Done { name } => {
             return edits::single(
-                &service()?,
+                &service().await?,
                 &conversation_or_default(),
                 UserAction::Done(name),
                 terminal,
@@ -325,7 +319,7 @@ async fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Drop { name } => {
             return edits::single(
-                &service()?,
+                &service().await?,
                 &conversation_or_default(),
                 UserAction::Drop(name),
                 terminal,
@@ -334,7 +328,7 @@ async fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Rm { name } => {
             return edits::single(
-                &service()?,
+                &service().await?,
                 &conversation_or_default(),
                 UserAction::Rm(name),
                 terminal,
@@ -342,8 +336,13 @@ async fn run(cli: Cli) -> Result<ExitCode> {
             .await;
         }
         Command::Watch { interval_ms } => {
-            let store_dir = cli.store.clone().or_else(todokit::default_store_dir);
-            let service = service()?;
+            // A database has no file to watch: polling alone then.
+            let store_dir = match cli.store.as_deref() {
+                Some(s) if is_database_url(s) => None,
+                Some(dir) => Some(dir.to_owned()),
+                None => todokit::default_store_dir(),
+            };
+            let service = service().await?;
             let interval = std::time::Duration::from_millis(interval_ms.max(10));
             watch::run(
                 &service,
@@ -355,7 +354,7 @@ async fn run(cli: Cli) -> Result<ExitCode> {
             .await?;
         }
         Command::Reminders => {
-            let notices = service()?.take_notices(&conversation_or_default()).await?;
+            let notices = service().await?.take_notices(&conversation_or_default()).await?;
             let texts: Vec<String> = notices.into_iter().map(|n| n.text).collect();
             if !texts.is_empty() {
                 print_line(&texts.join("\n\n"))?;
@@ -363,7 +362,7 @@ async fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Mcp => {
             use rmcp::ServiceExt;
-            let server = todokit::mcp::TodoMcpServer::new(service()?, conversation_or_default());
+            let server = todokit::mcp::TodoMcpServer::new(service().await?, conversation_or_default());
             let running = server
                 .serve(rmcp::transport::stdio())
                 .await
@@ -375,6 +374,44 @@ async fn run(cli: Cli) -> Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// True for a `--store` that names a database rather than a folder.
+fn is_database_url(store: &std::path::Path) -> bool {
+    store
+        .to_str()
+        .is_some_and(|s| s.starts_with("postgres://") || s.starts_with("postgresql://"))
+}
+
+/// The service for `profile` on the store `--store` names (a folder, or a
+/// `postgres://` URL in builds with the `postgres` feature).
+async fn make_service(store: Option<&std::path::Path>, profile: &str) -> Result<TodoService> {
+    let builder = Todokit::builder().profile(profile)?;
+    let builder = match store {
+        Some(url) if is_database_url(url) => {
+            #[cfg(feature = "postgres")]
+            {
+                let url = url.to_str().unwrap_or_default();
+                let store = todokit::infra::store::PostgresStore::connect(
+                    url,
+                    todokit::infra::store::DEFAULT_POOL_SIZE,
+                )
+                .await?;
+                builder.store(store)
+            }
+            #[cfg(not(feature = "postgres"))]
+            {
+                anyhow::bail!(
+                    "{} names a PostgreSQL database, but this todokit was built without the `postgres` feature \
+                     (cargo install --features postgres)",
+                    url.display()
+                );
+            }
+        }
+        Some(dir) => builder.store_dir(dir),
+        None => builder,
+    };
+    Ok(builder.build()?)
 }
 
 /// The whole of standard input, or `None` when it is larger than
