@@ -13,7 +13,10 @@ use std::fmt::Write;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
-use todokit_domain::{InProgressPolicy, Limits, ListRules, Op, Phase, Status, Task, TodoState, apply_ops};
+use todokit_domain::{
+    FieldNames, InProgressPolicy, Limits, ListRules, Op, Phase, Status, Task, TodoError, TodoState,
+    Violations, apply_ops, check_text, validate_list,
+};
 
 use crate::{
     CallContext, Leniency, Lifecycle, Outcome, Profile, ToolError, ToolMetadata, ToolResult, TypedTool,
@@ -71,6 +74,9 @@ impl TypedTool for TodoWrite {
 
     fn run(&self, input: TodoWriteInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
         let batch = apply_ops(ctx.state, &input.ops, ctx.now);
+        // Ops fail one by one, but a batch whose result outgrows the size
+        // limits is refused whole: nothing is stored.
+        check_size(&batch.state, &ctx.rules.limits)?;
         let content = summary(&batch.state, &batch.errors);
         let details = json!({
             "phases": phases(&batch.state),
@@ -88,6 +94,45 @@ impl TypedTool for TodoWrite {
         }
         Ok(Outcome::commit(batch.state, result))
     }
+}
+
+/// The names `pi` size errors use for the list and its parts.
+const FIELDS: FieldNames = FieldNames {
+    list: "tasks",
+    content: "content",
+    active_form: "activeForm",
+    id: "id",
+    status: "status",
+};
+
+/// Refuses a list with more tasks, or longer task texts, phase names or
+/// notes, than `limits` allow.
+fn check_size(state: &TodoState, limits: &Limits) -> Result<(), TodoError> {
+    let tasks = state.flat_tasks();
+    let rules = ListRules::default()
+        .limits(*limits)
+        .in_progress(InProgressPolicy::Normalize);
+    let mut problems = match validate_list(&tasks, &rules, &FIELDS) {
+        Ok(()) => Violations::default(),
+        Err(TodoError::Invalid(found)) => found,
+        Err(other) => return Err(other),
+    };
+    for (p, phase) in state.phases.iter().enumerate() {
+        check_text(
+            &phase.name,
+            limits.max_content_bytes,
+            false,
+            format!("phases[{p}].name"),
+            &mut problems,
+        );
+    }
+    for (i, task) in tasks.iter().enumerate() {
+        for (n, note) in task.notes.iter().enumerate() {
+            let field = format!("tasks[{i}].notes[{n}]");
+            check_text(note, limits.max_description_bytes, false, field, &mut problems);
+        }
+    }
+    problems.into_result()
 }
 
 /// The phases as `pi` shows them: name, and per task its content, status
@@ -245,7 +290,7 @@ fn tree(state: &TodoState, limit: Option<usize>, note_bodies: bool) -> String {
 mod tests {
     use super::*;
 
-    use crate::test_support::{NOW, run_tool, snapshot_settings};
+    use crate::test_support::{NOW, problem_messages, run_tool, snapshot_settings};
     use pretty_assertions::assert_eq;
 
     fn call(state: &TodoState, args: &str) -> Outcome {
@@ -345,6 +390,26 @@ mod tests {
             profile.settle(&fixture, NOW + 60_000).tasks().count(),
         );
         let expected = (4, 3);
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn a_batch_that_outgrows_the_limits_is_refused_whole() {
+        let long = "x".repeat(Limits::DEFAULT.max_content_bytes + 1);
+        let args = json!({"ops": [{"op": "append", "phase": "P", "items": ["ok", long]}]});
+        let outcome = call(&initialized(), &args.to_string());
+        let actual = (
+            outcome.result.is_error,
+            problem_messages(&outcome),
+            outcome.commit,
+        );
+        let expected = (
+            true,
+            vec![
+                "tasks[5].content: 1025 bytes of UTF-8 were sent; at most 1024 bytes are allowed".to_owned(),
+            ],
+            None,
+        );
         assert_eq!(actual, expected);
     }
 
