@@ -157,17 +157,15 @@ async fn tasks_in_several_processes_lose_no_update_on_postgres() {
 /// A shell loop of `todokit call`s, each writing the version it expects
 /// to commit into the item's text, printing `committed N` after each.
 fn writer_loop(store: &Path) -> std::process::Child {
-    let script = format!(
-        r#"exe="$1"; store="$2"
+    let script = r#"exe="$1"; store="$2"
         while true; do
           v=$("$exe" --store "$store" show --format json | sed -n 's/^  "version": \([0-9]*\),*$/\1/p')
           n=$((v + 1))
-          "$exe" --store "$store" call TodoWrite "{{\"todos\":[{{\"content\":\"version $n\",\"status\":\"in_progress\",\"activeForm\":\"x\"}}]}}" >/dev/null || exit 1
+          "$exe" --store "$store" call TodoWrite "{\"todos\":[{\"content\":\"version $n\",\"status\":\"in_progress\",\"activeForm\":\"x\"}]}" >/dev/null || exit 1
           echo "committed $n"
-        done"#
-    );
+        done"#;
     let mut cmd = Command::new("bash");
-    cmd.args(["-c", &script, "writer", env!("CARGO_BIN_EXE_todokit")])
+    cmd.args(["-c", script, "writer", env!("CARGO_BIN_EXE_todokit")])
         .arg(store)
         .stdout(Stdio::piped())
         .stderr(Stdio::null());
@@ -182,7 +180,7 @@ async fn a_writer_killed_at_random_moments_leaves_the_last_committed_state() {
     const KILLS: usize = 25;
     let dir = tempfile::tempdir().unwrap();
     let store = JsonFileStore::new(dir.path());
-    let mut random = Lcg(0x746f_646f_6b69_74);
+    let mut random = Lcg(0x0074_6f64_6f6b_6974);
     let mut results = Vec::new();
     for _ in 0..KILLS {
         let mut writer = writer_loop(dir.path());
