@@ -2,7 +2,7 @@
 
 CARGO ?= cargo
 
-.PHONY: test toolchain fmt-check clippy unit demo build snapshots-review
+.PHONY: test toolchain fmt-check clippy unit demo build snapshots-review bench fuzz-smoke
 
 ## Everything CI checks: formatting, lints, every test (snapshots included),
 ## the PostgreSQL store's against a throwaway cluster this target starts.
@@ -32,3 +32,8 @@ build:
 ## Review snapshot changes (needs `cargo install cargo-insta`).
 snapshots-review:
 	$(CARGO) insta review --workspace-root .
+
+## Benchmarks on the shared payloads, with ratios measured in one run.
+bench:
+	python3 ../shared/bench/gen_payloads.py $(CURDIR)/target/bench-payloads
+	./scripts/with-postgres.sh $(CARGO) bench -p todokit --all-features --bench calls -- $(CURDIR)/target/bench-payloads

@@ -75,7 +75,7 @@ impl Leniency {
 pub fn prepare(mut args: Value, schema: &Value, leniency: &Leniency) -> Result<Value, Vec<ArgumentError>> {
     normalize(&mut args, schema, leniency, false);
     let mut problems = Vec::new();
-    check(&args, schema, "", leniency, &mut problems);
+    check(&args, schema, &mut Vec::new(), leniency, &mut problems);
     if problems.is_empty() {
         Ok(args)
     } else {
@@ -202,22 +202,64 @@ fn case_variant(key: &str) -> Option<String> {
     }
 }
 
-fn check(value: &Value, schema: &Value, path: &str, leniency: &Leniency, problems: &mut Vec<ArgumentError>) {
+/// One step of the path to a field: a key or an index.
+#[derive(Debug, Clone, Copy)]
+enum Seg<'v> {
+    Key(&'v str),
+    Index(usize),
+}
+
+/// `todos[0].status`, or [`ROOT_FIELD`] for the arguments themselves. Built
+/// only when there is a problem to report: valid arguments cost no strings.
+fn render(path: &[Seg<'_>]) -> String {
+    if path.is_empty() {
+        return ROOT_FIELD.to_owned();
+    }
+    let mut out = String::new();
+    for seg in path {
+        match seg {
+            Seg::Key(key) if out.is_empty() => out.push_str(key),
+            Seg::Key(key) => {
+                out.push('.');
+                out.push_str(key);
+            }
+            Seg::Index(i) => {
+                if out.is_empty() {
+                    out.push_str(ROOT_FIELD);
+                }
+                out.push_str(&format!("[{i}]"));
+            }
+        }
+    }
+    out
+}
+
+fn push_problem(problems: &mut Vec<ArgumentError>, path: &[Seg<'_>], message: String) {
+    problems.push(ArgumentError::Field {
+        field: render(path),
+        message,
+    });
+}
+
+/// The allowed values of an enum schema, as `` `a`, `b` ``.
+fn allowed_names(allowed: &[Value]) -> String {
+    let names: Vec<String> = allowed
+        .iter()
+        .filter(|v| !v.is_null())
+        .map(|v| format!("`{}`", v.as_str().map_or_else(|| v.to_string(), str::to_owned)))
+        .collect();
+    names.join(", ")
+}
+
+fn check<'v>(
+    value: &'v Value,
+    schema: &Value,
+    path: &mut Vec<Seg<'v>>,
+    leniency: &Leniency,
+    problems: &mut Vec<ArgumentError>,
+) {
     let Some(s) = schema.as_object() else {
         return;
-    };
-    let field = || {
-        if path.is_empty() {
-            ROOT_FIELD.to_owned()
-        } else {
-            path.to_owned()
-        }
-    };
-    let mut problem = |message: String| {
-        problems.push(ArgumentError::Field {
-            field: field(),
-            message,
-        })
     };
     if let Some(branches) = s.get("anyOf").and_then(Value::as_array) {
         let mut first = None;
@@ -233,18 +275,11 @@ fn check(value: &Value, schema: &Value, path: &str, leniency: &Leniency, problem
         return;
     }
     let types = types_of(s);
-    let allowed_values = s.get("enum").and_then(Value::as_array).map(|allowed| {
-        let names: Vec<String> = allowed
-            .iter()
-            .filter(|v| !v.is_null())
-            .map(|v| format!("`{}`", v.as_str().map_or_else(|| v.to_string(), str::to_owned)))
-            .collect();
-        names.join(", ")
-    });
+    let enumeration = s.get("enum").and_then(Value::as_array);
     let type_ok = types.contains(&json_type(value)) || (types.contains(&"number") && value.is_number());
     if !types.is_empty() && !type_ok {
-        let wanted = match &allowed_values {
-            Some(names) => format!("one of {names}"),
+        let wanted = match enumeration {
+            Some(allowed) => format!("one of {}", allowed_names(allowed)),
             None => expected(&types),
         };
         let message = match value {
@@ -268,30 +303,36 @@ fn check(value: &Value, schema: &Value, path: &str, leniency: &Leniency, problem
             Value::String(text) => format!("expected {wanted}, got the string \"{}\"", clip(text)),
             other => format!("expected {wanted}, got {}", kind(other)),
         };
-        problem(message);
+        push_problem(problems, path, message);
         return;
     }
-    if let (Some(Value::Array(allowed)), Some(names)) = (s.get("enum"), &allowed_values)
+    if let Some(allowed) = enumeration
         && !allowed.contains(value)
     {
         let got = match value {
             Value::String(text) => format!("\"{}\"", clip(text)),
             other => kind(other).to_owned(),
         };
-        problem(format!("got {got}; allowed: {names}"));
+        push_problem(
+            problems,
+            path,
+            format!("got {got}; allowed: {}", allowed_names(allowed)),
+        );
         return;
     }
     match value {
         Value::Object(map) => {
             let props = s.get("properties").and_then(Value::as_object);
-            let required = s
+            for name in s
                 .get("required")
                 .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default();
-            for name in required.iter().filter_map(Value::as_str) {
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+            {
                 if !map.contains_key(name) {
-                    problem(format!("missing `{name}`{}", missing_hint(name, map, leniency)));
+                    let message = format!("missing `{name}`{}", missing_hint(name, map, leniency));
+                    push_problem(problems, path, message);
                 }
             }
             if s.get("additionalProperties") == Some(&Value::Bool(false)) {
@@ -299,26 +340,24 @@ fn check(value: &Value, schema: &Value, path: &str, leniency: &Leniency, problem
                     let allowed: Vec<String> = props
                         .map(|p| p.keys().map(|k| format!("`{k}`")).collect())
                         .unwrap_or_default();
-                    problem(format!(
-                        "unknown field `{}`; allowed: {}",
-                        clip(key),
-                        if allowed.is_empty() {
-                            "none".to_owned()
-                        } else {
-                            allowed.join(", ")
-                        }
-                    ));
+                    let allowed = if allowed.is_empty() {
+                        "none".to_owned()
+                    } else {
+                        allowed.join(", ")
+                    };
+                    push_problem(
+                        problems,
+                        path,
+                        format!("unknown field `{}`; allowed: {allowed}", clip(key)),
+                    );
                 }
             }
             if let Some(props) = props {
                 for (key, field_value) in map {
                     if let Some(field_schema) = props.get(key) {
-                        let sub = if path.is_empty() {
-                            key.clone()
-                        } else {
-                            format!("{path}.{key}")
-                        };
-                        check(field_value, field_schema, &sub, leniency, problems);
+                        path.push(Seg::Key(key));
+                        check(field_value, field_schema, path, leniency, problems);
+                        path.pop();
                     }
                 }
             }
@@ -328,17 +367,17 @@ fn check(value: &Value, schema: &Value, path: &str, leniency: &Leniency, problem
                 && (items.len() as u64) < min
             {
                 let noun = if min == 1 { "item" } else { "items" };
-                problem(format!("needs at least {min} {noun}, got {}", items.len()));
+                push_problem(
+                    problems,
+                    path,
+                    format!("needs at least {min} {noun}, got {}", items.len()),
+                );
             }
             if let Some(item_schema) = s.get("items") {
                 for (i, item) in items.iter().enumerate() {
-                    check(
-                        item,
-                        item_schema,
-                        &format!("{}[{i}]", field()),
-                        leniency,
-                        problems,
-                    );
+                    path.push(Seg::Index(i));
+                    check(item, item_schema, path, leniency, problems);
+                    path.pop();
                 }
             }
         }

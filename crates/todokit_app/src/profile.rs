@@ -173,7 +173,7 @@ impl Profile {
     /// the profile has no such tool.
     pub fn run(&self, name: &str, args: &Value, ctx: &CallContext<'_>) -> Option<Outcome> {
         let tool = self.find(name)?;
-        Some(match self.prepare_args(name, args) {
+        Some(match self.prepare_args(name, args.clone()) {
             Ok(prepared) => tool.call(&prepared, ctx),
             Err(error) => Outcome::read(error.into_result(tool.name())),
         })
@@ -182,12 +182,12 @@ impl Profile {
     /// The arguments for tool `name` with the accepted slips repaired, or
     /// every problem in them. Arguments for a tool the profile does not
     /// have are passed through as they are.
-    pub fn prepare_args(&self, name: &str, args: &Value) -> Result<Value, ToolError> {
+    pub fn prepare_args(&self, name: &str, args: Value) -> Result<Value, ToolError> {
         match self.registered(name) {
             Some(registered) => {
-                prepare(args.clone(), &registered.schema, &self.leniency).map_err(ToolError::Arguments)
+                prepare(args, &registered.schema, &self.leniency).map_err(ToolError::Arguments)
             }
-            None => Ok(args.clone()),
+            None => Ok(args),
         }
     }
 

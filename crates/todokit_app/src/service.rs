@@ -110,7 +110,7 @@ impl TodoService {
     pub async fn call(&self, conversation: &str, tool: &str, args: &str) -> Result<ToolResult, ServiceError> {
         let name = self.tool_name(tool)?;
         match parse_arguments(args) {
-            Ok(value) => self.call_value(conversation, tool, &value).await,
+            Ok(value) => self.call_owned(conversation, tool, value).await,
             Err(e) => Ok(ToolError::from(e).into_result(name)),
         }
     }
@@ -121,6 +121,15 @@ impl TodoService {
         conversation: &str,
         tool: &str,
         args: &Value,
+    ) -> Result<ToolResult, ServiceError> {
+        self.call_owned(conversation, tool, args.clone()).await
+    }
+
+    async fn call_owned(
+        &self,
+        conversation: &str,
+        tool: &str,
+        args: Value,
     ) -> Result<ToolResult, ServiceError> {
         let tool = self.profile.find(tool).ok_or_else(|| self.unknown(tool))?;
         // The arguments do not depend on the stored state: check them once,

@@ -29,4 +29,4 @@ pub use rules::{FieldNames, InProgressPolicy, Limits, ListRules};
 pub use state::{Notice, NoticeKind, Phase, StatusCounts, Task, Timestamp, TodoState};
 pub use status::{Priority, Status};
 pub use transition::{Replacement, Transition, adopt_hidden_fields, diff, replace_flat};
-pub use validate::{check_text, validate_list};
+pub use validate::{check_text, check_text_with, validate_list};

@@ -75,8 +75,15 @@ pub fn replace_flat(
         keep_first_in_progress(&mut tasks);
     }
     let transitions = transitions(&old, &tasks, &matches);
+    // Only the list's own fields are copied: the old tasks are replaced.
+    let next = TodoState {
+        version: current.version,
+        phases: Vec::new(),
+        next_id: current.next_id,
+        notices: current.notices.clone(),
+    };
     Ok(Replacement {
-        state: current.clone().with_flat_tasks(tasks),
+        state: next.with_flat_tasks(tasks),
         transitions,
         in_progress_count,
         wiped: false,

@@ -23,19 +23,19 @@ pub fn validate_list(tasks: &[Task], rules: &ListRules, names: &FieldNames) -> R
     let mut first_use: HashMap<&str, usize> = HashMap::new();
     for (index, task) in tasks.iter().enumerate() {
         let field = |name: &str| names.item(index, name);
-        check_text(
+        check_text_with(
             &task.content,
             limits.max_content_bytes,
             true,
-            field(names.content),
+            || field(names.content),
             &mut problems,
         );
         if let Some(active) = &task.active_form {
-            check_text(
+            check_text_with(
                 active,
                 limits.max_active_form_bytes,
                 false,
-                field(names.active_form),
+                || field(names.active_form),
                 &mut problems,
             );
         }
@@ -46,7 +46,7 @@ pub fn validate_list(tasks: &[Task], rules: &ListRules, names: &FieldNames) -> R
             None => {}
             Some(id) => {
                 let before = problems.list.len() + problems.omitted;
-                check_text(id, limits.max_id_bytes, true, field(names.id), &mut problems);
+                check_text_with(id, limits.max_id_bytes, true, || field(names.id), &mut problems);
                 let id_ok = problems.list.len() + problems.omitted == before;
                 if id_ok {
                     if let Some(first) = first_use.get(id.as_str()) {
@@ -84,14 +84,26 @@ pub fn validate_list(tasks: &[Task], rules: &ListRules, names: &FieldNames) -> R
 /// `non_empty`, not empty or only whitespace. Records the problem under
 /// `field`.
 pub fn check_text(text: &str, max_bytes: usize, non_empty: bool, field: String, problems: &mut Violations) {
+    check_text_with(text, max_bytes, non_empty, || field, problems);
+}
+
+/// [`check_text`] with the field's name built only when there is a problem,
+/// so a valid list costs no strings.
+pub fn check_text_with(
+    text: &str,
+    max_bytes: usize,
+    non_empty: bool,
+    field: impl FnOnce() -> String,
+    problems: &mut Violations,
+) {
     if text.len() > max_bytes {
         problems.push(Violation::TooLong {
-            field,
+            field: field(),
             bytes: text.len(),
             max: max_bytes,
         });
     } else if non_empty && text.trim().is_empty() {
-        problems.push(Violation::Empty { field });
+        problems.push(Violation::Empty { field: field() });
     }
 }
 

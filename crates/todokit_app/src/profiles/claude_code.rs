@@ -9,7 +9,6 @@
 use derive_setters::Setters;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 use todokit_domain::{FieldNames, InProgressPolicy, Limits, ListRules, Task, replace_flat};
 
 use crate::wire::TriStatus;
@@ -113,25 +112,39 @@ impl TypedTool for TodoWrite {
         let replaced = replace_flat(ctx.state, tasks, ctx.rules, &FIELDS, ctx.now)?.wipe_if_all_completed();
         let old_todos: Vec<TodoItem> = ctx.state.tasks().map(TodoItem::from_task).collect();
         let instructions = instructions(replaced.in_progress_count, replaced.wiped);
-        let content = json!({
-            "old_todos": old_todos,
-            "new_todos": input.todos,
-            "wiped_on_all_completed": replaced.wiped,
-            "in_progress_count": replaced.in_progress_count,
-            "instructions": instructions,
-        });
-        let details = json!({
-            "old_todos": old_todos,
-            "new_todos": input.todos,
-            "wiped_on_all_completed": replaced.wiped,
-            "in_progress_count": replaced.in_progress_count,
-            "transitions": replaced.transitions,
-        });
-        Ok(Outcome::commit(
-            replaced.state,
-            ToolResult::ok(content.to_string(), details),
-        ))
+        // Serialized from borrowed structs: the lists are not copied into
+        // JSON values twice.
+        let body = Response {
+            old_todos: &old_todos,
+            new_todos: &input.todos,
+            wiped_on_all_completed: replaced.wiped,
+            in_progress_count: replaced.in_progress_count,
+            instructions: Some(&instructions),
+            transitions: None,
+        };
+        let content = serde_json::to_string(&body).unwrap_or_default();
+        let details = serde_json::to_value(Response {
+            instructions: None,
+            transitions: Some(&replaced.transitions),
+            ..body
+        })
+        .unwrap_or_default();
+        Ok(Outcome::commit(replaced.state, ToolResult::ok(content, details)))
     }
+}
+
+/// The result body: the text the model reads, and (with transitions instead
+/// of the instruction) the details.
+#[derive(Serialize)]
+struct Response<'a> {
+    old_todos: &'a [TodoItem],
+    new_todos: &'a [TodoItem],
+    wiped_on_all_completed: bool,
+    in_progress_count: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    instructions: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    transitions: Option<&'a [todokit_domain::Transition]>,
 }
 
 /// The standing instruction, plus a nudge when the list drifted from one
@@ -159,6 +172,7 @@ mod tests {
     use crate::test_support::{NOW, problem_messages, run_tool, snapshot_settings};
     use pretty_assertions::assert_eq;
     use serde_json::Value;
+    use serde_json::json;
     use todokit_domain::{Status, TodoState};
 
     fn call(state: &TodoState, args: &str) -> Outcome {

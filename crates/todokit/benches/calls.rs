@@ -1,0 +1,328 @@
+//! `make bench`: each call from the argument string to the result string,
+//! on the payloads `shared/bench/gen_payloads.py` writes, with the floors
+//! they are compared against measured in the same run.
+//!
+//! Usage: `cargo bench -p todokit --all-features --bench calls -- DIR`,
+//! where DIR holds the generated payloads (`make bench` does all of it,
+//! with a throwaway PostgreSQL for the database figures).
+
+// The only unsafe code in the workspace: a counting allocator that wraps the
+// system one, to measure memory per stored conversation.
+#![allow(unsafe_code)]
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::hint::black_box;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicIsize, Ordering};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use todokit::app::CallContext;
+use todokit::{ConversationStore, JsonFileStore, ManualClock, MemoryStore, TodoService, TodoState, profiles};
+
+/// Counts the bytes the process holds, for the memory figure.
+struct Counting;
+
+static HELD: AtomicIsize = AtomicIsize::new(0);
+
+// SAFETY: forwards every call to the system allocator unchanged and only
+// counts sizes.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        HELD.fetch_add(layout.size() as isize, Ordering::Relaxed);
+        // SAFETY: the caller's contract is passed on as it is.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        HELD.fetch_sub(layout.size() as isize, Ordering::Relaxed);
+        // SAFETY: the caller's contract is passed on as it is.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// The plain structs of the floor for W1.
+#[derive(Serialize, Deserialize)]
+struct PlainItem {
+    content: String,
+    status: String,
+    #[serde(rename = "activeForm")]
+    active_form: String,
+}
+
+#[derive(Serialize, Deserialize)]
+struct PlainInput {
+    todos: Vec<PlainItem>,
+}
+
+#[derive(Serialize)]
+struct PlainPair<'a> {
+    old_todos: &'a [PlainItem],
+    new_todos: &'a [PlainItem],
+}
+
+/// Nanoseconds per run of `f`: the median of several timed batches, each
+/// long enough to swamp the clock's resolution.
+fn measure(mut f: impl FnMut()) -> f64 {
+    let warm = Instant::now();
+    let mut per_batch = 1u32;
+    while warm.elapsed() < Duration::from_millis(50) {
+        for _ in 0..per_batch {
+            f();
+        }
+        per_batch = per_batch.saturating_mul(2);
+    }
+    let batch = (per_batch / 4).max(1);
+    let mut samples: Vec<f64> = (0..15)
+        .map(|_| {
+            let start = Instant::now();
+            for _ in 0..batch {
+                f();
+            }
+            start.elapsed().as_nanos() as f64 / f64::from(batch)
+        })
+        .collect();
+    samples.sort_by(f64::total_cmp);
+    samples[samples.len() / 2]
+}
+
+fn read(dir: &Path, name: &str) -> String {
+    let path = dir.join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e} (run `make bench`)", path.display()))
+}
+
+fn sha256(text: &str) -> String {
+    Sha256::digest(text.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+fn service(profile: &str, store: Arc<dyn ConversationStore>) -> TodoService {
+    TodoService::new(
+        profiles::by_name(profile).expect("registered"),
+        store,
+        Arc::new(ManualClock::new(1_700_000_000_000)),
+    )
+}
+
+fn main() {
+    let dir = std::env::args()
+        .skip(1)
+        .find(|a| !a.starts_with('-'))
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("target/bench-payloads"));
+    let w1 = read(&dir, "w1_full_replace_50.json");
+    let w2_init = read(&dir, "w2_init.json");
+    let w2_ops = read(&dir, "w2_ops_batch.json");
+    let w3 = read(&dir, "w3_learn_20.json");
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let mut out = std::io::stdout().lock();
+    let mut say = |line: String| {
+        let _ = writeln!(out, "{line}");
+    };
+    say(format!("payloads in {}", dir.display()));
+    for (name, text) in [
+        ("w1_full_replace_50", &w1),
+        ("w2_init", &w2_init),
+        ("w2_ops_batch", &w2_ops),
+        ("w3_learn_20", &w3),
+    ] {
+        say(format!(
+            "  {name}.json  bytes={}  sha256={}",
+            text.len(),
+            sha256(text)
+        ));
+    }
+
+    // W1: TodoWrite, 50 items, in memory, steady state (the list is replaced by itself).
+    let memory = service("claude-code", Arc::new(MemoryStore::new()));
+    runtime
+        .block_on(memory.call("w1", "TodoWrite", &w1))
+        .expect("W1 runs");
+    let w1_call = measure(|| {
+        let result = runtime
+            .block_on(memory.call("w1", "TodoWrite", black_box(&w1)))
+            .expect("W1 runs");
+        black_box(result.content);
+    });
+    let old: PlainInput = serde_json::from_str(&w1).expect("W1 is JSON");
+    let w1_floor = measure(|| {
+        let input: PlainInput = serde_json::from_str(black_box(&w1)).expect("W1 is JSON");
+        let pair = PlainPair {
+            old_todos: &old.todos,
+            new_todos: &input.todos,
+        };
+        black_box(serde_json::to_string(&pair).expect("encodes"));
+    });
+    say(format!(
+        "W1 claude-code TodoWrite 50 items, memory: {:.1} µs; floor (serde decode + encode old/new) {:.1} µs; ratio {:.2}x (goal ≤ 2.0x)",
+        w1_call / 1e3,
+        w1_floor / 1e3,
+        w1_call / w1_floor
+    ));
+
+    // W2: the pi batch on the 5 × 10 init, from the argument text to the summary.
+    let pi = profiles::by_name("pi").expect("registered");
+    let init_state = {
+        let empty = TodoState::new();
+        let ctx = CallContext::new(&empty, 0, pi.rules());
+        let args = todokit::app::parse_arguments(&w2_init).expect("JSON");
+        pi.run("todo_write", &args, &ctx)
+            .and_then(|o| o.commit)
+            .expect("the init applies")
+    };
+    let w2_call = measure(|| {
+        let ctx = CallContext::new(&init_state, 1, pi.rules());
+        let args = todokit::app::parse_arguments(black_box(&w2_ops)).expect("JSON");
+        let outcome = pi.run("todo_write", &args, &ctx).expect("the tool exists");
+        black_box(outcome.result.content);
+    });
+    say(format!(
+        "W2 pi batch (done, start, note) on 5 x 10, with the summary: {:.2} µs (goal < 9 µs)",
+        w2_call / 1e3
+    ));
+
+    // W3: learn, full replace of 20 items with its rendering.
+    let learn = profiles::by_name("learn").expect("registered");
+    let w3_prior = {
+        let empty = TodoState::new();
+        let ctx = CallContext::new(&empty, 0, learn.rules());
+        let args = todokit::app::parse_arguments(&w3).expect("JSON");
+        learn
+            .run("todo", &args, &ctx)
+            .and_then(|o| o.commit)
+            .expect("W3 applies")
+    };
+    let w3_call = measure(|| {
+        let ctx = CallContext::new(&w3_prior, 1, learn.rules());
+        let args = todokit::app::parse_arguments(black_box(&w3)).expect("JSON");
+        black_box(
+            learn
+                .run("todo", &args, &ctx)
+                .expect("the tool exists")
+                .result
+                .content,
+        );
+    });
+    say(format!(
+        "W3 learn todo, 20 items with rendering: {:.2} µs",
+        w3_call / 1e3
+    ));
+
+    // W1 on the JSON-file store against writing the same bytes durably.
+    let files = tempfile::tempdir().expect("a temp folder");
+    let file_store = service(
+        "claude-code",
+        Arc::new(JsonFileStore::new(files.path().join("store"))),
+    );
+    runtime
+        .block_on(file_store.call("w1", "TodoWrite", &w1))
+        .expect("W1 runs");
+    let stored_bytes =
+        std::fs::read(JsonFileStore::new(files.path().join("store")).path_for("w1")).expect("stored");
+    let w1_file = measure(|| {
+        black_box(
+            runtime
+                .block_on(file_store.call("w1", "TodoWrite", &w1))
+                .expect("W1 runs")
+                .content,
+        );
+    });
+    let floor_dir = files.path().join("floor");
+    std::fs::create_dir_all(&floor_dir).expect("a folder");
+    let w1_file_floor = measure(|| {
+        let temp = floor_dir.join("x.json.tmp");
+        let mut file = std::fs::File::create(&temp).expect("create");
+        file.write_all(&stored_bytes).expect("write");
+        file.sync_all().expect("sync");
+        std::fs::rename(&temp, floor_dir.join("x.json")).expect("rename");
+    });
+    say(format!(
+        "W1 on the JSON-file store: {:.0} µs; floor (write, fsync, rename the same {} bytes) {:.0} µs; ratio {:.2}x (goal ≤ 1.5x)",
+        w1_file / 1e3,
+        stored_bytes.len(),
+        w1_file_floor / 1e3,
+        w1_file / w1_file_floor
+    ));
+
+    // Memory per stored conversation of 50 items, in the memory store.
+    let conversations = 1_000;
+    let held_before = HELD.load(Ordering::Relaxed);
+    let many = service("claude-code", Arc::new(MemoryStore::new()));
+    for i in 0..conversations {
+        runtime
+            .block_on(many.call(&format!("c{i:04}"), "TodoWrite", &w1))
+            .expect("W1 runs");
+    }
+    let held = HELD.load(Ordering::Relaxed) - held_before;
+    say(format!(
+        "memory per stored conversation (50 items, memory store): {:.1} KiB held; {} bytes as stored JSON",
+        held as f64 / conversations as f64 / 1024.0,
+        stored_bytes.len()
+    ));
+    drop(many);
+
+    postgres(&runtime, &w1, &mut say);
+}
+
+#[cfg(feature = "postgres")]
+fn postgres(runtime: &tokio::runtime::Runtime, w1: &str, say: &mut dyn FnMut(String)) {
+    let Ok(url) = std::env::var("TODOKIT_TEST_POSTGRES_URL") else {
+        say("postgres: no TODOKIT_TEST_POSTGRES_URL (make bench starts a database)".to_owned());
+        return;
+    };
+    let multi = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let _ = runtime;
+    let store = multi
+        .block_on(todokit::infra::store::PostgresStore::connect(&url, 8))
+        .expect("the bench database is reachable");
+    let service = Arc::new(service("claude-code", Arc::new(store)));
+    const CONVERSATIONS: usize = 8;
+    const CALLS: usize = 200;
+    let run_id = std::process::id();
+    let started = Instant::now();
+    multi.block_on(async {
+        let tasks: Vec<_> = (0..CONVERSATIONS)
+            .map(|c| {
+                let service = service.clone();
+                let w1 = w1.to_owned();
+                tokio::spawn(async move {
+                    for _ in 0..CALLS {
+                        service
+                            .call(&format!("bench-{run_id}-{c}"), "TodoWrite", &w1)
+                            .await
+                            .expect("W1 runs");
+                    }
+                })
+            })
+            .collect();
+        for task in tasks {
+            task.await.expect("a writer finished");
+        }
+    });
+    let elapsed = started.elapsed().as_secs_f64();
+    say(format!(
+        "postgres: {:.0} calls/s with {CONVERSATIONS} concurrent conversations (W1 payload, {} calls)",
+        (CONVERSATIONS * CALLS) as f64 / elapsed,
+        CONVERSATIONS * CALLS
+    ));
+}
+
+#[cfg(not(feature = "postgres"))]
+fn postgres(_runtime: &tokio::runtime::Runtime, _w1: &str, say: &mut dyn FnMut(String)) {
+    say("postgres: this build has no postgres feature (make bench enables it)".to_owned());
+}
