@@ -37,3 +37,12 @@ snapshots-review:
 bench:
 	python3 ../shared/bench/gen_payloads.py $(CURDIR)/target/bench-payloads
 	./scripts/with-postgres.sh $(CARGO) bench -p todokit --all-features --bench calls -- $(CURDIR)/target/bench-payloads
+
+## A short run of every fuzz target (needs `cargo install cargo-fuzz`; the
+## stable compiler is let through with RUSTC_BOOTSTRAP). Not part of CI.
+FUZZ_SECONDS ?= 30
+fuzz-smoke:
+	@command -v cargo-fuzz >/dev/null || $(CARGO) install cargo-fuzz --locked
+	cd fuzz && for target in decode markdown_import; do \
+	  RUSTC_BOOTSTRAP=1 $(CARGO) fuzz run $$target -- -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 || exit 1; \
+	done

@@ -1,0 +1,33 @@
+//! Any bytes as the arguments of any tool of any profile: decoding,
+//! checking and running must never panic, and a refused call must commit
+//! nothing. The first byte picks the tool.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use std::sync::OnceLock;
+use todokit::app::{CallContext, Profile, parse_arguments};
+use todokit::{Task, TodoState, profiles};
+
+fn tools() -> &'static [(Profile, &'static str)] {
+    static TOOLS: OnceLock<Vec<(Profile, &'static str)>> = OnceLock::new();
+    TOOLS.get_or_init(|| {
+        profiles::all()
+            .into_iter()
+            .flat_map(|p| p.tool_names().into_iter().map(move |t| (p.clone(), t)))
+            .collect()
+    })
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&pick, rest)) = data.split_first() else { return };
+    let tools = tools();
+    let (profile, tool) = &tools[usize::from(pick) % tools.len()];
+    let text = String::from_utf8_lossy(rest);
+    let prior = TodoState::flat(vec![Task::new("Plan").id("1"), Task::new("Build").id("2")]);
+    let ctx = CallContext::new(&prior, 1, profile.rules());
+    let Ok(args) = parse_arguments(&text) else { return };
+    let outcome = profile.run(tool, &args, &ctx).expect("the tool is registered");
+    if outcome.result.details.get("error").is_some() {
+        assert!(outcome.commit.is_none(), "a refused call committed");
+    }
+});
