@@ -362,7 +362,15 @@ async fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Mcp => {
             use rmcp::ServiceExt;
-            let server = todokit::mcp::TodoMcpServer::new(service().await?, conversation_or_default());
+            let service = service().await?;
+            // Logs go to stderr: stdout carries the protocol only.
+            eprintln!(
+                "todokit mcp: serving {} ({}) for conversation {:?} on stdio",
+                service.profile().name(),
+                service.profile().tool_names().join(", "),
+                conversation_or_default()
+            );
+            let server = todokit::mcp::TodoMcpServer::new(service, conversation_or_default());
             let running = server
                 .serve(rmcp::transport::stdio())
                 .await
