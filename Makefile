@@ -2,11 +2,11 @@
 
 CARGO ?= cargo
 
-.PHONY: test toolchain fmt-check clippy unit demo build snapshots-review bench fuzz-smoke
+.PHONY: test toolchain fmt-check clippy doc unit demo build snapshots-review bench fuzz-smoke
 
 ## Everything CI checks: formatting, lints, every test (snapshots included),
 ## the PostgreSQL store's against a throwaway cluster this target starts.
-test: toolchain fmt-check clippy unit
+test: toolchain fmt-check clippy doc unit
 
 ## rustfmt and clippy ship as rustup components; add them when missing.
 toolchain:
@@ -18,6 +18,10 @@ fmt-check:
 
 clippy:
 	$(CARGO) clippy --workspace --all-targets --all-features --locked -- -D warnings
+
+## Every public item documented, every intra-doc link resolving.
+doc:
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps --all-features --locked
 
 unit:
 	./scripts/with-postgres.sh $(CARGO) test --workspace --all-features --locked

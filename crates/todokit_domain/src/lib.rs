@@ -23,7 +23,7 @@ pub use batch::{
     phase_not_found, task_exists, task_not_found,
 };
 pub use checklist::{Checklist, Escape, progress_line};
-pub use error::{MAX_REPORTED_VIOLATIONS, TodoError, Violation, Violations, clip};
+pub use error::{MAX_QUOTED_CHARS, MAX_REPORTED_VIOLATIONS, TodoError, Violation, Violations, clip};
 pub use lifecycle::{auto_clear, drop_finished};
 pub use rules::{FieldNames, InProgressPolicy, Limits, ListRules};
 pub use state::{Notice, NoticeKind, Phase, StatusCounts, Task, Timestamp, TodoState};
