@@ -196,13 +196,19 @@ async fn the_server_survives_garbage_unknown_methods_and_huge_or_deep_arguments(
             .cloned()
             .unwrap_or(Value::Null)
     };
+    let parse_errors = replies
+        .iter()
+        .filter(|r| r["error"]["code"] == json!(-32700) && r["id"].is_null())
+        .count();
     let actual = (
+        parse_errors,
         by_id(2)["error"]["code"].clone(),
         by_id(4)["result"]["isError"].clone(),
         by_id(5)["result"]["isError"].clone(),
         todokit_show(store.path())["phases"][0]["tasks"][0]["content"].clone(),
     );
-    let expected = (json!(-32601), json!(true), json!(false), json!("survived"));
+    // Garbage, a truncated message and the too-deep one each get a parse error.
+    let expected = (3, json!(-32601), json!(true), json!(false), json!("survived"));
     assert_eq!(actual, expected);
 }
 

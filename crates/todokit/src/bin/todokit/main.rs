@@ -361,7 +361,6 @@ async fn run(cli: Cli) -> Result<ExitCode> {
             }
         }
         Command::Mcp => {
-            use rmcp::ServiceExt;
             let service = service().await?;
             // Logs go to stderr: stdout carries the protocol only.
             eprintln!(
@@ -371,14 +370,9 @@ async fn run(cli: Cli) -> Result<ExitCode> {
                 conversation_or_default()
             );
             let server = todokit::mcp::TodoMcpServer::new(service, conversation_or_default());
-            let running = server
-                .serve(rmcp::transport::stdio())
+            todokit::mcp::serve_stdio(server)
                 .await
                 .context("the MCP client did not complete the handshake")?;
-            running
-                .waiting()
-                .await
-                .context("the MCP server stopped unexpectedly")?;
         }
     }
     Ok(ExitCode::SUCCESS)
