@@ -7,7 +7,8 @@
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, InitializeResult,
-    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
+    ListToolsResult, MetaObject, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    ToolAnnotations,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
@@ -19,6 +20,10 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader
 /// The key of a call's `_meta` that names the conversation, for clients
 /// that keep several conversations on one server.
 pub const CONVERSATION_META_KEY: &str = "todokit/conversation";
+
+/// The key of a tool's `_meta` that holds its todokit metadata (read-only
+/// with respect to the list, exclusive, inherited by subagents).
+pub const TOOL_META_KEY: &str = "todokit/metadata";
 
 /// JSON-RPC's code for text that is not JSON.
 pub const PARSE_ERROR: i64 = -32700;
@@ -148,14 +153,19 @@ impl TodoMcpServer {
                     _ => Map::new(),
                 };
                 let meta = tool.metadata();
-                // MCP's read-only hint is about the environment; the list is
-                // part of it only for tools that change the list.
+                // The read-only hint is about the workspace (files, processes,
+                // network), which no todo tool touches, so clients may allow
+                // them in plan mode; the finer facts go under `_meta`.
                 let annotations = ToolAnnotations::new()
-                    .read_only(meta.read_only)
+                    .read_only(meta.read_only_workspace)
                     .destructive(false)
                     .idempotent(meta.idempotent)
                     .open_world(false);
-                Tool::new(tool.name(), tool.description(), std::sync::Arc::new(schema)).annotate(annotations)
+                let mut facts = Map::new();
+                facts.insert(TOOL_META_KEY.to_owned(), json!(meta));
+                Tool::new(tool.name(), tool.description(), std::sync::Arc::new(schema))
+                    .annotate(annotations)
+                    .with_meta(MetaObject(facts))
             })
             .collect()
     }

@@ -71,13 +71,14 @@ async fn every_profile_lists_its_tools_with_schemas_and_annotations() {
                 value["name"].clone(),
                 value["inputSchema"].clone(),
                 value["annotations"].clone(),
+                value["_meta"]["todokit/metadata"].clone(),
             ));
         }
         for tool in profile.tools() {
             let def = todokit::app::schema::definition(tool, todokit::SchemaTarget::Mcp);
             let meta = tool.metadata();
             let annotations = json!({
-                "readOnlyHint": meta.read_only,
+                "readOnlyHint": meta.read_only_workspace,
                 "destructiveHint": false,
                 "idempotentHint": meta.idempotent,
                 "openWorldHint": false
@@ -87,6 +88,7 @@ async fn every_profile_lists_its_tools_with_schemas_and_annotations() {
                 def["name"].clone(),
                 def["inputSchema"].clone(),
                 annotations,
+                json!(meta),
             ));
         }
         client.cancel().await.ok();
