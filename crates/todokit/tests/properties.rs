@@ -200,13 +200,59 @@ macro_rules! profile_properties {
 profile_properties! {
     claude_code_keeps_its_invariants => "claude-code",
     claude_tasks_keeps_its_invariants => "claude-tasks",
-    pi_keeps_its_invariants => "pi",
+    pi_keeps_its_invariants_on_schema_generated_calls => "pi",
     todo_update_keeps_its_invariants => "todo-update",
     learn_keeps_its_invariants => "learn",
     forge_keeps_its_invariants => "forge",
     codex_keeps_its_invariants => "codex",
     gemini_keeps_its_invariants => "gemini",
     opencode_keeps_its_invariants => "opencode",
+}
+
+/// `pi` batches that mostly make sense: ops of the right shape naming tasks
+/// and phases from a small pool, so that they find each other.
+fn pi_batches() -> impl Strategy<Value = Vec<(String, Value)>> {
+    let names = vec![
+        "Scaffold", "Wire", "Test", "Docs", "Tag", "Publish", "Review", "Fix",
+    ];
+    let phases = vec!["Build", "Ship", "Later"];
+    let task = prop::sample::select(names.clone()).prop_map(Value::from);
+    let phase = prop::sample::select(phases.clone()).prop_map(Value::from);
+    let items = prop::sample::subsequence(names, 1..5).prop_map(|v| json!(v));
+    let op = prop_oneof![
+        prop::collection::vec((phase.clone(), items.clone()), 1..4)
+            .prop_map(|list| json!({"op": "init", "list": list.into_iter().map(|(p, i)| json!({"phase": p, "items": i})).collect::<Vec<_>>()})),
+        task.clone().prop_map(|t| json!({"op": "start", "task": t})),
+        prop::option::of(task.clone()).prop_map(|t| json!({"op": "done", "task": t})),
+        (prop::option::of(task.clone()), prop::option::of(phase.clone()))
+            .prop_map(|(t, p)| json!({"op": "drop", "task": t, "phase": p})),
+        prop::option::of(phase.clone()).prop_map(|p| json!({"op": "rm", "phase": p})),
+        (phase, items).prop_map(|(p, i)| json!({"op": "append", "phase": p, "items": i})),
+        (task, prop::sample::select(vec!["found it", "", "x\ny  "])).prop_map(|(t, n)| json!({"op": "note", "task": t, "text": n})),
+    ];
+    let batch = prop::collection::vec(op, 1..5).prop_map(|ops| {
+        // `null` fields mean "left out".
+        let ops: Vec<Value> = ops
+            .into_iter()
+            .map(|mut op| {
+                if let Some(map) = op.as_object_mut() {
+                    map.retain(|_, v| !v.is_null());
+                }
+                op
+            })
+            .collect();
+        ("todo_write".to_owned(), json!({ "ops": ops }))
+    });
+    prop::collection::vec(batch, 1..10)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn pi_keeps_its_invariants_on_meaningful_batches(sequence in pi_batches()) {
+        run_sequence(profiles::by_name("pi").expect("registered"), sequence)?;
+    }
 }
 
 #[test]
