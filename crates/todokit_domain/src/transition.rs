@@ -66,10 +66,13 @@ pub fn replace_flat(
     let old = current.flat_tasks();
     let in_progress_count = incoming.iter().filter(|t| t.status == Status::InProgress).count();
     let matches = match_tasks(&old, &incoming);
+    // An id the new list gives explicitly is not handed to another task by
+    // carry-over, or the list would end up with the same id twice.
+    let given: std::collections::HashSet<String> = incoming.iter().filter_map(|t| t.id.clone()).collect();
     let mut tasks: Vec<Task> = incoming
         .into_iter()
         .zip(&matches)
-        .map(|(task, m)| carry_over(task, m.map(|i| &old[i]), now))
+        .map(|(task, m)| carry_over(task, m.map(|i| &old[i]), &given, now))
         .collect();
     if rules.in_progress == InProgressPolicy::Normalize {
         keep_first_in_progress(&mut tasks);
@@ -183,7 +186,12 @@ fn match_tasks(old: &[Task], new: &[Task]) -> Vec<Option<usize>> {
         .collect()
 }
 
-fn carry_over(mut task: Task, old: Option<&Task>, now: Timestamp) -> Task {
+fn carry_over(
+    mut task: Task,
+    old: Option<&Task>,
+    given: &std::collections::HashSet<String>,
+    now: Timestamp,
+) -> Task {
     let Some(old) = old else {
         task.created_at = Some(now);
         task.status_changed_at = Some(now);
@@ -198,7 +206,9 @@ fn carry_over(mut task: Task, old: Option<&Task>, now: Timestamp) -> Task {
     if task.content == old.content && task.active_form.is_none() {
         task.active_form = old.active_form.clone();
     }
-    task.id = task.id.or_else(|| old.id.clone());
+    task.id = task
+        .id
+        .or_else(|| old.id.clone().filter(|id| !given.contains(id)));
     task.priority = task.priority.or(old.priority);
     task.description = task.description.or_else(|| old.description.clone());
     task.owner = task.owner.or_else(|| old.owner.clone());
@@ -308,6 +318,22 @@ mod tests {
             in_progress_count: 1,
             wiped: false,
         };
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn a_carried_over_id_never_duplicates_one_the_new_list_gives() {
+        let fixture = TodoState::flat(vec![Task::new("b").id("3")]);
+        let outcome = replace_flat(
+            &fixture,
+            vec![Task::new("b"), Task::new("other").id("3")],
+            &rules(),
+            &FieldNames::default(),
+            NOW,
+        )
+        .unwrap();
+        let actual: Vec<Option<String>> = outcome.state.tasks().map(|t| t.id.clone()).collect();
+        let expected = vec![None, Some("3".to_owned())];
         assert_eq!(actual, expected);
     }
 
