@@ -790,3 +790,17 @@ fn call_then_show_across_processes_on_postgres() {
     let expected = (json!(false), json!("Run tests"));
     assert_eq!(actual, expected);
 }
+
+#[test]
+fn edit_without_an_editor_is_a_usage_error() {
+    let store = tempfile::tempdir().unwrap();
+    let mut cmd = todokit(store.path());
+    cmd.arg("edit").env_remove("VISUAL").env_remove("EDITOR");
+    let out = run(&mut cmd);
+    let actual = (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).contains("$VISUAL or $EDITOR"),
+    );
+    let expected = (Some(2), true);
+    assert_eq!(actual, expected);
+}

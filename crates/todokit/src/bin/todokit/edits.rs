@@ -81,10 +81,15 @@ pub async fn import(
 /// file is kept (and its path printed) whenever the edit cannot be applied,
 /// so no typing is lost.
 pub async fn edit(service: &TodoService, conversation: &str, terminal: Format) -> Result<ExitCode> {
-    let editor = ["VISUAL", "EDITOR"]
+    let Some(editor) = ["VISUAL", "EDITOR"]
         .iter()
         .find_map(|v| std::env::var(v).ok().filter(|e| !e.trim().is_empty()))
-        .context("set $VISUAL or $EDITOR to the editor to use (for example `nano` or `code --wait`)")?;
+    else {
+        eprintln!(
+            "todokit: set $VISUAL or $EDITOR to the editor to use (for example `nano` or `code --wait`)"
+        );
+        return Ok(ExitCode::from(EXIT_USAGE));
+    };
     let before = service.view(conversation).await?;
     let original = PiMarkdown.export(&before);
     let path = temp_path();
