@@ -24,7 +24,7 @@ pub mod wire;
 
 pub use clock::{Clock, ManualClock};
 pub use decode::{ArgumentError, parse_arguments};
-pub use prepare::{ALIASES_KEY, ID_KEY, Leniency, prepare};
+pub use prepare::{ALIASES_KEY, CompiledSchema, ID_KEY, Leniency, prepare};
 pub use profile::{DEFAULT_NAG_AFTER_ROUNDS, Lifecycle, Profile};
 pub use reminder::{end_of_turn_reminder, stale_list_reminder};
 pub use replay::{Replay, replay};

@@ -69,13 +69,115 @@ impl Leniency {
     };
 }
 
+/// A schema made ready for the decoding layer: the keywords it reads
+/// (types, enum, aliases, properties, required, items, ...) looked up once,
+/// so a call does not hash keyword names at every node.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CompiledSchema {
+    root: Node,
+}
+
+impl CompiledSchema {
+    /// Compiles `schema` (the subset of JSON Schema todokit's tools use).
+    pub fn new(schema: &Value) -> Self {
+        Self {
+            root: Node::new(schema),
+        }
+    }
+}
+
+/// One schema node, as the decoding layer reads it.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Node {
+    /// The JSON types allowed (empty: any).
+    types: Vec<&'static str>,
+    enumeration: Option<Vec<Value>>,
+    aliases: Option<Map<String, Value>>,
+    is_id: bool,
+    any_of: Vec<Node>,
+    /// `None` when the node does not list properties.
+    properties: Option<Vec<(String, Node)>>,
+    required: Vec<String>,
+    closed: bool,
+    items: Option<Box<Node>>,
+    min_items: Option<u64>,
+}
+
+impl Node {
+    fn new(schema: &Value) -> Self {
+        let Some(s) = schema.as_object() else {
+            return Self::default();
+        };
+        let type_names = match s.get("type") {
+            Some(Value::String(t)) => vec![t.as_str()],
+            Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
+            _ => Vec::new(),
+        };
+        let known = [
+            "null", "boolean", "integer", "number", "string", "array", "object",
+        ];
+        Self {
+            // In the schema's order, which error messages follow.
+            types: type_names
+                .iter()
+                .filter_map(|t| known.iter().find(|k| *k == t).copied())
+                .collect(),
+            enumeration: s.get("enum").and_then(Value::as_array).cloned(),
+            aliases: s.get(ALIASES_KEY).and_then(Value::as_object).cloned(),
+            is_id: s.get(ID_KEY) == Some(&Value::Bool(true)),
+            any_of: s
+                .get("anyOf")
+                .and_then(Value::as_array)
+                .map(|branches| branches.iter().map(Node::new).collect())
+                .unwrap_or_default(),
+            properties: s
+                .get("properties")
+                .and_then(Value::as_object)
+                .map(|props| props.iter().map(|(k, v)| (k.clone(), Node::new(v))).collect()),
+            required: s
+                .get("required")
+                .and_then(Value::as_array)
+                .map(|r| r.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+                .unwrap_or_default(),
+            closed: s.get("additionalProperties") == Some(&Value::Bool(false)),
+            items: s.get("items").map(|items| Box::new(Node::new(items))),
+            min_items: s.get("minItems").and_then(Value::as_u64),
+        }
+    }
+
+    fn property(&self, key: &str) -> Option<&Node> {
+        self.properties
+            .as_ref()?
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, n)| n)
+    }
+
+    fn allows(&self, kind: &str) -> bool {
+        self.types.contains(&kind)
+    }
+
+    /// For an `anyOf`, the branch to repair a non-null value against: the
+    /// first that is not just `null`.
+    fn value_branch(&self, value: &Value) -> Option<&Node> {
+        if value.is_null() {
+            return None;
+        }
+        self.any_of.iter().find(|b| b.types != ["null"])
+    }
+}
+
 /// `args` brought into the shape `schema` describes where `leniency`
 /// allows, then checked against it: the repaired arguments, or every problem
 /// found (at most [`MAX_REPORTED_VIOLATIONS`]).
-pub fn prepare(mut args: Value, schema: &Value, leniency: &Leniency) -> Result<Value, Vec<ArgumentError>> {
-    normalize(&mut args, schema, leniency, false);
+pub fn prepare(
+    mut args: Value,
+    schema: &CompiledSchema,
+    leniency: &Leniency,
+) -> Result<Value, Vec<ArgumentError>> {
+    normalize(&mut args, &schema.root, leniency, false);
     let mut problems = Vec::new();
-    check(&args, schema, &mut Vec::new(), leniency, &mut problems);
+    check(&args, &schema.root, &mut Vec::new(), leniency, &mut problems);
     if problems.is_empty() {
         Ok(args)
     } else {
@@ -84,37 +186,35 @@ pub fn prepare(mut args: Value, schema: &Value, leniency: &Leniency) -> Result<V
     }
 }
 
-fn normalize(value: &mut Value, schema: &Value, leniency: &Leniency, in_id_list: bool) {
-    let Some(s) = schema.as_object() else {
-        return;
-    };
-    if let Some(branch) = value_branch(s, value) {
-        normalize(value, branch, leniency, in_id_list);
+fn normalize(value: &mut Value, node: &Node, leniency: &Leniency, in_id_list: bool) {
+    if !node.any_of.is_empty() {
+        if let Some(branch) = node.value_branch(value) {
+            normalize(value, branch, leniency, in_id_list);
+        }
         return;
     }
-    let types = types_of(s);
-    let is_id = in_id_list || s.get(ID_KEY) == Some(&Value::Bool(true));
+    let is_id = in_id_list || node.is_id;
     if leniency.json_in_strings
         && let Value::String(text) = &*value
-        && !types.contains(&"string")
-        && (types.contains(&"array") || types.contains(&"object"))
+        && !node.allows("string")
+        && (node.allows("array") || node.allows("object"))
         && let Ok(parsed) = serde_json::from_str::<Value>(text)
-        && types.contains(&json_type(&parsed))
+        && node.allows(json_type(&parsed))
     {
         *value = parsed;
     }
     if leniency.numeric_ids
         && is_id
-        && types.contains(&"string")
+        && node.allows("string")
         && let Value::Number(n) = &*value
         && (n.is_u64() || n.is_i64())
     {
         *value = Value::String(n.to_string());
     }
-    if let (Some(Value::Array(allowed)), Value::String(text)) = (s.get("enum"), &*value)
+    if let (Some(allowed), Value::String(text)) = (&node.enumeration, &*value)
         && !allowed.contains(value)
     {
-        let alias = s.get(ALIASES_KEY).and_then(|a| a.get(text.as_str())).cloned();
+        let alias = node.aliases.as_ref().and_then(|a| a.get(text.as_str())).cloned();
         let respelled = Value::String(text.trim().to_lowercase().replace([' ', '-'], "_"));
         if let Some(alias) = alias {
             *value = alias;
@@ -124,22 +224,22 @@ fn normalize(value: &mut Value, schema: &Value, leniency: &Leniency, in_id_list:
     }
     match value {
         Value::Object(map) => {
-            let Some(props) = s.get("properties").and_then(Value::as_object) else {
+            if node.properties.is_none() {
                 return;
-            };
+            }
             if leniency.key_case {
-                rename_case_variants(map, props);
+                rename_case_variants(map, node);
             }
             for (key, field) in map.iter_mut() {
-                if let Some(field_schema) = props.get(key) {
-                    normalize(field, field_schema, leniency, false);
+                if let Some(field_node) = node.property(key) {
+                    normalize(field, field_node, leniency, false);
                 }
             }
         }
         Value::Array(items) => {
-            if let Some(item_schema) = s.get("items") {
+            if let Some(item_node) = &node.items {
                 for item in items {
-                    normalize(item, item_schema, leniency, is_id);
+                    normalize(item, item_node, leniency, is_id);
                 }
             }
         }
@@ -149,10 +249,11 @@ fn normalize(value: &mut Value, schema: &Value, leniency: &Leniency, in_id_list:
 
 /// Renames keys the schema does not know to the known key they are a case
 /// variant of, unless that key is present too (then nothing is guessed).
-fn rename_case_variants(map: &mut Map<String, Value>, props: &Map<String, Value>) {
+fn rename_case_variants(map: &mut Map<String, Value>, node: &Node) {
+    let known = |k: &str| node.property(k).is_some();
     let needs_rename = map
         .keys()
-        .any(|k| !props.contains_key(k) && case_variant(k).is_some_and(|v| props.contains_key(&v)));
+        .any(|k| !known(k) && case_variant(k).is_some_and(|v| known(&v)));
     if !needs_rename {
         return;
     }
@@ -160,7 +261,7 @@ fn rename_case_variants(map: &mut Map<String, Value>, props: &Map<String, Value>
     let original: Vec<String> = old.keys().cloned().collect();
     for (key, value) in old {
         let renamed = match case_variant(&key) {
-            Some(v) if !props.contains_key(&key) && props.contains_key(&v) && !original.contains(&v) => v,
+            Some(v) if !known(&key) && known(&v) && !original.contains(&v) => v,
             _ => key,
         };
         if !map.contains_key(&renamed) {
@@ -253,17 +354,14 @@ fn allowed_names(allowed: &[Value]) -> String {
 
 fn check<'v>(
     value: &'v Value,
-    schema: &Value,
+    node: &Node,
     path: &mut Vec<Seg<'v>>,
     leniency: &Leniency,
     problems: &mut Vec<ArgumentError>,
 ) {
-    let Some(s) = schema.as_object() else {
-        return;
-    };
-    if let Some(branches) = s.get("anyOf").and_then(Value::as_array) {
+    if !node.any_of.is_empty() {
         let mut first = None;
-        for branch in branches {
+        for branch in &node.any_of {
             let mut found = Vec::new();
             check(value, branch, path, leniency, &mut found);
             if found.is_empty() {
@@ -274,17 +372,16 @@ fn check<'v>(
         problems.extend(first.unwrap_or_default());
         return;
     }
-    let types = types_of(s);
-    let enumeration = s.get("enum").and_then(Value::as_array);
-    let type_ok = types.contains(&json_type(value)) || (types.contains(&"number") && value.is_number());
+    let types = &node.types;
+    let type_ok = node.allows(json_type(value)) || (node.allows("number") && value.is_number());
     if !types.is_empty() && !type_ok {
-        let wanted = match enumeration {
+        let wanted = match &node.enumeration {
             Some(allowed) => format!("one of {}", allowed_names(allowed)),
-            None => expected(&types),
+            None => expected(types),
         };
         let message = match value {
             Value::String(text)
-                if serde_json::from_str::<Value>(text).is_ok_and(|v| types.contains(&json_type(&v))) =>
+                if serde_json::from_str::<Value>(text).is_ok_and(|v| node.allows(json_type(&v))) =>
             {
                 format!(
                     "expected {wanted}, got a string (send the value itself, not a string holding its JSON)"
@@ -306,7 +403,7 @@ fn check<'v>(
         push_problem(problems, path, message);
         return;
     }
-    if let Some(allowed) = enumeration
+    if let Some(allowed) = &node.enumeration
         && !allowed.contains(value)
     {
         let got = match value {
@@ -322,24 +419,20 @@ fn check<'v>(
     }
     match value {
         Value::Object(map) => {
-            let props = s.get("properties").and_then(Value::as_object);
-            for name in s
-                .get("required")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-            {
+            for name in &node.required {
                 if !map.contains_key(name) {
                     let message = format!("missing `{name}`{}", missing_hint(name, map, leniency));
                     push_problem(problems, path, message);
                 }
             }
-            if s.get("additionalProperties") == Some(&Value::Bool(false)) {
-                for key in map.keys().filter(|k| props.is_none_or(|p| !p.contains_key(*k))) {
-                    let allowed: Vec<String> = props
-                        .map(|p| p.keys().map(|k| format!("`{k}`")).collect())
-                        .unwrap_or_default();
+            if node.closed {
+                for key in map.keys().filter(|k| node.property(k).is_none()) {
+                    let allowed: Vec<String> = node
+                        .properties
+                        .iter()
+                        .flatten()
+                        .map(|(k, _)| format!("`{k}`"))
+                        .collect();
                     let allowed = if allowed.is_empty() {
                         "none".to_owned()
                     } else {
@@ -352,18 +445,18 @@ fn check<'v>(
                     );
                 }
             }
-            if let Some(props) = props {
+            if node.properties.is_some() {
                 for (key, field_value) in map {
-                    if let Some(field_schema) = props.get(key) {
+                    if let Some(field_node) = node.property(key) {
                         path.push(Seg::Key(key));
-                        check(field_value, field_schema, path, leniency, problems);
+                        check(field_value, field_node, path, leniency, problems);
                         path.pop();
                     }
                 }
             }
         }
         Value::Array(items) => {
-            if let Some(min) = s.get("minItems").and_then(Value::as_u64)
+            if let Some(min) = node.min_items
                 && (items.len() as u64) < min
             {
                 let noun = if min == 1 { "item" } else { "items" };
@@ -373,10 +466,10 @@ fn check<'v>(
                     format!("needs at least {min} {noun}, got {}", items.len()),
                 );
             }
-            if let Some(item_schema) = s.get("items") {
+            if let Some(item_node) = &node.items {
                 for (i, item) in items.iter().enumerate() {
                     path.push(Seg::Index(i));
-                    check(item, item_schema, path, leniency, problems);
+                    check(item, item_node, path, leniency, problems);
                     path.pop();
                 }
             }
@@ -401,27 +494,6 @@ fn missing_hint(name: &str, map: &Map<String, Value>, leniency: &Leniency) -> St
         return format!(" (got `{other}`; this tool calls that field `{name}`)");
     }
     String::new()
-}
-
-/// For an `anyOf` schema, the branch to normalize `value` against: the
-/// first one that is not just `null` (`None` when `value` is null or the
-/// schema has no `anyOf`).
-fn value_branch<'a>(s: &'a Map<String, Value>, value: &Value) -> Option<&'a Value> {
-    if value.is_null() {
-        return None;
-    }
-    s.get("anyOf")?
-        .as_array()?
-        .iter()
-        .find(|b| b.get("type").and_then(Value::as_str) != Some("null"))
-}
-
-fn types_of(s: &Map<String, Value>) -> Vec<&str> {
-    match s.get("type") {
-        Some(Value::String(t)) => vec![t.as_str()],
-        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
-        _ => Vec::new(),
-    }
 }
 
 fn json_type(value: &Value) -> &'static str {
@@ -505,7 +577,7 @@ mod tests {
     #[test]
     fn an_array_sent_as_a_json_string_is_decoded() {
         let fixture = json!({"todos": json!([item()]).to_string()});
-        let actual = prepare(fixture, &schema(), &Leniency::STANDARD);
+        let actual = prepare(fixture, &CompiledSchema::new(&schema()), &Leniency::STANDARD);
         let expected = Ok(json!({"todos": [item()]}));
         assert_eq!(actual, expected);
     }
@@ -513,7 +585,8 @@ mod tests {
     #[test]
     fn snake_case_keys_are_renamed_keeping_their_place() {
         let fixture = json!({"todos": [{"content": "a", "active_form": "A", "status": "pending"}]});
-        let actual = prepare(fixture, &schema(), &Leniency::STANDARD).map(|v| v.to_string());
+        let actual =
+            prepare(fixture, &CompiledSchema::new(&schema()), &Leniency::STANDARD).map(|v| v.to_string());
         let expected = Ok(r#"{"todos":[{"content":"a","activeForm":"A","status":"pending"}]}"#.to_owned());
         assert_eq!(actual, expected);
     }
@@ -522,7 +595,11 @@ mod tests {
     fn a_case_variant_is_not_guessed_when_the_real_key_is_there_too() {
         let fixture =
             json!({"todos": [{"content": "a", "active_form": "x", "activeForm": "A", "status": "pending"}]});
-        let actual = prepare(fixture.clone(), &schema(), &Leniency::STANDARD);
+        let actual = prepare(
+            fixture.clone(),
+            &CompiledSchema::new(&schema()),
+            &Leniency::STANDARD,
+        );
         let expected = Ok(fixture);
         assert_eq!(actual, expected);
     }
@@ -530,7 +607,7 @@ mod tests {
     #[test]
     fn numeric_ids_become_strings_where_the_schema_marks_ids() {
         let fixture = json!({"todos": [{"id": 3, "content": "a", "status": "pending", "activeForm": "A"}], "remove": [1, 2]});
-        let actual = prepare(fixture, &schema(), &Leniency::STANDARD);
+        let actual = prepare(fixture, &CompiledSchema::new(&schema()), &Leniency::STANDARD);
         let expected = Ok(json!({
             "todos": [{"id": "3", "content": "a", "status": "pending", "activeForm": "A"}],
             "remove": ["1", "2"]
@@ -541,7 +618,7 @@ mod tests {
     #[test]
     fn declared_aliases_apply_whatever_the_leniency() {
         let fixture = json!({"todos": [{"content": "a", "status": "done", "activeForm": "A"}]});
-        let actual = prepare(fixture, &schema(), &Leniency::NONE);
+        let actual = prepare(fixture, &CompiledSchema::new(&schema()), &Leniency::NONE);
         let expected = Ok(json!({"todos": [{"content": "a", "status": "completed", "activeForm": "A"}]}));
         assert_eq!(actual, expected);
     }
@@ -552,10 +629,10 @@ mod tests {
         let actual = (
             prepare(
                 fixture.clone(),
-                &schema(),
+                &CompiledSchema::new(&schema()),
                 &Leniency::STANDARD.enum_spelling(true),
             ),
-            prepare(fixture, &schema(), &Leniency::STANDARD).is_err(),
+            prepare(fixture, &CompiledSchema::new(&schema()), &Leniency::STANDARD).is_err(),
         );
         let expected = (
             Ok(json!({"todos": [{"content": "a", "status": "in_progress", "activeForm": "A"}]})),
@@ -567,7 +644,7 @@ mod tests {
     #[test]
     fn nothing_is_repaired_when_the_profile_allows_nothing() {
         let fixture = json!({"todos": json!([item()]).to_string()});
-        let actual = prepare(fixture, &schema(), &Leniency::NONE);
+        let actual = prepare(fixture, &CompiledSchema::new(&schema()), &Leniency::NONE);
         let expected = Err(vec![ArgumentError::Field {
             field: "todos".into(),
             message: "expected an array, got a string (send the value itself, not a string holding its JSON)"
@@ -583,7 +660,7 @@ mod tests {
             {"title": "b", "status": 3},
             "c"
         ], "note": 5});
-        let actual = prepare(fixture, &schema(), &Leniency::NONE);
+        let actual = prepare(fixture, &CompiledSchema::new(&schema()), &Leniency::NONE);
         let expected = Err(vec![
             ArgumentError::Field {
                 field: "todos[0].status".into(),
@@ -616,7 +693,7 @@ mod tests {
     #[test]
     fn a_case_variant_earns_a_hint_where_it_is_not_accepted() {
         let fixture = json!({"todos": [{"content": "a", "status": "pending", "active_form": "A"}]});
-        let actual = prepare(fixture, &schema(), &Leniency::NONE);
+        let actual = prepare(fixture, &CompiledSchema::new(&schema()), &Leniency::NONE);
         let expected = Err(vec![ArgumentError::Field {
             field: "todos[0]".into(),
             message: "missing `activeForm` (got `active_form`; this tool spells it `activeForm`)".into(),
@@ -627,7 +704,11 @@ mod tests {
     #[test]
     fn unknown_fields_are_refused_where_the_schema_is_closed() {
         let fixture = json!({"plan": [], "explain": "x"});
-        let actual = prepare(fixture, &closed_schema(), &Leniency::STANDARD);
+        let actual = prepare(
+            fixture,
+            &CompiledSchema::new(&closed_schema()),
+            &Leniency::STANDARD,
+        );
         let expected = Err(vec![
             ArgumentError::Field {
                 field: ROOT_FIELD.into(),
@@ -644,7 +725,11 @@ mod tests {
     #[test]
     fn the_root_must_be_an_object() {
         let fixture = json!([1]);
-        let actual = prepare(fixture, &closed_schema(), &Leniency::STANDARD);
+        let actual = prepare(
+            fixture,
+            &CompiledSchema::new(&closed_schema()),
+            &Leniency::STANDARD,
+        );
         let expected = Err(vec![ArgumentError::Field {
             field: ROOT_FIELD.into(),
             message: "expected an object, got an array".into(),
@@ -685,12 +770,13 @@ mod tests {
         ];
         snapshot_settings().bind(|| {
             for (name, args) in cases {
-                let messages: Vec<String> = prepare(args, &schema(), &Leniency::STANDARD)
-                    .err()
-                    .unwrap_or_default()
-                    .iter()
-                    .map(|e| e.to_string())
-                    .collect();
+                let messages: Vec<String> =
+                    prepare(args, &CompiledSchema::new(&schema()), &Leniency::STANDARD)
+                        .err()
+                        .unwrap_or_default()
+                        .iter()
+                        .map(|e| e.to_string())
+                        .collect();
                 insta::assert_snapshot!(format!("prepare__{name}"), messages.join("\n"));
             }
         });

@@ -7,7 +7,7 @@ use derive_setters::Setters;
 use serde_json::Value;
 use todokit_domain::{ListRules, Timestamp, TodoState, auto_clear};
 
-use crate::prepare::{Leniency, prepare};
+use crate::prepare::{CompiledSchema, Leniency, prepare};
 use crate::{CallContext, Outcome, Tool, ToolError};
 
 /// The default number of tool rounds without a todo call before a host nags
@@ -26,11 +26,11 @@ pub struct Lifecycle {
     pub drop_finished_on_resume: bool,
 }
 
-/// A tool with its canonical schema, computed once.
+/// A tool with its canonical schema, compiled once for the decoding layer.
 #[derive(Clone)]
 struct Registered {
     tool: Arc<dyn Tool>,
-    schema: Value,
+    schema: CompiledSchema,
 }
 
 /// One tool family (`claude-code`, `forge`, ...): its tools, its rules and
@@ -68,7 +68,7 @@ impl Profile {
 
     /// Adds a tool.
     pub fn tool(mut self, tool: impl Tool + 'static) -> Self {
-        let schema = tool.input_schema();
+        let schema = CompiledSchema::new(&tool.input_schema());
         self.tools.push(Registered {
             tool: Arc::new(tool),
             schema,
