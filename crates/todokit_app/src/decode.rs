@@ -65,6 +65,11 @@ pub fn decode<T: DeserializeOwned>(args: &Value) -> Result<T, ArgumentError> {
             message: format!("expected a JSON object, got {}", kind(args)),
         });
     }
+    // The plain decoder first: tracking the path costs on every field, and
+    // only a failure needs it.
+    if let Ok(decoded) = T::deserialize(args) {
+        return Ok(decoded);
+    }
     serde_path_to_error::deserialize(args).map_err(|e| {
         let path = e.path().to_string();
         let field = if path == "." { ROOT_FIELD.to_owned() } else { path };
