@@ -15,6 +15,7 @@ fn todokit(store: &Path) -> Command {
         "TODOKIT_STORE",
         "TODOKIT_CONVERSATION",
         "TODOKIT_PROFILE",
+        "TODOKIT_GLYPHS",
         "CLICOLOR_FORCE",
     ] {
         cmd.env_remove(var);
@@ -64,6 +65,28 @@ fn snapshot_dir(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     }
     files.sort();
     files
+}
+
+/// insta settings that write to the workspace's `snapshots/`.
+fn snapshot_settings() -> insta::Settings {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../snapshots"));
+    settings.set_omit_expression(true);
+    settings
+}
+
+#[test]
+fn the_help_and_the_profile_list() {
+    let store = tempfile::tempdir().unwrap();
+    let help = run(todokit(store.path()).arg("--help"));
+    let call_help = run(todokit(store.path()).args(["call", "--help"]));
+    let profiles = run(todokit(store.path()).arg("profiles"));
+    snapshot_settings().bind(|| {
+        insta::assert_snapshot!("cli__help", stdout(&help));
+        insta::assert_snapshot!("cli__call_help", stdout(&call_help));
+        insta::assert_snapshot!("cli__profiles", stdout(&profiles));
+    });
+    assert_eq!((help.status.code(), profiles.status.code()), (Some(0), Some(0)));
 }
 
 const ONE_ITEM: &str =
@@ -535,10 +558,7 @@ fn concurrent_processes_lose_no_update() {
 fn the_demo_transcript() {
     let store = tempfile::tempdir().unwrap();
     let out = run(todokit(store.path()).args(["demo", "--delay-ms", "0"]));
-    let mut settings = insta::Settings::clone_current();
-    settings.set_snapshot_path(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../snapshots"));
-    settings.set_omit_expression(true);
-    settings.bind(|| insta::assert_snapshot!("cli__demo_transcript", stdout(&out)));
+    snapshot_settings().bind(|| insta::assert_snapshot!("cli__demo_transcript", stdout(&out)));
     assert_eq!(out.status.code(), Some(0));
 }
 

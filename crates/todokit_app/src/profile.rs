@@ -1,6 +1,7 @@
 //! A profile: one agent's family of todo tools over the shared state, with
 //! the rules its lists are held to and the slips it forgives.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use derive_setters::Setters;
@@ -119,11 +120,12 @@ impl Profile {
     }
 
     /// `state` as it stands at `now` under this profile: finished tasks
-    /// past their delay are gone.
-    pub fn settle(&self, state: &TodoState, now: Timestamp) -> TodoState {
+    /// past their delay are gone. Borrowed when nothing clears with time,
+    /// so most profiles pay no copy on every call.
+    pub fn settle<'a>(&self, state: &'a TodoState, now: Timestamp) -> Cow<'a, TodoState> {
         match self.lifecycle.clear_finished_after_ms {
-            Some(delay) => auto_clear(state, now, delay),
-            None => state.clone(),
+            Some(delay) => Cow::Owned(auto_clear(state, now, delay)),
+            None => Cow::Borrowed(state),
         }
     }
 

@@ -193,7 +193,7 @@ impl TodoService {
     /// profile's lifecycle, finished tasks past their delay are gone.
     pub async fn view(&self, conversation: &str) -> Result<TodoState, ServiceError> {
         let stored = self.store.load(conversation).await?;
-        Ok(self.profile.settle(&stored, self.clock.now()))
+        Ok(self.profile.settle(&stored, self.clock.now()).into_owned())
     }
 
     /// Restores `conversation` when a host resumes it: when nothing is

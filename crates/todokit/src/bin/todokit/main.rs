@@ -34,7 +34,7 @@ const MAX_STDIN_BYTES: u64 = 64 * 1024 * 1024;
     about = "Todo-list tools for LLM agents, from the command line"
 )]
 struct Cli {
-    /// Where state lives [default: the platform data folder + /todokit]
+    /// Where state lives: a folder, or a postgres:// URL in builds with the postgres feature [default: the platform data folder + /todokit]
     #[arg(long, global = true, env = "TODOKIT_STORE", value_name = "DIR")]
     store: Option<PathBuf>,
     /// Which conversation's list
@@ -267,13 +267,15 @@ async fn run(cli: Cli) -> Result<ExitCode> {
             }
         }
         Command::Profiles => {
-            for profile in profiles::all() {
-                print_line(&format!(
-                    "{:<12} {:<24} {}",
-                    profile.name(),
-                    profile.tool_names().join(", "),
-                    profile.summary()
-                ))?;
+            let all = profiles::all();
+            let rows: Vec<(&str, String, &str)> = all
+                .iter()
+                .map(|p| (p.name(), p.tool_names().join(", "), p.summary()))
+                .collect();
+            let name_width = rows.iter().map(|r| r.0.len()).max().unwrap_or(0);
+            let tools_width = rows.iter().map(|r| r.1.len()).max().unwrap_or(0);
+            for (name, tools, summary) in rows {
+                print_line(&format!("{name:<name_width$}  {tools:<tools_width$}  {summary}"))?;
             }
         }
         Command::Demo { delay_ms } => {
