@@ -6,7 +6,7 @@
 use libfuzzer_sys::fuzz_target;
 use std::sync::OnceLock;
 use todokit::app::{CallContext, Profile, parse_arguments};
-use todokit::{Task, TodoState, profiles};
+use todokit::{Todo, TodoState, profiles};
 
 fn tools() -> &'static [(Profile, &'static str)] {
     static TOOLS: OnceLock<Vec<(Profile, &'static str)>> = OnceLock::new();
@@ -23,7 +23,7 @@ fuzz_target!(|data: &[u8]| {
     let tools = tools();
     let (profile, tool) = &tools[usize::from(pick) % tools.len()];
     let text = String::from_utf8_lossy(rest);
-    let prior = TodoState::flat(vec![Task::new("Plan").id("1"), Task::new("Build").id("2")]);
+    let prior = TodoState::flat(vec![Todo::new("Plan").id("1"), Todo::new("Build").id("2")]);
     let ctx = CallContext::new(&prior, 1, profile.rules());
     let Ok(args) = parse_arguments(&text) else { return };
     let outcome = profile.run(tool, &args, &ctx).expect("the tool is registered");

@@ -21,7 +21,9 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use todokit::app::CallContext;
-use todokit::{ConversationStore, JsonFileStore, ManualClock, MemoryStore, TodoService, TodoState, profiles};
+use todokit::{
+    ConversationContext, JsonFileStore, ManualClock, MemoryStore, TodoState, TodoWriteService, profiles,
+};
 
 /// Counts the bytes the process holds, for the memory figure.
 struct Counting;
@@ -104,8 +106,8 @@ fn sha256(text: &str) -> String {
         .collect()
 }
 
-fn service(profile: &str, store: Arc<dyn ConversationStore>) -> TodoService {
-    TodoService::new(
+fn service(profile: &str, store: Arc<dyn ConversationContext>) -> TodoWriteService {
+    TodoWriteService::new(
         profiles::by_name(profile).expect("registered"),
         store,
         Arc::new(ManualClock::new(1_700_000_000_000)),

@@ -12,7 +12,7 @@ use std::io::Write;
 use anyhow::{Result, bail};
 use serde_json::{Value, json};
 use todokit::app::{CallRecord, Enforcement, Placement, TurnConfig, TurnEnd, TurnPolicy};
-use todokit::{ManualClock, MemoryStore, TodoService, Todokit};
+use todokit::{ManualClock, MemoryStore, TodoWriteService, Todokit};
 
 /// What the scripted model answers with, one step per request.
 enum Step {
@@ -86,7 +86,7 @@ fn script() -> Vec<Step> {
 /// Runs the session, writing the transcript to `out`.
 async fn run(out: &mut dyn Write) -> Result<()> {
     // HOST: wire a service once (here in memory, with a clock we control).
-    let service: TodoService = Todokit::builder()
+    let service: TodoWriteService = Todokit::builder()
         .profile("claude-code")?
         .store(MemoryStore::new())
         .clock(ManualClock::new(1_700_000_000_000))
@@ -119,13 +119,13 @@ async fn run(out: &mut dyn Write) -> Result<()> {
                 let is_error = if service.profile().find(tool).is_some() {
                     // HOST: a todo tool call goes straight to the service.
                     let result = service.call_value(conversation, tool, &args).await?;
-                    let details = &result.details;
+                    let details = result.details.value();
                     writeln!(
                         out,
                         "tool> is_error: {}, in_progress_count: {}, wiped_on_all_completed: {}",
                         result.is_error, details["in_progress_count"], details["wiped_on_all_completed"]
                     )?;
-                    writeln!(out, "{}", indent(&as_sent(&details["new_todos"])))?;
+                    writeln!(out, "{}", indent(&as_sent(&args["todos"])))?;
                     result.is_error
                 } else {
                     writeln!(out, "tool> (ok)")?;
@@ -176,7 +176,7 @@ fn as_sent(todos: &Value) -> String {
         .flatten()
         .map(|t| {
             let status: todokit::Status = serde_json::from_value(t["status"].clone()).unwrap_or_default();
-            todokit::Task::new(t["content"].as_str().unwrap_or_default())
+            todokit::Todo::new(t["content"].as_str().unwrap_or_default())
                 .active_form(t["activeForm"].as_str().unwrap_or_default())
                 .status(status)
         })

@@ -3,7 +3,7 @@
 //! One state model (phases of tasks with status, notes, priority and active
 //! form) served through *profiles*, each speaking the tool shape one agent's
 //! models already know. This crate wires the defaults together: pick a
-//! profile, a store and a clock, and get a [`TodoService`] that runs tool
+//! profile, a store and a clock, and get a [`TodoWriteService`] that runs tool
 //! calls.
 //!
 //! ```no_run
@@ -37,10 +37,10 @@ pub use todokit_domain as domain;
 pub use todokit_infra as infra;
 
 pub use todokit_app::{
-    Clock, ConversationStore, ManualClock, Profile, SchemaTarget, ServiceError, StoreError, TodoService,
-    ToolResult, end_of_turn_reminder, profiles,
+    Clock, ConversationContext, ManualClock, Profile, SchemaTarget, ServiceError, StoreError,
+    TodoWriteService, ToolResult, end_of_turn_reminder, profiles,
 };
-pub use todokit_domain::{Phase, Priority, Status, Task, TodoState};
+pub use todokit_domain::{Phase, Priority, Status, Todo, TodoState};
 pub use todokit_infra::{Format, JsonFileStore, MemoryStore, SystemClock, render};
 
 /// The environment variable that names the store folder.
@@ -101,11 +101,11 @@ impl Todokit {
     }
 }
 
-/// Puts a [`TodoService`] together; every part has a default.
+/// Puts a [`TodoWriteService`] together; every part has a default.
 #[derive(Default)]
 pub struct Builder {
     profile: Option<Profile>,
-    store: Option<Arc<dyn ConversationStore>>,
+    store: Option<Arc<dyn ConversationContext>>,
     store_dir: Option<PathBuf>,
     clock: Option<Arc<dyn Clock>>,
 }
@@ -134,7 +134,7 @@ impl Builder {
     }
 
     /// Uses `store` instead of the JSON-file store.
-    pub fn store(mut self, store: impl ConversationStore + 'static) -> Self {
+    pub fn store(mut self, store: impl ConversationContext + 'static) -> Self {
         self.store = Some(Arc::new(store));
         self
     }
@@ -146,7 +146,7 @@ impl Builder {
     }
 
     /// The service.
-    pub fn build(self) -> Result<TodoService, SetupError> {
+    pub fn build(self) -> Result<TodoWriteService, SetupError> {
         let profile = match self.profile {
             Some(p) => p,
             None => profiles::by_name(profiles::DEFAULT).ok_or_else(|| SetupError::UnknownProfile {
@@ -154,7 +154,7 @@ impl Builder {
                 available: profiles::names(),
             })?,
         };
-        let store: Arc<dyn ConversationStore> = match (self.store, self.store_dir) {
+        let store: Arc<dyn ConversationContext> = match (self.store, self.store_dir) {
             (Some(store), _) => store,
             (None, Some(dir)) => Arc::new(JsonFileStore::new(dir)),
             (None, None) => Arc::new(JsonFileStore::new(
@@ -162,7 +162,7 @@ impl Builder {
             )),
         };
         let clock = self.clock.unwrap_or_else(|| Arc::new(SystemClock));
-        Ok(TodoService::new(profile, store, clock))
+        Ok(TodoWriteService::new(profile, store, clock))
     }
 }
 
@@ -201,7 +201,7 @@ mod tests {
         let expected = (
             false,
             TodoState::flat(vec![
-                Task::new("a")
+                Todo::new("a")
                     .id("1")
                     .status(Status::InProgress)
                     .created_at(5u64)

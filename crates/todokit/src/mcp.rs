@@ -14,7 +14,7 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{Map, Value, json};
 use todokit_app::schema::{SchemaTarget, definition};
-use todokit_app::{ServiceError, TodoService};
+use todokit_app::{ServiceError, TodoWriteService};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 
 /// The key of a call's `_meta` that names the conversation, for clients
@@ -127,14 +127,14 @@ where
 /// Serves one profile's tools for one default conversation.
 #[derive(Debug, Clone)]
 pub struct TodoMcpServer {
-    service: TodoService,
+    service: TodoWriteService,
     conversation: String,
 }
 
 impl TodoMcpServer {
     /// A server for `service`'s profile; calls that name no conversation in
     /// their `_meta` go to `conversation`.
-    pub fn new(service: TodoService, conversation: impl Into<String>) -> Self {
+    pub fn new(service: TodoWriteService, conversation: impl Into<String>) -> Self {
         Self {
             service,
             conversation: conversation.into(),
@@ -211,7 +211,7 @@ impl ServerHandler for TodoMcpServer {
                 } else {
                     CallToolResult::success(content)
                 };
-                response.structured_content = Some(result.details);
+                response.structured_content = Some(result.details.value());
                 Ok(response.into())
             }
             Err(error @ ServiceError::UnknownTool { .. }) => {

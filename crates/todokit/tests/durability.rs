@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use pretty_assertions::assert_eq;
-use todokit::{ConversationStore, JsonFileStore, TodoService, Todokit};
+use todokit::{ConversationContext, JsonFileStore, TodoWriteService, Todokit};
 
 /// Set in a child process to the store it writes to.
 const CHILD_STORE: &str = "TODOKIT_DURABILITY_CHILD_STORE";
@@ -29,7 +29,7 @@ impl Lcg {
     }
 }
 
-async fn service_for(store: &str) -> TodoService {
+async fn service_for(store: &str) -> TodoWriteService {
     let builder = Todokit::builder().profile("claude-code").expect("registered");
     #[cfg(feature = "postgres")]
     if store.starts_with("postgres") {

@@ -9,9 +9,9 @@ use std::sync::Arc;
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 use todokit::app::schema::{SchemaTarget, definition};
-use todokit::app::{ConversationStore, Profile};
+use todokit::app::{ConversationContext, Profile};
 use todokit::domain::InProgressPolicy;
-use todokit::{ManualClock, MemoryStore, Status, TodoService, TodoState, profiles};
+use todokit::{ManualClock, MemoryStore, Status, TodoState, TodoWriteService, profiles};
 
 /// Strings drawn from a small pool, so calls name the same tasks and ids
 /// again; plus the awkward ones.
@@ -152,7 +152,8 @@ fn run_sequence(profile: Profile, calls: Vec<(String, Value)>) -> Result<(), Tes
         .expect("a runtime");
     runtime.block_on(async move {
         let store = Arc::new(MemoryStore::new());
-        let service = TodoService::new(profile.clone(), store.clone(), Arc::new(ManualClock::new(1_000)));
+        let service =
+            TodoWriteService::new(profile.clone(), store.clone(), Arc::new(ManualClock::new(1_000)));
         for (tool, args) in calls {
             let before =
                 serde_json::to_vec(&store.load("c").await.expect("memory never fails")).expect("encodes");
@@ -164,7 +165,7 @@ fn run_sequence(profile: Profile, calls: Vec<(String, Value)>) -> Result<(), Tes
             let after = serde_json::to_vec(&state).expect("encodes");
             // A refused call (bad arguments, a broken rule) stores nothing;
             // only `pi` batches store what applied despite failing ops.
-            if result.details.get("error").is_some() {
+            if result.details.value().get("error").is_some() {
                 prop_assert_eq!(
                     &before,
                     &after,

@@ -7,14 +7,14 @@ use pretty_assertions::assert_eq;
 use todokit::app::{Lifecycle, UserAction};
 use todokit::infra::PiMarkdown;
 use todokit::{
-    ConversationStore, JsonFileStore, ManualClock, MemoryStore, Status, TodoService, Todokit, profiles,
+    ConversationContext, JsonFileStore, ManualClock, MemoryStore, Status, TodoWriteService, Todokit, profiles,
 };
 
 const START: u64 = 1_700_000_000_000;
 const INIT: &str = r#"{"ops":[{"op":"init","list":[{"phase":"Build","items":["Scaffold","Wire"]},{"phase":"Ship","items":["Tag"]}]}]}"#;
 
-fn pi(clock: Arc<ManualClock>) -> TodoService {
-    TodoService::new(
+fn pi(clock: Arc<ManualClock>) -> TodoWriteService {
+    TodoWriteService::new(
         profiles::by_name("pi").expect("pi is registered"),
         Arc::new(MemoryStore::new()),
         clock,
@@ -69,7 +69,7 @@ async fn a_zero_delay_clears_at_once_and_a_negative_one_never() {
         let profile = profiles::by_name("pi")
             .expect("pi is registered")
             .with_lifecycle(Lifecycle::default().clear_finished_after_ms(delay));
-        TodoService::new(profile, Arc::new(MemoryStore::new()), clock.clone())
+        TodoWriteService::new(profile, Arc::new(MemoryStore::new()), clock.clone())
     };
     let (now, never) = (make(0), make(-1));
     for service in [&now, &never] {
@@ -182,7 +182,7 @@ struct WatchedStore {
 }
 
 #[async_trait::async_trait]
-impl todokit::ConversationStore for WatchedStore {
+impl todokit::ConversationContext for WatchedStore {
     async fn load(&self, conversation: &str) -> Result<todokit::TodoState, todokit::StoreError> {
         use std::sync::atomic::Ordering::SeqCst;
         let now = self.inside.fetch_add(1, SeqCst) + 1;
@@ -212,7 +212,7 @@ impl todokit::ConversationStore for WatchedStore {
 async fn fifty_concurrent_calls_on_one_conversation_are_serialized_and_none_is_lost() {
     const CALLS: u64 = 50;
     let store = Arc::new(WatchedStore::default());
-    let service = TodoService::new(
+    let service = TodoWriteService::new(
         profiles::by_name("claude-code").expect("registered"),
         store.clone(),
         Arc::new(ManualClock::new(START)),

@@ -4,11 +4,15 @@
 //! back, and the end-of-turn reminder.
 //!
 //! It depends on the domain crate and on two traits it defines for the
-//! outside world, [`ConversationStore`] and [`Clock`]; the infra crate
+//! outside world, [`ConversationContext`] and [`Clock`]; the infra crate
 //! implements them.
 
 mod clock;
+mod context;
 mod decode;
+mod details;
+mod list_writer;
+mod operation;
 mod prepare;
 mod profile;
 pub mod profiles;
@@ -16,21 +20,23 @@ mod reminder;
 mod replay;
 pub mod schema;
 mod service;
-mod store;
 mod tool;
 pub mod turn;
 mod user_edit;
 pub mod wire;
 
 pub use clock::{Clock, ManualClock};
+pub use context::{ConversationContext, StoreError};
 pub use decode::{ArgumentError, parse_arguments};
+pub use details::Details;
+pub use list_writer::{ListTool, ListWriter, current_details, list_details};
+pub use operation::ToolOperation;
 pub use prepare::{ALIASES_KEY, CompiledSchema, ID_KEY, Leniency, prepare};
 pub use profile::{DEFAULT_NAG_AFTER_ROUNDS, Lifecycle, Profile};
 pub use reminder::{end_of_turn_reminder, stale_list_reminder};
 pub use replay::{Replay, replay};
 pub use schema::SchemaTarget;
-pub use service::{MAX_COMMIT_ATTEMPTS, ServiceError, TodoService};
-pub use store::{ConversationStore, StoreError};
+pub use service::{MAX_COMMIT_ATTEMPTS, ServiceError, TodoWriteService};
 pub use tool::{CallContext, Outcome, Tool, ToolError, ToolMetadata, ToolResult, TypedTool};
 pub use turn::{
     CallRecord, Enforcement, Injection, Placement, ReminderKind, TurnConfig, TurnCounters, TurnEnd,

@@ -45,14 +45,14 @@ mod tests {
     use super::*;
     use crate::test_support::snapshot_settings;
     use pretty_assertions::assert_eq;
-    use todokit_domain::{Phase, Status, Task};
+    use todokit_domain::{Phase, Status, Todo};
 
     #[test]
     fn nothing_open_means_no_reminder() {
         let fixture = TodoState::flat(vec![
-            Task::new("a").status(Status::Completed),
-            Task::new("b").status(Status::Abandoned),
-            Task::new("c").status(Status::Blocked),
+            Todo::new("a").status(Status::Completed),
+            Todo::new("b").status(Status::Abandoned),
+            Todo::new("c").status(Status::Blocked),
         ]);
         let actual = end_of_turn_reminder(&fixture);
         let expected = None;
@@ -62,18 +62,18 @@ mod tests {
     #[test]
     fn reminder_texts() {
         let flat = TodoState::flat(vec![
-            Task::new("Read the code").status(Status::Completed),
-            Task::new("Fix the bug").status(Status::InProgress),
-            Task::new("Run tests"),
+            Todo::new("Read the code").status(Status::Completed),
+            Todo::new("Fix the bug").status(Status::InProgress),
+            Todo::new("Run tests"),
         ]);
         let phased = TodoState::new().phases(vec![
             Phase::new("Build").tasks(vec![
-                Task::new("Scaffold").status(Status::InProgress),
-                Task::new("Wire"),
+                Todo::new("Scaffold").status(Status::InProgress),
+                Todo::new("Wire"),
             ]),
             Phase::new("Ship").tasks(vec![
-                Task::new("Tag").status(Status::Completed),
-                Task::new("Publish"),
+                Todo::new("Tag").status(Status::Completed),
+                Todo::new("Publish"),
             ]),
         ]);
         snapshot_settings().bind(|| {

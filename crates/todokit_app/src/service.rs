@@ -10,7 +10,7 @@ use thiserror::Error;
 use todokit_domain::{Notice, Phase, Timestamp, TodoState, drop_finished};
 
 use crate::{
-    CallContext, Clock, ConversationStore, Profile, StoreError, ToolError, ToolResult, parse_arguments,
+    CallContext, Clock, ConversationContext, Profile, StoreError, ToolError, ToolResult, parse_arguments,
 };
 
 /// How often a call is re-run against a fresh load when another writer
@@ -52,16 +52,16 @@ type ConversationLocks = Arc<Mutex<HashMap<String, Weak<tokio::sync::Mutex<()>>>
 
 /// Runs a profile's tool calls over an injected store and clock.
 #[derive(Clone)]
-pub struct TodoService {
+pub struct TodoWriteService {
     profile: Profile,
-    store: Arc<dyn ConversationStore>,
+    store: Arc<dyn ConversationContext>,
     clock: Arc<dyn Clock>,
     locks: ConversationLocks,
 }
 
-impl TodoService {
+impl TodoWriteService {
     /// A service for `profile` over `store`, telling time by `clock`.
-    pub fn new(profile: Profile, store: Arc<dyn ConversationStore>, clock: Arc<dyn Clock>) -> Self {
+    pub fn new(profile: Profile, store: Arc<dyn ConversationContext>, clock: Arc<dyn Clock>) -> Self {
         Self {
             profile,
             store,
@@ -96,7 +96,7 @@ impl TodoService {
     }
 
     /// The store it uses.
-    pub fn store(&self) -> &Arc<dyn ConversationStore> {
+    pub fn store(&self) -> &Arc<dyn ConversationContext> {
         &self.store
     }
 
@@ -260,12 +260,12 @@ fn phases_from_transcript(transcript: &[ToolResult]) -> Option<Vec<Phase>> {
         .iter()
         .rev()
         .filter(|r| !r.is_error)
-        .find_map(|r| serde_json::from_value(r.details.get("phases")?.clone()).ok())
+        .find_map(|r| serde_json::from_value(r.details.value().get_mut("phases")?.take()).ok())
 }
 
-impl std::fmt::Debug for TodoService {
+impl std::fmt::Debug for TodoWriteService {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("TodoService")
+        f.debug_struct("TodoWriteService")
             .field("profile", &self.profile)
             .finish_non_exhaustive()
     }

@@ -32,7 +32,7 @@ pub fn run_tool(
 
 /// The message of every problem an error result reports.
 pub fn problem_messages(outcome: &crate::Outcome) -> Vec<String> {
-    outcome.result.details["error"]["problems"]
+    outcome.result.details.value()["error"]["problems"]
         .as_array()
         .map(|ps| {
             ps.iter()

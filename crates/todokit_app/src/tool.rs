@@ -4,12 +4,12 @@
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 use thiserror::Error;
 use todokit_domain::{ListRules, Timestamp, TodoError, TodoState};
 
 use crate::decode::{ArgumentError, decode};
-use crate::schema;
+use crate::{Details, schema};
 
 /// What one call returns to the host: whether it failed, the text the model
 /// sees, and structured details for UIs and logs.
@@ -19,14 +19,15 @@ pub struct ToolResult {
     pub is_error: bool,
     /// The text the model reads.
     pub content: String,
-    /// Structured details: previous and current list, transitions, and the
-    /// profile's own fields.
-    pub details: Value,
+    /// Structured details: for a list tool, the list before and after
+    /// (`previous`, `current`), the `transitions` and the profile's own
+    /// fields; for a refused call, the `error`.
+    pub details: Details,
 }
 
 impl ToolResult {
     /// A successful result.
-    pub fn ok(content: impl Into<String>, details: Value) -> Self {
+    pub fn ok(content: impl Into<String>, details: Details) -> Self {
         Self {
             is_error: false,
             content: content.into(),
@@ -144,16 +145,41 @@ impl ToolError {
             content.push_str(&format!("- ... and {omitted} more problems of the same kinds\n"));
         }
         content.push_str(&format!("Fix the arguments and call {tool} again."));
-        let problems: Vec<Value> = problems
-            .into_iter()
-            .map(|(field, message)| json!({"field": field, "message": message}))
-            .collect();
+        let details = Details::of(&ErrorDetails {
+            error: ErrorBody {
+                kind: self.kind(),
+                problems: problems
+                    .iter()
+                    .map(|(field, message)| Problem { field, message })
+                    .collect(),
+                omitted,
+            },
+        });
         ToolResult {
             is_error: true,
             content,
-            details: json!({"error": {"kind": self.kind(), "problems": problems, "omitted": omitted}}),
+            details,
         }
     }
+}
+
+/// The details of a refused call.
+#[derive(Serialize)]
+struct ErrorDetails<'a> {
+    error: ErrorBody<'a>,
+}
+
+#[derive(Serialize)]
+struct ErrorBody<'a> {
+    kind: &'static str,
+    problems: Vec<Problem<'a>>,
+    omitted: usize,
+}
+
+#[derive(Serialize)]
+struct Problem<'a> {
+    field: &'a str,
+    message: &'a str,
 }
 
 /// What a call gives the service: the result, and the state to commit if

@@ -231,7 +231,7 @@ impl TurnPolicy {
     }
 
     /// The host is about to send the next request; `notices` are what
-    /// [`crate::TodoService::take_notices`] returned. Returns the stale-list
+    /// [`crate::TodoWriteService::take_notices`] returned. Returns the stale-list
     /// reminder (once per failed call) and one reminder per hand edit.
     pub fn before_request(&mut self, notices: &[Notice]) -> Vec<Injection> {
         let mut out = Vec::new();
@@ -306,7 +306,7 @@ mod tests {
     use crate::profiles;
     use crate::test_support::snapshot_settings;
     use pretty_assertions::assert_eq;
-    use todokit_domain::{NoticeKind, Status, Task};
+    use todokit_domain::{NoticeKind, Status, Todo};
 
     fn policy(profile: &str) -> TurnPolicy {
         TurnPolicy::new(&profiles::by_name(profile).expect("registered"))
@@ -322,9 +322,9 @@ mod tests {
 
     fn list() -> TodoState {
         TodoState::flat(vec![
-            Task::new("Read").status(Status::Completed),
-            Task::new("Fix").status(Status::InProgress),
-            Task::new("Test"),
+            Todo::new("Read").status(Status::Completed),
+            Todo::new("Fix").status(Status::InProgress),
+            Todo::new("Test"),
         ])
     }
 
@@ -451,7 +451,7 @@ mod tests {
         second.phases[0].tasks[1].status = Status::Completed;
         lists.push(second.clone());
         let mut third = second;
-        third.phases[0].tasks.push(Task::new("Docs"));
+        third.phases[0].tasks.push(Todo::new("Docs"));
         lists.push(third);
         let actual: Vec<&str> = lists
             .iter()

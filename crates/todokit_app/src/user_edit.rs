@@ -2,7 +2,7 @@
 //! drop, rm, and replacing the whole list from edited markdown.
 //!
 //! Each edit is recorded as a [`Notice`] on the list; the host takes it
-//! with [`TodoService::take_notices`] and shows the model the reminder: the
+//! with [`TodoWriteService::take_notices`] and shows the model the reminder: the
 //! user changed the list, which action, the new list as markdown, and that
 //! the change was deliberate (so the model does not put back what the user
 //! removed).
@@ -13,7 +13,7 @@ use todokit_domain::{
     normalize_in_progress,
 };
 
-use crate::{ServiceError, TodoService};
+use crate::{ServiceError, TodoWriteService};
 
 /// Reads and writes a list as markdown. The infra crate provides the
 /// format; the app layer only needs these two directions.
@@ -101,7 +101,7 @@ pub enum UserEditError {
 /// What a name resolves to.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Target {
-    Task(String),
+    Todo(String),
     Phase(String),
 }
 
@@ -121,7 +121,7 @@ fn resolve(state: &TodoState, name: &str) -> Result<Target, UserEditError> {
     let rules: [Rule; 2] = [|c, w| c.to_lowercase() == w, |c, w| c.to_lowercase().contains(w)];
     for rule in rules {
         for (candidates, make) in [
-            (&tasks, Target::Task as fn(String) -> Target),
+            (&tasks, Target::Todo as fn(String) -> Target),
             (&phases, Target::Phase),
         ] {
             let found: Vec<&str> = candidates.iter().copied().filter(|c| rule(c, &wanted)).collect();
@@ -164,7 +164,7 @@ fn edit(state: &TodoState, action: &UserAction, now: u64) -> Result<(TodoState, 
             )
         }
         UserAction::Start(name) => match resolve(state, name)? {
-            Target::Task(task) => (
+            Target::Todo(task) => (
                 Op::new(OpKind::Start).task(task.clone()),
                 format!("started task \"{task}\""),
             ),
@@ -181,7 +181,7 @@ fn edit(state: &TodoState, action: &UserAction, now: u64) -> Result<(TodoState, 
                 _ => (OpKind::Rm, "removed {}"),
             };
             let (op, what) = match resolve(state, name)? {
-                Target::Task(task) => (Op::new(kind).task(task.clone()), format!("task \"{task}\"")),
+                Target::Todo(task) => (Op::new(kind).task(task.clone()), format!("task \"{task}\"")),
                 Target::Phase(phase) => (
                     Op::new(kind).phase(phase.clone()),
                     format!("every task of phase \"{phase}\""),
@@ -206,7 +206,7 @@ pub fn user_edit_reminder(action: &str, markdown: &str) -> String {
     )
 }
 
-impl TodoService {
+impl TodoWriteService {
     /// Applies a hand edit by the user to `conversation`, records it as a
     /// notice for the model, and returns what it did; `None` when the list
     /// was already like that.
@@ -242,16 +242,16 @@ impl TodoService {
 mod tests {
     use super::*;
     use pretty_assertions::assert_eq;
-    use todokit_domain::{Phase, Status, Task};
+    use todokit_domain::{Phase, Status, Todo};
 
     fn fixture() -> TodoState {
         TodoState::new().phases(vec![
             Phase::new("Build").tasks(vec![
-                Task::new("Scaffold the crate").status(Status::InProgress),
-                Task::new("Wire the store"),
-                Task::new("Wire the CLI"),
+                Todo::new("Scaffold the crate").status(Status::InProgress),
+                Todo::new("Wire the store"),
+                Todo::new("Wire the CLI"),
             ]),
-            Phase::new("Ship").tasks(vec![Task::new("Tag")]),
+            Phase::new("Ship").tasks(vec![Todo::new("Tag")]),
         ])
     }
 
@@ -263,10 +263,10 @@ mod tests {
             .map(|n| resolve(&state, n).map_err(|e| e.to_string()))
             .collect();
         let expected = vec![
-            Ok(Target::Task("Wire the store".into())),
-            Ok(Target::Task("Scaffold the crate".into())),
+            Ok(Target::Todo("Wire the store".into())),
+            Ok(Target::Todo("Scaffold the crate".into())),
             Ok(Target::Phase("Ship".into())),
-            Ok(Target::Task("Tag".into())),
+            Ok(Target::Todo("Tag".into())),
         ];
         assert_eq!(actual, expected);
     }

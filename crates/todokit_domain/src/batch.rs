@@ -12,7 +12,7 @@ use derive_setters::Setters;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::{Phase, Status, Task, Timestamp, TodoState};
+use crate::{Phase, Status, Timestamp, Todo, TodoState};
 
 /// `init` came without `list`.
 pub const MISSING_LIST: &str = "Missing list for init operation";
@@ -27,7 +27,7 @@ pub const MISSING_APPEND_ITEMS: &str = "Missing items for append operation";
 /// `note` came without text (or only whitespace).
 pub const MISSING_NOTE_TEXT: &str = "Missing text for note operation";
 
-/// `Task "X" not found`, with a hint when the list is empty.
+/// `Todo "X" not found`, with a hint when the list is empty.
 pub fn task_not_found(task: &str, list_is_empty: bool) -> String {
     if list_is_empty {
         format!("Task \"{task}\" not found (the todo list is empty: use init or append first)")
@@ -41,7 +41,7 @@ pub fn phase_not_found(phase: &str) -> String {
     format!("Phase \"{phase}\" not found")
 }
 
-/// `Task "X" already exists`.
+/// `Todo "X" already exists`.
 pub fn task_exists(task: &str) -> String {
     format!("Task \"{task}\" already exists")
 }
@@ -241,11 +241,11 @@ fn init(state: &mut TodoState, op: &Op, now: Timestamp) -> Result<(), String> {
                 .iter()
                 .flat_map(|p| &p.tasks)
                 .chain(&tasks)
-                .any(|t: &Task| t.content == content)
+                .any(|t: &Todo| t.content == content)
             {
                 return Err(task_exists(content));
             }
-            tasks.push(Task::new(content).created_at(now).status_changed_at(now));
+            tasks.push(Todo::new(content).created_at(now).status_changed_at(now));
         }
         phases.push(Phase::new(name).tasks(tasks));
     }
@@ -291,7 +291,7 @@ fn append(state: &mut TodoState, op: &Op, now: Timestamp) -> Result<(), String> 
             Ok(content) if state.tasks().chain(&added).any(|t| t.content == content) => {
                 errors.push(task_exists(content));
             }
-            Ok(content) => added.push(Task::new(content).created_at(now).status_changed_at(now)),
+            Ok(content) => added.push(Todo::new(content).created_at(now).status_changed_at(now)),
         }
     }
     if !added.is_empty() {
@@ -356,7 +356,7 @@ fn locate_phase(state: &TodoState, name: &str) -> Result<usize, String> {
         .ok_or_else(|| phase_not_found(name))
 }
 
-fn set_status(task: &mut Task, status: Status, now: Timestamp) {
+fn set_status(task: &mut Todo, status: Status, now: Timestamp) {
     if task.status != status {
         task.status = status;
         task.status_changed_at = Some(now);
@@ -664,8 +664,8 @@ mod tests {
     #[test]
     fn normalization_keeps_the_first_of_several_in_progress_across_phases() {
         let mut fixture = TodoState::new().phases(vec![
-            Phase::new("A").tasks(vec![Task::new("a"), Task::new("b").status(Status::InProgress)]),
-            Phase::new("B").tasks(vec![Task::new("c").status(Status::InProgress)]),
+            Phase::new("A").tasks(vec![Todo::new("a"), Todo::new("b").status(Status::InProgress)]),
+            Phase::new("B").tasks(vec![Todo::new("c").status(Status::InProgress)]),
         ]);
         normalize_in_progress(&mut fixture, NOW);
         let actual = statuses(&fixture);
@@ -679,7 +679,7 @@ mod tests {
 
     #[test]
     fn normalization_leaves_a_list_with_nothing_open_alone() {
-        let mut fixture = TodoState::flat(vec![Task::new("a").status(Status::Completed)]);
+        let mut fixture = TodoState::flat(vec![Todo::new("a").status(Status::Completed)]);
         let before = fixture.clone();
         normalize_in_progress(&mut fixture, NOW);
         assert_eq!(fixture, before);

@@ -88,7 +88,7 @@ impl<'a> Checklist<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Phase, Task};
+    use crate::{Phase, Todo};
     use pretty_assertions::assert_eq;
 
     #[test]
@@ -102,11 +102,11 @@ mod tests {
     #[test]
     fn flat_list_with_every_status() {
         let fixture = TodoState::flat(vec![
-            Task::new("Write schema").status(Status::Completed),
-            Task::new("Wire service").status(Status::InProgress),
-            Task::new("Add tests"),
-            Task::new("Ship").status(Status::Blocked),
-            Task::new("Port to C").status(Status::Abandoned),
+            Todo::new("Write schema").status(Status::Completed),
+            Todo::new("Wire service").status(Status::InProgress),
+            Todo::new("Add tests"),
+            Todo::new("Ship").status(Status::Blocked),
+            Todo::new("Port to C").status(Status::Abandoned),
         ]);
         let actual = Checklist::new(&fixture).render();
         let expected = "Progress: 1/5 completed, 1 abandoned
@@ -122,9 +122,9 @@ mod tests {
     #[test]
     fn named_phases_get_headings_and_escaping_applies_to_all_model_text() {
         let fixture = TodoState::new().phases(vec![
-            Phase::new("Build").tasks(vec![Task::new("a")]),
+            Phase::new("Build").tasks(vec![Todo::new("a")]),
             Phase::new("Empty"),
-            Phase::new("Ship").tasks(vec![Task::new("b").status(Status::Completed)]),
+            Phase::new("Ship").tasks(vec![Todo::new("b").status(Status::Completed)]),
         ]);
         let actual = Checklist::new(&fixture)
             .escape(|s| Cow::Owned(s.to_uppercase()))

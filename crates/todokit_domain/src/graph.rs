@@ -1,19 +1,19 @@
-//! Task ids and the dependencies between tasks: lookups, id allocation and
+//! Todo ids and the dependencies between tasks: lookups, id allocation and
 //! the blocked-by graph, kept acyclic.
 //!
 //! Only the "blocked by" side of an edge is stored (on the waiting task);
 //! the "blocks" side is derived from it, so the two can never disagree.
 
-use crate::{Status, Task, TodoError, TodoState, clip};
+use crate::{Status, Todo, TodoError, TodoState, clip};
 
 impl TodoState {
     /// The task with id `id`.
-    pub fn find(&self, id: &str) -> Option<&Task> {
+    pub fn find(&self, id: &str) -> Option<&Todo> {
         self.tasks().find(|t| t.id.as_deref() == Some(id))
     }
 
     /// The task with id `id`, to change it.
-    pub fn find_mut(&mut self, id: &str) -> Option<&mut Task> {
+    pub fn find_mut(&mut self, id: &str) -> Option<&mut Todo> {
         self.phases
             .iter_mut()
             .flat_map(|p| p.tasks.iter_mut())
@@ -21,7 +21,7 @@ impl TodoState {
     }
 
     /// The task with id `id`, or an error naming `field`.
-    pub fn require(&self, id: &str, field: &str) -> Result<&Task, TodoError> {
+    pub fn require(&self, id: &str, field: &str) -> Result<&Todo, TodoError> {
         self.find(id).ok_or_else(|| unknown(id, field))
     }
 
@@ -55,7 +55,7 @@ impl TodoState {
 
     /// Appends `task` to the last phase (the implicit one when there is
     /// none).
-    pub fn push_task(&mut self, task: Task) {
+    pub fn push_task(&mut self, task: Todo) {
         match self.phases.last_mut() {
             Some(phase) => phase.tasks.push(task),
             None => self
@@ -65,7 +65,7 @@ impl TodoState {
     }
 
     /// Removes the task with id `id` and every dependency on it.
-    pub fn remove_task(&mut self, id: &str) -> Option<Task> {
+    pub fn remove_task(&mut self, id: &str) -> Option<Todo> {
         let mut removed = None;
         for phase in &mut self.phases {
             if let Some(i) = phase.tasks.iter().position(|t| t.id.as_deref() == Some(id)) {
@@ -83,7 +83,7 @@ impl TodoState {
 
     /// The ids `task` waits on that are not completed yet. A blocker that
     /// no longer exists does not block.
-    pub fn open_blockers<'a>(&'a self, task: &'a Task) -> Vec<&'a str> {
+    pub fn open_blockers<'a>(&'a self, task: &'a Todo) -> Vec<&'a str> {
         task.blocked_by
             .iter()
             .map(String::as_str)
@@ -161,9 +161,9 @@ mod tests {
 
     fn three() -> TodoState {
         TodoState::flat(vec![
-            Task::new("a").id("1"),
-            Task::new("b").id("2"),
-            Task::new("c").id("3"),
+            Todo::new("a").id("1"),
+            Todo::new("b").id("2"),
+            Todo::new("c").id("3"),
         ])
     }
 
@@ -181,7 +181,7 @@ mod tests {
 
     #[test]
     fn missing_ids_are_filled_in_order_after_the_highest() {
-        let mut fixture = TodoState::flat(vec![Task::new("a"), Task::new("b").id("5"), Task::new("c")]);
+        let mut fixture = TodoState::flat(vec![Todo::new("a"), Todo::new("b").id("5"), Todo::new("c")]);
         fixture.ensure_ids();
         let actual: Vec<Option<String>> = fixture.tasks().map(|t| t.id.clone()).collect();
         let expected = vec![Some("6".to_owned()), Some("5".to_owned()), Some("7".to_owned())];

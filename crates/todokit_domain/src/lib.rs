@@ -26,7 +26,7 @@ pub use checklist::{Checklist, Escape, progress_line};
 pub use error::{MAX_QUOTED_CHARS, MAX_REPORTED_VIOLATIONS, TodoError, Violation, Violations, clip};
 pub use lifecycle::{auto_clear, drop_finished};
 pub use rules::{FieldNames, InProgressPolicy, Limits, ListRules};
-pub use state::{Notice, NoticeKind, Phase, StatusCounts, Task, Timestamp, TodoState};
+pub use state::{Notice, NoticeKind, Phase, StatusCounts, Timestamp, Todo, TodoState};
 pub use status::{Priority, Status};
 pub use transition::{Replacement, Transition, adopt_hidden_fields, diff, replace_flat};
 pub use validate::{check_text, check_text_with, validate_list};

@@ -35,21 +35,21 @@ fn remove_finished(state: &TodoState, due: impl Fn(Timestamp) -> bool) -> TodoSt
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Phase, Status, Task};
+    use crate::{Phase, Status, Todo};
     use pretty_assertions::assert_eq;
 
     fn fixture() -> TodoState {
         TodoState::new().phases(vec![
             Phase::new("Done").tasks(vec![
-                Task::new("a")
+                Todo::new("a")
                     .status(Status::Completed)
                     .status_changed_at(1_000u64),
             ]),
             Phase::new("Mixed").tasks(vec![
-                Task::new("b")
+                Todo::new("b")
                     .status(Status::Abandoned)
                     .status_changed_at(5_000u64),
-                Task::new("c")
+                Todo::new("c")
                     .status(Status::InProgress)
                     .status_changed_at(1_000u64),
             ]),

@@ -14,7 +14,7 @@ pub type Timestamp = u64;
 /// One item of work.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema, Setters)]
 #[setters(strip_option, into)]
-pub struct Task {
+pub struct Todo {
     /// What to do, in the imperative ("Run the tests"). Profiles that name
     /// tasks by their content use it as the task's identity.
     pub content: String,
@@ -54,7 +54,7 @@ pub struct Task {
     pub status_changed_at: Option<Timestamp>,
 }
 
-impl Task {
+impl Todo {
     /// A pending task with the given content and nothing else set.
     pub fn new(content: impl Into<String>) -> Self {
         Self {
@@ -82,7 +82,7 @@ pub struct Phase {
     pub name: String,
     /// Its tasks, in order.
     #[serde(default)]
-    pub tasks: Vec<Task>,
+    pub tasks: Vec<Todo>,
 }
 
 impl Phase {
@@ -121,7 +121,7 @@ pub struct StatusCounts {
 
 impl StatusCounts {
     /// Counts the statuses of `tasks`.
-    pub fn of<'a>(tasks: impl IntoIterator<Item = &'a Task>) -> Self {
+    pub fn of<'a>(tasks: impl IntoIterator<Item = &'a Todo>) -> Self {
         let mut counts = Self::default();
         for task in tasks {
             *counts.slot(task.status) += 1;
@@ -201,13 +201,13 @@ impl TodoState {
     }
 
     /// A flat list: all `tasks` in the implicit phase (no phase when empty).
-    pub fn flat(tasks: Vec<Task>) -> Self {
+    pub fn flat(tasks: Vec<Todo>) -> Self {
         Self::default().with_flat_tasks(tasks)
     }
 
     /// This state with its phases replaced by one implicit phase holding
     /// `tasks`; the version is kept.
-    pub fn with_flat_tasks(mut self, tasks: Vec<Task>) -> Self {
+    pub fn with_flat_tasks(mut self, tasks: Vec<Todo>) -> Self {
         self.phases = if tasks.is_empty() {
             Vec::new()
         } else {
@@ -217,12 +217,12 @@ impl TodoState {
     }
 
     /// Every task, phase by phase.
-    pub fn tasks(&self) -> impl Iterator<Item = &Task> {
+    pub fn tasks(&self) -> impl Iterator<Item = &Todo> {
         self.phases.iter().flat_map(|p| p.tasks.iter())
     }
 
     /// Every task, phase by phase, cloned into one flat list.
-    pub fn flat_tasks(&self) -> Vec<Task> {
+    pub fn flat_tasks(&self) -> Vec<Todo> {
         self.tasks().cloned().collect()
     }
 
@@ -237,7 +237,7 @@ impl TodoState {
     }
 
     /// The tasks that still ask for work, with the name of their phase.
-    pub fn open_tasks(&self) -> Vec<(&Phase, &Task)> {
+    pub fn open_tasks(&self) -> Vec<(&Phase, &Todo)> {
         self.phases
             .iter()
             .flat_map(|p| p.tasks.iter().map(move |t| (p, t)))
@@ -258,7 +258,7 @@ mod tests {
 
     #[test]
     fn flat_list_of_nothing_has_no_phase() {
-        let fixture: Vec<Task> = Vec::new();
+        let fixture: Vec<Todo> = Vec::new();
         let actual = TodoState::flat(fixture);
         let expected = TodoState::new();
         assert_eq!(actual, expected);
@@ -267,12 +267,12 @@ mod tests {
     #[test]
     fn counts_cover_every_status() {
         let fixture = TodoState::flat(vec![
-            Task::new("a"),
-            Task::new("b").status(Status::InProgress),
-            Task::new("c").status(Status::Blocked),
-            Task::new("d").status(Status::Completed),
-            Task::new("e").status(Status::Completed),
-            Task::new("f").status(Status::Abandoned),
+            Todo::new("a"),
+            Todo::new("b").status(Status::InProgress),
+            Todo::new("c").status(Status::Blocked),
+            Todo::new("d").status(Status::Completed),
+            Todo::new("e").status(Status::Completed),
+            Todo::new("f").status(Status::Abandoned),
         ]);
         let actual = fixture.counts();
         let expected = StatusCounts {
@@ -288,22 +288,22 @@ mod tests {
     #[test]
     fn display_text_uses_active_form_only_while_in_progress() {
         let fixture = [
-            Task::new("Run tests").active_form("Running tests"),
-            Task::new("Run tests")
+            Todo::new("Run tests").active_form("Running tests"),
+            Todo::new("Run tests")
                 .active_form("Running tests")
                 .status(Status::InProgress),
-            Task::new("Run tests")
+            Todo::new("Run tests")
                 .active_form("  ")
                 .status(Status::InProgress),
         ];
-        let actual: Vec<&str> = fixture.iter().map(Task::display_text).collect();
+        let actual: Vec<&str> = fixture.iter().map(Todo::display_text).collect();
         let expected = vec!["Run tests", "Running tests", "Run tests"];
         assert_eq!(actual, expected);
     }
 
     #[test]
     fn stored_json_omits_unset_fields() {
-        let fixture = TodoState::flat(vec![Task::new("a").id("1")]).version(3u64);
+        let fixture = TodoState::flat(vec![Todo::new("a").id("1")]).version(3u64);
         let actual = serde_json::to_value(&fixture).unwrap();
         let expected = serde_json::json!({
             "version": 3,

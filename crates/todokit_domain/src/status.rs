@@ -1,4 +1,4 @@
-//! Task statuses and priorities, in the spelling todokit stores.
+//! Todo statuses and priorities, in the spelling todokit stores.
 //!
 //! Profiles accept their own spellings (`done`, `cancelled`, ...) and map them
 //! onto these; the stored state only ever holds the canonical ones.

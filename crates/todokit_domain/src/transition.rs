@@ -6,7 +6,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    FieldNames, InProgressPolicy, ListRules, Status, Task, Timestamp, TodoError, TodoState, validate_list,
+    FieldNames, InProgressPolicy, ListRules, Status, Timestamp, Todo, TodoError, TodoState, validate_list,
 };
 
 /// One task's change of status within a call.
@@ -57,7 +57,7 @@ impl Replacement {
 /// and, while its status is unchanged, the time of its last status change.
 pub fn replace_flat(
     current: &TodoState,
-    incoming: Vec<Task>,
+    incoming: Vec<Todo>,
     rules: &ListRules,
     names: &FieldNames,
     now: Timestamp,
@@ -69,7 +69,7 @@ pub fn replace_flat(
     // An id the new list gives explicitly is not handed to another task by
     // carry-over, or the list would end up with the same id twice.
     let given: std::collections::HashSet<String> = incoming.iter().filter_map(|t| t.id.clone()).collect();
-    let mut tasks: Vec<Task> = incoming
+    let mut tasks: Vec<Todo> = incoming
         .into_iter()
         .zip(&matches)
         .map(|(task, m)| carry_over(task, m.map(|i| &old[i]), &given, now))
@@ -132,11 +132,11 @@ pub fn adopt_hidden_fields(old: &TodoState, new: &mut TodoState, now: Timestamp)
 
 /// The status changes between two lists, matching tasks by id, else by
 /// content: changed tasks in the order of `new`, then removed ones.
-pub fn diff(old: &[Task], new: &[Task]) -> Vec<Transition> {
+pub fn diff(old: &[Todo], new: &[Todo]) -> Vec<Transition> {
     transitions(old, new, &match_tasks(old, new))
 }
 
-fn transitions(old: &[Task], new: &[Task], matches: &[Option<usize>]) -> Vec<Transition> {
+fn transitions(old: &[Todo], new: &[Todo], matches: &[Option<usize>]) -> Vec<Transition> {
     let mut out = Vec::new();
     let mut seen = vec![false; old.len()];
     for (task, m) in new.iter().zip(matches) {
@@ -167,7 +167,7 @@ fn transitions(old: &[Task], new: &[Task], matches: &[Option<usize>]) -> Vec<Tra
 /// For each task of `new`, the index of the task of `old` it continues: the
 /// first unclaimed one with the same id when it has an id, else with the
 /// same content.
-fn match_tasks(old: &[Task], new: &[Task]) -> Vec<Option<usize>> {
+fn match_tasks(old: &[Todo], new: &[Todo]) -> Vec<Option<usize>> {
     let mut claimed = vec![false; old.len()];
     new.iter()
         .map(|task| {
@@ -187,11 +187,11 @@ fn match_tasks(old: &[Task], new: &[Task]) -> Vec<Option<usize>> {
 }
 
 fn carry_over(
-    mut task: Task,
-    old: Option<&Task>,
+    mut task: Todo,
+    old: Option<&Todo>,
     given: &std::collections::HashSet<String>,
     now: Timestamp,
-) -> Task {
+) -> Todo {
     let Some(old) = old else {
         task.created_at = Some(now);
         task.status_changed_at = Some(now);
@@ -222,7 +222,7 @@ fn carry_over(
     task
 }
 
-fn keep_first_in_progress(tasks: &mut [Task]) {
+fn keep_first_in_progress(tasks: &mut [Todo]) {
     let mut seen = false;
     for task in tasks.iter_mut().filter(|t| t.status == Status::InProgress) {
         if seen {
@@ -250,14 +250,14 @@ mod tests {
         let fixture = TodoState::new();
         let actual = replace_flat(
             &fixture,
-            vec![Task::new("a")],
+            vec![Todo::new("a")],
             &rules(),
             &FieldNames::default(),
             NOW,
         )
         .unwrap();
         let expected = Replacement {
-            state: TodoState::flat(vec![Task::new("a").created_at(NOW).status_changed_at(NOW)]),
+            state: TodoState::flat(vec![Todo::new("a").created_at(NOW).status_changed_at(NOW)]),
             transitions: vec![Transition {
                 content: "a".into(),
                 id: None,
@@ -273,18 +273,18 @@ mod tests {
     #[test]
     fn a_matched_task_keeps_what_the_new_one_does_not_say() {
         let fixture = TodoState::flat(vec![
-            Task::new("a")
+            Todo::new("a")
                 .id("7")
                 .notes(vec!["n".to_owned()])
                 .priority(Priority::High)
                 .created_at(NOW)
                 .status_changed_at(NOW),
-            Task::new("gone").created_at(NOW).status_changed_at(NOW),
+            Todo::new("gone").created_at(NOW).status_changed_at(NOW),
         ])
         .version(4u64);
         let actual = replace_flat(
             &fixture,
-            vec![Task::new("a").status(Status::InProgress)],
+            vec![Todo::new("a").status(Status::InProgress)],
             &rules(),
             &FieldNames::default(),
             LATER,
@@ -292,7 +292,7 @@ mod tests {
         .unwrap();
         let expected = Replacement {
             state: TodoState::flat(vec![
-                Task::new("a")
+                Todo::new("a")
                     .id("7")
                     .notes(vec!["n".to_owned()])
                     .priority(Priority::High)
@@ -323,10 +323,10 @@ mod tests {
 
     #[test]
     fn a_carried_over_id_never_duplicates_one_the_new_list_gives() {
-        let fixture = TodoState::flat(vec![Task::new("b").id("3")]);
+        let fixture = TodoState::flat(vec![Todo::new("b").id("3")]);
         let outcome = replace_flat(
             &fixture,
-            vec![Task::new("b"), Task::new("other").id("3")],
+            vec![Todo::new("b"), Todo::new("other").id("3")],
             &rules(),
             &FieldNames::default(),
             NOW,
@@ -339,11 +339,11 @@ mod tests {
 
     #[test]
     fn a_refused_list_leaves_the_state_alone() {
-        let fixture = TodoState::flat(vec![Task::new("keep")]).version(2u64);
+        let fixture = TodoState::flat(vec![Todo::new("keep")]).version(2u64);
         let before = fixture.clone();
         let actual = replace_flat(
             &fixture,
-            vec![Task::new("")],
+            vec![Todo::new("")],
             &rules(),
             &FieldNames::default(),
             NOW,
@@ -360,8 +360,8 @@ mod tests {
     #[test]
     fn normalize_keeps_only_the_first_in_progress() {
         let fixture = vec![
-            Task::new("a").status(Status::InProgress),
-            Task::new("b").status(Status::InProgress),
+            Todo::new("a").status(Status::InProgress),
+            Todo::new("b").status(Status::InProgress),
         ];
         let outcome = replace_flat(
             &TodoState::new(),
@@ -379,8 +379,8 @@ mod tests {
     #[test]
     fn all_completed_wipes_and_says_so() {
         let fixture = vec![
-            Task::new("a").status(Status::Completed),
-            Task::new("b").status(Status::Completed),
+            Todo::new("a").status(Status::Completed),
+            Todo::new("b").status(Status::Completed),
         ];
         let outcome = replace_flat(&TodoState::new(), fixture, &rules(), &FieldNames::default(), NOW)
             .unwrap()
@@ -392,7 +392,7 @@ mod tests {
 
     #[test]
     fn an_empty_list_is_not_wiped_it_is_just_empty() {
-        let fixture = TodoState::flat(vec![Task::new("a")]);
+        let fixture = TodoState::flat(vec![Todo::new("a")]);
         let outcome = replace_flat(&fixture, Vec::new(), &rules(), &FieldNames::default(), NOW)
             .unwrap()
             .wipe_if_all_completed();
@@ -404,34 +404,34 @@ mod tests {
     #[test]
     fn a_hand_edited_list_keeps_what_the_text_cannot_carry() {
         let old = TodoState::flat(vec![
-            Task::new("a")
+            Todo::new("a")
                 .id("1")
                 .priority(Priority::High)
                 .notes(vec!["old".to_owned()])
                 .created_at(NOW)
                 .status_changed_at(NOW),
         ]);
-        let mut fixture = TodoState::flat(vec![Task::new("a").status(Status::Completed), Task::new("b")]);
+        let mut fixture = TodoState::flat(vec![Todo::new("a").status(Status::Completed), Todo::new("b")]);
         adopt_hidden_fields(&old, &mut fixture, LATER);
         let actual = fixture;
         let expected = TodoState::flat(vec![
-            Task::new("a")
+            Todo::new("a")
                 .id("1")
                 .priority(Priority::High)
                 .status(Status::Completed)
                 .created_at(NOW)
                 .status_changed_at(LATER),
-            Task::new("b").created_at(LATER).status_changed_at(LATER),
+            Todo::new("b").created_at(LATER).status_changed_at(LATER),
         ]);
         assert_eq!(actual, expected);
     }
 
     #[test]
     fn diff_matches_by_id_before_content() {
-        let old = vec![Task::new("old text").id("1"), Task::new("x")];
+        let old = vec![Todo::new("old text").id("1"), Todo::new("x")];
         let new = vec![
-            Task::new("new text").id("1").status(Status::Completed),
-            Task::new("x"),
+            Todo::new("new text").id("1").status(Status::Completed),
+            Todo::new("x"),
         ];
         let actual = diff(&old, &new);
         let expected = vec![Transition {

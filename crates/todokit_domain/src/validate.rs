@@ -3,14 +3,14 @@
 
 use std::collections::HashMap;
 
-use crate::{FieldNames, InProgressPolicy, ListRules, Status, Task, TodoError, Violation, Violations, clip};
+use crate::{FieldNames, InProgressPolicy, ListRules, Status, Todo, TodoError, Violation, Violations, clip};
 
 /// Checks `tasks` against `rules`, reporting every problem found (up to
 /// [`crate::MAX_REPORTED_VIOLATIONS`]) with the wire names in `names`.
 ///
 /// Under [`InProgressPolicy::Reject`] more than one in-progress task is an
 /// error; under the other policies it is left to the caller.
-pub fn validate_list(tasks: &[Task], rules: &ListRules, names: &FieldNames) -> Result<(), TodoError> {
+pub fn validate_list(tasks: &[Todo], rules: &ListRules, names: &FieldNames) -> Result<(), TodoError> {
     let limits = &rules.limits;
     let mut problems = Violations::default();
     if tasks.len() > limits.max_items {
@@ -125,8 +125,8 @@ mod tests {
     #[test]
     fn a_valid_list_passes() {
         let fixture = vec![
-            Task::new("a").id("1"),
-            Task::new("bb").id("2").status(Status::InProgress),
+            Todo::new("a").id("1"),
+            Todo::new("bb").id("2").status(Status::InProgress),
         ];
         let actual = validate_list(&fixture, &rules(), &FieldNames::default());
         let expected = Ok(());
@@ -136,10 +136,10 @@ mod tests {
     #[test]
     fn every_problem_is_reported_with_its_field() {
         let fixture = vec![
-            Task::new(" \t").id("1"),
-            Task::new("toolong").id("1").status(Status::InProgress),
-            Task::new("ok").id("").status(Status::InProgress),
-            Task::new("ok").id("waytoolong"),
+            Todo::new(" \t").id("1"),
+            Todo::new("toolong").id("1").status(Status::InProgress),
+            Todo::new("ok").id("").status(Status::InProgress),
+            Todo::new("ok").id("waytoolong"),
         ];
         let actual = validate_list(&fixture, &rules(), &FieldNames::default());
         let expected = Err(TodoError::Invalid(Violations {
@@ -184,7 +184,7 @@ mod tests {
     #[test]
     fn lengths_are_counted_in_utf8_bytes() {
         // "é" is two bytes: two of them fill the limit of 4, three exceed it.
-        let fixture = vec![Task::new("éé"), Task::new("ééé")];
+        let fixture = vec![Todo::new("éé"), Todo::new("ééé")];
         let actual = validate_list(&fixture, &rules(), &FieldNames::default());
         let expected = Err(TodoError::Invalid(Violations {
             list: vec![Violation::TooLong {
@@ -200,8 +200,8 @@ mod tests {
     #[test]
     fn warn_and_normalize_leave_several_in_progress_to_the_caller() {
         let fixture = vec![
-            Task::new("a").status(Status::InProgress),
-            Task::new("b").status(Status::InProgress),
+            Todo::new("a").status(Status::InProgress),
+            Todo::new("b").status(Status::InProgress),
         ];
         let actual: Vec<Result<(), TodoError>> = [InProgressPolicy::Warn, InProgressPolicy::Normalize]
             .into_iter()
@@ -213,7 +213,7 @@ mod tests {
 
     #[test]
     fn required_ids_must_be_present() {
-        let fixture = vec![Task::new("a")];
+        let fixture = vec![Todo::new("a")];
         let actual = validate_list(&fixture, &rules().require_ids(true), &FieldNames::default());
         let expected = Err(TodoError::Invalid(Violations {
             list: vec![Violation::MissingId {

@@ -1,5 +1,5 @@
 //! The outside world for todokit: stores that implement the app layer's
-//! [`todokit_app::ConversationStore`] (in memory, JSON files), the system
+//! [`todokit_app::ConversationContext`] (in memory, JSON files), the system
 //! clock, and the renderers that show a list to a person (markdown, plain
 //! text, ANSI terminal), all safe to print whatever the model wrote.
 

@@ -19,7 +19,7 @@
 use std::fmt::Write;
 
 use todokit_app::{ImportError, MarkdownCodec};
-use todokit_domain::{Phase, Status, Task, Timestamp, TodoState, normalize_in_progress};
+use todokit_domain::{Phase, Status, Timestamp, Todo, TodoState, normalize_in_progress};
 
 /// The phase that collects tasks written before any heading.
 pub const DEFAULT_PHASE: &str = "Todos";
@@ -120,7 +120,7 @@ pub fn import(text: &str, now: Timestamp) -> Result<TodoState, ImportError> {
                 state.phases.push(Phase::new(DEFAULT_PHASE));
             }
             if let Some(phase) = state.phases.last_mut() {
-                phase.tasks.push(Task::new(text).status(status));
+                phase.tasks.push(Todo::new(text).status(status));
             }
         } else if let Some(note) = content.strip_prefix('>') {
             let note = note.strip_prefix(' ').unwrap_or(note);
@@ -239,16 +239,16 @@ mod tests {
     fn sample() -> TodoState {
         TodoState::new().phases(vec![
             Phase::new("Build").tasks(vec![
-                Task::new("Scaffold the crate").status(Status::Completed),
-                Task::new("Wire the store").status(Status::InProgress).notes(vec![
+                Todo::new("Scaffold the crate").status(Status::Completed),
+                Todo::new("Wire the store").status(Status::InProgress).notes(vec![
                     "Behind a trait.".to_owned(),
                     "Line one\n\nline three".to_owned(),
                 ]),
-                Task::new("  **Bold** - [x] not a marker  "),
+                Todo::new("  **Bold** - [x] not a marker  "),
             ]),
             Phase::new("#hashtag phase").tasks(vec![
-                Task::new("Ship \\ it\ttoday").status(Status::Abandoned),
-                Task::new("Wait for review").status(Status::Blocked),
+                Todo::new("Ship \\ it\ttoday").status(Status::Abandoned),
+                Todo::new("Wait for review").status(Status::Blocked),
             ]),
         ])
     }
@@ -272,13 +272,13 @@ mod tests {
         let actual = import(fixture, 0);
         let expected = Ok(TodoState::new().phases(vec![
             Phase::new(DEFAULT_PHASE).tasks(vec![
-                Task::new("first")
+                Todo::new("first")
                     .status(Status::InProgress)
                     .notes(vec!["loose note".to_owned()]),
             ]),
             Phase::new("Later").tasks(vec![
-                Task::new("dropped").status(Status::Abandoned),
-                Task::new("done").status(Status::Completed),
+                Todo::new("dropped").status(Status::Abandoned),
+                Todo::new("done").status(Status::Completed),
             ]),
         ]));
         assert_eq!(actual, expected);
@@ -364,7 +364,7 @@ mod tests {
                 let mut phase = Phase::new(format!("{name}{i}"));
                 for (j, (content, status, notes)) in tasks.into_iter().enumerate() {
                     phase.tasks.push(
-                        Task::new(format!("{content}#{i}.{j}"))
+                        Todo::new(format!("{content}#{i}.{j}"))
                             .status(status)
                             .notes(notes),
                     );

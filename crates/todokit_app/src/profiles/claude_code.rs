@@ -9,10 +9,10 @@
 use derive_setters::Setters;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use todokit_domain::{FieldNames, InProgressPolicy, Limits, ListRules, Task, replace_flat};
+use todokit_domain::{FieldNames, InProgressPolicy, Limits, ListRules, Todo};
 
 use crate::wire::TriStatus;
-use crate::{CallContext, Outcome, Profile, ToolError, ToolMetadata, ToolResult, TypedTool};
+use crate::{ListTool, ListWriter, Profile, ToolError, ToolOperation};
 
 /// The profile's name.
 pub const NAME: &str = "claude-code";
@@ -49,7 +49,7 @@ pub fn profile() -> Profile {
         rules(),
     )
     .with_system_prompt(include_str!("../../descriptions/claude-code/system-prompt.md"))
-    .tool(TodoWrite)
+    .tool(ListTool(TodoWrite))
 }
 
 /// One step of the plan.
@@ -75,13 +75,13 @@ impl TodoItem {
         }
     }
 
-    fn to_task(&self) -> Task {
-        Task::new(self.content.clone())
+    fn to_todo(&self) -> Todo {
+        Todo::new(self.content.clone())
             .status(self.status)
             .active_form(self.active_form.clone())
     }
 
-    fn from_task(task: &Task) -> Self {
+    fn from_todo(task: &Todo) -> Self {
         Self::new(
             task.content.clone(),
             task.status.into(),
@@ -101,50 +101,61 @@ pub struct TodoWriteInput {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct TodoWrite;
 
-impl TypedTool for TodoWrite {
+impl ListWriter for TodoWrite {
     type Input = TodoWriteInput;
+    type Item = TodoItem;
+    type Fields = Counts;
     const NAME: &'static str = "TodoWrite";
     const DESCRIPTION: &'static str = include_str!("../../descriptions/claude-code/TodoWrite.md");
-    const METADATA: ToolMetadata = ToolMetadata::LIST_WRITER;
+    const FIELDS: FieldNames = FIELDS;
+    const WIPE_WHEN_ALL_COMPLETED: bool = true;
 
-    fn run(&self, input: TodoWriteInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
-        let tasks = input.todos.iter().map(TodoItem::to_task).collect();
-        let replaced = replace_flat(ctx.state, tasks, ctx.rules, &FIELDS, ctx.now)?.wipe_if_all_completed();
-        let old_todos: Vec<TodoItem> = ctx.state.tasks().map(TodoItem::from_task).collect();
-        let instructions = instructions(replaced.in_progress_count, replaced.wiped);
-        // Serialized from borrowed structs: the lists are not copied into
-        // JSON values twice.
+    fn todos(input: &TodoWriteInput) -> Result<Vec<Todo>, ToolError> {
+        Ok(input.todos.iter().map(TodoItem::to_todo).collect())
+    }
+
+    fn item(todo: &Todo, _position: usize) -> TodoItem {
+        TodoItem::from_todo(todo)
+    }
+
+    fn text(op: &ToolOperation<'_, TodoWriteInput>) -> String {
+        let instructions = instructions(op.in_progress_count, op.wiped);
+        let old_todos: Vec<TodoItem> = op.before.tasks().map(TodoItem::from_todo).collect();
         let body = Response {
             old_todos: &old_todos,
-            new_todos: &input.todos,
-            wiped_on_all_completed: replaced.wiped,
-            in_progress_count: replaced.in_progress_count,
-            instructions: Some(&instructions),
-            transitions: None,
+            new_todos: &op.asked.todos,
+            counts: Self::fields(op),
+            instructions: &instructions,
         };
-        let content = serde_json::to_string(&body).unwrap_or_default();
-        let details = serde_json::to_value(Response {
-            instructions: None,
-            transitions: Some(&replaced.transitions),
-            ..body
-        })
-        .unwrap_or_default();
-        Ok(Outcome::commit(replaced.state, ToolResult::ok(content, details)))
+        serde_json::to_string(&body).unwrap_or_default()
+    }
+
+    fn fields(op: &ToolOperation<'_, TodoWriteInput>) -> Counts {
+        Counts {
+            wiped_on_all_completed: op.wiped,
+            in_progress_count: op.in_progress_count,
+        }
     }
 }
 
-/// The result body: the text the model reads, and (with transitions instead
-/// of the instruction) the details.
+/// The text the model reads: the list before and as sent, the counts, and
+/// the standing instruction.
 #[derive(Serialize)]
 struct Response<'a> {
     old_todos: &'a [TodoItem],
     new_todos: &'a [TodoItem],
-    wiped_on_all_completed: bool,
-    in_progress_count: usize,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    instructions: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    transitions: Option<&'a [todokit_domain::Transition]>,
+    #[serde(flatten)]
+    counts: Counts,
+    instructions: &'a str,
+}
+
+/// What `TodoWrite` reports beside the lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    /// Every item was completed, so the stored list was emptied.
+    pub wiped_on_all_completed: bool,
+    /// How many items were sent in progress.
+    pub in_progress_count: usize,
 }
 
 /// The standing instruction, plus a nudge when the list drifted from one
@@ -170,10 +181,15 @@ mod tests {
     use super::*;
     use crate::parse_arguments;
     use crate::test_support::{NOW, problem_messages, run_tool, snapshot_settings};
+    #[allow(unused_imports)]
+    use crate::{CallContext, Outcome, ToolError, ToolResult};
     use pretty_assertions::assert_eq;
     use serde_json::Value;
+    #[allow(unused_imports)]
     use serde_json::json;
-    use todokit_domain::{Status, TodoState};
+    use todokit_domain::Status;
+    #[allow(unused_imports)]
+    use todokit_domain::TodoState;
 
     fn call(state: &TodoState, args: &str) -> Outcome {
         run_tool(&profile(), TodoWrite::NAME, state, args)
@@ -267,7 +283,7 @@ mod tests {
         let fixture = r#"{"todos":"[{\"content\":\"a\",\"status\":\"pending\",\"activeForm\":\"b\"}]"}"#;
         let actual = call(&TodoState::new(), fixture).commit;
         let expected = Some(TodoState::flat(vec![
-            Task::new("a")
+            Todo::new("a")
                 .active_form("b")
                 .created_at(NOW)
                 .status_changed_at(NOW),
@@ -290,7 +306,7 @@ mod tests {
             r#"{"todos":[{"content":"Run tests","status":"in_progress","active_form":"Running tests"}]}"#;
         let actual = call(&TodoState::new(), fixture).commit;
         let expected = Some(TodoState::flat(vec![
-            Task::new("Run tests")
+            Todo::new("Run tests")
                 .status(Status::InProgress)
                 .active_form("Running tests")
                 .created_at(NOW)
@@ -305,7 +321,7 @@ mod tests {
         let outcome = call(&TodoState::new(), fixture);
         let actual = (
             outcome.commit,
-            outcome.result.details["wiped_on_all_completed"].clone(),
+            outcome.result.details.value()["wiped_on_all_completed"].clone(),
         );
         let expected = (Some(TodoState::new()), Value::Bool(true));
         assert_eq!(actual, expected);
@@ -313,11 +329,11 @@ mod tests {
 
     #[test]
     fn an_empty_list_clears() {
-        let fixture = TodoState::flat(vec![Task::new("a")]).version(3u64);
+        let fixture = TodoState::flat(vec![Todo::new("a")]).version(3u64);
         let outcome = call(&fixture, r#"{"todos":[]}"#);
         let actual = (
             outcome.commit,
-            outcome.result.details["wiped_on_all_completed"].clone(),
+            outcome.result.details.value()["wiped_on_all_completed"].clone(),
         );
         let expected = (Some(TodoState::new().version(3u64)), Value::Bool(false));
         assert_eq!(actual, expected);
@@ -329,7 +345,7 @@ mod tests {
         let outcome = call(&TodoState::new(), fixture);
         let actual = (
             outcome.result.is_error,
-            outcome.result.details["in_progress_count"].clone(),
+            outcome.result.details.value()["in_progress_count"].clone(),
         );
         let expected = (false, json!(2));
         assert_eq!(actual, expected);
@@ -337,7 +353,7 @@ mod tests {
 
     #[test]
     fn a_refused_call_commits_nothing() {
-        let fixture = TodoState::flat(vec![Task::new("keep")]).version(7u64);
+        let fixture = TodoState::flat(vec![Todo::new("keep")]).version(7u64);
         let actual = call(
             &fixture,
             r#"{"todos":[{"content":"a","status":"done","activeForm":"A"}]}"#,
@@ -350,10 +366,10 @@ mod tests {
     #[test]
     fn result_texts() {
         let previous = TodoState::flat(vec![
-            Task::new("Read the code")
+            Todo::new("Read the code")
                 .status(Status::Completed)
                 .active_form("Reading the code"),
-            Task::new("Fix the bug").active_form("Fixing the bug"),
+            Todo::new("Fix the bug").active_form("Fixing the bug"),
         ]);
         let cases: [(&str, &TodoState, &str); 11] = [
             (
@@ -413,7 +429,7 @@ mod tests {
                     Err(e) => ToolError::from(e).into_result(TodoWrite::NAME),
                 };
                 insta::assert_snapshot!(format!("result__claude-code__{name}"), result.content);
-                insta::assert_json_snapshot!(format!("details__claude-code__{name}"), result.details);
+                insta::assert_json_snapshot!(format!("details__claude-code__{name}"), result.details.value());
             }
         });
     }

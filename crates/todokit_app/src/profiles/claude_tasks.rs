@@ -12,7 +12,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use todokit_domain::{
-    InProgressPolicy, Limits, ListRules, Status, Task, TodoError, TodoState, Violation, Violations,
+    InProgressPolicy, Limits, ListRules, Status, Todo, TodoError, TodoState, Violation, Violations,
     check_text,
 };
 
@@ -171,7 +171,7 @@ impl TypedTool for TaskCreate {
         problems.into_result()?;
         let mut state = ctx.state.clone();
         let id = state.allocate_id();
-        let mut task = Task::new(input.subject.clone())
+        let mut task = Todo::new(input.subject.clone())
             .id(id.clone())
             .description(input.description)
             .created_at(ctx.now)
@@ -181,7 +181,7 @@ impl TypedTool for TaskCreate {
         state.push_task(task);
         let content = format!("Task #{id} created: {}", input.subject);
         let details = json!({ "task": view(&state, &id) });
-        Ok(Outcome::commit(state, ToolResult::ok(content, details)))
+        Ok(Outcome::commit(state, ToolResult::ok(content, details.into())))
     }
 }
 
@@ -204,7 +204,7 @@ impl TypedTool for TaskUpdate {
             let details = json!({ "deleted": view(ctx.state, &id) });
             return Ok(Outcome::commit(
                 state,
-                ToolResult::ok(format!("Task #{id} deleted."), details),
+                ToolResult::ok(format!("Task #{id} deleted."), details.into()),
             ));
         }
         let limits = &ctx.rules.limits;
@@ -294,7 +294,7 @@ impl TypedTool for TaskUpdate {
         if changed.is_empty() {
             return Ok(Outcome::read(ToolResult::ok(
                 format!("No changes to task #{id}: no field to update was given."),
-                json!({ "task": view(ctx.state, &id) }),
+                json!({ "task": view(ctx.state, &id) }).into(),
             )));
         }
         let mut content = format!("Updated task #{id}: {}.", changed.join(", "));
@@ -312,7 +312,7 @@ impl TypedTool for TaskUpdate {
             let _ = write!(content, " Note: it still waits on {}.", waiting.join(", "));
         }
         let details = json!({ "task": view(&state, &id), "unblocked": unblocked });
-        Ok(Outcome::commit(state, ToolResult::ok(content, details)))
+        Ok(Outcome::commit(state, ToolResult::ok(content, details.into())))
     }
 }
 
@@ -354,7 +354,10 @@ impl TypedTool for TaskList {
             .filter_map(|t| t.id.as_deref())
             .map(|id| view(state, id))
             .collect();
-        Ok(Outcome::read(ToolResult::ok(content, json!({ "tasks": tasks }))))
+        Ok(Outcome::read(ToolResult::ok(
+            content,
+            json!({ "tasks": tasks }).into(),
+        )))
     }
 }
 
@@ -400,14 +403,14 @@ impl TypedTool for TaskGet {
         }
         Ok(Outcome::read(ToolResult::ok(
             out,
-            json!({ "task": view(state, id) }),
+            json!({ "task": view(state, id) }).into(),
         )))
     }
 }
 
 /// `blocked` for an open task that waits on unfinished tasks, its own
 /// status otherwise.
-fn reported_status(state: &TodoState, task: &Task) -> &'static str {
+fn reported_status(state: &TodoState, task: &Todo) -> &'static str {
     if task.status.is_open() && !state.open_blockers(task).is_empty() {
         "blocked"
     } else {
@@ -583,7 +586,7 @@ mod tests {
         ]
         .iter()
         .map(|(tool, args)| {
-            call(tool, &state, args).result.details["error"]["problems"][0]["message"].to_string()
+            call(tool, &state, args).result.details.value()["error"]["problems"][0]["message"].to_string()
         })
         .collect();
         let expected = vec![
@@ -696,7 +699,7 @@ mod tests {
                 );
                 insta::assert_json_snapshot!(
                     format!("details__claude-tasks__{i:02}_{}", calls[i].0),
-                    result.details
+                    result.details.value()
                 );
             }
         });

@@ -6,11 +6,10 @@
 use derive_setters::Setters;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
-use todokit_domain::{FieldNames, InProgressPolicy, Limits, ListRules, Task, TodoState, replace_flat};
+use todokit_domain::{FieldNames, InProgressPolicy, Limits, ListRules, Todo};
 
 use crate::wire::TriStatus;
-use crate::{CallContext, Outcome, Profile, ToolError, ToolMetadata, ToolResult, TypedTool};
+use crate::{ListTool, ListWriter, Profile, ToolError, ToolOperation};
 
 /// The profile's name.
 pub const NAME: &str = "codex";
@@ -40,7 +39,7 @@ pub fn profile() -> Profile {
         rules(),
     )
     .with_system_prompt(include_str!("../../descriptions/codex/system-prompt.md"))
-    .tool(UpdatePlan)
+    .tool(ListTool(UpdatePlan))
 }
 
 /// One step of the plan.
@@ -69,37 +68,42 @@ pub struct UpdatePlanInput {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct UpdatePlan;
 
-impl TypedTool for UpdatePlan {
+impl ListWriter for UpdatePlan {
     type Input = UpdatePlanInput;
+    type Item = PlanItem;
+    type Fields = Explanation;
     const NAME: &'static str = "update_plan";
     const DESCRIPTION: &'static str = include_str!("../../descriptions/codex/update_plan.md");
-    const METADATA: ToolMetadata = ToolMetadata::LIST_WRITER;
+    const FIELDS: FieldNames = FIELDS;
 
-    fn run(&self, input: UpdatePlanInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
-        let tasks = input
+    fn todos(input: &UpdatePlanInput) -> Result<Vec<Todo>, ToolError> {
+        Ok(input
             .plan
             .iter()
-            .map(|item| Task::new(item.step.clone()).status(item.status))
-            .collect();
-        let replaced = replace_flat(ctx.state, tasks, ctx.rules, &FIELDS, ctx.now)?;
-        let details = json!({
-            "explanation": input.explanation,
-            "previous": plan(ctx.state),
-            "plan": plan(&replaced.state),
-            "transitions": replaced.transitions,
-        });
-        Ok(Outcome::commit(
-            replaced.state,
-            ToolResult::ok(PLAN_UPDATED, details),
-        ))
+            .map(|item| Todo::new(item.step.clone()).status(item.status))
+            .collect())
+    }
+
+    fn item(todo: &Todo, _position: usize) -> PlanItem {
+        PlanItem::new(todo.content.clone(), todo.status.into())
+    }
+
+    fn text(_op: &ToolOperation<'_, UpdatePlanInput>) -> String {
+        PLAN_UPDATED.to_owned()
+    }
+
+    fn fields(op: &ToolOperation<'_, UpdatePlanInput>) -> Explanation {
+        Explanation {
+            explanation: op.asked.explanation.clone(),
+        }
     }
 }
 
-fn plan(state: &TodoState) -> Vec<PlanItem> {
-    state
-        .tasks()
-        .map(|t| PlanItem::new(t.content.clone(), t.status.into()))
-        .collect()
+/// What `update_plan` reports beside the plans: why it changed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Explanation {
+    /// The model's explanation, when it gave one.
+    pub explanation: Option<String>,
 }
 
 impl PlanItem {
@@ -115,6 +119,12 @@ impl PlanItem {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[allow(unused_imports)]
+    use crate::{CallContext, Outcome, ToolError, ToolResult};
+    #[allow(unused_imports)]
+    use serde_json::json;
+    #[allow(unused_imports)]
+    use todokit_domain::TodoState;
 
     use crate::test_support::{problem_messages, run_tool, snapshot_settings};
     use pretty_assertions::assert_eq;
@@ -204,7 +214,7 @@ mod tests {
             for (name, args) in cases {
                 let result = call(args).result;
                 insta::assert_snapshot!(format!("result__codex__{name}"), result.content);
-                insta::assert_json_snapshot!(format!("details__codex__{name}"), result.details);
+                insta::assert_json_snapshot!(format!("details__codex__{name}"), result.details.value());
             }
         });
     }

@@ -8,13 +8,13 @@
 use derive_setters::Setters;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
-use todokit_domain::{
-    Checklist, FieldNames, InProgressPolicy, Limits, ListRules, Task, TodoState, replace_flat,
-};
+use todokit_domain::{Checklist, FieldNames, InProgressPolicy, Limits, ListRules, Todo};
 
 use crate::wire::TriStatus;
-use crate::{CallContext, Outcome, Profile, ToolError, ToolMetadata, ToolResult, TypedTool};
+use crate::{
+    CallContext, ListTool, ListWriter, Outcome, Profile, ToolError, ToolMetadata, ToolOperation, ToolResult,
+    TypedTool, current_details,
+};
 
 /// The profile's name.
 pub const NAME: &str = "forge";
@@ -56,7 +56,7 @@ pub fn profile() -> Profile {
         rules(),
     )
     .with_system_prompt(include_str!("../../descriptions/forge/system-prompt.md"))
-    .tool(TodoWrite)
+    .tool(ListTool(TodoWrite))
     .tool(TodoRead)
 }
 
@@ -83,23 +83,17 @@ impl TodoItem {
         }
     }
 
-    fn to_task(&self) -> Task {
-        Task::new(self.content.clone())
+    fn to_todo(&self) -> Todo {
+        Todo::new(self.content.clone())
             .id(self.id.clone())
             .status(self.status)
     }
 
-    /// The items of a stored list; a task without an id (written by another
+    /// A stored todo at `position`; one without an id (written by another
     /// profile) gets its 1-based position.
-    fn list(state: &TodoState) -> Vec<Self> {
-        state
-            .tasks()
-            .enumerate()
-            .map(|(i, t)| {
-                let id = t.id.clone().unwrap_or_else(|| (i + 1).to_string());
-                Self::new(id, t.content.clone(), t.status.into())
-            })
-            .collect()
+    fn from_todo(todo: &Todo, position: usize) -> Self {
+        let id = todo.id.clone().unwrap_or_else(|| (position + 1).to_string());
+        Self::new(id, todo.content.clone(), todo.status.into())
     }
 }
 
@@ -114,29 +108,34 @@ pub struct TodoWriteInput {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct TodoWrite;
 
-impl TypedTool for TodoWrite {
+impl ListWriter for TodoWrite {
     type Input = TodoWriteInput;
+    type Item = TodoItem;
+    type Fields = ();
     const NAME: &'static str = "todo_write";
     const DESCRIPTION: &'static str = include_str!("../../descriptions/forge/todo_write.md");
-    const METADATA: ToolMetadata = ToolMetadata::LIST_WRITER;
+    const FIELDS: FieldNames = FIELDS;
 
-    fn run(&self, input: TodoWriteInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
-        let tasks = input.todos.iter().map(TodoItem::to_task).collect();
-        let replaced = replace_flat(ctx.state, tasks, ctx.rules, &FIELDS, ctx.now)?;
-        let mut content = Checklist::new(&replaced.state).render();
-        if replaced.in_progress_count > 1 {
+    fn todos(input: &TodoWriteInput) -> Result<Vec<Todo>, ToolError> {
+        Ok(input.todos.iter().map(TodoItem::to_todo).collect())
+    }
+
+    fn item(todo: &Todo, position: usize) -> TodoItem {
+        TodoItem::from_todo(todo, position)
+    }
+
+    fn text(op: &ToolOperation<'_, TodoWriteInput>) -> String {
+        let mut content = Checklist::new(op.after).render();
+        if op.in_progress_count > 1 {
             content.push_str(&format!(
                 "\n\nWarning: {} items are in_progress. Keep only the one you are working on in progress.",
-                replaced.in_progress_count
+                op.in_progress_count
             ));
         }
-        let details = json!({
-            "previous": TodoItem::list(ctx.state),
-            "current": TodoItem::list(&replaced.state),
-            "transitions": replaced.transitions,
-        });
-        Ok(Outcome::commit(replaced.state, ToolResult::ok(content, details)))
+        content
     }
+
+    fn fields(_op: &ToolOperation<'_, TodoWriteInput>) {}
 }
 
 /// The arguments of `todo_read`: none.
@@ -153,9 +152,11 @@ impl TypedTool for TodoRead {
     const DESCRIPTION: &'static str = include_str!("../../descriptions/forge/todo_read.md");
     const METADATA: ToolMetadata = ToolMetadata::LIST_READER;
 
-    fn run(&self, _input: TodoReadInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
+    fn run(&self, input: TodoReadInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
+        let _ = input;
         let content = Checklist::new(ctx.state).render();
-        let details = json!({ "todos": TodoItem::list(ctx.state) });
+        // Under the writer's key, so a UI reads both alike.
+        let details = current_details::<TodoWrite>(ctx.state);
         Ok(Outcome::read(ToolResult::ok(content, details)))
     }
 }
@@ -163,6 +164,12 @@ impl TypedTool for TodoRead {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[allow(unused_imports)]
+    use crate::{CallContext, Outcome, ToolError, ToolResult};
+    #[allow(unused_imports)]
+    use serde_json::json;
+    #[allow(unused_imports)]
+    use todokit_domain::TodoState;
 
     use crate::test_support::{problem_messages, run_tool, snapshot_settings};
     use pretty_assertions::assert_eq;
@@ -248,14 +255,14 @@ mod tests {
 
     #[test]
     fn the_result_carries_the_previous_and_current_list() {
-        let fixture = TodoState::flat(vec![Task::new("a").id("1")]);
+        let fixture = TodoState::flat(vec![Todo::new("a").id("1")]);
         let outcome = write(
             &fixture,
             r#"{"todos":[{"id":"1","content":"a","status":"completed"}]}"#,
         );
         let actual = (
-            outcome.result.details["previous"].clone(),
-            outcome.result.details["current"].clone(),
+            outcome.result.details.value()["previous"].clone(),
+            outcome.result.details.value()["current"].clone(),
         );
         let expected = (
             json!([{"id": "1", "content": "a", "status": "pending"}]),
@@ -266,12 +273,12 @@ mod tests {
 
     #[test]
     fn read_commits_nothing_and_fills_in_missing_ids() {
-        let fixture = TodoState::flat(vec![Task::new("a"), Task::new("b").status(Status::InProgress)]);
+        let fixture = TodoState::flat(vec![Todo::new("a"), Todo::new("b").status(Status::InProgress)]);
         let outcome = call_with(TodoRead::NAME, &rules(), &fixture, "");
-        let actual = (outcome.commit, outcome.result.details);
+        let actual = (outcome.commit, outcome.result.details.value());
         let expected = (
             None,
-            json!({"todos": [
+            json!({"current": [
                 {"id": "1", "content": "a", "status": "pending"},
                 {"id": "2", "content": "b", "status": "in_progress"}
             ]}),
@@ -282,9 +289,9 @@ mod tests {
     #[test]
     fn result_texts() {
         let previous = TodoState::flat(vec![
-            Task::new("Define the types").id("1").status(Status::Completed),
-            Task::new("Write the service").id("2").status(Status::InProgress),
-            Task::new("Add tests").id("3"),
+            Todo::new("Define the types").id("1").status(Status::Completed),
+            Todo::new("Write the service").id("2").status(Status::InProgress),
+            Todo::new("Add tests").id("3"),
         ]);
         let write_args = r#"{"todos":[{"id":"1","content":"Define the types","status":"completed"},{"id":"2","content":"Write the service","status":"completed"},{"id":"3","content":"Add tests","status":"in_progress"}]}"#;
         let cases: [(&str, &str, ListRules, &TodoState, &str); 6] = [
@@ -323,7 +330,7 @@ mod tests {
             for (name, tool, rules, state, args) in cases {
                 let result = call_with(tool, &rules, state, args).result;
                 insta::assert_snapshot!(format!("result__forge__{name}"), result.content);
-                insta::assert_json_snapshot!(format!("details__forge__{name}"), result.details);
+                insta::assert_json_snapshot!(format!("details__forge__{name}"), result.details.value());
             }
         });
     }

@@ -5,13 +5,10 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
-use todokit_domain::{
-    FieldNames, InProgressPolicy, Limits, ListRules, Status, Task, TodoState, replace_flat,
-};
+use todokit_domain::{FieldNames, InProgressPolicy, Limits, ListRules, Status, Todo, TodoState};
 
 use crate::wire::WireEnum;
-use crate::{CallContext, Leniency, Outcome, Profile, ToolError, ToolMetadata, ToolResult, TypedTool};
+use crate::{Leniency, ListTool, ListWriter, Profile, ToolError, ToolOperation};
 
 /// The profile's name.
 pub const NAME: &str = "gemini";
@@ -81,7 +78,7 @@ pub fn profile() -> Profile {
     )
     .with_system_prompt(include_str!("../../descriptions/gemini/system-prompt.md"))
     .with_leniency(Leniency::STANDARD.enum_spelling(true))
-    .tool(WriteTodos)
+    .tool(ListTool(WriteTodos))
 }
 
 /// One item of the list.
@@ -104,37 +101,34 @@ pub struct WriteTodosInput {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct WriteTodos;
 
-impl TypedTool for WriteTodos {
+impl ListWriter for WriteTodos {
     type Input = WriteTodosInput;
+    type Item = GeminiTodo;
+    type Fields = ();
     const NAME: &'static str = "write_todos";
     const DESCRIPTION: &'static str = include_str!("../../descriptions/gemini/write_todos.md");
-    const METADATA: ToolMetadata = ToolMetadata::LIST_WRITER;
+    const FIELDS: FieldNames = FIELDS;
 
-    fn run(&self, input: WriteTodosInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
-        let tasks = input
+    fn todos(input: &WriteTodosInput) -> Result<Vec<Todo>, ToolError> {
+        Ok(input
             .todos
             .iter()
-            .map(|t| Task::new(t.description.clone()).status(t.status))
-            .collect();
-        let replaced = replace_flat(ctx.state, tasks, ctx.rules, &FIELDS, ctx.now)?;
-        let content = render(&replaced.state);
-        let details = json!({
-            "previous": todos(ctx.state),
-            "todos": todos(&replaced.state),
-            "transitions": replaced.transitions,
-        });
-        Ok(Outcome::commit(replaced.state, ToolResult::ok(content, details)))
+            .map(|t| Todo::new(t.description.clone()).status(t.status))
+            .collect())
     }
-}
 
-fn todos(state: &TodoState) -> Vec<GeminiTodo> {
-    state
-        .tasks()
-        .map(|t| GeminiTodo {
-            description: t.content.clone(),
-            status: t.status.into(),
-        })
-        .collect()
+    fn item(todo: &Todo, _position: usize) -> GeminiTodo {
+        GeminiTodo {
+            description: todo.content.clone(),
+            status: todo.status.into(),
+        }
+    }
+
+    fn text(op: &ToolOperation<'_, WriteTodosInput>) -> String {
+        render(op.after)
+    }
+
+    fn fields(_op: &ToolOperation<'_, WriteTodosInput>) {}
 }
 
 /// `Todo list updated:` and `1. [status] description` lines.
@@ -153,6 +147,12 @@ fn render(state: &TodoState) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[allow(unused_imports)]
+    use crate::{CallContext, Outcome, ToolError, ToolResult};
+    #[allow(unused_imports)]
+    use serde_json::json;
+    #[allow(unused_imports)]
+    use todokit_domain::TodoState;
 
     use crate::test_support::{problem_messages, run_tool, snapshot_settings};
     use pretty_assertions::assert_eq;
@@ -232,7 +232,7 @@ mod tests {
             for (name, args) in cases {
                 let result = call(args).result;
                 insta::assert_snapshot!(format!("result__gemini__{name}"), result.content);
-                insta::assert_json_snapshot!(format!("details__gemini__{name}"), result.details);
+                insta::assert_json_snapshot!(format!("details__gemini__{name}"), result.details.value());
             }
         });
     }

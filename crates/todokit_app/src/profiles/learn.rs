@@ -6,14 +6,11 @@
 //! without a `todo` call instead of the usual 10.
 
 use schemars::JsonSchema;
-use serde::Deserialize;
-use serde_json::json;
-use todokit_domain::{
-    FieldNames, InProgressPolicy, Limits, ListRules, Status, Task, TodoError, TodoState, replace_flat,
-};
+use serde::{Deserialize, Serialize};
+use todokit_domain::{FieldNames, InProgressPolicy, Limits, ListRules, Status, Todo, TodoError, TodoState};
 
 use crate::wire::TriStatus;
-use crate::{CallContext, Leniency, Outcome, Profile, ToolError, ToolMetadata, ToolResult, TypedTool};
+use crate::{Leniency, ListTool, ListWriter, Profile, ToolError, ToolOperation};
 
 /// The profile's name.
 pub const NAME: &str = "learn";
@@ -50,7 +47,7 @@ pub fn profile() -> Profile {
     .with_system_prompt(include_str!("../../descriptions/learn/system-prompt.md"))
     .with_leniency(Leniency::STANDARD.enum_spelling(true))
     .with_nag_after_rounds(NAG_AFTER_ROUNDS)
-    .tool(Todo)
+    .tool(ListTool(TodoTool))
 }
 
 /// One item of the list.
@@ -76,52 +73,61 @@ pub struct TodoInput {
 
 /// The `todo` tool.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Todo;
+pub struct TodoTool;
 
-impl TypedTool for Todo {
+impl ListWriter for TodoTool {
     type Input = TodoInput;
+    type Item = LearnItem;
+    type Fields = ();
     const NAME: &'static str = "todo";
     const DESCRIPTION: &'static str = include_str!("../../descriptions/learn/todo.md");
-    const METADATA: ToolMetadata = ToolMetadata::LIST_WRITER;
+    const FIELDS: FieldNames = FIELDS;
 
-    fn run(&self, input: TodoInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
-        let tasks: Vec<Task> = input
+    fn todos(input: &TodoInput) -> Result<Vec<Todo>, ToolError> {
+        let todos: Vec<Todo> = input
             .items
             .iter()
             .enumerate()
             .map(|(i, item)| {
-                Task::new(item.text.trim())
+                Todo::new(item.text.trim())
                     .id(item.id.clone().unwrap_or_else(|| (i + 1).to_string()))
                     .status(item.status.unwrap_or(TriStatus::Pending))
             })
             .collect();
-        if tasks.iter().filter(|t| t.status == Status::InProgress).count() > 1 {
+        if todos.iter().filter(|t| t.status == Status::InProgress).count() > 1 {
             return Err(TodoError::Refused {
                 field: FIELDS.list.to_owned(),
                 message: ONE_IN_PROGRESS.to_owned(),
             }
             .into());
         }
-        let replaced = replace_flat(ctx.state, tasks, ctx.rules, &FIELDS, ctx.now)?;
-        let content = render(&replaced.state);
-        let details = json!({
-            "previous": items(ctx.state),
-            "items": items(&replaced.state),
-            "transitions": replaced.transitions,
-        });
-        Ok(Outcome::commit(replaced.state, ToolResult::ok(content, details)))
+        Ok(todos)
     }
+
+    fn item(todo: &Todo, position: usize) -> LearnItem {
+        LearnItem {
+            id: todo.id.clone().unwrap_or_else(|| (position + 1).to_string()),
+            text: todo.content.clone(),
+            status: todo.status.into(),
+        }
+    }
+
+    fn text(op: &ToolOperation<'_, TodoInput>) -> String {
+        render(op.after)
+    }
+
+    fn fields(_op: &ToolOperation<'_, TodoInput>) {}
 }
 
-fn items(state: &TodoState) -> Vec<serde_json::Value> {
-    state
-        .tasks()
-        .enumerate()
-        .map(|(i, t)| {
-            let id = t.id.clone().unwrap_or_else(|| (i + 1).to_string());
-            json!({"id": id, "text": t.content, "status": TriStatus::from(t.status)})
-        })
-        .collect()
+/// One stored item as `todo` writes it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LearnItem {
+    /// Its id (its 1-based position when it has none).
+    pub id: String,
+    /// What to do.
+    pub text: String,
+    /// Where it stands.
+    pub status: TriStatus,
 }
 
 /// `[x] #1: text` lines, a blank line, then `(done/total completed)`.
@@ -151,12 +157,18 @@ fn render(state: &TodoState) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[allow(unused_imports)]
+    use crate::{CallContext, Outcome, ToolError, ToolResult};
+    #[allow(unused_imports)]
+    use serde_json::json;
+    #[allow(unused_imports)]
+    use todokit_domain::TodoState;
 
     use crate::test_support::{problem_messages, run_tool, snapshot_settings};
     use pretty_assertions::assert_eq;
 
     fn call(state: &TodoState, args: &str) -> Outcome {
-        run_tool(&profile(), Todo::NAME, state, args)
+        run_tool(&profile(), TodoTool::NAME, state, args)
     }
 
     fn list(n: usize) -> String {
@@ -261,7 +273,7 @@ mod tests {
             for (name, args) in cases {
                 let result = call(&TodoState::new(), args).result;
                 insta::assert_snapshot!(format!("result__learn__{name}"), result.content);
-                insta::assert_json_snapshot!(format!("details__learn__{name}"), result.details);
+                insta::assert_json_snapshot!(format!("details__learn__{name}"), result.details.value());
             }
         });
     }

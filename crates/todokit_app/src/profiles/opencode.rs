@@ -5,13 +5,10 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
-use todokit_domain::{
-    FieldNames, InProgressPolicy, Limits, ListRules, Priority, Status, Task, TodoState, replace_flat,
-};
+use todokit_domain::{FieldNames, InProgressPolicy, Limits, ListRules, Priority, Status, Todo};
 
 use crate::wire::WirePriority;
-use crate::{CallContext, Leniency, Outcome, Profile, ToolError, ToolMetadata, ToolResult, TypedTool};
+use crate::{Leniency, ListTool, ListWriter, Profile, ToolError, ToolOperation};
 
 /// The profile's name.
 pub const NAME: &str = "opencode";
@@ -78,7 +75,7 @@ pub fn profile() -> Profile {
     )
     .with_system_prompt(include_str!("../../descriptions/opencode/system-prompt.md"))
     .with_leniency(Leniency::STANDARD.enum_spelling(true))
-    .tool(TodoWrite)
+    .tool(ListTool(TodoWrite))
 }
 
 /// One item of the list.
@@ -107,54 +104,68 @@ pub struct TodoWriteInput {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct TodoWrite;
 
-impl TypedTool for TodoWrite {
+impl ListWriter for TodoWrite {
     type Input = TodoWriteInput;
+    type Item = OpencodeTodo;
+    type Fields = Title;
     const NAME: &'static str = "todowrite";
     const DESCRIPTION: &'static str = include_str!("../../descriptions/opencode/todowrite.md");
-    const METADATA: ToolMetadata = ToolMetadata::LIST_WRITER;
+    const FIELDS: FieldNames = FIELDS;
 
-    fn run(&self, input: TodoWriteInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
-        let tasks = input
+    fn todos(input: &TodoWriteInput) -> Result<Vec<Todo>, ToolError> {
+        Ok(input
             .todos
             .iter()
             .map(|t| {
-                let task = Task::new(t.content.clone()).status(t.status).priority(t.priority);
+                let todo = Todo::new(t.content.clone()).status(t.status).priority(t.priority);
                 match &t.id {
-                    Some(id) => task.id(id.clone()),
-                    None => task,
+                    Some(id) => todo.id(id.clone()),
+                    None => todo,
                 }
             })
-            .collect();
-        let replaced = replace_flat(ctx.state, tasks, ctx.rules, &FIELDS, ctx.now)?;
-        let current = todos(&replaced.state);
-        let open = replaced.state.counts().open();
-        let content = serde_json::to_string_pretty(&current).unwrap_or_default();
-        let details = json!({
-            "title": format!("{open} todos"),
-            "todos": current,
-            "previous": todos(ctx.state),
-            "in_progress_count": replaced.in_progress_count,
-            "transitions": replaced.transitions,
-        });
-        Ok(Outcome::commit(replaced.state, ToolResult::ok(content, details)))
+            .collect())
+    }
+
+    fn item(todo: &Todo, _position: usize) -> OpencodeTodo {
+        OpencodeTodo {
+            content: todo.content.clone(),
+            status: todo.status.into(),
+            priority: todo.priority.unwrap_or(Priority::Medium).into(),
+            id: todo.id.clone(),
+        }
+    }
+
+    fn text(op: &ToolOperation<'_, TodoWriteInput>) -> String {
+        let current: Vec<OpencodeTodo> = op.after.tasks().map(|t| Self::item(t, 0)).collect();
+        serde_json::to_string_pretty(&current).unwrap_or_default()
+    }
+
+    fn fields(op: &ToolOperation<'_, TodoWriteInput>) -> Title {
+        Title {
+            title: format!("{} todos", op.after.counts().open()),
+            in_progress_count: op.in_progress_count,
+        }
     }
 }
 
-fn todos(state: &TodoState) -> Vec<OpencodeTodo> {
-    state
-        .tasks()
-        .map(|t| OpencodeTodo {
-            content: t.content.clone(),
-            status: t.status.into(),
-            priority: t.priority.unwrap_or(Priority::Medium).into(),
-            id: t.id.clone(),
-        })
-        .collect()
+/// What `todowrite` reports beside the lists.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Title {
+    /// `N todos`: how many are still open.
+    pub title: String,
+    /// How many items were sent in progress.
+    pub in_progress_count: usize,
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[allow(unused_imports)]
+    use crate::{CallContext, Outcome, ToolError, ToolResult};
+    #[allow(unused_imports)]
+    use serde_json::json;
+    #[allow(unused_imports)]
+    use todokit_domain::TodoState;
 
     use crate::test_support::{problem_messages, run_tool, snapshot_settings};
     use pretty_assertions::assert_eq;
@@ -198,7 +209,7 @@ mod tests {
         );
         let actual = (
             outcome.result.is_error,
-            outcome.result.details["in_progress_count"].clone(),
+            outcome.result.details.value()["in_progress_count"].clone(),
         );
         let expected = (false, json!(2));
         assert_eq!(actual, expected);
@@ -209,7 +220,7 @@ mod tests {
         let outcome = call(
             r#"{"todos":[{"content":"a","status":"completed","priority":"high"},{"content":"b","status":"pending","priority":"low"},{"content":"c","status":"in_progress","priority":"low"}]}"#,
         );
-        let actual = outcome.result.details["title"].clone();
+        let actual = outcome.result.details.value()["title"].clone();
         let expected = json!("2 todos");
         assert_eq!(actual, expected);
     }
@@ -231,7 +242,7 @@ mod tests {
             for (name, args) in cases {
                 let result = call(args).result;
                 insta::assert_snapshot!(format!("result__opencode__{name}"), result.content);
-                insta::assert_json_snapshot!(format!("details__opencode__{name}"), result.details);
+                insta::assert_json_snapshot!(format!("details__opencode__{name}"), result.details.value());
             }
         });
     }

@@ -14,7 +14,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use todokit_domain::{
-    FieldNames, InProgressPolicy, Limits, ListRules, Op, Phase, Status, Task, TodoError, TodoState,
+    FieldNames, InProgressPolicy, Limits, ListRules, Op, Phase, Status, Todo, TodoError, TodoState,
     Violations, apply_ops, check_text, validate_list,
 };
 
@@ -87,7 +87,7 @@ impl TypedTool for TodoWrite {
         let result = ToolResult {
             is_error: !batch.errors.is_empty(),
             content,
-            details,
+            details: details.into(),
         };
         if batch.state == *ctx.state {
             return Ok(Outcome::read(result));
@@ -170,7 +170,7 @@ pub fn summary(state: &TodoState, errors: &[String]) -> String {
         out.push_str("Todo list cleared.");
         return out;
     }
-    let open: Vec<(&Phase, &Task)> = state
+    let open: Vec<(&Phase, &Todo)> = state
         .phases
         .iter()
         .flat_map(|p| p.tasks.iter().map(move |t| (p, t)))
@@ -222,7 +222,7 @@ pub fn preview(state: &TodoState) -> String {
 /// The phase being worked on: the in-progress task's, else the first with
 /// open tasks, else the last.
 fn current_phase(state: &TodoState) -> Option<(usize, &Phase)> {
-    let find = |f: &dyn Fn(&Task) -> bool| {
+    let find = |f: &dyn Fn(&Todo) -> bool| {
         state
             .phases
             .iter()
@@ -328,7 +328,7 @@ mod tests {
         });
         let actual = (
             outcome.result.is_error,
-            outcome.result.details["errors"].clone(),
+            outcome.result.details.value()["errors"].clone(),
             statuses,
         );
         let expected = (
@@ -349,7 +349,7 @@ mod tests {
         let outcome = call(&TodoState::new(), r#"{"ops":[]}"#);
         let actual = (
             outcome.result.is_error,
-            outcome.result.details["error"]["problems"][0]["message"].clone(),
+            outcome.result.details.value()["error"]["problems"][0]["message"].clone(),
         );
         let expected = (true, json!("ops: needs at least 1 item, got 0"));
         assert_eq!(actual, expected);
@@ -358,7 +358,7 @@ mod tests {
     #[test]
     fn details_carry_phases_storage_and_completed_tasks() {
         let outcome = call(&initialized(), r#"{"ops":[{"op":"done","task":"Scaffold"}]}"#);
-        let details = outcome.result.details;
+        let details = outcome.result.details.value();
         let actual = (
             details["storage"].clone(),
             details["completedTasks"].clone(),
@@ -429,7 +429,7 @@ mod tests {
         snapshot_settings().bind(|| {
             for (name, result) in cases {
                 insta::assert_snapshot!(format!("result__pi__{name}"), result.content);
-                insta::assert_json_snapshot!(format!("details__pi__{name}"), result.details);
+                insta::assert_json_snapshot!(format!("details__pi__{name}"), result.details.value());
             }
         });
     }

@@ -9,7 +9,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use todokit_domain::{
-    InProgressPolicy, Limits, ListRules, Phase, Priority, Status, Task, TodoState, Violation, Violations,
+    InProgressPolicy, Limits, ListRules, Phase, Priority, Status, Todo, TodoState, Violation, Violations,
     check_text, clip,
 };
 
@@ -150,7 +150,10 @@ impl TypedTool for TodoRead {
     fn run(&self, _input: TodoReadInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
         let todos = views(ctx.state);
         let content = serde_json::to_string(&todos).unwrap_or_default();
-        Ok(Outcome::read(ToolResult::ok(content, json!({ "todos": todos }))))
+        Ok(Outcome::read(ToolResult::ok(
+            content,
+            json!({ "todos": todos }).into(),
+        )))
     }
 }
 
@@ -223,7 +226,7 @@ impl TypedTool for TodoUpdate {
             let id = state.allocate_id();
             let priority = Priority::from(item.priority.unwrap_or(WirePriority::Medium));
             state.push_task(
-                Task::new(item.content.clone())
+                Todo::new(item.content.clone())
                     .id(id.clone())
                     .priority(priority)
                     .created_at(ctx.now)
@@ -261,7 +264,7 @@ impl TypedTool for TodoUpdate {
             "previous": views(ctx.state),
             "transitions": todokit_domain::diff(&ctx.state.flat_tasks(), &state.flat_tasks()),
         });
-        let result = ToolResult::ok(content, details);
+        let result = ToolResult::ok(content, details.into());
         if state == *ctx.state {
             return Ok(Outcome::read(result));
         }
@@ -322,7 +325,7 @@ fn reorder(state: &mut TodoState, order: &[String], before_add: &[String]) -> Re
         return Err(permutation_problems(&given, before_add));
     }
     let mut tasks = state.flat_tasks();
-    let rank = |task: &Task| {
+    let rank = |task: &Todo| {
         let id = task.id.as_deref().unwrap_or_default();
         given.iter().position(|g| *g == id).unwrap_or(usize::MAX)
     };
@@ -568,7 +571,7 @@ mod tests {
         let args = r#"{"remove":["3"],"update":[{"id":"1","status":"in_progress"}],"add":[{"content":"d","priority":"high"}]}"#;
         let once = update(&fixture, args);
         let second = call(TodoUpdate::NAME, &once, args);
-        let actual = (second.commit, second.result.details["applied"].clone());
+        let actual = (second.commit, second.result.details.value()["applied"].clone());
         let expected = (
             None,
             json!({"already_gone": ["3"], "updated": ["1"], "already_present": ["d"]}),
@@ -586,11 +589,11 @@ mod tests {
 
     #[test]
     fn read_shows_ids_for_tasks_written_elsewhere_and_update_honours_them() {
-        let fixture = TodoState::flat(vec![Task::new("from claude-code"), Task::new("another")]);
+        let fixture = TodoState::flat(vec![Todo::new("from claude-code"), Todo::new("another")]);
         let read = call(TodoRead::NAME, &fixture, "{}");
         let state = update(&fixture, r#"{"update":[{"id":"2","status":"done"}]}"#);
         let actual = (
-            read.result.details["todos"][1]["id"].clone(),
+            read.result.details.value()["todos"][1]["id"].clone(),
             state.find("2").map(|t| t.status),
         );
         let expected = (json!("2"), Some(Status::Completed));
@@ -628,7 +631,7 @@ mod tests {
             for (name, tool, args) in cases {
                 let result = call(tool, &fixture, args).result;
                 insta::assert_snapshot!(format!("result__todo-update__{name}"), result.content);
-                insta::assert_json_snapshot!(format!("details__todo-update__{name}"), result.details);
+                insta::assert_json_snapshot!(format!("details__todo-update__{name}"), result.details.value());
             }
         });
     }

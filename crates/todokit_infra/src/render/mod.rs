@@ -49,21 +49,21 @@ pub fn render_markdown(state: &TodoState) -> String {
 mod tests {
     use super::*;
     use crate::test_support::snapshot_settings;
-    use todokit_domain::{Phase, Status, Task};
+    use todokit_domain::{Phase, Status, Todo};
 
     /// One list with every status, a named and an implicit phase, an active
     /// form and model text that tries to smuggle escape sequences.
     pub(crate) fn mixed_list() -> TodoState {
         TodoState::new().phases(vec![
-            Phase::new("").tasks(vec![Task::new("Triage the report").status(Status::Completed)]),
+            Phase::new("").tasks(vec![Todo::new("Triage the report").status(Status::Completed)]),
             Phase::new("Build").tasks(vec![
-                Task::new("Write the parser").status(Status::Completed),
-                Task::new("Wire the store")
+                Todo::new("Write the parser").status(Status::Completed),
+                Todo::new("Wire the store")
                     .active_form("Wiring the store")
                     .status(Status::InProgress),
-                Task::new("Add tests"),
-                Task::new("Release \u{1b}[31mnow\u{1b}[0m\u{7}").status(Status::Blocked),
-                Task::new("Port to C").status(Status::Abandoned),
+                Todo::new("Add tests"),
+                Todo::new("Release \u{1b}[31mnow\u{1b}[0m\u{7}").status(Status::Blocked),
+                Todo::new("Port to C").status(Status::Abandoned),
             ]),
         ])
     }

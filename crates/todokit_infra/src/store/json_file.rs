@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use todokit_app::{ConversationStore, StoreError};
+use todokit_app::{ConversationContext, StoreError};
 use todokit_domain::TodoState;
 
 /// The version of the file layout this build writes and reads.
@@ -157,7 +157,7 @@ impl JsonFileStore {
 }
 
 #[async_trait]
-impl ConversationStore for JsonFileStore {
+impl ConversationContext for JsonFileStore {
     async fn load(&self, conversation: &str) -> Result<TodoState, StoreError> {
         let (store, conversation) = (self.clone(), conversation.to_owned());
         blocking(move || store.load_blocking(&conversation)).await
@@ -224,11 +224,11 @@ mod tests {
     use pretty_assertions::assert_eq;
     use std::collections::BTreeSet;
     use std::sync::Arc;
-    use todokit_app::{ManualClock, TodoService, profiles};
-    use todokit_domain::Task;
+    use todokit_app::{ManualClock, TodoWriteService, profiles};
+    use todokit_domain::Todo;
 
     fn state(content: &str, version: u64) -> TodoState {
-        TodoState::flat(vec![Task::new(content)]).version(version)
+        TodoState::flat(vec![Todo::new(content)]).version(version)
     }
 
     #[tokio::test]
@@ -388,7 +388,7 @@ mod tests {
         const CALLS: u64 = 10;
         let dir = tempfile::tempdir().unwrap();
         let profile = profiles::by_name("claude-code").unwrap();
-        let service = TodoService::new(
+        let service = TodoWriteService::new(
             profile,
             Arc::new(JsonFileStore::new(dir.path())),
             Arc::new(ManualClock::new(0)),

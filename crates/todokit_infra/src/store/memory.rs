@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 use async_trait::async_trait;
-use todokit_app::{ConversationStore, StoreError};
+use todokit_app::{ConversationContext, StoreError};
 use todokit_domain::TodoState;
 
 /// Lists in a map behind a mutex; nothing survives the process.
@@ -28,7 +28,7 @@ impl MemoryStore {
 }
 
 #[async_trait]
-impl ConversationStore for MemoryStore {
+impl ConversationContext for MemoryStore {
     async fn load(&self, conversation: &str) -> Result<TodoState, StoreError> {
         Ok(self.lists().get(conversation).cloned().unwrap_or_default())
     }
@@ -56,12 +56,12 @@ impl ConversationStore for MemoryStore {
 mod tests {
     use super::*;
     use pretty_assertions::assert_eq;
-    use todokit_domain::Task;
+    use todokit_domain::Todo;
 
     #[tokio::test]
     async fn save_then_load_and_refuse_a_stale_version() {
         let fixture = MemoryStore::new();
-        let state = TodoState::flat(vec![Task::new("a")]).version(1u64);
+        let state = TodoState::flat(vec![Todo::new("a")]).version(1u64);
         fixture.save("c", 0, &state).await.unwrap();
         let stale = fixture.save("c", 0, &state).await;
         let actual = (

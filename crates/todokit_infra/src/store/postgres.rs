@@ -5,7 +5,7 @@
 
 use async_trait::async_trait;
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
-use todokit_app::{ConversationStore, StoreError};
+use todokit_app::{ConversationContext, StoreError};
 use todokit_domain::TodoState;
 use tokio_postgres::NoTls;
 
@@ -97,7 +97,7 @@ impl PostgresStore {
 }
 
 #[async_trait]
-impl ConversationStore for PostgresStore {
+impl ConversationContext for PostgresStore {
     async fn load(&self, conversation: &str) -> Result<TodoState, StoreError> {
         let client = self.client().await?;
         let row = client
@@ -193,8 +193,8 @@ mod tests {
     use super::*;
     use pretty_assertions::assert_eq;
     use std::sync::Arc;
-    use todokit_app::{ManualClock, TodoService, profiles};
-    use todokit_domain::Task;
+    use todokit_app::{ManualClock, TodoWriteService, profiles};
+    use todokit_domain::Todo;
 
     fn url() -> String {
         std::env::var("TODOKIT_TEST_POSTGRES_URL")
@@ -219,10 +219,10 @@ mod tests {
     async fn save_then_load_and_a_stale_version_is_a_conflict() {
         let store = store().await;
         let conversation = unique("cas");
-        let first = TodoState::flat(vec![Task::new("a")]).version(1u64);
+        let first = TodoState::flat(vec![Todo::new("a")]).version(1u64);
         store.save(&conversation, 0, &first).await.unwrap();
         let stale = store.save(&conversation, 0, &first).await;
-        let second = TodoState::flat(vec![Task::new("b")]).version(2u64);
+        let second = TodoState::flat(vec![Todo::new("b")]).version(2u64);
         store.save(&conversation, 1, &second).await.unwrap();
         let wrong = store.save(&conversation, 1, &second).await;
         let actual = (
@@ -288,7 +288,7 @@ mod tests {
         let mut handles = Vec::new();
         for writer in 0..WRITERS {
             // Separate services, as separate worker processes would have.
-            let service = TodoService::new(
+            let service = TodoWriteService::new(
                 profiles::by_name("claude-code").unwrap(),
                 Arc::new(store().await),
                 Arc::new(ManualClock::new(0)),

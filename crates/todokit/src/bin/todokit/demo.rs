@@ -7,7 +7,7 @@ use anstream::adapter::strip_str;
 use anstyle::Style;
 use anyhow::Result;
 use serde_json::json;
-use todokit::{Format, TodoService, end_of_turn_reminder, render};
+use todokit::{Format, TodoWriteService, end_of_turn_reminder, render};
 
 use crate::print_line;
 
@@ -95,7 +95,12 @@ const SCRIPT: &[(&str, Action)] = &[
 ];
 
 /// Plays the script against `service` (a `claude-code` service).
-pub async fn run(service: &TodoService, conversation: &str, terminal: Format, delay: Duration) -> Result<()> {
+pub async fn run(
+    service: &TodoWriteService,
+    conversation: &str,
+    terminal: Format,
+    delay: Duration,
+) -> Result<()> {
     let color = matches!(terminal, Format::Ansi { color: true, .. });
     let paint = |style: Style, text: &str| {
         if color {
@@ -148,8 +153,8 @@ pub async fn run(service: &TodoService, conversation: &str, terminal: Format, de
             print_line(&paint(dim, "  TodoWrite -> error, shown to the model as:"))?;
             print_line(&indent(&result.content, "  | "))?;
         } else {
-            let in_progress = result.details["in_progress_count"].as_u64().unwrap_or(0);
-            let wiped = result.details["wiped_on_all_completed"]
+            let in_progress = result.details.value()["in_progress_count"].as_u64().unwrap_or(0);
+            let wiped = result.details.value()["wiped_on_all_completed"]
                 .as_bool()
                 .unwrap_or(false);
             let note = if wiped { ", list cleared" } else { "" };

@@ -8,13 +8,13 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use todokit::app::{MarkdownCodec, UserAction, UserEditError};
 use todokit::infra::PiMarkdown;
-use todokit::{Format, TodoService, render};
+use todokit::{Format, TodoWriteService, render};
 
 use crate::{EXIT_USAGE, print_line};
 
 /// Prints the outcome of a user edit, or the reason it was refused.
 async fn apply(
-    service: &TodoService,
+    service: &TodoWriteService,
     conversation: &str,
     action: UserAction,
     terminal: Format,
@@ -39,7 +39,7 @@ async fn apply(
 
 /// `append`, `start`, `done`, `drop`, `rm`.
 pub async fn single(
-    service: &TodoService,
+    service: &TodoWriteService,
     conversation: &str,
     action: UserAction,
     terminal: Format,
@@ -48,7 +48,7 @@ pub async fn single(
 }
 
 /// `export [FILE]`.
-pub async fn export(service: &TodoService, conversation: &str, file: Option<&Path>) -> Result<ExitCode> {
+pub async fn export(service: &TodoWriteService, conversation: &str, file: Option<&Path>) -> Result<ExitCode> {
     let text = PiMarkdown.export(&service.view(conversation).await?);
     match file {
         Some(path) => {
@@ -61,7 +61,7 @@ pub async fn export(service: &TodoService, conversation: &str, file: Option<&Pat
 
 /// `import FILE`.
 pub async fn import(
-    service: &TodoService,
+    service: &TodoWriteService,
     conversation: &str,
     file: &Path,
     terminal: Format,
@@ -80,7 +80,7 @@ pub async fn import(
 /// `edit`: the list as markdown in the user's editor, then imported. The
 /// file is kept (and its path printed) whenever the edit cannot be applied,
 /// so no typing is lost.
-pub async fn edit(service: &TodoService, conversation: &str, terminal: Format) -> Result<ExitCode> {
+pub async fn edit(service: &TodoWriteService, conversation: &str, terminal: Format) -> Result<ExitCode> {
     let Some(editor) = ["VISUAL", "EDITOR"]
         .iter()
         .find_map(|v| std::env::var(v).ok().filter(|e| !e.trim().is_empty()))

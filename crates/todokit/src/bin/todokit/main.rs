@@ -16,7 +16,7 @@ use todokit::app::UserAction;
 use todokit::app::schema::definitions;
 use todokit::infra::render::Glyphs;
 use todokit::{
-    Format, SchemaTarget, ServiceError, TodoService, Todokit, end_of_turn_reminder, profiles, render,
+    Format, SchemaTarget, ServiceError, TodoWriteService, Todokit, end_of_turn_reminder, profiles, render,
 };
 
 /// Exit code for a usage error: unknown tool or profile, bad flags, or a
@@ -389,7 +389,7 @@ fn is_database_url(store: &std::path::Path) -> bool {
 
 /// The service for `profile` on the store `--store` names (a folder, or a
 /// `postgres://` URL in builds with the `postgres` feature).
-async fn make_service(store: Option<&std::path::Path>, profile: &str) -> Result<TodoService> {
+async fn make_service(store: Option<&std::path::Path>, profile: &str) -> Result<TodoWriteService> {
     let builder = Todokit::builder().profile(profile)?;
     let builder = match store {
         Some(url) if is_database_url(url) => {

@@ -12,7 +12,7 @@ use std::time::Duration;
 use anyhow::Result;
 use notify::{EventKind, RecursiveMode, Watcher};
 use todokit::infra::render::sanitize;
-use todokit::{Format, JsonFileStore, Status, TodoService, TodoState, render};
+use todokit::{Format, JsonFileStore, Status, TodoState, TodoWriteService, render};
 
 /// Cursor and screen control for the in-place view.
 const HIDE_CURSOR: &str = "\u{1b}[?25l";
@@ -24,7 +24,7 @@ const CLEAR_BELOW: &str = "\u{1b}[J";
 
 /// Watches `conversation` until Ctrl-C (or until stdout closes).
 pub async fn run(
-    service: &TodoService,
+    service: &TodoWriteService,
     store_dir: Option<&Path>,
     conversation: &str,
     terminal: Format,

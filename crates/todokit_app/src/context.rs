@@ -50,7 +50,7 @@ pub enum StoreError {
 /// Loads and saves each conversation's list, with compare-and-swap on the
 /// version so that concurrent writers never lose an update.
 #[async_trait]
-pub trait ConversationStore: Send + Sync {
+pub trait ConversationContext: Send + Sync {
     /// The stored list of `conversation`; an empty list at version 0 when
     /// nothing is stored yet.
     async fn load(&self, conversation: &str) -> Result<TodoState, StoreError>;

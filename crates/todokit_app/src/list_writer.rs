@@ -1,0 +1,118 @@
+//! The one pipeline every replace-the-whole-list tool shares: decode the
+//! wire items, map them to [`Todo`]s, replace the list (checking it and
+//! carrying over what the wire format cannot say), record the
+//! [`ToolOperation`], and format text and details from it.
+//!
+//! A profile supplies only its wire types, its field names and its words
+//! by implementing [`ListWriter`], and registers the writer wrapped in
+//! [`ListTool`], which makes it a [`TypedTool`] (and so a [`crate::Tool`]).
+
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use todokit_domain::{FieldNames, Todo, TodoState, Transition, replace_flat};
+
+use crate::details::SeqOf;
+use crate::{CallContext, Details, Outcome, ToolError, ToolMetadata, ToolOperation, ToolResult, TypedTool};
+
+/// A tool that replaces the whole flat list on every call.
+pub trait ListWriter: Send + Sync + 'static {
+    /// The decoded arguments.
+    type Input: DeserializeOwned + JsonSchema;
+    /// One todo as this profile's wire format writes it, for the details.
+    type Item: Serialize;
+    /// The profile's own fields in the details, beside `previous`, `current`
+    /// and `transitions` (`()` for none).
+    type Fields: Serialize;
+
+    /// The name the model calls it by.
+    const NAME: &'static str;
+    /// The description the model reads (a markdown file, loaded at compile
+    /// time).
+    const DESCRIPTION: &'static str;
+    /// The wire names of the list and its fields, for error messages.
+    const FIELDS: FieldNames;
+    /// Empty the list when every todo in it is completed.
+    const WIPE_WHEN_ALL_COMPLETED: bool = false;
+
+    /// The todos the arguments describe, in order; an error refuses the
+    /// call before anything is compared or stored.
+    fn todos(input: &Self::Input) -> Result<Vec<Todo>, ToolError>;
+
+    /// A stored todo (at `position` in the list) in the wire format.
+    fn item(todo: &Todo, position: usize) -> Self::Item;
+
+    /// The text the model reads after an accepted call.
+    fn text(op: &ToolOperation<'_, Self::Input>) -> String;
+
+    /// The profile's own detail fields.
+    fn fields(op: &ToolOperation<'_, Self::Input>) -> Self::Fields;
+}
+
+/// A [`ListWriter`] as a tool: register `ListTool(MyWriter)` with
+/// [`crate::Profile::tool`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ListTool<W>(pub W);
+
+impl<W: ListWriter> TypedTool for ListTool<W> {
+    type Input = W::Input;
+    const NAME: &'static str = W::NAME;
+    const DESCRIPTION: &'static str = W::DESCRIPTION;
+    const METADATA: ToolMetadata = ToolMetadata::LIST_WRITER;
+
+    fn run(&self, input: W::Input, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
+        let todos = W::todos(&input)?;
+        let mut replaced = replace_flat(ctx.state, todos, ctx.rules, &W::FIELDS, ctx.now)?;
+        if W::WIPE_WHEN_ALL_COMPLETED {
+            replaced = replaced.wipe_if_all_completed();
+        }
+        let op = ToolOperation {
+            tool: W::NAME,
+            asked: &input,
+            before: ctx.state,
+            after: &replaced.state,
+            transitions: &replaced.transitions,
+            in_progress_count: replaced.in_progress_count,
+            wiped: replaced.wiped,
+        };
+        let result = ToolResult::ok(W::text(&op), list_details::<W, _>(&op, W::fields(&op)));
+        Ok(Outcome::commit(replaced.state, result))
+    }
+}
+
+/// The details every list tool gives: the list before and after in the
+/// profile's wire format, the transitions, then the profile's own fields.
+pub fn list_details<W: ListWriter, A>(op: &ToolOperation<'_, A>, fields: impl Serialize) -> Details {
+    Details::of(&ListDetails {
+        previous: items::<W>(op.before),
+        current: items::<W>(op.after),
+        transitions: op.transitions,
+        fields,
+    })
+}
+
+/// The details of a tool that only reads a list `W` writes: the list under
+/// the same key, `current`.
+pub fn current_details<W: ListWriter>(state: &TodoState) -> Details {
+    #[derive(Serialize)]
+    struct Current<C> {
+        current: C,
+    }
+    Details::of(&Current {
+        current: items::<W>(state),
+    })
+}
+
+/// A stored list in `W`'s wire format, serialized item by item.
+fn items<W: ListWriter>(state: &TodoState) -> impl Serialize + '_ {
+    SeqOf(move || state.tasks().enumerate().map(|(i, t)| W::item(t, i)))
+}
+
+#[derive(Serialize)]
+struct ListDetails<'a, P, C, F> {
+    previous: P,
+    current: C,
+    transitions: &'a [Transition],
+    #[serde(flatten)]
+    fields: F,
+}
