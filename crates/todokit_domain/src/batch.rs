@@ -178,7 +178,7 @@ pub fn normalize_in_progress(state: &mut TodoState, now: Timestamp) {
     for task in state.phases.iter_mut().flat_map(|p| p.tasks.iter_mut()) {
         if task.status == Status::InProgress {
             if seen {
-                set_status(task, Status::Pending, now);
+                task.set_status(Status::Pending, now);
             }
             seen = true;
         }
@@ -190,7 +190,7 @@ pub fn normalize_in_progress(state: &mut TodoState, now: Timestamp) {
             .flat_map(|p| p.tasks.iter_mut())
             .find(|t| t.status == Status::Pending)
     {
-        set_status(task, Status::InProgress, now);
+        task.set_status(Status::InProgress, now);
     }
 }
 
@@ -202,9 +202,9 @@ fn apply(state: &mut TodoState, op: &Op, now: Timestamp) -> Result<(), String> {
             locate(state, name)?;
             for task in state.phases.iter_mut().flat_map(|p| p.tasks.iter_mut()) {
                 if task.content == name {
-                    set_status(task, Status::InProgress, now);
+                    task.set_status(Status::InProgress, now);
                 } else if task.status == Status::InProgress {
-                    set_status(task, Status::Pending, now);
+                    task.set_status(Status::Pending, now);
                 }
             }
             Ok(())
@@ -255,7 +255,7 @@ fn init(state: &mut TodoState, op: &Op, now: Timestamp) -> Result<(), String> {
 
 fn mark(state: &mut TodoState, op: &Op, status: Status, now: Timestamp) -> Result<(), String> {
     for (p, t) in targets(state, op)? {
-        set_status(&mut state.phases[p].tasks[t], status, now);
+        state.phases[p].tasks[t].set_status(status, now);
     }
     Ok(())
 }
@@ -354,13 +354,6 @@ fn locate_phase(state: &TodoState, name: &str) -> Result<usize, String> {
         .iter()
         .position(|p| p.name == name)
         .ok_or_else(|| phase_not_found(name))
-}
-
-fn set_status(task: &mut Todo, status: Status, now: Timestamp) {
-    if task.status != status {
-        task.status = status;
-        task.status_changed_at = Some(now);
-    }
 }
 
 #[cfg(test)]

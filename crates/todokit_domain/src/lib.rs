@@ -11,10 +11,13 @@ mod checklist;
 mod error;
 mod graph;
 mod lifecycle;
+mod patch;
 mod rules;
 mod state;
 mod status;
+mod todo;
 mod transition;
+mod updates;
 mod validate;
 
 pub use batch::{
@@ -25,8 +28,11 @@ pub use batch::{
 pub use checklist::{Checklist, Escape, progress_line};
 pub use error::{MAX_QUOTED_CHARS, MAX_REPORTED_VIOLATIONS, TodoError, Violation, Violations, clip};
 pub use lifecycle::{auto_clear, drop_finished};
+pub use patch::{TodoField, TodoPatch};
 pub use rules::{FieldNames, InProgressPolicy, Limits, ListRules};
-pub use state::{Notice, NoticeKind, Phase, StatusCounts, Timestamp, Todo, TodoState};
+pub use state::{Notice, NoticeKind, Phase, StatusCounts, Timestamp, TodoState};
 pub use status::{Priority, Status};
+pub use todo::{NotesFrom, Todo, carry_over, stamp_new};
 pub use transition::{Replacement, Transition, adopt_hidden_fields, diff, replace_flat};
-pub use validate::{check_text, check_text_with, validate_list};
+pub use updates::{Applied, NewTodo, Updates, apply_updates};
+pub use validate::{Presence, check_text, check_text_with, validate_list};

@@ -4,74 +4,11 @@
 use derive_setters::Setters;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 
-use crate::{Priority, Status};
+use crate::{Status, Todo};
 
 /// Milliseconds since the Unix epoch, as an injected clock reports them.
 pub type Timestamp = u64;
-
-/// One item of work.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema, Setters)]
-#[setters(strip_option, into)]
-pub struct Todo {
-    /// What to do, in the imperative ("Run the tests"). Profiles that name
-    /// tasks by their content use it as the task's identity.
-    pub content: String,
-    /// A stable id, where the profile has one (`forge`, `todo-update`, ...).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub id: Option<String>,
-    /// The present-continuous form a UI shows while the task runs
-    /// ("Running the tests").
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub active_form: Option<String>,
-    /// Where the task stands.
-    #[serde(default)]
-    pub status: Status,
-    /// How urgent it is, where the profile tracks that.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub priority: Option<Priority>,
-    /// Notes added while working on it, oldest first.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub notes: Vec<String>,
-    /// A longer description, where the profile has one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
-    /// The agent that claimed the task, where several share one list.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub owner: Option<String>,
-    /// Free-form data a host or model attached to the task.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub metadata: Option<Map<String, Value>>,
-    /// Ids of the tasks that must complete before this one can.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub blocked_by: Vec<String>,
-    /// When the task first appeared in the list.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub created_at: Option<Timestamp>,
-    /// When its status last changed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub status_changed_at: Option<Timestamp>,
-}
-
-impl Todo {
-    /// A pending task with the given content and nothing else set.
-    pub fn new(content: impl Into<String>) -> Self {
-        Self {
-            content: content.into(),
-            ..Self::default()
-        }
-    }
-
-    /// The text a UI shows for the task: its active form while it is in
-    /// progress (when it has one), its content otherwise.
-    pub fn display_text(&self) -> &str {
-        match (&self.active_form, self.status) {
-            (Some(active), Status::InProgress) if !active.trim().is_empty() => active,
-            _ => &self.content,
-        }
-    }
-}
 
 /// A named group of tasks. Flat profiles keep all their tasks in one phase
 /// whose name is [`Phase::IMPLICIT`], which renderers never show.

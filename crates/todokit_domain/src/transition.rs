@@ -5,6 +5,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::todo::{NotesFrom, carry_over, stamp_new};
 use crate::{
     FieldNames, InProgressPolicy, ListRules, Status, Timestamp, Todo, TodoError, TodoState, validate_list,
 };
@@ -72,7 +73,12 @@ pub fn replace_flat(
     let mut tasks: Vec<Todo> = incoming
         .into_iter()
         .zip(&matches)
-        .map(|(task, m)| carry_over(task, m.map(|i| &old[i]), &given, now))
+        .map(|(task, m)| match m {
+            Some(i) => carry_over(task, &old[*i], now, NotesFrom::OldWhenNewHasNone, |id| {
+                given.contains(id)
+            }),
+            None => stamp_new(task, now),
+        })
         .collect();
     if rules.in_progress == InProgressPolicy::Normalize {
         keep_first_in_progress(&mut tasks);
@@ -93,39 +99,25 @@ pub fn replace_flat(
     })
 }
 
-/// Gives each task of `new` that matches a task of `old` by content the
-/// fields a hand-edited text cannot carry: id, active form, priority,
-/// description, owner, metadata, dependencies, creation time and (while its
-/// status is unchanged) the time of its last status change. Content,
-/// status and notes stay as `new` has them; a task with no match is new and
-/// is stamped `now`.
+/// Gives each todo of `new` that matches a todo of `old` by content what a
+/// hand-edited text cannot carry (see [`carry_over`]); content, status and
+/// notes stay as `new` has them. A todo with no match is new and is
+/// stamped `now`.
 pub fn adopt_hidden_fields(old: &TodoState, new: &mut TodoState, now: Timestamp) {
     let previous = old.flat_tasks();
     let mut claimed = vec![false; previous.len()];
-    for task in new.phases.iter_mut().flat_map(|p| p.tasks.iter_mut()) {
+    for todo in new.phases.iter_mut().flat_map(|p| p.tasks.iter_mut()) {
+        let written = std::mem::take(todo);
         let found = previous
             .iter()
             .enumerate()
-            .position(|(i, o)| !claimed[i] && o.content == task.content);
-        let Some(i) = found else {
-            task.created_at = task.created_at.or(Some(now));
-            task.status_changed_at = task.status_changed_at.or(Some(now));
-            continue;
-        };
-        claimed[i] = true;
-        let o = &previous[i];
-        task.id = o.id.clone();
-        task.active_form = o.active_form.clone();
-        task.priority = o.priority;
-        task.description = o.description.clone();
-        task.owner = o.owner.clone();
-        task.metadata = o.metadata.clone();
-        task.blocked_by = o.blocked_by.clone();
-        task.created_at = o.created_at.or(Some(now));
-        task.status_changed_at = if o.status == task.status {
-            o.status_changed_at.or(Some(now))
-        } else {
-            Some(now)
+            .position(|(i, o)| !claimed[i] && o.content == written.content);
+        *todo = match found {
+            Some(i) => {
+                claimed[i] = true;
+                carry_over(written, &previous[i], now, NotesFrom::New, |_| false)
+            }
+            None => stamp_new(written, now),
         };
     }
 }
@@ -184,42 +176,6 @@ fn match_tasks(old: &[Todo], new: &[Todo]) -> Vec<Option<usize>> {
             found
         })
         .collect()
-}
-
-fn carry_over(
-    mut task: Todo,
-    old: Option<&Todo>,
-    given: &std::collections::HashSet<String>,
-    now: Timestamp,
-) -> Todo {
-    let Some(old) = old else {
-        task.created_at = Some(now);
-        task.status_changed_at = Some(now);
-        return task;
-    };
-    task.created_at = old.created_at.or(Some(now));
-    task.status_changed_at = if old.status == task.status {
-        old.status_changed_at.or(Some(now))
-    } else {
-        Some(now)
-    };
-    if task.content == old.content && task.active_form.is_none() {
-        task.active_form = old.active_form.clone();
-    }
-    task.id = task
-        .id
-        .or_else(|| old.id.clone().filter(|id| !given.contains(id)));
-    task.priority = task.priority.or(old.priority);
-    task.description = task.description.or_else(|| old.description.clone());
-    task.owner = task.owner.or_else(|| old.owner.clone());
-    task.metadata = task.metadata.or_else(|| old.metadata.clone());
-    if task.notes.is_empty() {
-        task.notes = old.notes.clone();
-    }
-    if task.blocked_by.is_empty() {
-        task.blocked_by = old.blocked_by.clone();
-    }
-    task
 }
 
 fn keep_first_in_progress(tasks: &mut [Todo]) {

@@ -26,7 +26,7 @@ pub fn validate_list(tasks: &[Todo], rules: &ListRules, names: &FieldNames) -> R
         check_text_with(
             &task.content,
             limits.max_content_bytes,
-            true,
+            Presence::Required,
             || field(names.content),
             &mut problems,
         );
@@ -34,7 +34,7 @@ pub fn validate_list(tasks: &[Todo], rules: &ListRules, names: &FieldNames) -> R
             check_text_with(
                 active,
                 limits.max_active_form_bytes,
-                false,
+                Presence::Optional,
                 || field(names.active_form),
                 &mut problems,
             );
@@ -46,7 +46,13 @@ pub fn validate_list(tasks: &[Todo], rules: &ListRules, names: &FieldNames) -> R
             None => {}
             Some(id) => {
                 let before = problems.list.len() + problems.omitted;
-                check_text_with(id, limits.max_id_bytes, true, || field(names.id), &mut problems);
+                check_text_with(
+                    id,
+                    limits.max_id_bytes,
+                    Presence::Required,
+                    || field(names.id),
+                    &mut problems,
+                );
                 let id_ok = problems.list.len() + problems.omitted == before;
                 if id_ok {
                     if let Some(first) = first_use.get(id.as_str()) {
@@ -80,11 +86,26 @@ pub fn validate_list(tasks: &[Todo], rules: &ListRules, names: &FieldNames) -> R
     problems.into_result()
 }
 
+/// Whether a text field must say something.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Presence {
+    /// Empty or only whitespace is refused.
+    Required,
+    /// Empty is fine.
+    Optional,
+}
+
 /// Checks one text field: at most `max_bytes` UTF-8 bytes and, when
-/// `non_empty`, not empty or only whitespace. Records the problem under
-/// `field`.
-pub fn check_text(text: &str, max_bytes: usize, non_empty: bool, field: String, problems: &mut Violations) {
-    check_text_with(text, max_bytes, non_empty, || field, problems);
+/// [`Presence::Required`], not empty or only whitespace. Records the
+/// problem under `field`.
+pub fn check_text(
+    text: &str,
+    max_bytes: usize,
+    presence: Presence,
+    field: String,
+    problems: &mut Violations,
+) {
+    check_text_with(text, max_bytes, presence, || field, problems);
 }
 
 /// [`check_text`] with the field's name built only when there is a problem,
@@ -92,7 +113,7 @@ pub fn check_text(text: &str, max_bytes: usize, non_empty: bool, field: String, 
 pub fn check_text_with(
     text: &str,
     max_bytes: usize,
-    non_empty: bool,
+    presence: Presence,
     field: impl FnOnce() -> String,
     problems: &mut Violations,
 ) {
@@ -102,7 +123,7 @@ pub fn check_text_with(
             bytes: text.len(),
             max: max_bytes,
         });
-    } else if non_empty && text.trim().is_empty() {
+    } else if presence == Presence::Required && text.trim().is_empty() {
         problems.push(Violation::Empty { field: field() });
     }
 }

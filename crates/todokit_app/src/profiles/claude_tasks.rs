@@ -9,14 +9,14 @@
 use std::fmt::Write;
 
 use schemars::JsonSchema;
-use serde::Deserialize;
-use serde_json::{Map, Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 use todokit_domain::{
-    InProgressPolicy, Limits, ListRules, Status, Todo, TodoError, TodoState, Violation, Violations,
-    check_text,
+    InProgressPolicy, Limits, ListRules, Presence, Status, Todo, TodoError, TodoField, TodoPatch, TodoState,
+    Violation, Violations, check_text,
 };
 
-use crate::{CallContext, Outcome, Profile, ToolError, ToolMetadata, ToolResult, TypedTool};
+use crate::{CallContext, Details, Outcome, Profile, ToolError, ToolMetadata, ToolResult, TypedTool};
 
 /// The profile's name.
 pub const NAME: &str = "claude-tasks";
@@ -140,14 +140,14 @@ impl TypedTool for TaskCreate {
         check_text(
             &input.subject,
             limits.max_content_bytes,
-            true,
+            Presence::Required,
             "subject".into(),
             &mut problems,
         );
         check_text(
             &input.description,
             limits.max_description_bytes,
-            false,
+            Presence::Optional,
             "description".into(),
             &mut problems,
         );
@@ -155,7 +155,7 @@ impl TypedTool for TaskCreate {
             check_text(
                 active,
                 limits.max_active_form_bytes,
-                false,
+                Presence::Optional,
                 "activeForm".into(),
                 &mut problems,
             );
@@ -180,7 +180,7 @@ impl TypedTool for TaskCreate {
         task.metadata = input.metadata;
         state.push_task(task);
         let content = format!("Task #{id} created: {}", input.subject);
-        let details = json!({ "task": view(&state, &id) });
+        let details = OneTask::of(&state, &id);
         Ok(Outcome::commit(state, ToolResult::ok(content, details.into())))
     }
 }
@@ -201,86 +201,35 @@ impl TypedTool for TaskUpdate {
         let mut state = ctx.state.clone();
         if input.status == Some(TaskStatus::Deleted) {
             state.remove_task(&id);
-            let details = json!({ "deleted": view(ctx.state, &id) });
+            #[derive(Serialize)]
+            struct Deleted<'a> {
+                deleted: Option<TaskView<'a>>,
+            }
+            let details = Details::of(&Deleted {
+                deleted: view(ctx.state, &id),
+            });
             return Ok(Outcome::commit(
                 state,
                 ToolResult::ok(format!("Task #{id} deleted."), details.into()),
             ));
         }
-        let limits = &ctx.rules.limits;
-        let mut problems = Violations::default();
-        let mut changed: Vec<&str> = Vec::new();
-        let task = state.find_mut(&id).ok_or_else(|| unknown(&id))?;
-        if let Some(subject) = &input.subject {
-            check_text(
-                subject,
-                limits.max_content_bytes,
-                true,
-                "subject".into(),
-                &mut problems,
-            );
-            task.content = subject.clone();
-            changed.push("subject");
-        }
-        if let Some(description) = &input.description {
-            check_text(
-                description,
-                limits.max_description_bytes,
-                false,
-                "description".into(),
-                &mut problems,
-            );
-            task.description = Some(description.clone());
-            changed.push("description");
-        }
-        if let Some(active) = &input.active_form {
-            check_text(
-                active,
-                limits.max_active_form_bytes,
-                false,
-                "activeForm".into(),
-                &mut problems,
-            );
-            task.active_form = Some(active.clone());
-            changed.push("activeForm");
-        }
-        if let Some(owner) = &input.owner {
-            check_text(
-                owner,
-                limits.max_description_bytes,
-                false,
-                "owner".into(),
-                &mut problems,
-            );
-            task.owner = Some(owner.clone()).filter(|o| !o.is_empty());
-            changed.push("owner");
-        }
-        if let Some(merge) = input.metadata {
-            let metadata = task.metadata.get_or_insert_with(Map::new);
-            for (key, value) in merge {
-                if value.is_null() {
-                    metadata.remove(&key);
-                } else {
-                    metadata.insert(key, value);
-                }
-            }
-            if metadata.is_empty() {
-                task.metadata = None;
-            }
-            changed.push("metadata");
-        }
-        if let Some(status) = input.status {
-            let status = match status {
+        let patch = TodoPatch {
+            content: input.subject,
+            description: input.description,
+            active_form: input.active_form,
+            owner: input.owner,
+            metadata: input.metadata,
+            status: input.status.map(|status| match status {
                 TaskStatus::Pending => Status::Pending,
                 TaskStatus::InProgress => Status::InProgress,
                 TaskStatus::Completed | TaskStatus::Deleted => Status::Completed,
-            };
-            if task.status != status {
-                task.status = status;
-                task.status_changed_at = Some(ctx.now);
-            }
-            changed.push("status");
-        }
+            }),
+            priority: None,
+        };
+        let mut problems = Violations::default();
+        patch.check(&ctx.rules.limits, |f| wire_name(f).to_owned(), &mut problems);
+        let task = state.find_mut(&id).ok_or_else(|| unknown(&id))?;
+        let mut changed: Vec<&str> = patch.apply(task, ctx.now).into_iter().map(wire_name).collect();
         problems.into_result()?;
         for (i, blocked) in input.add_blocks.iter().flatten().enumerate() {
             state.add_dependency(&id, blocked, &format!("addBlocks[{i}]"))?;
@@ -294,7 +243,7 @@ impl TypedTool for TaskUpdate {
         if changed.is_empty() {
             return Ok(Outcome::read(ToolResult::ok(
                 format!("No changes to task #{id}: no field to update was given."),
-                json!({ "task": view(ctx.state, &id) }).into(),
+                OneTask::of(ctx.state, &id),
             )));
         }
         let mut content = format!("Updated task #{id}: {}.", changed.join(", "));
@@ -311,8 +260,24 @@ impl TypedTool for TaskUpdate {
         if matches!(task.status, Status::InProgress | Status::Completed) && !waiting.is_empty() {
             let _ = write!(content, " Note: it still waits on {}.", waiting.join(", "));
         }
-        let details = json!({ "task": view(&state, &id), "unblocked": unblocked });
+        let details = Details::of(&OneTask {
+            task: view(&state, &id),
+            unblocked: Some(&unblocked),
+        });
         Ok(Outcome::commit(state, ToolResult::ok(content, details.into())))
+    }
+}
+
+/// The name `TaskUpdate` gives a patched field.
+fn wire_name(field: TodoField) -> &'static str {
+    match field {
+        TodoField::Content => "subject",
+        TodoField::Description => "description",
+        TodoField::ActiveForm => "activeForm",
+        TodoField::Owner => "owner",
+        TodoField::Metadata => "metadata",
+        TodoField::Status => "status",
+        TodoField::Priority => "priority",
     }
 }
 
@@ -349,14 +314,18 @@ impl TypedTool for TaskList {
         } else {
             lines.join("\n")
         };
-        let tasks: Vec<Value> = state
+        #[derive(Serialize)]
+        struct Tasks<'a> {
+            tasks: Vec<Option<TaskView<'a>>>,
+        }
+        let tasks = state
             .tasks()
             .filter_map(|t| t.id.as_deref())
             .map(|id| view(state, id))
             .collect();
         Ok(Outcome::read(ToolResult::ok(
             content,
-            json!({ "tasks": tasks }).into(),
+            Details::of(&Tasks { tasks }),
         )))
     }
 }
@@ -401,10 +370,7 @@ impl TypedTool for TaskGet {
         if let Some(metadata) = &task.metadata {
             let _ = write!(out, "\nMetadata: {}", Value::Object(metadata.clone()));
         }
-        Ok(Outcome::read(ToolResult::ok(
-            out,
-            json!({ "task": view(state, id) }).into(),
-        )))
+        Ok(Outcome::read(ToolResult::ok(out, OneTask::of(state, id))))
     }
 }
 
@@ -441,22 +407,52 @@ fn newly_unblocked(before: &TodoState, after: &TodoState, id: &str, was: Status)
         .collect()
 }
 
-/// One task as the tools' details show it.
-fn view(state: &TodoState, id: &str) -> Value {
-    let Some(task) = state.find(id) else {
-        return Value::Null;
-    };
-    json!({
-        "id": id,
-        "subject": task.content,
-        "description": task.description,
-        "activeForm": task.active_form,
-        "status": reported_status(state, task),
-        "owner": task.owner,
-        "metadata": task.metadata,
-        "blockedBy": task.blocked_by,
-        "blocks": state.blocks(id),
+/// One task as the tools' details show it; `None` (JSON `null`) when there
+/// is no such task.
+fn view<'a>(state: &'a TodoState, id: &'a str) -> Option<TaskView<'a>> {
+    let task = state.find(id)?;
+    Some(TaskView {
+        id,
+        subject: &task.content,
+        description: task.description.as_deref(),
+        active_form: task.active_form.as_deref(),
+        status: reported_status(state, task),
+        owner: task.owner.as_deref(),
+        metadata: task.metadata.as_ref(),
+        blocked_by: &task.blocked_by,
+        blocks: state.blocks(id),
     })
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct TaskView<'a> {
+    id: &'a str,
+    subject: &'a str,
+    description: Option<&'a str>,
+    active_form: Option<&'a str>,
+    status: &'static str,
+    owner: Option<&'a str>,
+    metadata: Option<&'a Map<String, Value>>,
+    blocked_by: &'a [String],
+    blocks: Vec<&'a str>,
+}
+
+/// The details of a call about one task.
+#[derive(Serialize)]
+struct OneTask<'a> {
+    task: Option<TaskView<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unblocked: Option<&'a [String]>,
+}
+
+impl<'a> OneTask<'a> {
+    fn of(state: &'a TodoState, id: &'a str) -> Details {
+        Details::of(&OneTask {
+            task: view(state, id),
+            unblocked: None,
+        })
+    }
 }
 
 fn unknown(id: &str) -> TodoError {
@@ -469,6 +465,7 @@ fn unknown(id: &str) -> TodoError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     use crate::test_support::{run_tool, snapshot_settings};
     use pretty_assertions::assert_eq;

@@ -11,15 +11,15 @@
 use std::fmt::Write;
 
 use schemars::JsonSchema;
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
 use todokit_domain::{
-    FieldNames, InProgressPolicy, Limits, ListRules, Op, Phase, Status, Todo, TodoError, TodoState,
-    Violations, apply_ops, check_text, validate_list,
+    CompletedTask, FieldNames, InProgressPolicy, Limits, ListRules, Op, Phase, Presence, Status, Todo,
+    TodoError, TodoState, Violations, apply_ops, check_text, validate_list,
 };
 
 use crate::{
-    CallContext, Leniency, Lifecycle, Outcome, Profile, ToolError, ToolMetadata, ToolResult, TypedTool,
+    CallContext, Details, Leniency, Lifecycle, Outcome, Profile, ToolError, ToolMetadata, ToolResult,
+    TypedTool,
 };
 
 /// The profile's name.
@@ -78,16 +78,16 @@ impl TypedTool for TodoWrite {
         // limits is refused whole: nothing is stored.
         check_size(&batch.state, &ctx.rules.limits)?;
         let content = summary(&batch.state, &batch.errors);
-        let details = json!({
-            "phases": phases(&batch.state),
-            "storage": if ctx.durable { "session" } else { "memory" },
-            "completedTasks": batch.completed,
-            "errors": batch.errors,
+        let details = Details::of(&BatchDetails {
+            phases: phases(&batch.state),
+            storage: if ctx.durable { "session" } else { "memory" },
+            completed_tasks: &batch.completed,
+            errors: &batch.errors,
         });
         let result = ToolResult {
             is_error: !batch.errors.is_empty(),
             content,
-            details: details.into(),
+            details,
         };
         if batch.state == *ctx.state {
             return Ok(Outcome::read(result));
@@ -121,7 +121,7 @@ fn check_size(state: &TodoState, limits: &Limits) -> Result<(), TodoError> {
         check_text(
             &phase.name,
             limits.max_content_bytes,
-            false,
+            Presence::Optional,
             format!("phases[{p}].name"),
             &mut problems,
         );
@@ -129,35 +129,68 @@ fn check_size(state: &TodoState, limits: &Limits) -> Result<(), TodoError> {
     for (i, task) in tasks.iter().enumerate() {
         for (n, note) in task.notes.iter().enumerate() {
             let field = format!("tasks[{i}].notes[{n}]");
-            check_text(note, limits.max_description_bytes, false, field, &mut problems);
+            check_text(
+                note,
+                limits.max_description_bytes,
+                Presence::Optional,
+                field,
+                &mut problems,
+            );
         }
     }
     problems.into_result()
 }
 
-/// The phases as `pi` shows them: name, and per task its content, status
-/// and notes.
-pub fn phases(state: &TodoState) -> Value {
-    Value::Array(
-        state
-            .phases
-            .iter()
-            .map(|p| {
-                let tasks: Vec<Value> = p
-                    .tasks
-                    .iter()
-                    .map(|t| {
-                        let mut task = json!({"content": t.content, "status": t.status});
-                        if !t.notes.is_empty() {
-                            task["notes"] = json!(t.notes);
-                        }
-                        task
-                    })
-                    .collect();
-                json!({"name": p.name, "tasks": tasks})
-            })
-            .collect(),
-    )
+/// One phase as `pi`'s details show it: its name and, per task, its
+/// content, status and notes.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PhaseView<'a> {
+    /// The phase's name.
+    pub name: &'a str,
+    /// Its tasks.
+    pub tasks: Vec<TaskView<'a>>,
+}
+
+/// One task as `pi`'s details show it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TaskView<'a> {
+    /// What to do.
+    pub content: &'a str,
+    /// Where it stands.
+    pub status: Status,
+    /// Its notes, left out when there are none.
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    pub notes: &'a [String],
+}
+
+/// The phases as `pi` shows them.
+pub fn phases(state: &TodoState) -> Vec<PhaseView<'_>> {
+    state
+        .phases
+        .iter()
+        .map(|p| PhaseView {
+            name: &p.name,
+            tasks: p
+                .tasks
+                .iter()
+                .map(|t| TaskView {
+                    content: &t.content,
+                    status: t.status,
+                    notes: &t.notes,
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// What a batch reports beside its text.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct BatchDetails<'a> {
+    phases: Vec<PhaseView<'a>>,
+    storage: &'static str,
+    completed_tasks: &'a [CompletedTask],
+    errors: &'a [String],
 }
 
 /// The text the model reads after a batch.
@@ -289,6 +322,7 @@ fn tree(state: &TodoState, limit: Option<usize>, note_bodies: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     use crate::test_support::{NOW, problem_messages, run_tool, snapshot_settings};
     use pretty_assertions::assert_eq;

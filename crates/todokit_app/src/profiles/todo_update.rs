@@ -3,18 +3,17 @@
 //! update → add → reorder), is checked whole before anything applies, and
 //! is idempotent: the same call twice leaves the same list.
 
-use std::collections::{BTreeSet, HashSet};
-
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
 use todokit_domain::{
-    InProgressPolicy, Limits, ListRules, Phase, Priority, Status, Todo, TodoState, Violation, Violations,
-    check_text, clip,
+    Applied, InProgressPolicy, Limits, ListRules, NewTodo, Priority, Status, TodoPatch, TodoState,
+    Transition, Updates, apply_updates,
 };
 
 use crate::wire::WirePriority;
-use crate::{CallContext, Leniency, Outcome, Profile, ToolError, ToolMetadata, ToolResult, TypedTool};
+use crate::{
+    CallContext, Details, Leniency, Outcome, Profile, ToolError, ToolMetadata, ToolResult, TypedTool,
+};
 
 /// The profile's name.
 pub const NAME: &str = "todo-update";
@@ -150,10 +149,8 @@ impl TypedTool for TodoRead {
     fn run(&self, _input: TodoReadInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
         let todos = views(ctx.state);
         let content = serde_json::to_string(&todos).unwrap_or_default();
-        Ok(Outcome::read(ToolResult::ok(
-            content,
-            json!({ "todos": todos }).into(),
-        )))
+        let details = Details::of(&ReadDetails { current: &todos });
+        Ok(Outcome::read(ToolResult::ok(content, details)))
     }
 }
 
@@ -168,103 +165,20 @@ impl TypedTool for TodoUpdate {
     const METADATA: ToolMetadata = ToolMetadata::LIST_WRITER;
 
     fn run(&self, input: TodoUpdateInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
-        let limits = &ctx.rules.limits;
-        let mut state = ctx.state.clone();
-        // Tasks written through another profile may have no id yet; give
-        // them the ids `todo_read` showed.
-        state.ensure_ids();
-        let mut problems = Violations::default();
-        let mut applied = Applied::default();
-
-        for id in input.remove.iter().flatten() {
-            match state.remove_task(id) {
-                Some(_) => applied.removed.push(id.clone()),
-                None => applied.already_gone.push(id.clone()),
-            }
-        }
-
-        for (i, change) in input.update.iter().flatten().enumerate() {
-            let Some(task) = state.find_mut(&change.id) else {
-                problems.push(Violation::UnknownId {
-                    field: format!("update[{i}].id"),
-                    id: clip(&change.id),
-                });
-                continue;
-            };
-            if let Some(content) = &change.content {
-                let field = format!("update[{i}].content");
-                check_text(content, limits.max_content_bytes, true, field, &mut problems);
-                task.content = content.clone();
-            }
-            if let Some(status) = change.status {
-                let status = Status::from(status);
-                if task.status != status {
-                    task.status = status;
-                    task.status_changed_at = Some(ctx.now);
-                }
-            }
-            if let Some(priority) = change.priority {
-                task.priority = Some(priority.into());
-            }
-            applied.updated.push(change.id.clone());
-        }
-
-        let before_add: Vec<String> = ids(&state);
-        for (i, item) in input.add.iter().flatten().enumerate() {
-            let field = format!("add[{i}].content");
-            check_text(
-                &item.content,
-                limits.max_content_bytes,
-                true,
-                field,
-                &mut problems,
-            );
-            if state.tasks().any(|t| t.content.trim() == item.content.trim()) {
-                applied.already_present.push(item.content.clone());
-                continue;
-            }
-            let id = state.allocate_id();
-            let priority = Priority::from(item.priority.unwrap_or(WirePriority::Medium));
-            state.push_task(
-                Todo::new(item.content.clone())
-                    .id(id.clone())
-                    .priority(priority)
-                    .created_at(ctx.now)
-                    .status_changed_at(ctx.now),
-            );
-            applied.added.push(id);
-        }
-        let count = state.tasks().count();
-        if count > limits.max_items {
-            problems.push(Violation::TooManyItems {
-                field: "add".to_owned(),
-                count,
-                max: limits.max_items,
-            });
-        }
-
-        if let Some(order) = &input.reorder {
-            match reorder(&mut state, order, &before_add) {
-                Ok(()) => applied.reordered = true,
-                Err(detail) => problems.push(Violation::NotAPermutation {
-                    field: "reorder".to_owned(),
-                    detail,
-                }),
-            }
-        }
-
-        problems.into_result()?;
-        let todos = views(&state);
-        let mut content = applied.summary();
-        content.insert("todos".to_owned(), json!(todos));
-        let content = Value::Object(content).to_string();
-        let details = json!({
-            "applied": applied.summary(),
-            "todos": todos,
-            "previous": views(ctx.state),
-            "transitions": todokit_domain::diff(&ctx.state.flat_tasks(), &state.flat_tasks()),
+        let (state, applied) = apply_updates(ctx.state, input.into_updates(), &ctx.rules.limits, ctx.now)?;
+        let current = views(&state);
+        let content = serde_json::to_string(&Response {
+            applied: &applied,
+            todos: &current,
+        })
+        .unwrap_or_default();
+        let details = Details::of(&UpdateDetails {
+            previous: views(ctx.state),
+            current: &current,
+            transitions: todokit_domain::diff(&ctx.state.flat_tasks(), &state.flat_tasks()),
+            applied: &applied,
         });
-        let result = ToolResult::ok(content, details.into());
+        let result = ToolResult::ok(content, details);
         if state == *ctx.state {
             return Ok(Outcome::read(result));
         }
@@ -272,91 +186,61 @@ impl TypedTool for TodoUpdate {
     }
 }
 
-/// What one `todo_update` call did.
-#[derive(Debug, Default)]
-struct Applied {
-    removed: Vec<String>,
-    already_gone: Vec<String>,
-    updated: Vec<String>,
-    added: Vec<String>,
-    already_present: Vec<String>,
-    reordered: bool,
-}
-
-impl Applied {
-    /// The non-empty parts, as JSON fields.
-    fn summary(&self) -> serde_json::Map<String, Value> {
-        let mut out = serde_json::Map::new();
-        for (key, list) in [
-            ("removed", &self.removed),
-            ("already_gone", &self.already_gone),
-            ("updated", &self.updated),
-            ("added", &self.added),
-            ("already_present", &self.already_present),
-        ] {
-            if !list.is_empty() {
-                out.insert(key.to_owned(), json!(list));
-            }
+impl TodoUpdateInput {
+    /// The changes in the domain's terms.
+    fn into_updates(self) -> Updates {
+        Updates {
+            remove: self.remove.unwrap_or_default(),
+            update: self
+                .update
+                .unwrap_or_default()
+                .into_iter()
+                .map(|item| {
+                    let patch = TodoPatch {
+                        content: item.content,
+                        status: item.status.map(Status::from),
+                        priority: item.priority.map(Priority::from),
+                        ..TodoPatch::default()
+                    };
+                    (item.id, patch)
+                })
+                .collect(),
+            add: self
+                .add
+                .unwrap_or_default()
+                .into_iter()
+                .map(|item| {
+                    NewTodo::new(item.content)
+                        .priority(Priority::from(item.priority.unwrap_or(WirePriority::Medium)))
+                })
+                .collect(),
+            reorder: self.reorder,
         }
-        if self.reordered {
-            out.insert("reordered".to_owned(), json!(true));
-        }
-        out
     }
 }
 
-fn ids(state: &TodoState) -> Vec<String> {
-    state.tasks().filter_map(|t| t.id.clone()).collect()
+/// The text the model reads: what was done, then the list.
+#[derive(Serialize)]
+struct Response<'a> {
+    #[serde(flatten)]
+    applied: &'a Applied,
+    todos: &'a [TodoView],
 }
 
-/// Puts the list in `order`: a permutation of every current id, or of the
-/// ids there were before this call's additions (which then follow, in the
-/// order they were added). Flattens the list into one phase.
-fn reorder(state: &mut TodoState, order: &[String], before_add: &[String]) -> Result<(), String> {
-    let current = ids(state);
-    let given: Vec<&str> = order.iter().map(String::as_str).collect();
-    let unique: HashSet<&str> = given.iter().copied().collect();
-    let covers = |set: &[String]| {
-        unique.len() == given.len()
-            && set.len() == given.len()
-            && set.iter().all(|id| unique.contains(id.as_str()))
-    };
-    if !covers(&current) && !covers(before_add) {
-        return Err(permutation_problems(&given, before_add));
-    }
-    let mut tasks = state.flat_tasks();
-    let rank = |task: &Todo| {
-        let id = task.id.as_deref().unwrap_or_default();
-        given.iter().position(|g| *g == id).unwrap_or(usize::MAX)
-    };
-    // A stable sort keeps the items this call added, unranked, in order at the end.
-    tasks.sort_by_key(rank);
-    state.phases = vec![Phase::new(Phase::IMPLICIT).tasks(tasks)];
-    Ok(())
+#[derive(Serialize)]
+struct ReadDetails<'a> {
+    current: &'a [TodoView],
 }
 
-fn permutation_problems(given: &[&str], expected: &[String]) -> String {
-    let expected_set: BTreeSet<&str> = expected.iter().map(String::as_str).collect();
-    let given_set: BTreeSet<&str> = given.iter().copied().collect();
-    let mut seen = HashSet::new();
-    let repeated: BTreeSet<&str> = given.iter().copied().filter(|id| !seen.insert(*id)).collect();
-    let list = |set: Vec<&str>| set.iter().map(|id| clip(id)).collect::<Vec<_>>().join(", ");
-    let mut parts = Vec::new();
-    let missing: Vec<&str> = expected_set.difference(&given_set).copied().collect();
-    let unknown: Vec<&str> = given_set.difference(&expected_set).copied().collect();
-    if !missing.is_empty() {
-        parts.push(format!("missing {}", list(missing)));
-    }
-    if !unknown.is_empty() {
-        parts.push(format!("unknown {}", list(unknown)));
-    }
-    if !repeated.is_empty() {
-        parts.push(format!("repeated {}", list(repeated.into_iter().collect())));
-    }
-    parts.join("; ")
+#[derive(Serialize)]
+struct UpdateDetails<'a> {
+    previous: Vec<TodoView>,
+    current: &'a [TodoView],
+    transitions: Vec<Transition>,
+    applied: &'a Applied,
 }
 
-/// The items as both tools show them; tasks without an id yet show the id
+/// The items as both tools show them; todos without an id yet show the id
 /// `todo_update` will give them.
 fn views(state: &TodoState) -> Vec<TodoView> {
     let mut state = state.clone();
@@ -375,6 +259,12 @@ fn views(state: &TodoState) -> Vec<TodoView> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
+    use todokit_domain::Todo;
+
+    fn ids(state: &TodoState) -> Vec<String> {
+        state.tasks().filter_map(|t| t.id.clone()).collect()
+    }
 
     use crate::test_support::{problem_messages, run_tool, snapshot_settings};
     use pretty_assertions::assert_eq;
@@ -593,7 +483,7 @@ mod tests {
         let read = call(TodoRead::NAME, &fixture, "{}");
         let state = update(&fixture, r#"{"update":[{"id":"2","status":"done"}]}"#);
         let actual = (
-            read.result.details.value()["todos"][1]["id"].clone(),
+            read.result.details.value()["current"][1]["id"].clone(),
             state.find("2").map(|t| t.status),
         );
         let expected = (json!("2"), Some(Status::Completed));

@@ -1,0 +1,235 @@
+//! One item of work, [`Todo`], and the two ways a todo changes besides a
+//! status: carrying over what a newly written todo does not say from the
+//! one it replaces, and applying a typed [`crate::TodoPatch`].
+
+use derive_setters::Setters;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::{Priority, Status, Timestamp};
+
+/// One item of work.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema, Setters)]
+#[setters(strip_option, into)]
+pub struct Todo {
+    /// What to do, in the imperative ("Run the tests"). Profiles that name
+    /// tasks by their content use it as the task's identity.
+    pub content: String,
+    /// A stable id, where the profile has one (`forge`, `todo-update`, ...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// The present-continuous form a UI shows while the task runs
+    /// ("Running the tests").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub active_form: Option<String>,
+    /// Where the task stands.
+    #[serde(default)]
+    pub status: Status,
+    /// How urgent it is, where the profile tracks that.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub priority: Option<Priority>,
+    /// Notes added while working on it, oldest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+    /// A longer description, where the profile has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The agent that claimed the task, where several share one list.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
+    /// Free-form data a host or model attached to the task.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<Map<String, Value>>,
+    /// Ids of the tasks that must complete before this one can.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub blocked_by: Vec<String>,
+    /// When the task first appeared in the list.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_at: Option<Timestamp>,
+    /// When its status last changed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status_changed_at: Option<Timestamp>,
+}
+
+impl Todo {
+    /// A pending task with the given content and nothing else set.
+    pub fn new(content: impl Into<String>) -> Self {
+        Self {
+            content: content.into(),
+            ..Self::default()
+        }
+    }
+
+    /// Sets the status, stamping `now` as the time of the change when it
+    /// really changes (setting the same status again keeps the old time).
+    pub fn set_status(&mut self, status: Status, now: Timestamp) {
+        if self.status != status {
+            self.status = status;
+            self.status_changed_at = Some(now);
+        }
+    }
+
+    /// The text a UI shows for the task: its active form while it is in
+    /// progress (when it has one), its content otherwise.
+    pub fn display_text(&self) -> &str {
+        match (&self.active_form, self.status) {
+            (Some(active), Status::InProgress) if !active.trim().is_empty() => active,
+            _ => &self.content,
+        }
+    }
+}
+
+/// Which notes a replacing todo keeps in [`carry_over`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotesFrom {
+    /// The new todo's notes, even when it has none: the format it came
+    /// from writes notes, so none means the user removed them.
+    New,
+    /// The new todo's notes, or the old ones when it has none: the format
+    /// it came from has no notes.
+    OldWhenNewHasNone,
+}
+
+/// `new` as it replaces `old`: every field `new` leaves unset is taken from
+/// `old`, so what a wire format cannot say survives a rewrite.
+///
+/// The creation time is always `old`'s; the status-change time is `old`'s
+/// while the status is the same, else `now`; the active form comes over
+/// only while the content is unchanged (it describes that content); `old`'s
+/// id comes over only when `id_taken` says no other todo has it.
+pub fn carry_over(
+    new: Todo,
+    old: &Todo,
+    now: Timestamp,
+    notes_from: NotesFrom,
+    id_taken: impl Fn(&str) -> bool,
+) -> Todo {
+    // Destructured without `..`: a field added to `Todo` fails to compile
+    // here until it is decided whether a rewrite carries it.
+    let Todo {
+        content: old_content,
+        id: old_id,
+        active_form: old_active_form,
+        status: old_status,
+        priority: old_priority,
+        notes: old_notes,
+        description: old_description,
+        owner: old_owner,
+        metadata: old_metadata,
+        blocked_by: old_blocked_by,
+        created_at: old_created_at,
+        status_changed_at: old_status_changed_at,
+    } = old;
+    let Todo {
+        content,
+        id,
+        active_form,
+        status,
+        priority,
+        notes,
+        description,
+        owner,
+        metadata,
+        blocked_by,
+        created_at: _,
+        status_changed_at: _,
+    } = new;
+    let same_content = content == *old_content;
+    Todo {
+        id: id.or_else(|| old_id.clone().filter(|id| !id_taken(id))),
+        active_form: active_form.or_else(|| old_active_form.clone().filter(|_| same_content)),
+        priority: priority.or(*old_priority),
+        notes: match notes_from {
+            NotesFrom::OldWhenNewHasNone if notes.is_empty() => old_notes.clone(),
+            _ => notes,
+        },
+        description: description.or_else(|| old_description.clone()),
+        owner: owner.or_else(|| old_owner.clone()),
+        metadata: metadata.or_else(|| old_metadata.clone()),
+        blocked_by: if blocked_by.is_empty() {
+            old_blocked_by.clone()
+        } else {
+            blocked_by
+        },
+        created_at: old_created_at.or(Some(now)),
+        status_changed_at: if status == *old_status {
+            old_status_changed_at.or(Some(now))
+        } else {
+            Some(now)
+        },
+        content,
+        status,
+    }
+}
+
+/// `todo` as a newly added one: created and status-stamped `now` unless
+/// it already says when.
+pub fn stamp_new(mut todo: Todo, now: Timestamp) -> Todo {
+    todo.created_at = todo.created_at.or(Some(now));
+    todo.status_changed_at = todo.status_changed_at.or(Some(now));
+    todo
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    const NOW: Timestamp = 1_000;
+    const LATER: Timestamp = 2_000;
+
+    fn old() -> Todo {
+        Todo::new("a")
+            .id("7")
+            .active_form("Doing a")
+            .priority(Priority::High)
+            .notes(vec!["n".to_owned()])
+            .description("d")
+            .owner("o")
+            .blocked_by(vec!["1".to_owned()])
+            .created_at(NOW)
+            .status_changed_at(NOW)
+    }
+
+    #[test]
+    fn set_status_stamps_only_a_real_change() {
+        let mut fixture = Todo::new("a").status_changed_at(NOW);
+        fixture.set_status(Status::Pending, LATER);
+        let unchanged = fixture.status_changed_at;
+        fixture.set_status(Status::Completed, LATER);
+        let actual = (unchanged, fixture.status, fixture.status_changed_at);
+        let expected = (Some(NOW), Status::Completed, Some(LATER));
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn everything_the_new_todo_leaves_unset_comes_from_the_old_one() {
+        let fixture = Todo::new("a").status(Status::InProgress);
+        let actual = carry_over(fixture, &old(), LATER, NotesFrom::OldWhenNewHasNone, |_| false);
+        let expected = old().status(Status::InProgress).status_changed_at(LATER);
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn what_the_new_todo_says_wins_and_new_text_drops_the_active_form() {
+        let fixture = Todo::new("b").id("8").priority(Priority::Low).notes(vec![]);
+        let actual = carry_over(fixture, &old(), LATER, NotesFrom::New, |_| false);
+        let expected = Todo::new("b")
+            .id("8")
+            .priority(Priority::Low)
+            .description("d")
+            .owner("o")
+            .blocked_by(vec!["1".to_owned()])
+            .created_at(NOW)
+            .status_changed_at(NOW);
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn a_taken_id_is_not_carried_over() {
+        let actual = carry_over(Todo::new("a"), &old(), NOW, NotesFrom::New, |id| id == "7").id;
+        let expected = None;
+        assert_eq!(actual, expected);
+    }
+}
