@@ -7,7 +7,7 @@
 //! inputs and tests never sleep.
 
 mod batch;
-mod checklist;
+pub mod checklist;
 mod error;
 mod graph;
 mod lifecycle;

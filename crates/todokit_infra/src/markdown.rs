@@ -19,7 +19,8 @@
 use std::fmt::Write;
 
 use todokit_app::{ImportError, MarkdownCodec};
-use todokit_domain::{Phase, Status, Timestamp, Todo, TodoState, normalize_in_progress};
+use todokit_domain::checklist::{LineError, PI};
+use todokit_domain::{Phase, Timestamp, Todo, TodoState, normalize_in_progress};
 
 /// The phase that collects tasks written before any heading.
 pub const DEFAULT_PHASE: &str = "Todos";
@@ -56,7 +57,7 @@ pub fn export(state: &TodoState) -> String {
             let _ = writeln!(out, "# {name}");
         }
         for task in &phase.tasks {
-            let _ = writeln!(out, "- [{}] {}", marker(task.status), escape(&task.content));
+            let _ = writeln!(out, "{}", PI.write(task.status, &escape(&task.content)));
             for note in &task.notes {
                 if note.is_empty() {
                     out.push_str("  >\n");
@@ -89,24 +90,7 @@ pub fn import(text: &str, now: Timestamp) -> Result<TodoState, ImportError> {
                 return Err(fail(format!("phase \"{name}\" appears twice")));
             }
             state.phases.push(Phase::new(name));
-        } else if let Some(rest) = content
-            .strip_prefix("- [")
-            .or_else(|| content.strip_prefix("* ["))
-        {
-            let mut chars = rest.chars();
-            let (Some(mark), Some(']')) = (chars.next(), chars.next()) else {
-                return Err(fail(format!(
-                    "expected `[m]` with one marker character, got \"{content}\""
-                )));
-            };
-            let status = status_of(mark).ok_or_else(|| {
-                fail(format!(
-                    "unknown status marker `{mark}`: use ` ` (pending), `/` or `>` (in progress), \
-                     `x` (completed), `-` or `~` (abandoned), `!` (blocked)"
-                ))
-            })?;
-            let body = chars.as_str();
-            let body = body.strip_prefix(' ').unwrap_or(body);
+        } else if let Some((status, body)) = PI.parse(content).map_err(|e| fail(line_error(e, content)))? {
             let text = unescape(body).map_err(fail)?;
             if text.trim().is_empty() {
                 return Err(fail("the task has no text".to_owned()));
@@ -142,24 +126,14 @@ pub fn import(text: &str, now: Timestamp) -> Result<TodoState, ImportError> {
     Ok(state)
 }
 
-fn marker(status: Status) -> char {
-    match status {
-        Status::Pending => ' ',
-        Status::InProgress => '/',
-        Status::Completed => 'x',
-        Status::Abandoned => '-',
-        Status::Blocked => '!',
-    }
-}
-
-fn status_of(mark: char) -> Option<Status> {
-    match mark {
-        ' ' => Some(Status::Pending),
-        '/' | '>' => Some(Status::InProgress),
-        'x' | 'X' => Some(Status::Completed),
-        '-' | '~' => Some(Status::Abandoned),
-        '!' => Some(Status::Blocked),
-        _ => None,
+/// What is wrong with a line that starts like a task.
+fn line_error(error: LineError, content: &str) -> String {
+    match error {
+        LineError::BadBox => format!("expected `[m]` with one marker character, got \"{content}\""),
+        LineError::UnknownMarker(mark) => format!(
+            "unknown status marker `{mark}`: use ` ` (pending), `/` or `>` (in progress), \
+             `x` (completed), `-` or `~` (abandoned), `!` (blocked)"
+        ),
     }
 }
 
@@ -235,6 +209,7 @@ mod tests {
     use crate::test_support::snapshot_settings;
     use pretty_assertions::assert_eq;
     use proptest::prelude::*;
+    use todokit_domain::Status;
 
     fn sample() -> TodoState {
         TodoState::new().phases(vec![

@@ -368,7 +368,11 @@ impl TypedTool for TaskGet {
             let _ = write!(out, "\nBlocks: {}", hashed(blocks));
         }
         if let Some(metadata) = &task.metadata {
-            let _ = write!(out, "\nMetadata: {}", Value::Object(metadata.clone()));
+            let _ = write!(
+                out,
+                "\nMetadata: {}",
+                serde_json::to_string(metadata).unwrap_or_default()
+            );
         }
         Ok(Outcome::read(ToolResult::ok(out, OneTask::of(state, id))))
     }

@@ -1,5 +1,6 @@
-//! The markdown checklist with a progress line on top: the text the `forge`
-//! profile shows the model and the markdown renderer shows a user.
+//! A whole list as a markdown checklist with a progress line on top, in
+//! the [`FORGE`] dialect: the text the `forge` profile shows the model and
+//! the markdown renderer shows a user.
 //!
 //! Rendering lives here, next to the state, because it is a pure function of
 //! it and two layers need the exact same text; each caller decides how model
@@ -8,7 +9,8 @@
 use std::borrow::Cow;
 use std::fmt::Write;
 
-use crate::{Status, TodoState};
+use super::FORGE;
+use crate::TodoState;
 
 /// How model-written text is treated before it is placed in the output.
 pub type Escape = fn(&str) -> Cow<'_, str>;
@@ -68,15 +70,7 @@ impl<'a> Checklist<'a> {
             }
             out.push('\n');
             for task in &phase.tasks {
-                let text = (self.escape)(&task.content);
-                let line = match task.status {
-                    Status::Pending => format!("- [ ] {text}"),
-                    Status::InProgress => format!("- [~] **{text}**"),
-                    Status::Completed => format!("- [x] ~~{text}~~"),
-                    Status::Blocked => format!("- [!] {text} (blocked)"),
-                    Status::Abandoned => format!("- [-] ~~{text}~~ (abandoned)"),
-                };
-                out.push_str(&line);
+                out.push_str(&FORGE.write(task.status, &(self.escape)(&task.content)));
                 out.push('\n');
             }
         }
@@ -88,7 +82,7 @@ impl<'a> Checklist<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Phase, Todo};
+    use crate::{Phase, Status, Todo};
     use pretty_assertions::assert_eq;
 
     #[test]

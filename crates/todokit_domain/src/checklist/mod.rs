@@ -1,0 +1,10 @@
+//! Markdown checklists: one line per todo, `[m] text`, where the marker
+//! `m` says the status. Several agents speak a dialect of it; a
+//! [`MarkerTable`] says which markers a dialect writes and reads, and one
+//! parser and one writer serve them all.
+
+mod markers;
+mod render;
+
+pub use markers::{Bullet, FORGE, LineError, Mark, MarkerTable, PI, ROO, Spacing};
+pub use render::{Checklist, Escape, progress_line};
