@@ -11,6 +11,7 @@ use todokit_domain::{FieldNames, InProgressPolicy, Limits, ListRules, Status, To
 
 use crate::wire::TriStatus;
 use crate::{Leniency, ListTool, ListWriter, Profile, ToolError, ToolOperation};
+use todokit_domain::checklist::LEARN;
 
 /// The profile's name.
 pub const NAME: &str = "learn";
@@ -139,13 +140,8 @@ fn render(state: &TodoState) -> String {
         .tasks()
         .enumerate()
         .map(|(i, t)| {
-            let marker = match t.status {
-                Status::Completed | Status::Abandoned => "[x]",
-                Status::InProgress => "[>]",
-                Status::Pending | Status::Blocked => "[ ]",
-            };
             let id = t.id.clone().unwrap_or_else(|| (i + 1).to_string());
-            format!("{marker} #{id}: {}", t.content)
+            LEARN.write(t.status, &format!("#{id}: {}", t.content))
         })
         .collect();
     let counts = state.counts();

@@ -132,6 +132,21 @@ pub const ROO: MarkerTable = MarkerTable {
     spacing: Spacing::Loose,
 };
 
+/// learn-claude-code's lines: `[ ]`, `[>]` in progress, `[x]`, no bullet;
+/// blocked shows as pending and abandoned as done.
+pub const LEARN: MarkerTable = MarkerTable {
+    written: [
+        Mark::plain(' '),
+        Mark::plain('>'),
+        Mark::plain(' '),
+        Mark::plain('x'),
+        Mark::plain('x'),
+    ],
+    also_read: &[],
+    bullet: Bullet::Optional,
+    spacing: Spacing::Exact,
+};
+
 impl MarkerTable {
     /// How `status` is written.
     pub fn mark(&self, status: Status) -> Mark {
