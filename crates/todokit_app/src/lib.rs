@@ -7,13 +7,12 @@
 //! outside world, [`ConversationContext`] and [`Clock`]; the infra crate
 //! implements them.
 
+mod arguments;
 mod clock;
 mod context;
-mod decode;
 mod details;
 mod list_writer;
 mod operation;
-mod prepare;
 mod profile;
 pub mod profiles;
 mod reminder;
@@ -25,13 +24,15 @@ pub mod turn;
 mod user_edit;
 pub mod wire;
 
+pub use arguments::{
+    ALIASES_KEY, ArgumentError, CompiledSchema, ID_KEY, Leniency, MAX_ERROR_CHARS, ROOT_FIELD, decode,
+    parse_arguments, repair_and_check,
+};
 pub use clock::{Clock, ManualClock};
 pub use context::{ConversationContext, StoreError};
-pub use decode::{ArgumentError, parse_arguments};
 pub use details::Details;
 pub use list_writer::{ListTool, ListWriter, current_details, list_details};
 pub use operation::ToolOperation;
-pub use prepare::{ALIASES_KEY, CompiledSchema, ID_KEY, Leniency, prepare};
 pub use profile::{DEFAULT_NAG_AFTER_ROUNDS, Lifecycle, Profile};
 pub use reminder::{end_of_turn_reminder, stale_list_reminder};
 pub use replay::{Replay, replay};

@@ -8,8 +8,8 @@ use derive_setters::Setters;
 use serde_json::Value;
 use todokit_domain::{ListRules, Timestamp, TodoState, auto_clear};
 
-use crate::prepare::{CompiledSchema, Leniency, prepare};
 use crate::{CallContext, Outcome, Tool, ToolError};
+use crate::{CompiledSchema, Leniency, repair_and_check};
 
 /// The default number of tool rounds without a todo call before a host nags
 /// the model to update its list.
@@ -175,7 +175,7 @@ impl Profile {
     /// the profile has no such tool.
     pub fn run(&self, name: &str, args: &Value, ctx: &CallContext<'_>) -> Option<Outcome> {
         let tool = self.find(name)?;
-        Some(match self.prepare_args(name, args.clone()) {
+        Some(match self.repair_and_check_args(name, args.clone()) {
             Ok(prepared) => tool.call(&prepared, ctx),
             Err(error) => Outcome::read(error.into_result(tool.name())),
         })
@@ -184,10 +184,10 @@ impl Profile {
     /// The arguments for tool `name` with the accepted slips repaired, or
     /// every problem in them. Arguments for a tool the profile does not
     /// have are passed through as they are.
-    pub fn prepare_args(&self, name: &str, args: Value) -> Result<Value, ToolError> {
+    pub fn repair_and_check_args(&self, name: &str, args: Value) -> Result<Value, ToolError> {
         match self.registered(name) {
             Some(registered) => {
-                prepare(args, &registered.schema, &self.leniency).map_err(ToolError::Arguments)
+                repair_and_check(args, &registered.schema, &self.leniency).map_err(ToolError::Arguments)
             }
             None => Ok(args),
         }

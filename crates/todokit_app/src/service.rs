@@ -134,7 +134,7 @@ impl TodoWriteService {
         let tool = self.profile.find(tool).ok_or_else(|| self.unknown(tool))?;
         // The arguments do not depend on the stored state: check them once,
         // before any load, and not again on a retry.
-        let args = match self.profile.prepare_args(tool.name(), args) {
+        let args = match self.profile.repair_and_check_args(tool.name(), args) {
             Ok(args) => args,
             Err(error) => return Ok(error.into_result(tool.name())),
         };

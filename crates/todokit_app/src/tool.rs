@@ -8,7 +8,7 @@ use serde_json::Value;
 use thiserror::Error;
 use todokit_domain::{ListRules, Timestamp, TodoError, TodoState};
 
-use crate::decode::{ArgumentError, decode};
+use crate::{ArgumentError, decode};
 use crate::{Details, schema};
 
 /// What one call returns to the host: whether it failed, the text the model

@@ -1,0 +1,104 @@
+//! A tool's canonical schema compiled once into the tree the repair and
+//! check passes walk, so no call looks keywords up in JSON.
+
+use serde_json::{Map, Value};
+
+use super::{ALIASES_KEY, ID_KEY};
+
+/// A schema made ready for the decoding layer: the keywords it reads
+/// (types, enum, aliases, properties, required, items, ...) looked up once,
+/// so a call does not hash keyword names at every node.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CompiledSchema {
+    pub(super) root: Node,
+}
+
+impl CompiledSchema {
+    /// Compiles `schema` (the subset of JSON Schema todokit's tools use).
+    pub fn new(schema: &Value) -> Self {
+        Self {
+            root: Node::new(schema),
+        }
+    }
+}
+
+/// One schema node, as the decoding layer reads it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(super) struct Node {
+    /// The JSON types allowed (empty: any).
+    pub(super) types: Vec<&'static str>,
+    pub(super) enumeration: Option<Vec<Value>>,
+    pub(super) aliases: Option<Map<String, Value>>,
+    pub(super) is_id: bool,
+    pub(super) any_of: Vec<Node>,
+    /// `None` when the node does not list properties.
+    pub(super) properties: Option<Vec<(String, Node)>>,
+    pub(super) required: Vec<String>,
+    pub(super) closed: bool,
+    pub(super) items: Option<Box<Node>>,
+    pub(super) min_items: Option<u64>,
+}
+
+impl Node {
+    pub(super) fn new(schema: &Value) -> Self {
+        let Some(s) = schema.as_object() else {
+            return Self::default();
+        };
+        let type_names = match s.get("type") {
+            Some(Value::String(t)) => vec![t.as_str()],
+            Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
+            _ => Vec::new(),
+        };
+        let known = [
+            "null", "boolean", "integer", "number", "string", "array", "object",
+        ];
+        Self {
+            // In the schema's order, which error messages follow.
+            types: type_names
+                .iter()
+                .filter_map(|t| known.iter().find(|k| *k == t).copied())
+                .collect(),
+            enumeration: s.get("enum").and_then(Value::as_array).cloned(),
+            aliases: s.get(ALIASES_KEY).and_then(Value::as_object).cloned(),
+            is_id: s.get(ID_KEY) == Some(&Value::Bool(true)),
+            any_of: s
+                .get("anyOf")
+                .and_then(Value::as_array)
+                .map(|branches| branches.iter().map(Node::new).collect())
+                .unwrap_or_default(),
+            properties: s
+                .get("properties")
+                .and_then(Value::as_object)
+                .map(|props| props.iter().map(|(k, v)| (k.clone(), Node::new(v))).collect()),
+            required: s
+                .get("required")
+                .and_then(Value::as_array)
+                .map(|r| r.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+                .unwrap_or_default(),
+            closed: s.get("additionalProperties") == Some(&Value::Bool(false)),
+            items: s.get("items").map(|items| Box::new(Node::new(items))),
+            min_items: s.get("minItems").and_then(Value::as_u64),
+        }
+    }
+
+    pub(super) fn property(&self, key: &str) -> Option<&Node> {
+        self.properties
+            .as_ref()?
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, n)| n)
+    }
+
+    pub(super) fn allows(&self, kind: &str) -> bool {
+        self.types.contains(&kind)
+    }
+
+    /// For an `anyOf`, the branch to repair a non-null value against: the
+    /// first that is not just `null`.
+    pub(super) fn value_branch(&self, value: &Value) -> Option<&Node> {
+        if value.is_null() {
+            return None;
+        }
+        self.any_of.iter().find(|b| b.types != ["null"])
+    }
+}

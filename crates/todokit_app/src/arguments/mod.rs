@@ -1,0 +1,96 @@
+//! The decoding layer between what a model sent and a tool's typed input.
+//!
+//! [`parse_arguments`] reads the text. Models slip; some slips are
+//! unambiguous and a profile may accept them ([`Leniency`]): an array sent
+//! as a string holding its JSON, `active_form` for `activeForm` (or the
+//! reverse), `3` for the id `"3"`, `In Progress` for `in_progress`, and the
+//! status spellings a wire enum lists as aliases (`done` for `completed`).
+//! [`repair_and_check`] makes those repairs, then reports every problem in
+//! the arguments at once, each naming the field, what arrived and what is
+//! allowed, so the model can fix the whole call in one go. [`decode`] last
+//! turns the checked arguments into the tool's typed input.
+//!
+//! Both passes read the tool's canonical schema, compiled once
+//! ([`CompiledSchema`]), so they follow the input types without any
+//! per-profile code. Two schema extensions steer them: `x-aliases` on an
+//! enum (extra spellings and what they mean) and `x-id` on a field that
+//! holds an id or a list of ids. The provider views strip both.
+
+mod check;
+mod compiled;
+mod leniency;
+mod parse;
+mod repair;
+
+use serde_json::Value;
+use todokit_domain::MAX_REPORTED_VIOLATIONS;
+
+pub use compiled::CompiledSchema;
+use leniency::TEXT_SYNONYMS;
+pub use leniency::{ALIASES_KEY, ID_KEY, Leniency};
+pub use parse::{ArgumentError, MAX_ERROR_CHARS, ROOT_FIELD, decode, parse_arguments};
+
+/// `args` brought into the shape `schema` describes where `leniency`
+/// allows, then checked against it: the repaired arguments, or every problem
+/// found (at most [`MAX_REPORTED_VIOLATIONS`]).
+pub fn repair_and_check(
+    mut args: Value,
+    schema: &CompiledSchema,
+    leniency: &Leniency,
+) -> Result<Value, Vec<ArgumentError>> {
+    repair::normalize(&mut args, &schema.root, leniency, false);
+    let mut problems = check::problems(&args, &schema.root, leniency);
+    if problems.is_empty() {
+        Ok(args)
+    } else {
+        problems.truncate(MAX_REPORTED_VIOLATIONS);
+        Err(problems)
+    }
+}
+
+#[cfg(test)]
+mod fixtures {
+    use serde_json::{Value, json};
+
+    pub fn schema() -> Value {
+        json!({
+            "type": "object",
+            "properties": {
+                "todos": {
+                    "type": "array",
+                    "minItems": 0,
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "id": {"type": "string", "x-id": true},
+                            "content": {"type": "string"},
+                            "activeForm": {"type": "string"},
+                            "status": {
+                                "type": "string",
+                                "enum": ["pending", "in_progress", "completed"],
+                                "x-aliases": {"done": "completed"}
+                            }
+                        },
+                        "required": ["content", "status", "activeForm"]
+                    }
+                },
+                "remove": {"type": "array", "items": {"type": "string"}, "x-id": true},
+                "note": {"type": ["string", "null"]}
+            },
+            "required": ["todos"]
+        })
+    }
+
+    pub fn closed_schema() -> Value {
+        json!({
+            "type": "object",
+            "properties": {"plan": {"type": "array", "minItems": 1, "items": {"type": "string"}}},
+            "required": ["plan"],
+            "additionalProperties": false
+        })
+    }
+
+    pub fn item() -> Value {
+        json!({"content": "a", "status": "pending", "activeForm": "A"})
+    }
+}
