@@ -129,6 +129,52 @@ mod tests {
         snapshot_settings().bind(|| insta::assert_json_snapshot!("metadata__every_tool", actual));
     }
 
+    /// Every description inside a schema (not the tool's own markdown
+    /// description) in every view, with where it is.
+    fn schema_descriptions(value: &serde_json::Value, at: &str, out: &mut Vec<(String, String)>) {
+        match value {
+            serde_json::Value::Object(map) => {
+                for (key, inner) in map {
+                    match (key.as_str(), inner) {
+                        ("description", serde_json::Value::String(text)) => {
+                            out.push((at.to_owned(), text.clone()))
+                        }
+                        _ => schema_descriptions(inner, &format!("{at}/{key}"), out),
+                    }
+                }
+            }
+            serde_json::Value::Array(items) => {
+                for (i, inner) in items.iter().enumerate() {
+                    schema_descriptions(inner, &format!("{at}[{i}]"), out);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    #[test]
+    fn no_schema_description_carries_a_line_break() {
+        let mut found = Vec::new();
+        for profile in all() {
+            for tool in profile.tools() {
+                for target in SchemaTarget::ALL {
+                    let def = definition(tool, target);
+                    let schema = ["schema", "input_schema", "inputSchema", "parameters"]
+                        .iter()
+                        .find_map(|k| def.get(*k).or_else(|| def.get("function")?.get(*k)));
+                    let at = format!("{}/{}/{}", profile.name(), tool.name(), target.as_str());
+                    schema_descriptions(schema.unwrap_or(&serde_json::Value::Null), &at, &mut found);
+                }
+            }
+        }
+        let actual: Vec<(String, String)> = found
+            .into_iter()
+            .filter(|(_, text)| text.contains('\n'))
+            .collect();
+        let expected: Vec<(String, String)> = Vec::new();
+        assert_eq!(actual, expected);
+    }
+
     #[test]
     fn every_strict_schema_meets_the_strict_rules() {
         let fixture = all();
