@@ -8,136 +8,16 @@
 //! is an error rather than "everything", `init` without a list changes
 //! nothing, and `init` refuses duplicate task content.
 
-use derive_setters::Setters;
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+mod messages;
+mod op;
+
+pub use messages::{
+    MISSING_APPEND_ITEMS, MISSING_APPEND_PHASE, MISSING_LIST, MISSING_NOTE_TEXT, MISSING_PHASE, MISSING_TASK,
+    phase_exists, phase_not_found, task_exists, task_not_found,
+};
+pub use op::{Batch, CompletedTask, Op, OpKind, PhaseItems};
 
 use crate::{Phase, Status, Timestamp, Todo, TodoState};
-
-/// `init` came without `list`.
-pub const MISSING_LIST: &str = "Missing list for init operation";
-/// A task was needed and none (or an empty one) was named.
-pub const MISSING_TASK: &str = "Missing task content";
-/// A phase was named empty.
-pub const MISSING_PHASE: &str = "Missing phase name";
-/// `append` came without a phase.
-pub const MISSING_APPEND_PHASE: &str = "Missing phase name for append operation";
-/// `append` came without items.
-pub const MISSING_APPEND_ITEMS: &str = "Missing items for append operation";
-/// `note` came without text (or only whitespace).
-pub const MISSING_NOTE_TEXT: &str = "Missing text for note operation";
-
-/// `Todo "X" not found`, with a hint when the list is empty.
-pub fn task_not_found(task: &str, list_is_empty: bool) -> String {
-    if list_is_empty {
-        format!("Task \"{task}\" not found (the todo list is empty: use init or append first)")
-    } else {
-        format!("Task \"{task}\" not found")
-    }
-}
-
-/// `Phase "X" not found`.
-pub fn phase_not_found(phase: &str) -> String {
-    format!("Phase \"{phase}\" not found")
-}
-
-/// `Todo "X" already exists`.
-pub fn task_exists(task: &str) -> String {
-    format!("Task \"{task}\" already exists")
-}
-
-/// `Phase "X" already exists` (todokit's own: `init` refuses a phase twice).
-pub fn phase_exists(phase: &str) -> String {
-    format!("Phase \"{phase}\" already exists")
-}
-
-/// What an op does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum OpKind {
-    /// Replace everything with `list` (every task pending).
-    Init,
-    /// Put `task` in progress (any other in-progress task goes back to pending).
-    Start,
-    /// Mark `task`, else every task of `phase`, else every task, completed.
-    Done,
-    /// Mark `task`, else every task of `phase`, else every task, abandoned.
-    Drop,
-    /// Remove `task`, else empty `phase`, else empty every phase.
-    Rm,
-    /// Add `items` as pending tasks to `phase`, creating it when missing.
-    Append,
-    /// Add `text` as a note to `task`.
-    Note,
-}
-
-/// One phase of an `init`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Setters)]
-#[setters(strip_option, into)]
-pub struct PhaseItems {
-    /// The phase's name.
-    pub phase: String,
-    /// Its tasks, in order.
-    #[schemars(length(min = 1))]
-    pub items: Vec<String>,
-}
-
-/// One op of a batch. Which fields it uses depends on `op`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Setters)]
-#[setters(strip_option, into)]
-pub struct Op {
-    /// What to do.
-    pub op: OpKind,
-    /// For `init`: the whole new list.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub list: Option<Vec<PhaseItems>>,
-    /// The task, by its exact content (`start`, `note`, and targeted `done`, `drop`, `rm`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub task: Option<String>,
-    /// The phase, by its exact name (`append`, and phase-wide `done`, `drop`, `rm`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub phase: Option<String>,
-    /// For `append`: the tasks to add.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub items: Option<Vec<String>>,
-    /// For `note`: the note.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub text: Option<String>,
-}
-
-impl Op {
-    /// An op of `kind` with no fields set.
-    pub fn new(kind: OpKind) -> Self {
-        Self {
-            op: kind,
-            list: None,
-            task: None,
-            phase: None,
-            items: None,
-            text: None,
-        }
-    }
-}
-
-/// A task that became completed during a batch.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct CompletedTask {
-    /// The task's content.
-    pub content: String,
-    /// Its phase.
-    pub phase: String,
-}
-
-/// What a batch produced.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Batch {
-    /// The state after every op that could apply, normalized.
-    pub state: TodoState,
-    /// One message per op that failed, in op order.
-    pub errors: Vec<String>,
-    /// Tasks that went from not completed to completed.
-    pub completed: Vec<CompletedTask>,
-}
 
 /// Applies `ops` in order to a copy of `state`; see the module docs.
 pub fn apply_ops(state: &TodoState, ops: &[Op], now: Timestamp) -> Batch {

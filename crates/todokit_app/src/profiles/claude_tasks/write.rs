@@ -1,0 +1,199 @@
+//! The tools that change the task list: `TaskCreate` and `TaskUpdate`.
+
+use std::fmt::Write;
+
+use serde::Serialize;
+use todokit_domain::{
+    Presence, Status, Todo, TodoError, TodoField, TodoPatch, TodoState, Violation, Violations, check_text,
+};
+
+use super::view::{OneTask, TaskView, view};
+use super::{TaskCreateInput, TaskStatus, TaskUpdateInput};
+use crate::{CallContext, Details, Outcome, ToolError, ToolMetadata, ToolResult, TypedTool};
+
+/// The `TaskCreate` tool.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TaskCreate;
+
+impl TypedTool for TaskCreate {
+    type Input = TaskCreateInput;
+    const NAME: &'static str = "TaskCreate";
+    const DESCRIPTION: &'static str = include_str!("../../../descriptions/claude-tasks/TaskCreate.md");
+    const METADATA: ToolMetadata = ToolMetadata::LIST_WRITER.idempotent(false).inherited(true);
+
+    fn run(&self, input: TaskCreateInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
+        let limits = &ctx.rules.limits;
+        let mut problems = Violations::default();
+        check_text(
+            &input.subject,
+            limits.max_content_bytes,
+            Presence::Required,
+            "subject".into(),
+            &mut problems,
+        );
+        check_text(
+            &input.description,
+            limits.max_description_bytes,
+            Presence::Optional,
+            "description".into(),
+            &mut problems,
+        );
+        if let Some(active) = &input.active_form {
+            check_text(
+                active,
+                limits.max_active_form_bytes,
+                Presence::Optional,
+                "activeForm".into(),
+                &mut problems,
+            );
+        }
+        let count = ctx.state.tasks().count() + 1;
+        if count > limits.max_items {
+            problems.push(Violation::TooManyItems {
+                field: "(task list)".into(),
+                count,
+                max: limits.max_items,
+            });
+        }
+        problems.into_result()?;
+        let mut state = ctx.state.clone();
+        let id = state.allocate_id();
+        let mut task = Todo::new(input.subject.clone())
+            .id(id.clone())
+            .description(input.description)
+            .created_at(ctx.now)
+            .status_changed_at(ctx.now);
+        task.active_form = input.active_form;
+        task.metadata = input.metadata;
+        state.push_task(task);
+        let content = format!("Task #{id} created: {}", input.subject);
+        let details = OneTask::of(&state, &id);
+        Ok(Outcome::commit(state, ToolResult::ok(content, details.into())))
+    }
+}
+
+/// The `TaskUpdate` tool.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TaskUpdate;
+
+impl TypedTool for TaskUpdate {
+    type Input = TaskUpdateInput;
+    const NAME: &'static str = "TaskUpdate";
+    const DESCRIPTION: &'static str = include_str!("../../../descriptions/claude-tasks/TaskUpdate.md");
+    const METADATA: ToolMetadata = ToolMetadata::LIST_WRITER.inherited(true);
+
+    fn run(&self, input: TaskUpdateInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
+        let id = input.task_id.clone();
+        let previous = ctx.state.require(&id, "taskId")?.clone();
+        let mut state = ctx.state.clone();
+        if input.status == Some(TaskStatus::Deleted) {
+            state.remove_task(&id);
+            #[derive(Serialize)]
+            struct Deleted<'a> {
+                deleted: Option<TaskView<'a>>,
+            }
+            let details = Details::of(&Deleted {
+                deleted: view(ctx.state, &id),
+            });
+            return Ok(Outcome::commit(
+                state,
+                ToolResult::ok(format!("Task #{id} deleted."), details.into()),
+            ));
+        }
+        let patch = TodoPatch {
+            content: input.subject,
+            description: input.description,
+            active_form: input.active_form,
+            owner: input.owner,
+            metadata: input.metadata,
+            status: input.status.map(|status| match status {
+                TaskStatus::Pending => Status::Pending,
+                TaskStatus::InProgress => Status::InProgress,
+                TaskStatus::Completed | TaskStatus::Deleted => Status::Completed,
+            }),
+            priority: None,
+        };
+        let mut problems = Violations::default();
+        patch.check(&ctx.rules.limits, |f| wire_name(f).to_owned(), &mut problems);
+        let task = state.find_mut(&id).ok_or_else(|| unknown(&id))?;
+        let mut changed: Vec<&str> = patch.apply(task, ctx.now).into_iter().map(wire_name).collect();
+        problems.into_result()?;
+        for (i, blocked) in input.add_blocks.iter().flatten().enumerate() {
+            state.add_dependency(&id, blocked, &format!("addBlocks[{i}]"))?;
+            changed.push("blocks");
+        }
+        for (i, blocker) in input.add_blocked_by.iter().flatten().enumerate() {
+            state.add_dependency(blocker, &id, &format!("addBlockedBy[{i}]"))?;
+            changed.push("blockedBy");
+        }
+        changed.dedup();
+        if changed.is_empty() {
+            return Ok(Outcome::read(ToolResult::ok(
+                format!("No changes to task #{id}: no field to update was given."),
+                OneTask::of(ctx.state, &id),
+            )));
+        }
+        let mut content = format!("Updated task #{id}: {}.", changed.join(", "));
+        let unblocked = newly_unblocked(ctx.state, &state, &id, previous.status);
+        for other in &unblocked {
+            let _ = write!(content, " Task #{other} is no longer blocked.");
+        }
+        let task = state.find(&id).ok_or_else(|| unknown(&id))?;
+        let waiting: Vec<String> = state
+            .open_blockers(task)
+            .iter()
+            .map(|b| format!("#{b}"))
+            .collect();
+        if matches!(task.status, Status::InProgress | Status::Completed) && !waiting.is_empty() {
+            let _ = write!(content, " Note: it still waits on {}.", waiting.join(", "));
+        }
+        let details = Details::of(&OneTask {
+            task: view(&state, &id),
+            unblocked: Some(&unblocked),
+        });
+        Ok(Outcome::commit(state, ToolResult::ok(content, details.into())))
+    }
+}
+
+/// The name `TaskUpdate` gives a patched field.
+fn wire_name(field: TodoField) -> &'static str {
+    match field {
+        TodoField::Content => "subject",
+        TodoField::Description => "description",
+        TodoField::ActiveForm => "activeForm",
+        TodoField::Owner => "owner",
+        TodoField::Metadata => "metadata",
+        TodoField::Status => "status",
+        TodoField::Priority => "priority",
+    }
+}
+
+/// The ids of tasks that waited on `id` before and wait on nothing now.
+fn newly_unblocked(before: &TodoState, after: &TodoState, id: &str, was: Status) -> Vec<String> {
+    let completed_now =
+        after.find(id).is_some_and(|t| t.status == Status::Completed) && was != Status::Completed;
+    if !completed_now {
+        return Vec::new();
+    }
+    after
+        .blocks(id)
+        .into_iter()
+        .filter(|other| {
+            let waited = before
+                .find(other)
+                .is_some_and(|t| !before.open_blockers(t).is_empty());
+            let waits = after
+                .find(other)
+                .is_some_and(|t| !after.open_blockers(t).is_empty());
+            waited && !waits
+        })
+        .map(str::to_owned)
+        .collect()
+}
+
+pub(super) fn unknown(id: &str) -> TodoError {
+    TodoError::UnknownTask {
+        field: "taskId".into(),
+        id: todokit_domain::clip(id),
+    }
+}
