@@ -345,7 +345,41 @@ fn every_schema_target_prints_the_key_that_target_uses() {
 }
 
 #[test]
-fn one_call_per_profile_is_accepted() {
+fn every_profiles_example_call_is_accepted_by_the_binary_and_stored() {
+    let store = tempfile::tempdir().unwrap();
+    let fixture = todokit::profiles::all();
+    let actual: Vec<(String, Option<i32>, Value, bool)> = fixture
+        .iter()
+        .map(|profile| {
+            let example = profile.example().expect("every profile has an example call");
+            let conversation = format!("c-{}", profile.name());
+            let base = ["--profile", profile.name(), "--conversation", &conversation];
+            let call = run(todokit(store.path())
+                .args(base)
+                .args(["call", example.tool, example.arguments]));
+            let show = run(todokit(store.path())
+                .args(base)
+                .args(["show", "--format", "json"]));
+            let stored = json_of(&show)["phases"].as_array().is_some_and(|p| !p.is_empty());
+            (
+                profile.name().to_owned(),
+                call.status.code(),
+                json_of(&call)["is_error"].clone(),
+                stored,
+            )
+        })
+        .collect();
+    let expected: Vec<(String, Option<i32>, Value, bool)> = fixture
+        .iter()
+        .map(|p| (p.name().to_owned(), Some(0), json!(false), true))
+        .collect();
+    assert_eq!(actual, expected);
+}
+
+/// Slips each profile forgives, through the binary (the decoding layer's
+/// own tests cover each repair).
+#[test]
+fn lenient_calls_are_accepted_by_the_binary() {
     let store = tempfile::tempdir().unwrap();
     let calls = [
         (

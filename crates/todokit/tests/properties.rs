@@ -7,6 +7,7 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use proptest::prelude::*;
+use proptest::test_runner::TestRunner;
 use serde_json::{Map, Value, json};
 use todokit::app::schema::{SchemaTarget, definition};
 use todokit::app::{ConversationContext, Profile};
@@ -184,30 +185,19 @@ fn run_sequence(profile: Profile, calls: Vec<(String, Value)>) -> Result<(), Tes
     })
 }
 
-macro_rules! profile_properties {
-    ($($test:ident => $name:literal),+ $(,)?) => {
-        proptest! {
-            #![proptest_config(ProptestConfig::with_cases(256))]
-            $(
-                #[test]
-                fn $test(sequence in calls(&profiles::by_name($name).expect("registered"))) {
-                    run_sequence(profiles::by_name($name).expect("registered"), sequence)?;
-                }
-            )+
+/// Every registered profile, 256 generated call sequences each.
+#[test]
+fn every_profile_keeps_its_invariants() {
+    for profile in profiles::all() {
+        let mut runner = TestRunner::new(ProptestConfig::with_cases(256));
+        let name = profile.name();
+        let result = runner.run(&calls(&profile), |sequence| {
+            run_sequence(profile.clone(), sequence)
+        });
+        if let Err(failure) = result {
+            panic!("{name}: {failure}");
         }
-    };
-}
-
-profile_properties! {
-    claude_code_keeps_its_invariants => "claude-code",
-    claude_tasks_keeps_its_invariants => "claude-tasks",
-    pi_keeps_its_invariants_on_schema_generated_calls => "pi",
-    todo_update_keeps_its_invariants => "todo-update",
-    learn_keeps_its_invariants => "learn",
-    forge_keeps_its_invariants => "forge",
-    codex_keeps_its_invariants => "codex",
-    gemini_keeps_its_invariants => "gemini",
-    opencode_keeps_its_invariants => "opencode",
+    }
 }
 
 /// `pi` batches that mostly make sense: ops of the right shape naming tasks
@@ -254,24 +244,4 @@ proptest! {
     fn pi_keeps_its_invariants_on_meaningful_batches(sequence in pi_batches()) {
         run_sequence(profiles::by_name("pi").expect("registered"), sequence)?;
     }
-}
-
-#[test]
-fn every_profile_is_covered() {
-    let covered = [
-        "claude-code",
-        "claude-tasks",
-        "pi",
-        "todo-update",
-        "learn",
-        "forge",
-        "codex",
-        "gemini",
-        "opencode",
-    ];
-    let mut actual = profiles::names();
-    actual.sort_unstable();
-    let mut expected = covered.to_vec();
-    expected.sort_unstable();
-    assert_eq!(actual, expected);
 }

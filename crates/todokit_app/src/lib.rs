@@ -33,7 +33,7 @@ pub use context::{ConversationContext, StoreError};
 pub use details::Details;
 pub use list_writer::{ListTool, ListWriter, current_details, list_details};
 pub use operation::ToolOperation;
-pub use profile::{DEFAULT_NAG_AFTER_ROUNDS, Lifecycle, Profile};
+pub use profile::{DEFAULT_NAG_AFTER_ROUNDS, ExampleCall, Lifecycle, Profile};
 pub use reminder::{end_of_turn_reminder, stale_list_reminder};
 pub use replay::{Replay, replay};
 pub use schema::SchemaTarget;

@@ -48,7 +48,18 @@ pub struct Profile {
     nag_after_rounds: usize,
     lifecycle: Lifecycle,
     system_prompt: &'static str,
+    example: Option<ExampleCall>,
     tools: Vec<Registered>,
+}
+
+/// A call a model could make with a profile's tools: shown in docs and run
+/// by the tests that go over every profile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExampleCall {
+    /// The tool.
+    pub tool: &'static str,
+    /// Its arguments, as a model would send them.
+    pub arguments: &'static str,
 }
 
 impl Profile {
@@ -63,6 +74,7 @@ impl Profile {
             nag_after_rounds: DEFAULT_NAG_AFTER_ROUNDS,
             lifecycle: Lifecycle::default(),
             system_prompt: "",
+            example: None,
             tools: Vec::new(),
         }
     }
@@ -101,6 +113,17 @@ impl Profile {
     pub fn with_system_prompt(mut self, snippet: &'static str) -> Self {
         self.system_prompt = snippet;
         self
+    }
+
+    /// Sets a typical first call of one of its tools.
+    pub fn with_example(mut self, tool: &'static str, arguments: &'static str) -> Self {
+        self.example = Some(ExampleCall { tool, arguments });
+        self
+    }
+
+    /// A typical first call of one of its tools, when it has one.
+    pub fn example(&self) -> Option<ExampleCall> {
+        self.example
     }
 
     /// The system-prompt snippet for this profile's tools.

@@ -49,6 +49,7 @@ pub fn profile() -> Profile {
         rules(),
     )
     .with_system_prompt(include_str!("../../descriptions/claude-code/system-prompt.md"))
+    .with_example("TodoWrite", r#"{"todos":[{"content":"Run the tests","status":"in_progress","activeForm":"Running the tests"},{"content":"Fix what fails","status":"pending","activeForm":"Fixing what fails"}]}"#)
     .tool(ListTool(TodoWrite))
 }
 

@@ -39,6 +39,7 @@ pub fn profile() -> Profile {
         rules(),
     )
     .with_system_prompt(include_str!("../../descriptions/codex/system-prompt.md"))
+    .with_example("update_plan", r#"{"explanation":"Tests first","plan":[{"step":"Run the tests","status":"in_progress"},{"step":"Fix what fails","status":"pending"}]}"#)
     .tool(ListTool(UpdatePlan))
 }
 

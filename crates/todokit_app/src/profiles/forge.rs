@@ -56,6 +56,7 @@ pub fn profile() -> Profile {
         rules(),
     )
     .with_system_prompt(include_str!("../../descriptions/forge/system-prompt.md"))
+    .with_example("todo_write", r#"{"todos":[{"id":"1","content":"Run the tests","status":"in_progress"},{"id":"2","content":"Fix what fails","status":"pending"}]}"#)
     .tool(ListTool(TodoWrite))
     .tool(TodoRead)
 }

@@ -77,6 +77,7 @@ pub fn profile() -> Profile {
         rules(),
     )
     .with_system_prompt(include_str!("../../descriptions/gemini/system-prompt.md"))
+    .with_example("write_todos", r#"{"todos":[{"description":"Run the tests","status":"in_progress"},{"description":"Fix what fails","status":"pending"}]}"#)
     .with_leniency(Leniency::STANDARD.enum_spelling(true))
     .tool(ListTool(WriteTodos))
 }

@@ -46,6 +46,7 @@ pub fn profile() -> Profile {
         rules(),
     )
     .with_system_prompt(include_str!("../../descriptions/learn/system-prompt.md"))
+    .with_example("todo", r#"{"items":[{"id":"1","text":"Run the tests","status":"in_progress"},{"id":"2","text":"Fix what fails","status":"pending"}]}"#)
     .with_leniency(Leniency::STANDARD.enum_spelling(true))
     .with_nag_after_rounds(NAG_AFTER_ROUNDS)
     .tool(ListTool(TodoTool))

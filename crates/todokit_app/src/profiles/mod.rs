@@ -51,8 +51,9 @@ pub fn names() -> Vec<&'static str> {
 mod tests {
     use super::*;
     use crate::schema::{SchemaTarget, anthropic_violations, definition, strict_violations};
-    use crate::test_support::snapshot_settings;
+    use crate::test_support::{run_tool, snapshot_settings};
     use pretty_assertions::assert_eq;
+    use todokit_domain::TodoState;
 
     #[test]
     fn names_are_unique_and_the_default_is_registered() {
@@ -63,6 +64,29 @@ mod tests {
         let mut expected = fixture.clone();
         expected.sort();
         assert_eq!((actual, fixture.contains(&DEFAULT)), (expected, true));
+    }
+
+    #[test]
+    fn every_profile_has_an_example_call_that_is_accepted_and_pinned() {
+        let fixture = all();
+        let actual: Vec<(&str, bool, bool)> = fixture
+            .iter()
+            .map(|profile| {
+                let Some(example) = profile.example() else {
+                    return (profile.name(), false, false);
+                };
+                let outcome = run_tool(profile, example.tool, &TodoState::new(), example.arguments);
+                snapshot_settings().bind(|| {
+                    insta::assert_snapshot!(
+                        format!("example__{}__{}", profile.name(), example.tool),
+                        outcome.result.content
+                    );
+                });
+                (profile.name(), !outcome.result.is_error, outcome.commit.is_some())
+            })
+            .collect();
+        let expected: Vec<(&str, bool, bool)> = fixture.iter().map(|p| (p.name(), true, true)).collect();
+        assert_eq!(actual, expected);
     }
 
     #[test]

@@ -74,6 +74,7 @@ pub fn profile() -> Profile {
         rules(),
     )
     .with_system_prompt(include_str!("../../descriptions/opencode/system-prompt.md"))
+    .with_example("todowrite", r#"{"todos":[{"content":"Run the tests","status":"in_progress","priority":"high"},{"content":"Fix what fails","status":"pending","priority":"medium"}]}"#)
     .with_leniency(Leniency::STANDARD.enum_spelling(true))
     .tool(ListTool(TodoWrite))
 }

@@ -67,6 +67,10 @@ pub fn profile() -> Profile {
         rules(),
     )
     .with_system_prompt(include_str!("../../descriptions/todo-update/system-prompt.md"))
+    .with_example(
+        "todo_update",
+        r#"{"add":[{"content":"Run the tests","priority":"high"},{"content":"Fix what fails"}]}"#,
+    )
     .with_leniency(Leniency::STANDARD.enum_spelling(true))
     .tool(TodoRead)
     .tool(TodoUpdate)

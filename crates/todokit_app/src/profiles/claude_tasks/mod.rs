@@ -58,6 +58,10 @@ pub fn profile() -> Profile {
     .with_system_prompt(include_str!(
         "../../../descriptions/claude-tasks/system-prompt.md"
     ))
+    .with_example(
+        "TaskCreate",
+        r#"{"subject":"Run the tests","description":"The whole suite","activeForm":"Running the tests"}"#,
+    )
     .tool(TaskCreate)
     .tool(TaskUpdate)
     .tool(TaskList)
