@@ -81,23 +81,64 @@ pub struct FieldNames {
     pub id: &'static str,
     /// The key of a task's status.
     pub status: &'static str,
+    /// How an item is named in a path.
+    pub items: ItemPath,
+}
+
+/// How [`FieldNames::item`] names one item of the list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ItemPath {
+    /// A JSON path: `todos[3].content`.
+    Indexed,
+    /// The item's line in a text the list was written as (1-based), for
+    /// lists sent as one string: `todos line 4`.
+    Line,
 }
 
 impl FieldNames {
-    /// The path of one field of one item: `todos[3].content`.
+    /// Names as most tools spell them: `todos`, `content`, `activeForm`,
+    /// `id`, `status`, items as JSON paths.
+    pub const DEFAULT: FieldNames = FieldNames {
+        list: "todos",
+        content: "content",
+        active_form: "activeForm",
+        id: "id",
+        status: "status",
+        items: ItemPath::Indexed,
+    };
+
+    /// The path of one field of one item: `todos[3].content`, or
+    /// `todos line 4` when items are lines.
     pub fn item(&self, index: usize, field: &str) -> String {
-        format!("{}[{index}].{field}", self.list)
+        match self.items {
+            ItemPath::Indexed => format!("{}[{index}].{field}", self.list),
+            ItemPath::Line => format!("{} line {}", self.list, index + 1),
+        }
     }
 }
 
 impl Default for FieldNames {
     fn default() -> Self {
-        Self {
-            list: "todos",
-            content: "content",
-            active_form: "activeForm",
-            id: "id",
-            status: "status",
-        }
+        Self::DEFAULT
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    #[test]
+    fn items_are_named_as_json_paths_or_as_lines() {
+        let fixture = [
+            FieldNames::DEFAULT,
+            FieldNames {
+                items: ItemPath::Line,
+                ..FieldNames::DEFAULT
+            },
+        ];
+        let actual: Vec<String> = fixture.iter().map(|names| names.item(2, "content")).collect();
+        let expected = vec!["todos[2].content".to_owned(), "todos line 3".to_owned()];
+        assert_eq!(actual, expected);
     }
 }

@@ -27,6 +27,7 @@ const FIELDS: FieldNames = FieldNames {
     active_form: "activeForm",
     id: "id",
     status: "status",
+    ..FieldNames::DEFAULT
 };
 
 /// The rules `TodoWrite` lists are held to by default.

@@ -22,6 +22,7 @@ const FIELDS: FieldNames = FieldNames {
     active_form: "activeForm",
     id: "id",
     status: "status",
+    ..FieldNames::DEFAULT
 };
 
 /// The rules plans are held to by default: one step in progress, enforced.

@@ -32,6 +32,7 @@ const FIELDS: FieldNames = FieldNames {
     active_form: "activeForm",
     id: "id",
     status: "status",
+    ..FieldNames::DEFAULT
 };
 
 /// The rules `todo_write` lists are held to by default: one item in

@@ -28,6 +28,7 @@ const FIELDS: FieldNames = FieldNames {
     active_form: "activeForm",
     id: "id",
     status: "status",
+    ..FieldNames::DEFAULT
 };
 
 /// The rules `todo` lists are held to by default.

@@ -19,6 +19,7 @@ const FIELDS: FieldNames = FieldNames {
     active_form: "activeForm",
     id: "id",
     status: "status",
+    ..FieldNames::DEFAULT
 };
 
 crate::wire_enum! {

@@ -104,6 +104,7 @@ const FIELDS: FieldNames = FieldNames {
     active_form: "activeForm",
     id: "id",
     status: "status",
+    ..FieldNames::DEFAULT
 };
 
 /// Refuses a list with more tasks, or longer task texts, phase names or
