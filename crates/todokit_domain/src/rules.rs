@@ -90,9 +90,9 @@ pub struct FieldNames {
 pub enum ItemPath {
     /// A JSON path: `todos[3].content`.
     Indexed,
-    /// The item's line in a text the list was written as (1-based), for
-    /// lists sent as one string: `todos line 4`.
-    Line,
+    /// The item's place in the list (1-based), for lists sent as one text
+    /// where JSON paths mean nothing: `todos item 4`.
+    Ordinal,
 }
 
 impl FieldNames {
@@ -108,11 +108,11 @@ impl FieldNames {
     };
 
     /// The path of one field of one item: `todos[3].content`, or
-    /// `todos line 4` when items are lines.
+    /// `todos item 4` for [`ItemPath::Ordinal`].
     pub fn item(&self, index: usize, field: &str) -> String {
         match self.items {
             ItemPath::Indexed => format!("{}[{index}].{field}", self.list),
-            ItemPath::Line => format!("{} line {}", self.list, index + 1),
+            ItemPath::Ordinal => format!("{} item {}", self.list, index + 1),
         }
     }
 }
@@ -129,16 +129,16 @@ mod tests {
     use pretty_assertions::assert_eq;
 
     #[test]
-    fn items_are_named_as_json_paths_or_as_lines() {
+    fn items_are_named_as_json_paths_or_by_their_place() {
         let fixture = [
             FieldNames::DEFAULT,
             FieldNames {
-                items: ItemPath::Line,
+                items: ItemPath::Ordinal,
                 ..FieldNames::DEFAULT
             },
         ];
         let actual: Vec<String> = fixture.iter().map(|names| names.item(2, "content")).collect();
-        let expected = vec!["todos[2].content".to_owned(), "todos line 3".to_owned()];
+        let expected = vec!["todos[2].content".to_owned(), "todos item 3".to_owned()];
         assert_eq!(actual, expected);
     }
 }
