@@ -1,33 +1,35 @@
 //! The catalog: every profile todokit ships.
 //!
-//! A profile is one module in this folder plus one line in [`REGISTRY`].
+//! A profile is one module in this folder plus one line in the
+//! `registry!` list below, which declares the module and adds it to
+//! [`REGISTRY`].
 
 use crate::Profile;
 
-pub mod claude_code;
-pub mod claude_tasks;
-pub mod codex;
-pub mod forge;
-pub mod gemini;
-pub mod learn;
-pub mod opencode;
-pub mod pi;
-pub mod todo_update;
+/// Declares each profile's module and lists its `profile` function in
+/// [`REGISTRY`], in the order given, from one list of module names.
+macro_rules! registry {
+    ($($module:ident),+ $(,)?) => {
+        $(pub mod $module;)+
 
-/// Every profile, as the function that builds it with its default rules.
-/// Adding a profile is one line here.
-#[rustfmt::skip]
-pub const REGISTRY: &[fn() -> Profile] = &[
-    claude_code::profile,
-    forge::profile,
-    pi::profile,
-    learn::profile,
-    codex::profile,
-    gemini::profile,
-    opencode::profile,
-    todo_update::profile,
-    claude_tasks::profile,
-];
+        /// Every profile, as the function that builds it with its default
+        /// rules, in registration order.
+        pub const REGISTRY: &[fn() -> Profile] = &[$($module::profile),+];
+    };
+}
+
+// Adding a profile is one line here: the name of its module.
+registry! {
+    claude_code,
+    forge,
+    pi,
+    learn,
+    codex,
+    gemini,
+    opencode,
+    todo_update,
+    claude_tasks,
+}
 
 /// The profile hosts get when they name none.
 pub const DEFAULT: &str = claude_code::NAME;
