@@ -29,6 +29,7 @@ registry! {
     opencode,
     todo_update,
     claude_tasks,
+    roo_code,
 }
 
 /// The profile hosts get when they name none.

@@ -1,0 +1,253 @@
+//! `roo-code`: Roo Code's `update_todo_list`: the whole list as one
+//! markdown checklist string, `[ ]` pending, `[-]` in progress (`[~]` too),
+//! `[x]` completed, one item per line, replaced on every call.
+//!
+//! Roo Code drops lines that are not items without a word; here such a
+//! line refuses the call, naming its line number, so the model learns what
+//! it got wrong and nothing it meant is lost. Several items in progress are
+//! accepted, with a nudge back to one.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use todokit_domain::checklist::{LineError, ROO};
+use todokit_domain::{FieldNames, InProgressPolicy, ItemPath, Limits, ListRules, Todo, TodoError};
+
+use crate::wire::TriStatus;
+use crate::{ListTool, ListWriter, Profile, ToolError, ToolOperation};
+
+/// The profile's name.
+pub const NAME: &str = "roo-code";
+/// What the model reads back after an accepted list, as the original says it.
+pub const UPDATED: &str = "Todo list updated successfully.";
+/// Most lines reported back when a list has lines that are not items.
+pub const MAX_REPORTED_LINES: usize = 5;
+
+const FIELDS: FieldNames = FieldNames {
+    list: "todos",
+    content: "text",
+    items: ItemPath::Ordinal,
+    ..FieldNames::DEFAULT
+};
+
+/// The rules lists are held to by default: several items in progress are
+/// accepted and counted.
+pub fn rules() -> ListRules {
+    ListRules::default()
+        .limits(Limits::DEFAULT)
+        .in_progress(InProgressPolicy::Warn)
+}
+
+/// The profile with its default rules.
+pub fn profile() -> Profile {
+    Profile::new(
+        NAME,
+        "Roo Code's update_todo_list: the whole list as a markdown checklist",
+        rules(),
+    )
+    .with_system_prompt(include_str!("../../descriptions/roo-code/system-prompt.md"))
+    .with_example(
+        "update_todo_list",
+        r#"{"todos":"[x] Read the failing test\n[-] Fix the parser\n[ ] Run the whole suite"}"#,
+    )
+    .tool(ListTool(UpdateTodoList))
+}
+
+/// The arguments of `update_todo_list`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
+pub struct UpdateTodoListInput {
+    /// The whole list as a markdown checklist, one todo per line: `[ ]` to do, `[-]` in progress, `[x]` done, then the todo's text.
+    pub todos: String,
+}
+
+/// One stored todo as the details show it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RooTodo {
+    /// What to do.
+    pub content: String,
+    /// Where it stands.
+    pub status: TriStatus,
+}
+
+/// The `update_todo_list` tool.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct UpdateTodoList;
+
+impl ListWriter for UpdateTodoList {
+    type Input = UpdateTodoListInput;
+    type Item = RooTodo;
+    type Fields = ();
+    const NAME: &'static str = "update_todo_list";
+    const DESCRIPTION: &'static str = include_str!("../../descriptions/roo-code/update_todo_list.md");
+    const FIELDS: FieldNames = FIELDS;
+
+    fn todos(input: &UpdateTodoListInput) -> Result<Vec<Todo>, ToolError> {
+        let mut todos = Vec::new();
+        let mut bad = Vec::new();
+        for (index, line) in input.todos.split('\n').enumerate() {
+            let line = line.trim();
+            if line.is_empty() {
+                continue;
+            }
+            match ROO.parse(line) {
+                Ok(Some((status, text))) if !text.trim().is_empty() => {
+                    todos.push(Todo::new(text.trim()).status(status));
+                }
+                Ok(Some(_)) => bad.push(format!("line {} has a box but no text", index + 1)),
+                Ok(None) | Err(LineError::BadBox) => bad.push(format!(
+                    "line {} is not a checklist item: \"{}\"",
+                    index + 1,
+                    todokit_domain::clip(line)
+                )),
+                Err(LineError::UnknownMarker(mark)) => {
+                    bad.push(format!("line {} has the unknown box `[{mark}]`", index + 1))
+                }
+            }
+        }
+        if bad.is_empty() {
+            return Ok(todos);
+        }
+        let more = bad.len().saturating_sub(MAX_REPORTED_LINES);
+        bad.truncate(MAX_REPORTED_LINES);
+        if more > 0 {
+            bad.push(format!("and {more} more such lines"));
+        }
+        Err(TodoError::Refused {
+            field: FIELDS.list.to_owned(),
+            message: format!(
+                "{}; write each todo on its own line as `[ ] text`, `[-] text` or `[x] text`",
+                bad.join("; ")
+            ),
+        }
+        .into())
+    }
+
+    fn item(todo: &Todo, _position: usize) -> RooTodo {
+        RooTodo {
+            content: todo.content.clone(),
+            status: todo.status.into(),
+        }
+    }
+
+    fn text(op: &ToolOperation<'_, UpdateTodoListInput>) -> String {
+        if op.in_progress_count > 1 {
+            return format!(
+                "{UPDATED}\n\n{} todos are in progress (`[-]`); keep only the one you are working on in progress.",
+                op.in_progress_count
+            );
+        }
+        UPDATED.to_owned()
+    }
+
+    fn fields(_op: &ToolOperation<'_, UpdateTodoListInput>) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Outcome;
+    use crate::test_support::{problem_messages, run_tool, snapshot_settings};
+    use pretty_assertions::assert_eq;
+    use serde_json::json;
+    use todokit_domain::{Status, TodoState};
+
+    fn call(args: &serde_json::Value) -> Outcome {
+        run_tool(
+            &profile(),
+            UpdateTodoList::NAME,
+            &TodoState::new(),
+            &args.to_string(),
+        )
+    }
+
+    fn stored(outcome: &Outcome) -> Option<Vec<(String, Status)>> {
+        outcome
+            .commit
+            .as_ref()
+            .map(|s| s.tasks().map(|t| (t.content.clone(), t.status)).collect())
+    }
+
+    // Golden cases against the original: RooCodeInc/Roo-Code,
+    // src/core/tools/UpdateTodoListTool.ts at commit
+    // 13e27909ec287547640a06c8cc8b5584f9be2732. `parseMarkdownChecklist`
+    // trims every line, skips empty ones, and reads
+    // `^(?:-\s*)?\[\s*([ xX\-~])\s*\]\s+(.+)$`: `x`/`X` completed, `-`/`~`
+    // in progress, a space pending; the success text is the literal
+    // "Todo list updated successfully.".
+    #[test]
+    fn the_original_checklist_forms_are_read_as_roo_reads_them() {
+        let fixture = json!({"todos": "[x] Read\r\n  - [X] Upper\n\n[-] Fix\n[~] Tilde\n[ - ] Spaced\n[ ] Test\n- [ ]   Padded  \n"});
+        let actual = stored(&call(&fixture));
+        let expected = Some(vec![
+            ("Read".to_owned(), Status::Completed),
+            ("Upper".to_owned(), Status::Completed),
+            ("Fix".to_owned(), Status::InProgress),
+            ("Tilde".to_owned(), Status::InProgress),
+            ("Spaced".to_owned(), Status::InProgress),
+            ("Test".to_owned(), Status::Pending),
+            ("Padded".to_owned(), Status::Pending),
+        ]);
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn an_accepted_list_is_answered_with_the_original_words() {
+        let fixture = json!({"todos": "[x] Read\n[-] Fix\n[ ] Test"});
+        let actual = call(&fixture).result.content;
+        let expected = "Todo list updated successfully.";
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn lines_that_are_not_items_refuse_the_call_with_their_numbers() {
+        let fixture = json!({"todos": "[x] Read\nSome prose\n\n[?] Odd\n[x]   \n[ ] Test"});
+        let outcome = call(&fixture);
+        let actual = (problem_messages(&outcome), outcome.commit);
+        let expected = (
+            vec![
+                "todos: line 2 is not a checklist item: \"Some prose\"; line 4 has the unknown box `[?]`; \
+                 line 5 has a box but no text; write each todo on its own line as `[ ] text`, `[-] text` \
+                 or `[x] text`"
+                    .to_owned(),
+            ],
+            None,
+        );
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn limits_name_the_item_by_its_place() {
+        let fixture = json!({"todos": format!("[ ] a\n\n[ ] {}", "b".repeat(2_000))});
+        let actual = problem_messages(&call(&fixture));
+        let expected = vec![format!(
+            "todos item 2: 2000 bytes of UTF-8 were sent; at most {} bytes are allowed",
+            Limits::DEFAULT.max_content_bytes
+        )];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn an_empty_string_clears_the_list() {
+        let state = TodoState::flat(vec![Todo::new("old")]);
+        let outcome = run_tool(&profile(), UpdateTodoList::NAME, &state, r#"{"todos":""}"#);
+        let actual = (outcome.result.is_error, outcome.commit);
+        let expected = (false, Some(TodoState::new()));
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn result_texts() {
+        let cases = [
+            ("accepted", json!({"todos": "[x] Read\n[-] Fix\n[ ] Test"})),
+            ("two_in_progress", json!({"todos": "[-] Read\n[-] Fix"})),
+            ("not_items", json!({"todos": "1. Read\n2. Fix"})),
+            ("todos_missing", json!({"list": "[ ] a"})),
+        ];
+        snapshot_settings().bind(|| {
+            for (name, args) in cases {
+                let result = call(&args).result;
+                insta::assert_snapshot!(format!("result__roo-code__{name}"), result.content);
+                insta::assert_json_snapshot!(format!("details__roo-code__{name}"), result.details.value());
+            }
+        });
+    }
+}
