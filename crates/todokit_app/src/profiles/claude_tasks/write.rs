@@ -68,7 +68,7 @@ impl TypedTool for TaskCreate {
         state.push_task(task);
         let content = format!("Task #{id} created: {}", input.subject);
         let details = OneTask::of(&state, &id);
-        Ok(Outcome::commit(state, ToolResult::ok(content, details.into())))
+        Ok(Outcome::commit(state, ToolResult::ok(content, details)))
     }
 }
 
@@ -97,7 +97,7 @@ impl TypedTool for TaskUpdate {
             });
             return Ok(Outcome::commit(
                 state,
-                ToolResult::ok(format!("Task #{id} deleted."), details.into()),
+                ToolResult::ok(format!("Task #{id} deleted."), details),
             ));
         }
         let patch = TodoPatch {
@@ -151,7 +151,7 @@ impl TypedTool for TaskUpdate {
             task: view(&state, &id),
             unblocked: Some(&unblocked),
         });
-        Ok(Outcome::commit(state, ToolResult::ok(content, details.into())))
+        Ok(Outcome::commit(state, ToolResult::ok(content, details)))
     }
 }
 
