@@ -26,6 +26,21 @@ pub enum TodoField {
     Priority,
 }
 
+impl TodoField {
+    /// The field's name in most wire formats (`content`, `activeForm`, ...).
+    pub fn wire_name(self) -> &'static str {
+        match self {
+            TodoField::Content => "content",
+            TodoField::Description => "description",
+            TodoField::ActiveForm => "activeForm",
+            TodoField::Owner => "owner",
+            TodoField::Metadata => "metadata",
+            TodoField::Status => "status",
+            TodoField::Priority => "priority",
+        }
+    }
+}
+
 /// A change to some fields of one todo; a field left `None` stays as it is.
 #[derive(Debug, Clone, PartialEq, Default, Setters)]
 #[setters(strip_option, into)]

@@ -8,8 +8,8 @@ use derive_setters::Setters;
 use serde::Serialize;
 
 use crate::{
-    Limits, Phase, Presence, Priority, Timestamp, Todo, TodoError, TodoField, TodoPatch, TodoState,
-    Violation, Violations, check_text, clip,
+    Limits, Phase, Presence, Priority, Timestamp, Todo, TodoError, TodoPatch, TodoState, Violation,
+    Violations, check_text, clip,
 };
 
 /// A todo to append.
@@ -103,7 +103,7 @@ pub fn apply_updates(
         };
         patch.check(
             limits,
-            |f| format!("update[{i}].{}", field_name(f)),
+            |f| format!("update[{i}].{}", f.wire_name()),
             &mut problems,
         );
         patch.apply(todo, now);
@@ -155,19 +155,6 @@ pub fn apply_updates(
 
     problems.into_result()?;
     Ok((next, applied))
-}
-
-/// The wire name of a patched field in an `update` entry.
-fn field_name(field: TodoField) -> &'static str {
-    match field {
-        TodoField::Content => "content",
-        TodoField::Description => "description",
-        TodoField::ActiveForm => "activeForm",
-        TodoField::Owner => "owner",
-        TodoField::Metadata => "metadata",
-        TodoField::Status => "status",
-        TodoField::Priority => "priority",
-    }
 }
 
 fn ids(state: &TodoState) -> Vec<String> {

@@ -155,16 +155,12 @@ impl TypedTool for TaskUpdate {
     }
 }
 
-/// The name `TaskUpdate` gives a patched field.
+/// The name `TaskUpdate` gives a patched field: the todo's content is its
+/// `subject`.
 fn wire_name(field: TodoField) -> &'static str {
     match field {
         TodoField::Content => "subject",
-        TodoField::Description => "description",
-        TodoField::ActiveForm => "activeForm",
-        TodoField::Owner => "owner",
-        TodoField::Metadata => "metadata",
-        TodoField::Status => "status",
-        TodoField::Priority => "priority",
+        other => other.wire_name(),
     }
 }
 
