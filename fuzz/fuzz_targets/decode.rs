@@ -27,7 +27,7 @@ fuzz_target!(|data: &[u8]| {
     let ctx = CallContext::new(&prior, 1, profile.rules());
     let Ok(args) = parse_arguments(&text) else { return };
     let outcome = profile.run(tool, &args, &ctx).expect("the tool is registered");
-    if outcome.result.details.get("error").is_some() {
+    if outcome.result.details.value().get("error").is_some() {
         assert!(outcome.commit.is_none(), "a refused call committed");
     }
 });
