@@ -74,15 +74,16 @@ impl<W: ListWriter> TypedTool for ListTool<W> {
             transitions: &replaced.transitions,
             in_progress_count: replaced.in_progress_count,
             wiped: replaced.wiped,
+            fields: (),
         };
-        let result = ToolResult::ok(W::text(&op), list_details::<W, _>(&op, W::fields(&op)));
+        let result = ToolResult::ok(W::text(&op), list_details::<W, _, _>(&op, W::fields(&op)));
         Ok(Outcome::commit(replaced.state, result))
     }
 }
 
 /// The details every list tool gives: the list before and after in the
 /// profile's wire format, the transitions, then the profile's own fields.
-pub fn list_details<W: ListWriter, A>(op: &ToolOperation<'_, A>, fields: impl Serialize) -> Details {
+pub fn list_details<W: ListWriter, A, F>(op: &ToolOperation<'_, A, F>, fields: impl Serialize) -> Details {
     Details::of(&ListDetails {
         previous: items::<W>(op.before),
         current: items::<W>(op.after),

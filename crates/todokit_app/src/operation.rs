@@ -5,12 +5,13 @@
 use todokit_domain::{TodoState, Transition};
 
 /// What one call of a tool did, before any text is written: what was
-/// asked, the list before and after, and what changed.
+/// asked, the list before and after, what changed, and the profile's own
+/// result fields (`F`: a batch's errors, an update's summary, ...).
 ///
 /// Profiles format their result text and details from it, so the two can
 /// never disagree and neither needs the other.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ToolOperation<'a, A> {
+pub struct ToolOperation<'a, A, F = ()> {
     /// The tool that ran.
     pub tool: &'static str,
     /// The arguments, decoded.
@@ -25,19 +26,48 @@ pub struct ToolOperation<'a, A> {
     pub in_progress_count: usize,
     /// True when the list was emptied because every todo was completed.
     pub wiped: bool,
+    /// The profile's own result fields.
+    pub fields: F,
 }
 
 impl<'a, A> ToolOperation<'a, A> {
-    /// A call of `tool` with `asked` that read `state` and changed nothing.
-    pub fn read(tool: &'static str, asked: &'a A, state: &'a TodoState) -> Self {
+    /// A call of `tool` with `asked` that took the list from `before` to
+    /// `after` with `transitions`; nothing wiped, no fields of its own yet.
+    pub fn new(
+        tool: &'static str,
+        asked: &'a A,
+        before: &'a TodoState,
+        after: &'a TodoState,
+        transitions: &'a [Transition],
+    ) -> Self {
         Self {
             tool,
             asked,
-            before: state,
-            after: state,
-            transitions: &[],
-            in_progress_count: state.counts().in_progress,
+            before,
+            after,
+            transitions,
+            in_progress_count: after.counts().in_progress,
             wiped: false,
+            fields: (),
+        }
+    }
+
+    /// A call of `tool` with `asked` that read `state` and changed nothing.
+    pub fn read(tool: &'static str, asked: &'a A, state: &'a TodoState) -> Self {
+        Self::new(tool, asked, state, state, &[])
+    }
+
+    /// The same operation carrying the profile's own result `fields`.
+    pub fn with_fields<F>(self, fields: F) -> ToolOperation<'a, A, F> {
+        ToolOperation {
+            tool: self.tool,
+            asked: self.asked,
+            before: self.before,
+            after: self.after,
+            transitions: self.transitions,
+            in_progress_count: self.in_progress_count,
+            wiped: self.wiped,
+            fields,
         }
     }
 }

@@ -13,12 +13,12 @@ use std::fmt::Write;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use todokit_domain::{
-    CompletedTask, FieldNames, InProgressPolicy, Limits, ListRules, Op, Phase, Presence, Status, Todo,
+    CompletedTask, FieldNames, diff, InProgressPolicy, Limits, ListRules, Op, Phase, Presence, Status, Todo,
     TodoError, TodoState, Violations, apply_ops, check_text, validate_list,
 };
 
 use crate::{
-    CallContext, Details, Leniency, Lifecycle, Outcome, Profile, ToolError, ToolMetadata, ToolResult,
+    CallContext, Details, Leniency, Lifecycle, Outcome, ToolOperation, Profile, ToolError, ToolMetadata, ToolResult,
     TypedTool,
 };
 
@@ -78,17 +78,18 @@ impl TypedTool for TodoWrite {
         // Ops fail one by one, but a batch whose result outgrows the size
         // limits is refused whole: nothing is stored.
         check_size(&batch.state, &ctx.rules.limits)?;
-        let content = summary(&batch.state, &batch.errors);
-        let details = Details::of(&BatchDetails {
-            phases: phases(&batch.state),
-            storage: if ctx.durable { "session" } else { "memory" },
-            completed_tasks: &batch.completed,
-            errors: &batch.errors,
-        });
+        let transitions = diff(&ctx.state.flat_tasks(), &batch.state.flat_tasks());
+        let op = ToolOperation::new(Self::NAME, &input, ctx.state, &batch.state, &transitions).with_fields(
+            BatchFields {
+                completed: &batch.completed,
+                errors: &batch.errors,
+                durable: ctx.durable,
+            },
+        );
         let result = ToolResult {
-            is_error: !batch.errors.is_empty(),
-            content,
-            details,
+            is_error: !op.fields.errors.is_empty(),
+            content: summary(op.after, op.fields.errors),
+            details: batch_details(&op),
         };
         if batch.state == *ctx.state {
             return Ok(Outcome::read(result));
@@ -183,6 +184,28 @@ pub fn phases(state: &TodoState) -> Vec<PhaseView<'_>> {
                 .collect(),
         })
         .collect()
+}
+
+/// What a batch did besides changing the list.
+#[derive(Debug, Clone, Copy)]
+struct BatchFields<'a> {
+    /// Tasks the batch completed.
+    completed: &'a [CompletedTask],
+    /// The ops that failed, in the original's words.
+    errors: &'a [String],
+    /// Whether the store keeps what is committed.
+    durable: bool,
+}
+
+/// The details of a batch: the phases as they now stand, where they are
+/// kept, what was completed and what failed.
+fn batch_details(op: &ToolOperation<'_, TodoWriteInput, BatchFields<'_>>) -> Details {
+    Details::of(&BatchDetails {
+        phases: phases(op.after),
+        storage: if op.fields.durable { "session" } else { "memory" },
+        completed_tasks: op.fields.completed,
+        errors: op.fields.errors,
+    })
 }
 
 /// What a batch reports beside its text.

@@ -12,7 +12,8 @@ use todokit_domain::{
 
 use crate::wire::WirePriority;
 use crate::{
-    CallContext, Details, Leniency, Outcome, Profile, ToolError, ToolMetadata, ToolResult, TypedTool,
+    CallContext, Details, Leniency, Outcome, Profile, ToolError, ToolMetadata, ToolOperation, ToolResult,
+    TypedTool,
 };
 
 /// The profile's name.
@@ -169,18 +170,20 @@ impl TypedTool for TodoUpdate {
     const METADATA: ToolMetadata = ToolMetadata::LIST_WRITER;
 
     fn run(&self, input: TodoUpdateInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
-        let (state, applied) = apply_updates(ctx.state, input.into_updates(), &ctx.rules.limits, ctx.now)?;
-        let current = views(&state);
+        let (state, applied) = apply_updates(ctx.state, input.updates(), &ctx.rules.limits, ctx.now)?;
+        let transitions = todokit_domain::diff(&ctx.state.flat_tasks(), &state.flat_tasks());
+        let op = ToolOperation::new(Self::NAME, &input, ctx.state, &state, &transitions).with_fields(&applied);
+        let current = views(op.after);
         let content = serde_json::to_string(&Response {
-            applied: &applied,
+            applied: op.fields,
             todos: &current,
         })
         .unwrap_or_default();
         let details = Details::of(&UpdateDetails {
-            previous: views(ctx.state),
+            previous: views(op.before),
             current: &current,
-            transitions: todokit_domain::diff(&ctx.state.flat_tasks(), &state.flat_tasks()),
-            applied: &applied,
+            transitions: op.transitions,
+            applied: op.fields,
         });
         let result = ToolResult::ok(content, details);
         if state == *ctx.state {
@@ -192,33 +195,33 @@ impl TypedTool for TodoUpdate {
 
 impl TodoUpdateInput {
     /// The changes in the domain's terms.
-    fn into_updates(self) -> Updates {
+    fn updates(&self) -> Updates {
         Updates {
-            remove: self.remove.unwrap_or_default(),
+            remove: self.remove.clone().unwrap_or_default(),
             update: self
                 .update
-                .unwrap_or_default()
-                .into_iter()
+                .iter()
+                .flatten()
                 .map(|item| {
                     let patch = TodoPatch {
-                        content: item.content,
+                        content: item.content.clone(),
                         status: item.status.map(Status::from),
                         priority: item.priority.map(Priority::from),
                         ..TodoPatch::default()
                     };
-                    (item.id, patch)
+                    (item.id.clone(), patch)
                 })
                 .collect(),
             add: self
                 .add
-                .unwrap_or_default()
-                .into_iter()
+                .iter()
+                .flatten()
                 .map(|item| {
-                    NewTodo::new(item.content)
+                    NewTodo::new(item.content.clone())
                         .priority(Priority::from(item.priority.unwrap_or(WirePriority::Medium)))
                 })
                 .collect(),
-            reorder: self.reorder,
+            reorder: self.reorder.clone(),
         }
     }
 }
@@ -240,7 +243,7 @@ struct ReadDetails<'a> {
 struct UpdateDetails<'a> {
     previous: Vec<TodoView>,
     current: &'a [TodoView],
-    transitions: Vec<Transition>,
+    transitions: &'a [Transition],
     applied: &'a Applied,
 }
 

@@ -3,13 +3,11 @@
 use std::fmt::Write;
 
 use serde::Serialize;
-use todokit_domain::{
-    Presence, Status, Todo, TodoError, TodoField, TodoPatch, TodoState, Violation, Violations, check_text,
-};
+use todokit_domain::{Status, Todo, TodoError, TodoField, TodoPatch, TodoState, Transition, Violation, Violations};
 
 use super::view::{OneTask, TaskView, view};
 use super::{TaskCreateInput, TaskStatus, TaskUpdateInput};
-use crate::{CallContext, Details, Outcome, ToolError, ToolMetadata, ToolResult, TypedTool};
+use crate::{CallContext, Details, Outcome, ToolError, ToolMetadata, ToolOperation, ToolResult, TypedTool};
 
 /// The `TaskCreate` tool.
 #[derive(Debug, Clone, Copy, Default)]
@@ -23,30 +21,15 @@ impl TypedTool for TaskCreate {
 
     fn run(&self, input: TaskCreateInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
         let limits = &ctx.rules.limits;
+        let fields = TodoPatch {
+            content: Some(input.subject.clone()),
+            description: Some(input.description.clone()),
+            active_form: input.active_form.clone(),
+            metadata: input.metadata.clone(),
+            ..TodoPatch::default()
+        };
         let mut problems = Violations::default();
-        check_text(
-            &input.subject,
-            limits.max_content_bytes,
-            Presence::Required,
-            "subject".into(),
-            &mut problems,
-        );
-        check_text(
-            &input.description,
-            limits.max_description_bytes,
-            Presence::Optional,
-            "description".into(),
-            &mut problems,
-        );
-        if let Some(active) = &input.active_form {
-            check_text(
-                active,
-                limits.max_active_form_bytes,
-                Presence::Optional,
-                "activeForm".into(),
-                &mut problems,
-            );
-        }
+        fields.check(limits, |f| wire_name(f).to_owned(), &mut problems);
         let count = ctx.state.tasks().count() + 1;
         if count > limits.max_items {
             problems.push(Violation::TooManyItems {
@@ -58,16 +41,18 @@ impl TypedTool for TaskCreate {
         problems.into_result()?;
         let mut state = ctx.state.clone();
         let id = state.allocate_id();
-        let mut task = Todo::new(input.subject.clone())
-            .id(id.clone())
-            .description(input.description)
-            .created_at(ctx.now)
-            .status_changed_at(ctx.now);
-        task.active_form = input.active_form;
-        task.metadata = input.metadata;
+        let mut task = Todo::new("").id(id.clone()).created_at(ctx.now).status_changed_at(ctx.now);
+        fields.apply(&mut task, ctx.now);
+        let transitions = [Transition {
+            content: task.content.clone(),
+            id: Some(id.clone()),
+            from: None,
+            to: Some(task.status),
+        }];
         state.push_task(task);
-        let content = format!("Task #{id} created: {}", input.subject);
-        let details = OneTask::of(&state, &id);
+        let op = ToolOperation::new(Self::NAME, &input, ctx.state, &state, &transitions);
+        let content = format!("Task #{id} created: {}", op.asked.subject);
+        let details = OneTask::of(op.after, &id);
         Ok(Outcome::commit(state, ToolResult::ok(content, details)))
     }
 }
@@ -101,11 +86,11 @@ impl TypedTool for TaskUpdate {
             ));
         }
         let patch = TodoPatch {
-            content: input.subject,
-            description: input.description,
-            active_form: input.active_form,
-            owner: input.owner,
-            metadata: input.metadata,
+            content: input.subject.clone(),
+            description: input.description.clone(),
+            active_form: input.active_form.clone(),
+            owner: input.owner.clone(),
+            metadata: input.metadata.clone(),
             status: input.status.map(|status| match status {
                 TaskStatus::Pending => Status::Pending,
                 TaskStatus::InProgress => Status::InProgress,
@@ -133,26 +118,54 @@ impl TypedTool for TaskUpdate {
                 OneTask::of(ctx.state, &id),
             )));
         }
-        let mut content = format!("Updated task #{id}: {}.", changed.join(", "));
-        let unblocked = newly_unblocked(ctx.state, &state, &id, previous.status);
-        for other in &unblocked {
-            let _ = write!(content, " Task #{other} is no longer blocked.");
-        }
         let task = state.find(&id).ok_or_else(|| unknown(&id))?;
-        let waiting: Vec<String> = state
-            .open_blockers(task)
-            .iter()
-            .map(|b| format!("#{b}"))
+        let transitions: Vec<Transition> = (task.status != previous.status)
+            .then(|| Transition {
+                content: task.content.clone(),
+                id: Some(id.clone()),
+                from: Some(previous.status),
+                to: Some(task.status),
+            })
+            .into_iter()
             .collect();
-        if matches!(task.status, Status::InProgress | Status::Completed) && !waiting.is_empty() {
-            let _ = write!(content, " Note: it still waits on {}.", waiting.join(", "));
-        }
+        let unblocked = newly_unblocked(ctx.state, &state, &id, previous.status);
+        let op = ToolOperation::new(Self::NAME, &input, ctx.state, &state, &transitions).with_fields(Updated {
+            id: &id,
+            changed: &changed,
+            unblocked: &unblocked,
+        });
+        let content = updated_text(&op);
         let details = Details::of(&OneTask {
-            task: view(&state, &id),
-            unblocked: Some(&unblocked),
+            task: view(op.after, &id),
+            unblocked: Some(op.fields.unblocked),
         });
         Ok(Outcome::commit(state, ToolResult::ok(content, details)))
     }
+}
+
+/// What `TaskUpdate` did besides changing the list.
+#[derive(Debug, Clone, Copy)]
+struct Updated<'a> {
+    id: &'a str,
+    changed: &'a [&'a str],
+    unblocked: &'a [String],
+}
+
+/// `Updated task #1: status.`, then the tasks it unblocked and what it
+/// still waits on.
+fn updated_text(op: &ToolOperation<'_, TaskUpdateInput, Updated<'_>>) -> String {
+    let Updated { id, changed, unblocked } = op.fields;
+    let mut content = format!("Updated task #{id}: {}.", changed.join(", "));
+    for other in unblocked {
+        let _ = write!(content, " Task #{other} is no longer blocked.");
+    }
+    if let Some(task) = op.after.find(id) {
+        let waiting: Vec<String> = op.after.open_blockers(task).iter().map(|b| format!("#{b}")).collect();
+        if matches!(task.status, Status::InProgress | Status::Completed) && !waiting.is_empty() {
+            let _ = write!(content, " Note: it still waits on {}.", waiting.join(", "));
+        }
+    }
+    content
 }
 
 /// The name `TaskUpdate` gives a patched field: the todo's content is its
