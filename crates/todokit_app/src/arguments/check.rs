@@ -187,6 +187,19 @@ fn check<'v>(
                 }
             }
         }
+        Value::String(text) => {
+            // JSON Schema counts characters (code points), not bytes.
+            if let Some(min) = node.min_length
+                && (text.chars().count() as u64) < min
+            {
+                let noun = if min == 1 { "character" } else { "characters" };
+                push_problem(
+                    problems,
+                    path,
+                    format!("needs at least {min} {noun}, got {}", text.chars().count()),
+                );
+            }
+        }
         _ => {}
     }
 }
@@ -246,6 +259,32 @@ mod tests {
     use crate::test_support::snapshot_settings;
     use pretty_assertions::assert_eq;
     use serde_json::json;
+
+    #[test]
+    fn strings_shorter_than_min_length_are_refused_counting_characters() {
+        let fixture = CompiledSchema::new(&json!({
+            "type": "object",
+            "properties": {"a": {"type": "string", "minLength": 1}, "b": {"type": "string", "minLength": 2}},
+            "required": ["a", "b"]
+        }));
+        let actual: Vec<Vec<String>> = [json!({"a": "", "b": "é"}), json!({"a": "x", "b": "éé"})]
+            .into_iter()
+            .map(
+                |args| match repair_and_check(args, &fixture, &Leniency::STANDARD) {
+                    Ok(_) => Vec::new(),
+                    Err(problems) => problems.iter().map(ToString::to_string).collect(),
+                },
+            )
+            .collect();
+        let expected = vec![
+            vec![
+                "a: needs at least 1 character, got 0".to_owned(),
+                "b: needs at least 2 characters, got 1".to_owned(),
+            ],
+            vec![],
+        ];
+        assert_eq!(actual, expected);
+    }
 
     #[test]
     fn every_problem_is_reported_at_once() {

@@ -37,6 +37,8 @@ pub(super) struct Node {
     pub(super) closed: bool,
     pub(super) items: Option<Box<Node>>,
     pub(super) min_items: Option<u64>,
+    /// The fewest characters a string may have.
+    pub(super) min_length: Option<u64>,
 }
 
 impl Node {
@@ -78,6 +80,7 @@ impl Node {
             closed: s.get("additionalProperties") == Some(&Value::Bool(false)),
             items: s.get("items").map(|items| Box::new(Node::new(items))),
             min_items: s.get("minItems").and_then(Value::as_u64),
+            min_length: s.get("minLength").and_then(Value::as_u64),
         }
     }
 

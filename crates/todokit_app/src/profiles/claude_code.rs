@@ -1,12 +1,13 @@
-//! `claude-code`: Claude Code's `TodoWrite`, a flat list replaced whole on
-//! every call.
+//! `claude-code`: Claude Code's `TodoWrite`: the flat list of
+//! `{content, status, activeForm}` replaced whole on every call, answered
+//! with Claude Code's fixed confirmation.
 //!
-//! Items carry `content`, `status` and `activeForm` (`active_form` is
-//! accepted too). Several items may be in progress; the result counts them
-//! and nudges the model back to one. A list sent with every item completed
-//! is stored as empty, and the result says so.
+//! `content` and `activeForm` must not be empty; unknown top-level fields
+//! are refused, as Claude Code's strict input object does. A list sent with
+//! every item completed is stored as empty. Several items may be in
+//! progress, as in the original; the details count them. The item and size
+//! limits are ours ([`MAX_ITEMS`], [`MAX_TEXT_BYTES`]): Claude Code sets none.
 
-use derive_setters::Setters;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use todokit_domain::{FieldNames, InProgressPolicy, Limits, ListRules, Todo};
@@ -16,10 +17,14 @@ use crate::{ListTool, ListWriter, Profile, ToolError, ToolOperation};
 
 /// The profile's name.
 pub const NAME: &str = "claude-code";
-/// Most items in one list.
+/// Most items in one list (ours: Claude Code sets no limit).
 pub const MAX_ITEMS: usize = 50;
-/// Longest `content` and `activeForm`, in UTF-8 bytes.
+/// Longest `content` and `activeForm`, in UTF-8 bytes (ours).
 pub const MAX_TEXT_BYTES: usize = 200;
+/// What the model reads back after every accepted call, as Claude Code
+/// words it (no final period).
+pub const MODIFIED: &str = "Todos have been modified successfully. Ensure that you continue to use the todo \
+     list to track your progress. Please proceed with the current tasks if applicable";
 
 const FIELDS: FieldNames = FieldNames {
     list: "todos",
@@ -50,52 +55,32 @@ pub fn profile() -> Profile {
         rules(),
     )
     .with_system_prompt(include_str!("../../descriptions/claude-code/system-prompt.md"))
-    .with_example("TodoWrite", r#"{"todos":[{"content":"Run the tests","status":"in_progress","activeForm":"Running the tests"},{"content":"Fix what fails","status":"pending","activeForm":"Fixing what fails"}]}"#)
+    .with_example(
+        "TodoWrite",
+        r#"{"todos":[{"content":"Run the tests","status":"in_progress","activeForm":"Running the tests"},{"content":"Fix what fails","status":"pending","activeForm":"Fixing what fails"}]}"#,
+    )
     .tool(ListTool(TodoWrite))
 }
 
-/// One step of the plan.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Setters)]
-#[setters(strip_option, into)]
+/// One item of the list.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct TodoItem {
     /// The step, in the imperative ("Run the tests").
+    #[schemars(length(min = 1))]
     pub content: String,
     /// Where the step stands.
     pub status: TriStatus,
     /// The step in the present continuous, shown while it runs ("Running the tests").
     #[serde(rename = "activeForm", alias = "active_form")]
+    #[schemars(length(min = 1))]
     pub active_form: String,
-}
-
-impl TodoItem {
-    /// An item.
-    pub fn new(content: impl Into<String>, status: TriStatus, active_form: impl Into<String>) -> Self {
-        Self {
-            content: content.into(),
-            status,
-            active_form: active_form.into(),
-        }
-    }
-
-    fn to_todo(&self) -> Todo {
-        Todo::new(self.content.clone())
-            .status(self.status)
-            .active_form(self.active_form.clone())
-    }
-
-    fn from_todo(task: &Todo) -> Self {
-        Self::new(
-            task.content.clone(),
-            task.status.into(),
-            task.active_form.clone().unwrap_or_else(|| task.content.clone()),
-        )
-    }
 }
 
 /// The arguments of `TodoWrite`.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct TodoWriteInput {
-    /// The complete, updated list. It replaces the stored one.
+    /// The updated todo list.
     pub todos: Vec<TodoItem>,
 }
 
@@ -113,23 +98,27 @@ impl ListWriter for TodoWrite {
     const WIPE_WHEN_ALL_COMPLETED: bool = true;
 
     fn todos(input: &TodoWriteInput) -> Result<Vec<Todo>, ToolError> {
-        Ok(input.todos.iter().map(TodoItem::to_todo).collect())
+        Ok(input
+            .todos
+            .iter()
+            .map(|item| {
+                Todo::new(item.content.clone())
+                    .status(item.status)
+                    .active_form(item.active_form.clone())
+            })
+            .collect())
     }
 
     fn item(todo: &Todo, _position: usize) -> TodoItem {
-        TodoItem::from_todo(todo)
+        TodoItem {
+            content: todo.content.clone(),
+            status: todo.status.into(),
+            active_form: todo.active_form.clone().unwrap_or_else(|| todo.content.clone()),
+        }
     }
 
-    fn text(op: &ToolOperation<'_, TodoWriteInput>) -> String {
-        let instructions = instructions(op.in_progress_count, op.wiped);
-        let old_todos: Vec<TodoItem> = op.before.tasks().map(TodoItem::from_todo).collect();
-        let body = Response {
-            old_todos: &old_todos,
-            new_todos: &op.asked.todos,
-            counts: Self::fields(op),
-            instructions: &instructions,
-        };
-        serde_json::to_string(&body).unwrap_or_default()
+    fn text(_op: &ToolOperation<'_, TodoWriteInput>) -> String {
+        MODIFIED.to_owned()
     }
 
     fn fields(op: &ToolOperation<'_, TodoWriteInput>) -> Counts {
@@ -140,18 +129,7 @@ impl ListWriter for TodoWrite {
     }
 }
 
-/// The text the model reads: the list before and as sent, the counts, and
-/// the standing instruction.
-#[derive(Serialize)]
-struct Response<'a> {
-    old_todos: &'a [TodoItem],
-    new_todos: &'a [TodoItem],
-    #[serde(flatten)]
-    counts: Counts,
-    instructions: &'a str,
-}
-
-/// What `TodoWrite` reports beside the lists.
+/// What `TodoWrite` reports in its details beside the lists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Counts {
     /// Every item was completed, so the stored list was emptied.
@@ -160,276 +138,145 @@ pub struct Counts {
     pub in_progress_count: usize,
 }
 
-/// The standing instruction, plus a nudge when the list drifted from one
-/// item in progress.
-fn instructions(in_progress: usize, wiped: bool) -> String {
-    let mut text = String::from(
-        "Todos updated. Keep exactly one item in_progress while you work, and mark each item \
-         completed as soon as it is done rather than in a batch.",
-    );
-    if in_progress > 1 {
-        text.push_str(&format!(
-            " {in_progress} items are in_progress now: set all but the one you are working on back to pending."
-        ));
-    }
-    if wiped {
-        text.push_str(" Every item was completed, so the list has been cleared for the next piece of work.");
-    }
-    text
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parse_arguments;
+    use crate::Outcome;
     use crate::test_support::{NOW, problem_messages, run_tool, snapshot_settings};
-    #[allow(unused_imports)]
-    use crate::{CallContext, Outcome, ToolError, ToolResult};
     use pretty_assertions::assert_eq;
-    use serde_json::Value;
-    #[allow(unused_imports)]
     use serde_json::json;
-    use todokit_domain::Status;
-    #[allow(unused_imports)]
-    use todokit_domain::TodoState;
+    use todokit_domain::{Status, TodoState};
 
-    fn call(state: &TodoState, args: &str) -> Outcome {
-        run_tool(&profile(), TodoWrite::NAME, state, args)
+    fn call(state: &TodoState, args: &serde_json::Value) -> Outcome {
+        run_tool(&profile(), TodoWrite::NAME, state, &args.to_string())
     }
 
-    fn items(n: usize, content: &str) -> String {
-        let item = json!({"content": content, "status": "pending", "activeForm": "Doing it"});
-        json!({"todos": vec![item; n]}).to_string()
+    fn item(content: &str, status: &str, active_form: &str) -> serde_json::Value {
+        json!({"content": content, "status": status, "activeForm": active_form})
     }
 
+    // Golden facts from Claude Code's source: repository
+    // Jayleonc/claude-code-source-code, src/tools/TodoWriteTool/TodoWriteTool.ts
+    // at commit 83fba929f14ad08f743591c19e945afe5130ab13:
+    // `mapToolResultToToolResultBlockParam` answers every accepted call with
+    // the fixed sentence below (no final period), and `call` stores `[]`
+    // when every item is completed.
     #[test]
-    fn fifty_items_pass() {
-        let fixture = items(MAX_ITEMS, "Step");
-        let outcome = call(&TodoState::new(), &fixture);
-        let actual = (outcome.result.is_error, outcome.commit.map(|s| s.tasks().count()));
-        let expected = (false, Some(50));
+    fn an_accepted_list_gets_claude_codes_fixed_sentence() {
+        let fixture = json!({"todos": [item("Run tests", "in_progress", "Running tests")]});
+        let actual = call(&TodoState::new(), &fixture).result.content;
+        let expected = "Todos have been modified successfully. Ensure that you continue to use the todo list \
+                        to track your progress. Please proceed with the current tasks if applicable";
         assert_eq!(actual, expected);
     }
 
     #[test]
-    fn fifty_one_items_fail() {
-        let fixture = items(MAX_ITEMS + 1, "Step");
+    fn a_list_sent_all_completed_is_stored_empty_with_the_same_sentence() {
+        let fixture = json!({"todos": [item("a", "completed", "A"), item("b", "completed", "B")]});
         let outcome = call(&TodoState::new(), &fixture);
+        let actual = (outcome.result.content, outcome.commit);
+        let expected = (MODIFIED.to_owned(), Some(TodoState::new()));
+        assert_eq!(actual, expected);
+    }
+
+    // Golden facts: DroxKiwi/claude-code-leak-packaged,
+    // src/utils/todo/types.ts at commit
+    // fb1320d1baf5b77a0a02c15f41efb1dfa9aeff4b: `content` and `activeForm`
+    // are `z.string().min(1)`, `status` one of pending/in_progress/completed;
+    // TodoWriteTool.ts (above) wraps them in `z.strictObject`, so unknown
+    // top-level fields are refused.
+    #[test]
+    fn the_schema_says_min_length_one_and_closes_the_top_level_object() {
+        let schema = crate::schema::canonical::<TodoWriteInput>();
         let actual = (
-            outcome.result.is_error,
-            problem_messages(&outcome),
-            outcome.commit,
+            schema["additionalProperties"].clone(),
+            schema["properties"]["todos"]["items"]["properties"]["content"]["minLength"].clone(),
+            schema["properties"]["todos"]["items"]["properties"]["activeForm"]["minLength"].clone(),
+            schema["properties"]["todos"]["items"]["properties"]["status"]["enum"].clone(),
         );
-        let expected = (
-            true,
-            vec!["todos: 51 items were sent; at most 50 are allowed".to_owned()],
-            None,
-        );
+        let expected = (json!(false), json!(1), json!(1), json!(["pending", "in_progress", "completed"]));
         assert_eq!(actual, expected);
     }
 
     #[test]
-    fn two_hundred_bytes_pass_and_two_hundred_and_one_fail_counting_bytes_not_chars() {
-        // "é" is two bytes: 100 of them are exactly 200 bytes.
-        let fixture = [
-            "é".repeat(100),
-            format!("{}x", "é".repeat(100)),
-            format!("{}x", "a".repeat(199)),
+    fn empty_texts_and_unknown_top_level_fields_are_refused_and_nothing_is_stored() {
+        let fixtures = [
+            json!({"todos": [item("", "pending", "A")]}),
+            json!({"todos": [item("a", "pending", "")]}),
+            json!({"todos": [], "extra": 1}),
         ];
-        let actual: Vec<(bool, Vec<String>)> = fixture
+        let actual: Vec<(Vec<String>, bool)> = fixtures
             .iter()
-            .map(|c| {
-                let outcome = call(&TodoState::new(), &items(1, c));
-                (outcome.result.is_error, problem_messages(&outcome))
+            .map(|f| {
+                let outcome = call(&TodoState::new(), f);
+                (problem_messages(&outcome), outcome.commit.is_some())
             })
             .collect();
         let expected = vec![
-            (false, vec![]),
+            (vec!["todos[0].content: needs at least 1 character, got 0".to_owned()], false),
+            (vec!["todos[0].activeForm: needs at least 1 character, got 0".to_owned()], false),
             (
-                true,
-                vec![
-                    "todos[0].content: 201 bytes of UTF-8 were sent; at most 200 bytes are allowed"
-                        .to_owned(),
-                ],
+                vec!["(arguments): unknown field `extra`; allowed: `todos`".to_owned()],
+                false,
             ),
-            (false, vec![]),
         ];
         assert_eq!(actual, expected);
     }
 
     #[test]
-    fn active_form_is_limited_too() {
-        let fixture =
-            json!({"todos": [{"content": "a", "status": "pending", "activeForm": "b".repeat(201)}]});
-        let outcome = call(&TodoState::new(), &fixture.to_string());
-        let actual = problem_messages(&outcome);
-        let expected = vec![
-            "todos[0].activeForm: 201 bytes of UTF-8 were sent; at most 200 bytes are allowed".to_owned(),
-        ];
-        assert_eq!(actual, expected);
-    }
-
-    #[test]
-    fn empty_and_whitespace_only_content_fail() {
-        let fixture = ["", " \t\n "];
-        let actual: Vec<Vec<String>> = fixture
-            .iter()
-            .map(|c| problem_messages(&call(&TodoState::new(), &items(1, c))))
-            .collect();
-        let expected = vec![vec!["todos[0].content: must not be empty or only whitespace".to_owned()]; 2];
-        assert_eq!(actual, expected);
-    }
-
-    #[test]
-    fn a_list_sent_as_a_json_string_is_accepted_as_the_list_it_encodes() {
-        let fixture = r#"{"todos":"[{\"content\":\"a\",\"status\":\"pending\",\"activeForm\":\"b\"}]"}"#;
-        let actual = call(&TodoState::new(), fixture).commit;
-        let expected = Some(TodoState::flat(vec![
-            Todo::new("a")
-                .active_form("b")
-                .created_at(NOW)
-                .status_changed_at(NOW),
-        ]));
-        assert_eq!(actual, expected);
-    }
-
-    #[test]
-    fn another_profiles_status_spelling_is_refused_naming_the_allowed_ones() {
-        let fixture = r#"{"todos":[{"content":"a","status":"done","activeForm":"A"}]}"#;
-        let actual = problem_messages(&call(&TodoState::new(), fixture));
-        let expected =
-            vec!["todos[0].status: got \"done\"; allowed: `pending`, `in_progress`, `completed`".to_owned()];
-        assert_eq!(actual, expected);
-    }
-
-    #[test]
-    fn snake_case_active_form_is_accepted() {
-        let fixture =
-            r#"{"todos":[{"content":"Run tests","status":"in_progress","active_form":"Running tests"}]}"#;
-        let actual = call(&TodoState::new(), fixture).commit;
-        let expected = Some(TodoState::flat(vec![
-            Todo::new("Run tests")
-                .status(Status::InProgress)
-                .active_form("Running tests")
-                .created_at(NOW)
-                .status_changed_at(NOW),
-        ]));
-        assert_eq!(actual, expected);
-    }
-
-    #[test]
-    fn all_completed_wipes_the_stored_list() {
-        let fixture = r#"{"todos":[{"content":"a","status":"completed","activeForm":"A"},{"content":"b","status":"completed","activeForm":"B"}]}"#;
-        let outcome = call(&TodoState::new(), fixture);
+    fn several_in_progress_are_accepted_silently_and_counted_in_the_details() {
+        let fixture = json!({"todos": [item("a", "in_progress", "A"), item("b", "in_progress", "B")]});
+        let outcome = call(&TodoState::new(), &fixture);
         let actual = (
-            outcome.commit,
-            outcome.result.details.value()["wiped_on_all_completed"].clone(),
-        );
-        let expected = (Some(TodoState::new()), Value::Bool(true));
-        assert_eq!(actual, expected);
-    }
-
-    #[test]
-    fn an_empty_list_clears() {
-        let fixture = TodoState::flat(vec![Todo::new("a")]).version(3u64);
-        let outcome = call(&fixture, r#"{"todos":[]}"#);
-        let actual = (
-            outcome.commit,
-            outcome.result.details.value()["wiped_on_all_completed"].clone(),
-        );
-        let expected = (Some(TodoState::new().version(3u64)), Value::Bool(false));
-        assert_eq!(actual, expected);
-    }
-
-    #[test]
-    fn several_in_progress_are_allowed_and_counted() {
-        let fixture = r#"{"todos":[{"content":"a","status":"in_progress","activeForm":"A"},{"content":"b","status":"in_progress","activeForm":"B"}]}"#;
-        let outcome = call(&TodoState::new(), fixture);
-        let actual = (
-            outcome.result.is_error,
+            outcome.result.content.clone(),
             outcome.result.details.value()["in_progress_count"].clone(),
+            outcome.commit.map(|s| s.tasks().map(|t| t.status).collect::<Vec<_>>()),
         );
-        let expected = (false, json!(2));
+        let expected = (
+            MODIFIED.to_owned(),
+            json!(2),
+            Some(vec![Status::InProgress, Status::InProgress]),
+        );
         assert_eq!(actual, expected);
     }
 
     #[test]
-    fn a_refused_call_commits_nothing() {
-        let fixture = TodoState::flat(vec![Todo::new("keep")]).version(7u64);
-        let actual = call(
-            &fixture,
-            r#"{"todos":[{"content":"a","status":"done","activeForm":"A"}]}"#,
-        )
-        .commit;
-        let expected = None;
+    fn our_limits_stay_fifty_items_of_two_hundred_bytes() {
+        let fixtures = [
+            json!({"todos": vec![item("a", "pending", "A"); MAX_ITEMS + 1]}),
+            json!({"todos": [item(&"é".repeat(100), "pending", "A"), item(&"x".repeat(201), "pending", "B")]}),
+        ];
+        let actual: Vec<Vec<String>> = fixtures
+            .iter()
+            .map(|f| problem_messages(&call(&TodoState::new(), f)))
+            .collect();
+        let expected = vec![
+            vec!["todos: 51 items were sent; at most 50 are allowed".to_owned()],
+            vec!["todos[1].content: 201 bytes of UTF-8 were sent; at most 200 bytes are allowed".to_owned()],
+        ];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn a_stored_todo_keeps_its_times_and_snake_case_is_read() {
+        let fixture = json!({"todos": [{"content": "a", "status": "pending", "active_form": "A"}]});
+        let actual = call(&TodoState::new(), &fixture).commit;
+        let expected = Some(TodoState::flat(vec![
+            Todo::new("a").active_form("A").created_at(NOW).status_changed_at(NOW),
+        ]));
         assert_eq!(actual, expected);
     }
 
     #[test]
     fn result_texts() {
-        let previous = TodoState::flat(vec![
-            Todo::new("Read the code")
-                .status(Status::Completed)
-                .active_form("Reading the code"),
-            Todo::new("Fix the bug").active_form("Fixing the bug"),
-        ]);
-        let cases: [(&str, &TodoState, &str); 11] = [
-            (
-                "update",
-                &previous,
-                r#"{"todos":[{"content":"Read the code","status":"completed","activeForm":"Reading the code"},{"content":"Fix the bug","status":"in_progress","activeForm":"Fixing the bug"},{"content":"Run tests","status":"pending","activeForm":"Running tests"}]}"#,
-            ),
-            (
-                "two_in_progress",
-                &previous,
-                r#"{"todos":[{"content":"Read the code","status":"in_progress","activeForm":"Reading the code"},{"content":"Fix the bug","status":"in_progress","activeForm":"Fixing the bug"}]}"#,
-            ),
-            (
-                "wiped",
-                &previous,
-                r#"{"todos":[{"content":"Read the code","status":"completed","activeForm":"Reading the code"},{"content":"Fix the bug","status":"completed","activeForm":"Fixing the bug"}]}"#,
-            ),
-            (
-                "bad_status",
-                &previous,
-                r#"{"todos":[{"content":"a","status":5,"activeForm":"A"}]}"#,
-            ),
-            ("not_json", &previous, r#"{"todos":[{"content":"a""#),
-            (
-                "todos_as_string",
-                &previous,
-                r#"{"todos":"[{\"content\":\"a\",\"status\":\"pending\",\"activeForm\":\"A\"}]"}"#,
-            ),
-            ("todos_as_plain_string", &previous, r#"{"todos":"buy milk"}"#),
-            (
-                "title_for_content",
-                &previous,
-                r#"{"todos":[{"title":"a","status":"pending","activeForm":"A"}]}"#,
-            ),
-            (
-                "truncated_list_string",
-                &previous,
-                r#"{"todos":"[{\"content\":\"a\",\"status\":\"pend"}"#,
-            ),
-            (
-                "missing_active_form",
-                &previous,
-                r#"{"todos":[{"content":"a","status":"pending"}]}"#,
-            ),
-            (
-                "several_problems",
-                &previous,
-                r#"{"todos":[{"content":" ","status":"pending","activeForm":"A"},{"content":"b","status":"pending","activeForm":""}]}"#,
-            ),
+        let cases = [
+            ("update", json!({"todos": [item("Read", "completed", "Reading"), item("Fix", "in_progress", "Fixing")]})),
+            ("wiped", json!({"todos": [item("Read", "completed", "Reading")]})),
+            ("empty_content", json!({"todos": [item("", "pending", "A")]})),
         ];
         snapshot_settings().bind(|| {
-            for (name, state, args) in cases {
-                let rules = rules();
-                let ctx = CallContext::new(state, NOW, &rules);
-                let result = match parse_arguments(args) {
-                    Ok(v) => profile().run(TodoWrite::NAME, &v, &ctx).unwrap().result,
-                    Err(e) => ToolError::from(e).into_result(TodoWrite::NAME),
-                };
+            for (name, args) in cases {
+                let result = call(&TodoState::new(), &args).result;
                 insta::assert_snapshot!(format!("result__claude-code__{name}"), result.content);
                 insta::assert_json_snapshot!(format!("details__claude-code__{name}"), result.details.value());
             }

@@ -21,6 +21,7 @@ macro_rules! registry {
 // Adding a profile is one line here: the name of its module.
 registry! {
     claude_code,
+    nexo,
     forge,
     pi,
     learn,
