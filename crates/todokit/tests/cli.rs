@@ -405,7 +405,7 @@ fn lenient_calls_are_accepted_by_the_binary() {
         (
             "gemini",
             "write_todos",
-            r#"{"todos":[{"description":"a","status":"blocked"}]}"#,
+            r#"{"todos":[{"description":"a","status":"canceled"}]}"#,
         ),
         (
             "opencode",

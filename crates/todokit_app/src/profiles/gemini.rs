@@ -1,11 +1,11 @@
 //! `gemini`: Gemini CLI's `write_todos`: the whole list of
-//! `{description, status}` items, with `cancelled` and `blocked` besides the
+//! `{description, status}` items, with `cancelled` besides the
 //! usual three; more than one item in progress is an error. The result is
 //! the list, numbered.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use todokit_domain::{FieldNames, InProgressPolicy, Limits, ListRules, Status, Todo, TodoState};
+use todokit_domain::{FieldNames, InProgressPolicy, Limits, ListRules, Status, Todo, TodoError, TodoState};
 
 use crate::wire::WireEnum;
 use crate::{Leniency, ListTool, ListWriter, Profile, ToolError, ToolOperation};
@@ -33,8 +33,6 @@ crate::wire_enum! {
         Completed = "completed",
         /// No longer needed.
         Cancelled = "cancelled",
-        /// Waiting on something else.
-        Blocked = "blocked",
     }
     aliases { "done" => Completed, "canceled" => Cancelled, "abandoned" => Cancelled, "dropped" => Cancelled }
 }
@@ -46,7 +44,6 @@ impl From<GeminiStatus> for Status {
             GeminiStatus::InProgress => Status::InProgress,
             GeminiStatus::Completed => Status::Completed,
             GeminiStatus::Cancelled => Status::Abandoned,
-            GeminiStatus::Blocked => Status::Blocked,
         }
     }
 }
@@ -54,11 +51,10 @@ impl From<GeminiStatus> for Status {
 impl From<Status> for GeminiStatus {
     fn from(status: Status) -> Self {
         match status {
-            Status::Pending => GeminiStatus::Pending,
+            Status::Pending | Status::Blocked => GeminiStatus::Pending,
             Status::InProgress => GeminiStatus::InProgress,
             Status::Completed => GeminiStatus::Completed,
             Status::Abandoned => GeminiStatus::Cancelled,
-            Status::Blocked => GeminiStatus::Blocked,
         }
     }
 }
@@ -67,14 +63,15 @@ impl From<Status> for GeminiStatus {
 pub fn rules() -> ListRules {
     ListRules::default()
         .limits(Limits::DEFAULT)
-        .in_progress(InProgressPolicy::Reject)
+        // Checked by the tool itself, in the original's words.
+        .in_progress(InProgressPolicy::Warn)
 }
 
 /// The profile with its default rules.
 pub fn profile() -> Profile {
     Profile::new(
         NAME,
-        "Gemini CLI's write_todos: five statuses, a numbered list back",
+        "Gemini CLI's write_todos: four statuses, a numbered list back",
         rules(),
     )
     .with_system_prompt(include_str!("../../descriptions/gemini/system-prompt.md"))
@@ -112,11 +109,19 @@ impl ListWriter for WriteTodos {
     const FIELDS: FieldNames = FIELDS;
 
     fn todos(input: &WriteTodosInput) -> Result<Vec<Todo>, ToolError> {
-        Ok(input
+        let todos: Vec<Todo> = input
             .todos
             .iter()
             .map(|t| Todo::new(t.description.clone()).status(t.status))
-            .collect())
+            .collect();
+        if todos.iter().filter(|t| t.status == Status::InProgress).count() > 1 {
+            return Err(TodoError::Refused {
+                field: FIELDS.list.to_owned(),
+                message: ONE_IN_PROGRESS.to_owned(),
+            }
+            .into());
+        }
+        Ok(todos)
     }
 
     fn item(todo: &Todo, _position: usize) -> GeminiTodo {
@@ -133,12 +138,19 @@ impl ListWriter for WriteTodos {
     fn fields(_op: &ToolOperation<'_, WriteTodosInput>) {}
 }
 
-/// `Todo list updated:` and `1. [status] description` lines.
+/// Gemini CLI's answer to an accepted list.
+pub const UPDATED: &str = "Successfully updated the todo list. The current list is now:";
+/// Gemini CLI's answer when the list sent is empty.
+pub const CLEARED: &str = "Successfully cleared the todo list.";
+/// Gemini CLI's refusal of a second item in progress.
+pub const ONE_IN_PROGRESS: &str = "Only one task can be \"in_progress\" at a time.";
+
+/// [`UPDATED`] and `1. [status] description` lines, or [`CLEARED`].
 fn render(state: &TodoState) -> String {
     if state.is_empty() {
-        return "Todo list cleared.".to_owned();
+        return CLEARED.to_owned();
     }
-    let mut out = String::from("Todo list updated:");
+    let mut out = String::from(UPDATED);
     for (i, task) in state.tasks().enumerate() {
         let status = GeminiStatus::from(task.status).as_str();
         out.push_str(&format!("\n{}. [{status}] {}", i + 1, task.content));
@@ -173,7 +185,7 @@ mod tests {
     }
 
     #[test]
-    fn every_status_maps_to_the_stored_one() {
+    fn every_status_maps_to_the_stored_one_and_blocked_is_not_one() {
         let fixture = ["pending", "in_progress", "completed", "cancelled", "blocked"];
         let actual: Vec<Option<Status>> = fixture.iter().map(|s| stored_status(s)).collect();
         let expected = vec![
@@ -181,7 +193,7 @@ mod tests {
             Some(Status::InProgress),
             Some(Status::Completed),
             Some(Status::Abandoned),
-            Some(Status::Blocked),
+            None,
         ];
         assert_eq!(actual, expected);
     }
@@ -206,8 +218,7 @@ mod tests {
         );
         let actual = (problem_messages(&outcome), outcome.commit);
         let expected = (
-            vec!["todos: 2 items are in_progress (todos[0], todos[1]); only one item may be in_progress at a time"
-                .to_owned()],
+            vec!["todos: Only one task can be \"in_progress\" at a time.".to_owned()],
             None,
         );
         assert_eq!(actual, expected);
@@ -220,13 +231,39 @@ mod tests {
         assert_eq!(actual, expected);
     }
 
+    // Golden facts from google-gemini/gemini-cli,
+    // packages/core/src/tools/write-todos.ts at commits
+    // f19b1f97420a63c90f726d32a4baa26a07932e54 and
+    // 04fbf50725b94cef0a8f37be6436bd0a84dafc9b (the same in both): statuses
+    // pending, in_progress, completed, cancelled; the answer is "Successfully
+    // updated the todo list. The current list is now:" then one
+    // `N. [status] description` line per item, or "Successfully cleared the
+    // todo list." for an empty list; a second item in progress is refused
+    // with "Only one task can be \"in_progress\" at a time.".
+    #[test]
+    fn the_answers_are_gemini_clis_word_for_word() {
+        let actual = [
+            call(r#"{"todos":[{"description":"Read the code","status":"completed"},{"description":"Port it","status":"cancelled"},{"description":"Fix the bug","status":"in_progress"}]}"#)
+                .result
+                .content,
+            call(r#"{"todos":[]}"#).result.content,
+        ];
+        let expected = [
+            "Successfully updated the todo list. The current list is now:\n1. [completed] Read the code\n\
+             2. [cancelled] Port it\n3. [in_progress] Fix the bug"
+                .to_owned(),
+            "Successfully cleared the todo list.".to_owned(),
+        ];
+        assert_eq!(actual, expected);
+    }
+
     #[test]
     fn result_texts() {
         let cases = [
             ("empty", r#"{"todos":[]}"#),
             (
                 "every_status",
-                r#"{"todos":[{"description":"Find the config loader","status":"completed"},{"description":"Add the flag","status":"in_progress"},{"description":"Write tests","status":"pending"},{"description":"Ask about the API key","status":"blocked"},{"description":"Port to Windows","status":"cancelled"}]}"#,
+                r#"{"todos":[{"description":"Find the config loader","status":"completed"},{"description":"Add the flag","status":"in_progress"},{"description":"Write tests","status":"pending"},{"description":"Port to Windows","status":"cancelled"}]}"#,
             ),
             ("refused", r#"{"todos":[{"description":"a","status":"paused"}]}"#),
         ];
