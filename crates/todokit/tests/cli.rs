@@ -395,7 +395,7 @@ fn lenient_calls_are_accepted_by_the_binary() {
         (
             "learn",
             "todo",
-            r#"{"items":[{"text":"a","status":"In_Progress"}]}"#,
+            r#"{"items":[{"id":1,"text":"a","status":"In_Progress"}]}"#,
         ),
         (
             "codex",

@@ -19,6 +19,8 @@ pub const NAME: &str = "learn";
 pub const MAX_ITEMS: usize = 20;
 /// Tool rounds without a `todo` call before the host nags.
 pub const NAG_AFTER_ROUNDS: usize = 3;
+/// The refusal of a list over [`MAX_ITEMS`], worded as the original.
+pub const TOO_MANY: &str = "Max 20 todos allowed";
 /// The refusal for a second item in progress, worded as the original.
 pub const ONE_IN_PROGRESS: &str = "Only one task can be in_progress at a time";
 
@@ -56,15 +58,13 @@ pub fn profile() -> Profile {
 /// One item of the list.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
 pub struct TodoItem {
-    /// An id for the item; its 1-based position when left out.
-    #[serde(default)]
+    /// An id for the item.
     #[schemars(extend("x-id" = true))]
-    pub id: Option<String>,
+    pub id: String,
     /// What to do.
     pub text: String,
-    /// Where it stands; `pending` when left out.
-    #[serde(default)]
-    pub status: Option<TriStatus>,
+    /// Where it stands.
+    pub status: TriStatus,
 }
 
 /// The arguments of `todo`.
@@ -87,22 +87,26 @@ impl ListWriter for TodoTool {
     const FIELDS: FieldNames = FIELDS;
 
     fn todos(input: &TodoInput) -> Result<Vec<Todo>, ToolError> {
-        let todos: Vec<Todo> = input
-            .items
-            .iter()
-            .enumerate()
-            .map(|(i, item)| {
-                Todo::new(item.text.trim())
-                    .id(item.id.clone().unwrap_or_else(|| (i + 1).to_string()))
-                    .status(item.status.unwrap_or(TriStatus::Pending))
-            })
-            .collect();
-        if todos.iter().filter(|t| t.status == Status::InProgress).count() > 1 {
-            return Err(TodoError::Refused {
+        let refuse = |message: String| -> ToolError {
+            TodoError::Refused {
                 field: FIELDS.list.to_owned(),
-                message: ONE_IN_PROGRESS.to_owned(),
+                message,
             }
-            .into());
+            .into()
+        };
+        if input.items.len() > MAX_ITEMS {
+            return Err(refuse(TOO_MANY.to_owned()));
+        }
+        let mut todos = Vec::with_capacity(input.items.len());
+        for item in &input.items {
+            let text = item.text.trim();
+            if text.is_empty() {
+                return Err(refuse(format!("Item {}: text required", item.id)));
+            }
+            todos.push(Todo::new(text).id(item.id.clone()).status(item.status));
+        }
+        if todos.iter().filter(|t| t.status == Status::InProgress).count() > 1 {
+            return Err(refuse(ONE_IN_PROGRESS.to_owned()));
         }
         Ok(todos)
     }
@@ -170,7 +174,9 @@ mod tests {
     }
 
     fn list(n: usize) -> String {
-        let items: Vec<_> = (0..n).map(|i| json!({"text": format!("Step {i}")})).collect();
+        let items: Vec<_> = (0..n)
+            .map(|i| json!({"id": (i + 1).to_string(), "text": format!("Step {i}"), "status": "pending"}))
+            .collect();
         json!({ "items": items }).to_string()
     }
 
@@ -183,7 +189,7 @@ mod tests {
             .collect();
         let expected = vec![
             vec![],
-            vec!["items: 21 items were sent; at most 20 are allowed".to_owned()],
+            vec!["items: Max 20 todos allowed".to_owned()],
         ];
         assert_eq!(actual, expected);
     }
@@ -191,7 +197,7 @@ mod tests {
     #[test]
     fn two_in_progress_are_refused_with_the_original_wording() {
         let fixture =
-            r#"{"items":[{"text":"a","status":"in_progress"},{"text":"b","status":"in_progress"}]}"#;
+            r#"{"items":[{"id":"1","text":"a","status":"in_progress"},{"id":"2","text":"b","status":"in_progress"}]}"#;
         let outcome = call(&TodoState::new(), fixture);
         let actual = (problem_messages(&outcome), outcome.commit);
         let expected = (vec![format!("items: {ONE_IN_PROGRESS}")], None);
@@ -200,7 +206,10 @@ mod tests {
 
     #[test]
     fn text_is_required_and_trimmed() {
-        let fixture = [r#"{"items":[{"text":"   "}]}"#, r#"{"items":[{"text":"  a  "}]}"#];
+        let fixture = [
+            r#"{"items":[{"id":"7","text":"   ","status":"pending"}]}"#,
+            r#"{"items":[{"id":"1","text":"  a  ","status":"pending"}]}"#,
+        ];
         let actual: Vec<(Vec<String>, Option<String>)> = fixture
             .iter()
             .map(|a| {
@@ -213,18 +222,15 @@ mod tests {
             })
             .collect();
         let expected = vec![
-            (
-                vec!["items[0].text: must not be empty or only whitespace".to_owned()],
-                None,
-            ),
+            (vec!["items: Item 7: text required".to_owned()], None),
             (vec![], Some("a".to_owned())),
         ];
         assert_eq!(actual, expected);
     }
 
     #[test]
-    fn status_is_lower_cased_and_defaults_to_pending_and_ids_to_positions() {
-        let fixture = r#"{"items":[{"text":"a","status":"COMPLETED"},{"text":"b","status":"In_Progress"},{"id":"x","text":"c"}]}"#;
+    fn status_is_lower_cased_as_the_original_does() {
+        let fixture = r#"{"items":[{"id":"1","text":"a","status":"COMPLETED"},{"id":"2","text":"b","status":"In_Progress"}]}"#;
         let actual = call(&TodoState::new(), fixture).commit.map(|s| {
             s.tasks()
                 .map(|t| (t.id.clone().unwrap_or_default(), t.status))
@@ -233,14 +239,45 @@ mod tests {
         let expected = Some(vec![
             ("1".to_owned(), Status::Completed),
             ("2".to_owned(), Status::InProgress),
-            ("x".to_owned(), Status::Pending),
         ]);
+        assert_eq!(actual, expected);
+    }
+
+    // Golden facts from shareAI-lab/learn-claude-code, agents/s03_todo_write.py
+    // at commit 0f691a092cb7dfcb9b51db5e72d99866f6d8588d: the `todo` schema
+    // requires `id`, `text` and `status`; `TodoManager.update` refuses with
+    // "Max 20 todos allowed", "Item <id>: text required" and "Only one task
+    // can be in_progress at a time"; `render` writes `[ ]`/`[>]`/`[x] #id:
+    // text` lines, then a blank line and `(done/total completed)`.
+    #[test]
+    fn the_schema_requires_every_field_and_the_render_is_the_originals() {
+        let schema = crate::schema::canonical::<TodoInput>();
+        let fixture = r#"{"items":[{"id":"1","text":"Read","status":"completed"},{"id":"2","text":"Fix","status":"in_progress"},{"id":"3","text":"Test","status":"pending"}]}"#;
+        let actual = (
+            schema["properties"]["items"]["items"]["required"].clone(),
+            call(&TodoState::new(), fixture).result.content,
+        );
+        let expected = (
+            json!(["id", "text", "status"]),
+            "[x] #1: Read\n[>] #2: Fix\n[ ] #3: Test\n\n(1/3 completed)".to_owned(),
+        );
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn a_missing_id_or_status_is_refused() {
+        let fixture = r#"{"items":[{"text":"a"}]}"#;
+        let actual = problem_messages(&call(&TodoState::new(), fixture));
+        let expected = vec![
+            "items[0]: missing `id`".to_owned(),
+            "items[0]: missing `status`".to_owned(),
+        ];
         assert_eq!(actual, expected);
     }
 
     #[test]
     fn an_unknown_status_is_refused_naming_the_allowed_ones() {
-        let fixture = r#"{"items":[{"text":"a","status":"doing"}]}"#;
+        let fixture = r#"{"items":[{"id":"1","text":"a","status":"doing"}]}"#;
         let actual = problem_messages(&call(&TodoState::new(), fixture));
         let expected =
             vec!["items[0].status: got \"doing\"; allowed: `pending`, `in_progress`, `completed`".to_owned()];
@@ -264,8 +301,10 @@ mod tests {
             ),
             (
                 "refused",
-                r#"{"items":[{"text":"a","status":"in_progress"},{"text":"","status":"in_progress"}]}"#,
+                r#"{"items":[{"id":"1","text":"a","status":"in_progress"},{"id":"2","text":"","status":"in_progress"}]}"#,
             ),
+            ("two_in_progress", r#"{"items":[{"id":"1","text":"a","status":"in_progress"},{"id":"2","text":"b","status":"in_progress"}]}"#),
+            ("missing_fields", r#"{"items":[{"text":"a"}]}"#),
         ];
         snapshot_settings().bind(|| {
             for (name, args) in cases {
