@@ -1,7 +1,7 @@
 //! `opencode`: opencode's `todowrite`: the whole list of
 //! `{content, status, priority, id?}` items, with `cancelled` besides the
-//! usual three. The result is the list as JSON, titled with how many items
-//! are still open.
+//! usual three. The result is the list as sent, as JSON, titled `N todos`
+//! with how many items are not completed.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -137,14 +137,20 @@ impl ListWriter for TodoWrite {
         }
     }
 
+    /// The list as it was sent, as JSON with two-space indents.
     fn text(op: &ToolOperation<'_, TodoWriteInput>) -> String {
-        let current: Vec<OpencodeTodo> = op.after.tasks().map(|t| Self::item(t, 0)).collect();
-        serde_json::to_string_pretty(&current).unwrap_or_default()
+        serde_json::to_string_pretty(&op.asked.todos).unwrap_or_default()
     }
 
     fn fields(op: &ToolOperation<'_, TodoWriteInput>) -> Title {
+        let not_completed = op
+            .asked
+            .todos
+            .iter()
+            .filter(|t| t.status != OpencodeStatus::Completed)
+            .count();
         Title {
-            title: format!("{} todos", op.after.counts().open()),
+            title: format!("{not_completed} todos"),
             in_progress_count: op.in_progress_count,
         }
     }
@@ -153,7 +159,8 @@ impl ListWriter for TodoWrite {
 /// What `todowrite` reports beside the lists.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Title {
-    /// `N todos`: how many are still open.
+    /// `N todos`: how many items sent are not completed (cancelled ones
+    /// count, as in the original).
     pub title: String,
     /// How many items were sent in progress.
     pub in_progress_count: usize,
@@ -218,12 +225,34 @@ mod tests {
     }
 
     #[test]
-    fn the_title_counts_open_items() {
+    fn the_title_counts_items_not_completed() {
         let outcome = call(
             r#"{"todos":[{"content":"a","status":"completed","priority":"high"},{"content":"b","status":"pending","priority":"low"},{"content":"c","status":"in_progress","priority":"low"}]}"#,
         );
         let actual = outcome.result.details.value()["title"].clone();
         let expected = json!("2 todos");
+        assert_eq!(actual, expected);
+    }
+
+    // Golden facts from anomalyco/opencode,
+    // packages/opencode/src/tool/todo.ts at commit
+    // 0fbbcdb58b83edf5ccf77b4aadaecd92b76a369f: the output is
+    // `JSON.stringify(params.todos, null, 2)` and the title
+    // `${params.todos.filter((x) => x.status !== "completed").length} todos`,
+    // so cancelled items count in it.
+    #[test]
+    fn the_output_and_title_are_opencodes() {
+        let outcome = call(
+            r#"{"todos":[{"content":"a","status":"completed","priority":"high"},{"content":"b","status":"cancelled","priority":"low"},{"content":"c","status":"pending","priority":"medium"}]}"#,
+        );
+        let actual = (outcome.result.content, outcome.result.details.value()["title"].clone());
+        let expected = (
+            "[\n  {\n    \"content\": \"a\",\n    \"status\": \"completed\",\n    \"priority\": \"high\"\n  },\n  {\n    \
+             \"content\": \"b\",\n    \"status\": \"cancelled\",\n    \"priority\": \"low\"\n  },\n  {\n    \
+             \"content\": \"c\",\n    \"status\": \"pending\",\n    \"priority\": \"medium\"\n  }\n]"
+                .to_owned(),
+            json!("2 todos"),
+        );
         assert_eq!(actual, expected);
     }
 
