@@ -182,6 +182,48 @@ mod tests {
         calls
     }
 
+    // Golden facts from Claude Code's task tools: repository
+    // DroxKiwi/claude-code-leak-packaged at commit
+    // fb1320d1baf5b77a0a02c15f41efb1dfa9aeff4b, files
+    // src/tools/Task{Create,Update,List,Get}Tool/Task*Tool.ts:
+    // TaskCreate answers `Task #<id> created successfully: <subject>`;
+    // TaskUpdate `Updated task #<id> <fields>` naming only fields whose value
+    // changed (`deleted` for a deletion) and `Task not found` as a plain
+    // answer; TaskList `No tasks found`, else `#<id> [<status>] <subject>`
+    // with ` (<owner>)` and ` [blocked by #a, #b]` (blockers not completed);
+    // TaskGet `Task #<id>: <subject>`, `Status: ...`, `Description: ...`,
+    // then `Blocked by: ...` and `Blocks: ...` when there are any.
+    #[test]
+    fn the_answers_are_claude_codes_word_for_word() {
+        let mut calls = chained();
+        calls.extend([
+            ("TaskUpdate", r#"{"taskId":"2","owner":"agent-a","status":"in_progress","subject":"Write the migration"}"#),
+            ("TaskList", "{}"),
+            ("TaskGet", r#"{"taskId":"2"}"#),
+            ("TaskUpdate", r#"{"taskId":"3"}"#),
+        ]);
+        let (_, results) = session(&calls);
+        let n = results.len();
+        let actual: Vec<String> = results[n - 4..].iter().map(|r| r.content.clone()).collect();
+        let expected = vec![
+            "Updated task #2 owner, status".to_owned(),
+            "#1 [pending] Design the schema\n#2 [in_progress] Write the migration (agent-a) [blocked by #1]\n\
+             #3 [pending] Ship it [blocked by #2]"
+                .to_owned(),
+            "Task #2: Write the migration\nStatus: in_progress\nDescription: Up and down\nBlocked by: #1\nBlocks: #3"
+                .to_owned(),
+            "Updated task #3 ".to_owned(),
+        ];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn an_empty_list_has_no_tasks() {
+        let actual = call("TaskList", &TodoState::new(), "{}").result.content;
+        let expected = "No tasks found";
+        assert_eq!(actual, expected);
+    }
+
     #[test]
     fn create_hands_out_ids_in_order_and_says_which() {
         let (state, results) = session(&THREE);
@@ -194,9 +236,9 @@ mod tests {
         );
         let expected = (
             vec![
-                "Task #1 created: Design the schema".to_owned(),
-                "Task #2 created: Write the migration".to_owned(),
-                "Task #3 created: Ship it".to_owned(),
+                "Task #1 created successfully: Design the schema".to_owned(),
+                "Task #2 created successfully: Write the migration".to_owned(),
+                "Task #3 created successfully: Ship it".to_owned(),
             ],
             vec!["1".to_owned(), "2".to_owned(), "3".to_owned()],
         );
@@ -204,7 +246,7 @@ mod tests {
     }
 
     #[test]
-    fn a_chain_reports_blocked_until_each_blocker_completes() {
+    fn a_chain_lists_its_open_blockers_until_each_completes() {
         let mut calls = chained();
         calls.push(("TaskList", "{}"));
         calls.push(("TaskUpdate", r#"{"taskId":"1","status":"completed"}"#));
@@ -217,10 +259,10 @@ mod tests {
             .map(|i| results[*i].content.clone())
             .collect();
         let expected = vec![
-            "#1 [pending] Design the schema\n#2 [blocked] Write the migration [blocked by #1]\n#3 [blocked] Ship it [blocked by #2]".to_owned(),
-            "Updated task #1: status. Task #2 is no longer blocked.".to_owned(),
-            "#1 [completed] Design the schema\n#2 [pending] Write the migration\n#3 [blocked] Ship it [blocked by #2]".to_owned(),
-            "Updated task #2: status. Task #3 is no longer blocked.".to_owned(),
+            "#1 [pending] Design the schema\n#2 [pending] Write the migration [blocked by #1]\n#3 [pending] Ship it [blocked by #2]".to_owned(),
+            "Updated task #1 status".to_owned(),
+            "#1 [completed] Design the schema\n#2 [pending] Write the migration\n#3 [pending] Ship it [blocked by #2]".to_owned(),
+            "Updated task #2 status".to_owned(),
             "#1 [completed] Design the schema\n#2 [completed] Write the migration\n#3 [pending] Ship it".to_owned(),
         ];
         assert_eq!(actual, expected);
@@ -246,22 +288,27 @@ mod tests {
     }
 
     #[test]
-    fn an_unknown_id_is_named() {
+    fn an_unknown_task_is_a_plain_answer_and_an_unknown_edge_an_error() {
         let (state, _) = session(&THREE);
-        let actual: Vec<String> = [
+        let actual: Vec<(bool, String)> = [
             ("TaskUpdate", r#"{"taskId":"9","status":"completed"}"#),
-            ("TaskUpdate", r#"{"taskId":"1","addBlocks":["8"]}"#),
             ("TaskGet", r#"{"taskId":"7"}"#),
+            ("TaskUpdate", r#"{"taskId":"1","addBlocks":["8"]}"#),
         ]
         .iter()
         .map(|(tool, args)| {
-            call(tool, &state, args).result.details.value()["error"]["problems"][0]["message"].to_string()
+            let result = call(tool, &state, args).result;
+            let text = match result.is_error {
+                true => result.details.value()["error"]["problems"][0]["message"].to_string(),
+                false => result.content,
+            };
+            (result.is_error, text)
         })
         .collect();
         let expected = vec![
-            "\"taskId: no task has id \\\"9\\\"\"".to_owned(),
-            "\"addBlocks[0]: no task has id \\\"8\\\"\"".to_owned(),
-            "\"taskId: no task has id \\\"7\\\"\"".to_owned(),
+            (false, "Task not found".to_owned()),
+            (false, "Task not found".to_owned()),
+            (true, "\"addBlocks[0]: no task has id \\\"8\\\"\"".to_owned()),
         ];
         assert_eq!(actual, expected);
     }
@@ -304,7 +351,7 @@ mod tests {
                 .collect::<Vec<_>>(),
         );
         let expected = (
-            Some("Task #2 deleted.".to_owned()),
+            Some("Updated task #2 deleted".to_owned()),
             vec![("1".to_owned(), vec![]), ("3".to_owned(), vec![])],
         );
         assert_eq!(actual, expected);
@@ -326,8 +373,9 @@ mod tests {
                     .map(|next| next.find("1").map(|t| t.status).unwrap_or(Status::Abandoned))
             })
             .collect();
+        // `pending` on a pending task changes nothing, so nothing is stored.
         let expected = vec![
-            Some(Status::Pending),
+            None,
             Some(Status::InProgress),
             Some(Status::Completed),
             Some(Status::Completed),
@@ -372,7 +420,5 @@ mod tests {
                 );
             }
         });
-        let empty = call("TaskList", &TodoState::new(), "{}").result.content;
-        assert_eq!(empty, "No tasks found.");
     }
 }

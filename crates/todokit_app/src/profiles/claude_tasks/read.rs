@@ -3,10 +3,11 @@
 use std::fmt::Write;
 
 use serde::Serialize;
-use todokit_domain::{Todo, TodoState};
+use todokit_domain::Todo;
 
 use super::view::{OneTask, TaskView, view};
 use super::{TaskGetInput, TaskListInput};
+use crate::wire::{TriStatus, WireEnum};
 use crate::{CallContext, Details, Outcome, ToolError, ToolMetadata, ToolResult, TypedTool};
 
 /// The `TaskList` tool.
@@ -21,24 +22,28 @@ impl TypedTool for TaskList {
 
     fn run(&self, _input: TaskListInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
         let state = ctx.state;
-        let lines: Vec<String> = state
-            .tasks()
-            .filter_map(|t| Some((t.id.as_deref()?, t)))
+        // Claude Code keeps tasks whose metadata says `_internal` out of the list.
+        let listed = || {
+            state
+                .tasks()
+                .filter(|t| !is_internal(t))
+                .filter_map(|t| Some((t.id.as_deref()?, t)))
+        };
+        let lines: Vec<String> = listed()
             .map(|(id, t)| {
-                let mut line = format!("#{id} [{}] {}", reported_status(state, t), t.content);
-                if let Some(owner) = &t.owner {
-                    let _ = write!(line, " (owner: {owner})");
+                let mut line = format!("#{id} [{}] {}", status_name(t), t.content);
+                if let Some(owner) = t.owner.as_deref().filter(|o| !o.is_empty()) {
+                    let _ = write!(line, " ({owner})");
                 }
                 let open = state.open_blockers(t);
                 if !open.is_empty() {
-                    let ids: Vec<String> = open.iter().map(|b| format!("#{b}")).collect();
-                    let _ = write!(line, " [blocked by {}]", ids.join(", "));
+                    let _ = write!(line, " [blocked by {}]", hashed(&open));
                 }
                 line
             })
             .collect();
         let content = if lines.is_empty() {
-            "No tasks found.".to_owned()
+            NO_TASKS.to_owned()
         } else {
             lines.join("\n")
         };
@@ -46,15 +51,8 @@ impl TypedTool for TaskList {
         struct Tasks<'a> {
             tasks: Vec<Option<TaskView<'a>>>,
         }
-        let tasks = state
-            .tasks()
-            .filter_map(|t| t.id.as_deref())
-            .map(|id| view(state, id))
-            .collect();
-        Ok(Outcome::read(ToolResult::ok(
-            content,
-            Details::of(&Tasks { tasks }),
-        )))
+        let tasks = listed().map(|(id, _)| view(state, id)).collect();
+        Ok(Outcome::read(ToolResult::ok(content, Details::of(&Tasks { tasks }))))
     }
 }
 
@@ -70,48 +68,50 @@ impl TypedTool for TaskGet {
 
     fn run(&self, input: TaskGetInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
         let state = ctx.state;
-        let task = state.require(&input.task_id, "taskId")?;
         let id = &input.task_id;
+        let Some(task) = state.find(id) else {
+            // Not an error in Claude Code: the model reads it and moves on.
+            return Ok(Outcome::read(ToolResult::ok(NOT_FOUND, OneTask::of(state, id))));
+        };
         let mut out = format!(
-            "Task #{id}: {}\nStatus: {}",
+            "Task #{id}: {}\nStatus: {}\nDescription: {}",
             task.content,
-            reported_status(state, task)
+            status_name(task),
+            task.description.as_deref().unwrap_or_default()
         );
-        if let Some(description) = task.description.as_deref().filter(|d| !d.is_empty()) {
-            let _ = write!(out, "\nDescription: {description}");
-        }
-        if let Some(active) = &task.active_form {
-            let _ = write!(out, "\nActive form: {active}");
-        }
-        if let Some(owner) = &task.owner {
-            let _ = write!(out, "\nOwner: {owner}");
-        }
-        let hashed = |ids: Vec<&str>| ids.iter().map(|i| format!("#{i}")).collect::<Vec<_>>().join(", ");
         if !task.blocked_by.is_empty() {
-            let all = task.blocked_by.iter().map(String::as_str).collect();
-            let _ = write!(out, "\nBlocked by: {}", hashed(all));
+            let all: Vec<&str> = task.blocked_by.iter().map(String::as_str).collect();
+            let _ = write!(out, "\nBlocked by: {}", hashed(&all));
         }
         let blocks = state.blocks(id);
         if !blocks.is_empty() {
-            let _ = write!(out, "\nBlocks: {}", hashed(blocks));
-        }
-        if let Some(metadata) = &task.metadata {
-            let _ = write!(
-                out,
-                "\nMetadata: {}",
-                serde_json::to_string(metadata).unwrap_or_default()
-            );
+            let _ = write!(out, "\nBlocks: {}", hashed(&blocks));
         }
         Ok(Outcome::read(ToolResult::ok(out, OneTask::of(state, id))))
     }
 }
 
-/// `blocked` for an open task that waits on unfinished tasks, its own
-/// status otherwise.
-pub(super) fn reported_status(state: &TodoState, task: &Todo) -> &'static str {
-    if task.status.is_open() && !state.open_blockers(task).is_empty() {
-        "blocked"
-    } else {
-        task.status.as_str()
-    }
+/// What `TaskList` answers for an empty list, as Claude Code words it.
+pub const NO_TASKS: &str = "No tasks found";
+/// What `TaskGet` and `TaskUpdate` answer for an unknown id, as Claude Code
+/// words it (a plain result, not an error).
+pub const NOT_FOUND: &str = "Task not found";
+
+/// A task's status in Claude Code's three words: blocked tasks (written
+/// through another profile) are pending, abandoned ones completed.
+pub(super) fn status_name(task: &Todo) -> &'static str {
+    TriStatus::from(task.status).as_str()
+}
+
+/// `#1, #2`.
+fn hashed(ids: &[&str]) -> String {
+    ids.iter().map(|i| format!("#{i}")).collect::<Vec<_>>().join(", ")
+}
+
+/// True for a task whose metadata marks it `_internal` (truthy).
+fn is_internal(task: &Todo) -> bool {
+    task.metadata
+        .as_ref()
+        .and_then(|m| m.get("_internal"))
+        .is_some_and(|v| !(v.is_null() || v == &serde_json::Value::Bool(false)))
 }

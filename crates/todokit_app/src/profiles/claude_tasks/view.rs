@@ -4,7 +4,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use todokit_domain::TodoState;
 
-use super::read::reported_status;
+use super::read::status_name;
 use crate::Details;
 
 /// One task as the tools' details show it; `None` (JSON `null`) when there
@@ -16,7 +16,7 @@ pub(super) fn view<'a>(state: &'a TodoState, id: &'a str) -> Option<TaskView<'a>
         subject: &task.content,
         description: task.description.as_deref(),
         active_form: task.active_form.as_deref(),
-        status: reported_status(state, task),
+        status: status_name(task),
         owner: task.owner.as_deref(),
         metadata: task.metadata.as_ref(),
         blocked_by: &task.blocked_by,

@@ -1,10 +1,9 @@
 //! The tools that change the task list: `TaskCreate` and `TaskUpdate`.
 
-use std::fmt::Write;
-
 use serde::Serialize;
 use todokit_domain::{Status, Todo, TodoError, TodoField, TodoPatch, TodoState, Transition, Violation, Violations};
 
+use super::read::NOT_FOUND;
 use super::view::{OneTask, TaskView, view};
 use super::{TaskCreateInput, TaskStatus, TaskUpdateInput};
 use crate::{CallContext, Details, Outcome, ToolError, ToolMetadata, ToolOperation, ToolResult, TypedTool};
@@ -51,7 +50,7 @@ impl TypedTool for TaskCreate {
         }];
         state.push_task(task);
         let op = ToolOperation::new(Self::NAME, &input, ctx.state, &state, &transitions);
-        let content = format!("Task #{id} created: {}", op.asked.subject);
+        let content = format!("Task #{id} created successfully: {}", op.asked.subject);
         let details = OneTask::of(op.after, &id);
         Ok(Outcome::commit(state, ToolResult::ok(content, details)))
     }
@@ -69,7 +68,10 @@ impl TypedTool for TaskUpdate {
 
     fn run(&self, input: TaskUpdateInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
         let id = input.task_id.clone();
-        let previous = ctx.state.require(&id, "taskId")?.clone();
+        let Some(previous) = ctx.state.find(&id).cloned() else {
+            // Not an error in Claude Code: the model reads it and moves on.
+            return Ok(Outcome::read(ToolResult::ok(NOT_FOUND, OneTask::of(ctx.state, &id))));
+        };
         let mut state = ctx.state.clone();
         if input.status == Some(TaskStatus::Deleted) {
             state.remove_task(&id);
@@ -82,7 +84,7 @@ impl TypedTool for TaskUpdate {
             });
             return Ok(Outcome::commit(
                 state,
-                ToolResult::ok(format!("Task #{id} deleted."), details),
+                ToolResult::ok(format!("Updated task #{id} deleted"), details),
             ));
         }
         let patch = TodoPatch {
@@ -101,22 +103,38 @@ impl TypedTool for TaskUpdate {
         let mut problems = Violations::default();
         patch.check(&ctx.rules.limits, |f| wire_name(f).to_owned(), &mut problems);
         let task = state.find_mut(&id).ok_or_else(|| unknown(&id))?;
-        let mut changed: Vec<&str> = patch.apply(task, ctx.now).into_iter().map(wire_name).collect();
+        let named = patch.apply(task, ctx.now);
+        // As in Claude Code, a field counts as updated only when its value
+        // changed; metadata counts whenever it was given.
+        let mut changed: Vec<&str> = named
+            .into_iter()
+            .filter(|field| *field == TodoField::Metadata || differs(&previous, task, *field))
+            .map(wire_name)
+            .collect();
         problems.into_result()?;
-        for (i, blocked) in input.add_blocks.iter().flatten().enumerate() {
+        let new_blocks: Vec<&String> = input
+            .add_blocks
+            .iter()
+            .flatten()
+            .filter(|other| !ctx.state.blocks(&id).contains(&other.as_str()))
+            .collect();
+        for (i, blocked) in new_blocks.iter().enumerate() {
             state.add_dependency(&id, blocked, &format!("addBlocks[{i}]"))?;
+        }
+        if !new_blocks.is_empty() {
             changed.push("blocks");
         }
-        for (i, blocker) in input.add_blocked_by.iter().flatten().enumerate() {
+        let new_blocked_by: Vec<&String> = input
+            .add_blocked_by
+            .iter()
+            .flatten()
+            .filter(|blocker| !previous.blocked_by.contains(blocker))
+            .collect();
+        for (i, blocker) in new_blocked_by.iter().enumerate() {
             state.add_dependency(blocker, &id, &format!("addBlockedBy[{i}]"))?;
-            changed.push("blockedBy");
         }
-        changed.dedup();
-        if changed.is_empty() {
-            return Ok(Outcome::read(ToolResult::ok(
-                format!("No changes to task #{id}: no field to update was given."),
-                OneTask::of(ctx.state, &id),
-            )));
+        if !new_blocked_by.is_empty() {
+            changed.push("blockedBy");
         }
         let task = state.find(&id).ok_or_else(|| unknown(&id))?;
         let transitions: Vec<Transition> = (task.status != previous.status)
@@ -134,12 +152,28 @@ impl TypedTool for TaskUpdate {
             changed: &changed,
             unblocked: &unblocked,
         });
-        let content = updated_text(&op);
+        let content = format!("Updated task #{} {}", op.fields.id, op.fields.changed.join(", "));
         let details = Details::of(&OneTask {
             task: view(op.after, &id),
             unblocked: Some(op.fields.unblocked),
         });
+        if state == *ctx.state {
+            return Ok(Outcome::read(ToolResult::ok(content, details)));
+        }
         Ok(Outcome::commit(state, ToolResult::ok(content, details)))
+    }
+}
+
+/// True when `field` of `after` differs from `before`.
+fn differs(before: &Todo, after: &Todo, field: TodoField) -> bool {
+    match field {
+        TodoField::Content => before.content != after.content,
+        TodoField::Description => before.description != after.description,
+        TodoField::ActiveForm => before.active_form != after.active_form,
+        TodoField::Owner => before.owner != after.owner,
+        TodoField::Metadata => before.metadata != after.metadata,
+        TodoField::Status => before.status != after.status,
+        TodoField::Priority => before.priority != after.priority,
     }
 }
 
@@ -149,23 +183,6 @@ struct Updated<'a> {
     id: &'a str,
     changed: &'a [&'a str],
     unblocked: &'a [String],
-}
-
-/// `Updated task #1: status.`, then the tasks it unblocked and what it
-/// still waits on.
-fn updated_text(op: &ToolOperation<'_, TaskUpdateInput, Updated<'_>>) -> String {
-    let Updated { id, changed, unblocked } = op.fields;
-    let mut content = format!("Updated task #{id}: {}.", changed.join(", "));
-    for other in unblocked {
-        let _ = write!(content, " Task #{other} is no longer blocked.");
-    }
-    if let Some(task) = op.after.find(id) {
-        let waiting: Vec<String> = op.after.open_blockers(task).iter().map(|b| format!("#{b}")).collect();
-        if matches!(task.status, Status::InProgress | Status::Completed) && !waiting.is_empty() {
-            let _ = write!(content, " Note: it still waits on {}.", waiting.join(", "));
-        }
-    }
-    content
 }
 
 /// The name `TaskUpdate` gives a patched field: the todo's content is its
