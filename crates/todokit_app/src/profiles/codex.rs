@@ -203,6 +203,32 @@ mod tests {
         assert_eq!(actual, expected);
     }
 
+    // Golden facts from openai/codex, codex-rs/core/src/tools/handlers/plan.rs
+    // at commit 001cb8e233f250c7086c791c51390286c087faea: the answer is
+    // "Plan updated"; the root and each plan item are closed objects
+    // (`additional_properties: false`); `plan` is required, and each item
+    // requires `step` and `status`.
+    #[test]
+    fn the_answer_and_schema_are_codexs() {
+        let schema = crate::schema::canonical::<UpdatePlanInput>();
+        let item = &schema["properties"]["plan"]["items"];
+        let actual = (
+            call(r#"{"plan":[{"step":"a","status":"pending"}]}"#).result.content,
+            schema["additionalProperties"].clone(),
+            schema["required"].clone(),
+            item["additionalProperties"].clone(),
+            item["required"].clone(),
+        );
+        let expected = (
+            "Plan updated".to_owned(),
+            serde_json::json!(false),
+            serde_json::json!(["plan"]),
+            serde_json::json!(false),
+            serde_json::json!(["step", "status"]),
+        );
+        assert_eq!(actual, expected);
+    }
+
     #[test]
     fn result_texts() {
         let cases = [

@@ -192,6 +192,31 @@ mod tests {
         json!({ "todos": items }).to_string()
     }
 
+    // Golden facts from seed 004 (shared/seeds/004-todo-write-layered-plan.txt,
+    // steps 1, 5 and 6): items are `{id, content, status}` with pending,
+    // in_progress and completed; the output is a markdown checklist with a
+    // completed/total summary on top, `[ ]` pending, `[~]` in progress in
+    // bold, `[x]` completed struck through; ids must be unique, content
+    // non-empty, one item in progress.
+    #[test]
+    fn the_checklist_and_rules_are_seed_004s() {
+        let args = r#"{"todos":[{"id":"1","content":"Read","status":"completed"},{"id":"2","content":"Fix","status":"in_progress"},{"id":"3","content":"Test","status":"pending"}]}"#;
+        let refusals = [
+            r#"{"todos":[{"id":"1","content":"a","status":"pending"},{"id":"1","content":"b","status":"pending"}]}"#,
+            r#"{"todos":[{"id":"1","content":" ","status":"pending"}]}"#,
+            r#"{"todos":[{"id":"1","content":"a","status":"in_progress"},{"id":"2","content":"b","status":"in_progress"}]}"#,
+        ];
+        let actual = (
+            write(&TodoState::new(), args).result.content,
+            refusals.map(|r| write(&TodoState::new(), r).result.is_error),
+        );
+        let expected = (
+            "Progress: 1/3 completed\n\n- [x] ~~Read~~\n- [~] **Fix**\n- [ ] Test".to_owned(),
+            [true, true, true],
+        );
+        assert_eq!(actual, expected);
+    }
+
     #[test]
     fn twenty_items_pass_and_twenty_one_fail() {
         let fixture = [list(MAX_ITEMS), list(MAX_ITEMS + 1)];

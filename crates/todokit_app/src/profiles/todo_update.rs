@@ -308,6 +308,32 @@ mod tests {
         )
     }
 
+    // Golden facts from seed 002 (shared/seeds/002-todo-read-update.txt,
+    // "Request Structure"): `todo_update` takes `add` (`content`,
+    // `priority` low/medium/high), `update` (`id`, `status`
+    // pending/in_progress/done, optional `priority` and `content`), `remove`
+    // and `reorder` (every id once), applied remove -> update -> add ->
+    // reorder; `todo_read` takes no arguments.
+    #[test]
+    fn the_request_structure_is_seed_002s() {
+        let schema = crate::schema::canonical::<TodoUpdateInput>();
+        let props = &schema["properties"];
+        let actual = (
+            props.as_object().map(|p| p.keys().cloned().collect::<Vec<_>>()),
+            props["update"]["items"]["properties"]["status"]["enum"].clone(),
+            props["add"]["items"]["properties"]["priority"]["enum"].clone(),
+            crate::schema::canonical::<TodoReadInput>()["properties"].as_object().map_or(0, |p| p.len()),
+        );
+        let expected = (
+            Some(vec!["add".to_owned(), "update".to_owned(), "remove".to_owned(), "reorder".to_owned()]),
+            // Optional fields also admit `null` (left out).
+            json!(["pending", "in_progress", "done", null]),
+            json!(["high", "medium", "low", null]),
+            0,
+        );
+        assert_eq!(actual, expected);
+    }
+
     #[test]
     fn add_assigns_ids_and_defaults_priority_to_medium() {
         let actual = summary(&three());
