@@ -218,54 +218,75 @@ struct BatchDetails<'a> {
     errors: &'a [String],
 }
 
-/// The text the model reads after a batch.
+/// The text the model reads after a batch, line for line as oh-my-pi's
+/// `formatSummary` writes it: the errors, the open tasks, the current
+/// phase's progress, then every phase with its tasks, and the notes of the
+/// task in progress.
 pub fn summary(state: &TodoState, errors: &[String]) -> String {
-    let mut out = String::new();
-    if !errors.is_empty() {
-        let _ = writeln!(out, "Errors: {}", errors.join("; "));
-    }
     if state.is_empty() {
-        out.push_str("Todo list cleared.");
-        return out;
+        return match errors.is_empty() {
+            true => "Todo list cleared.".to_owned(),
+            false => format!("Errors: {}", errors.join("; ")),
+        };
+    }
+    let mut lines: Vec<String> = Vec::new();
+    if !errors.is_empty() {
+        lines.push(format!("Errors: {}", errors.join("; ")));
     }
     let open: Vec<(&Phase, &Todo)> = state
         .phases
         .iter()
         .flat_map(|p| p.tasks.iter().map(move |t| (p, t)))
-        .filter(|(_, t)| !t.status.is_finished())
+        .filter(|(_, t)| t.status.is_open())
         .collect();
     if open.is_empty() {
-        out.push_str("Remaining items: none.\n");
+        lines.push("Remaining items: none.".to_owned());
     } else {
-        let _ = writeln!(out, "Remaining items ({}):", open.len());
+        lines.push(format!("Remaining items ({}):", open.len()));
         for (phase, task) in &open {
-            let _ = writeln!(
-                out,
-                "  - {} [{}] ({})",
-                task.content,
-                task.status,
-                phase_label(phase)
-            );
+            lines.push(format!("  - {} [{}] ({})", task.content, task.status, phase_label(phase)));
         }
     }
-    if let Some((index, phase)) = current_phase(state) {
-        let done = phase
-            .tasks
-            .iter()
-            .filter(|t| t.status == Status::Completed)
-            .count();
-        let _ = writeln!(
-            out,
-            "Phase {}/{} \"{}\" — {done}/{} tasks complete",
-            index + 1,
-            state.phases.len(),
-            phase_label(phase),
-            phase.tasks.len()
-        );
+    // The current phase: the first with open work, else the last.
+    let current = state
+        .phases
+        .iter()
+        .enumerate()
+        .find(|(_, p)| p.tasks.iter().any(|t| t.status.is_open()))
+        .or_else(|| state.phases.iter().enumerate().next_back());
+    // A list with tasks has phases, so there is always a current one.
+    let Some((index, current)) = current else {
+        return lines.join("\n");
+    };
+    let done = current.tasks.iter().filter(|t| t.status.is_finished()).count();
+    lines.push(format!(
+        "Phase {}/{} \"{}\" — {done}/{} tasks complete",
+        index + 1,
+        state.phases.len(),
+        phase_label(current),
+        current.tasks.len()
+    ));
+    for phase in &state.phases {
+        lines.push(format!("  {}:", phase_label(phase)));
+        for task in &phase.tasks {
+            let count = task.notes.len();
+            let marker = match count {
+                0 => String::new(),
+                1 => " (+1 note)".to_owned(),
+                n => format!(" (+{n} notes)"),
+            };
+            lines.push(format!("    {} {}{marker}", glyph(task.status), task.content));
+            if task.status == Status::InProgress {
+                for (j, note) in task.notes.iter().enumerate() {
+                    if j > 0 {
+                        lines.push("        ---".to_owned());
+                    }
+                    lines.extend(note.split('\n').map(|line| format!("        {line}")));
+                }
+            }
+        }
     }
-    out.push('\n');
-    out.push_str(&tree(state, None, true));
-    out
+    lines.join("\n")
 }
 
 /// The collapsed preview a transcript shows: the tree without note bodies,
@@ -277,21 +298,6 @@ pub fn preview(state: &TodoState) -> String {
     tree(state, Some(PREVIEW_TASKS_PER_PHASE), false)
 }
 
-/// The phase being worked on: the in-progress task's, else the first with
-/// open tasks, else the last.
-fn current_phase(state: &TodoState) -> Option<(usize, &Phase)> {
-    let find = |f: &dyn Fn(&Todo) -> bool| {
-        state
-            .phases
-            .iter()
-            .enumerate()
-            .find(|(_, p)| p.tasks.iter().any(f))
-    };
-    find(&|t| t.status == Status::InProgress)
-        .or_else(|| find(&|t| !t.status.is_finished()))
-        .or_else(|| state.phases.iter().enumerate().next_back())
-}
-
 fn phase_label(phase: &Phase) -> &str {
     if phase.is_implicit() { "Todos" } else { &phase.name }
 }
@@ -301,8 +307,9 @@ fn glyph(status: Status) -> &'static str {
         Status::Completed => "✓",
         Status::InProgress => "→",
         Status::Abandoned => "✗",
-        Status::Pending => "○",
-        Status::Blocked => "⊘",
+        // oh-my-pi has no blocked status; like its pending tasks, one
+        // written through another profile shows an open circle.
+        Status::Pending | Status::Blocked => "○",
     }
 }
 
@@ -360,6 +367,55 @@ mod tests {
 
     fn initialized() -> TodoState {
         call(&TodoState::new(), INIT).commit.unwrap_or_default()
+    }
+
+    // Golden facts from oh-my-pi: repository xtxk110/oh-my-pi,
+    // packages/coding-agent/src/tools/todo-write.ts at commit
+    // 2f871b6d2359c4fd560936c5ce9197b5eb25c40d, `formatSummary`: errors
+    // first; `Remaining items (n):` with `  - content [status] (phase)`, or
+    // `Remaining items: none.`; `Phase i/n "name" — d/t tasks complete` for
+    // the first phase with open work (else the last), `d` counting completed
+    // and abandoned tasks; then `  Phase:` and `    <glyph> content` with
+    // ` (+k note(s))`, and the in-progress task's notes indented 8 spaces,
+    // `        ---` between them. With no task left, the errors alone, or
+    // `Todo list cleared.`; `resolveTaskOrError` adds " (todo list is empty —
+    // was it replaced or not yet created?)" when the list has no task.
+    #[test]
+    fn the_summary_is_oh_my_pis_format_summary() {
+        let state = TodoState::new().phases(vec![
+            Phase::new("Build").tasks(vec![
+                Todo::new("Scaffold").status(Status::Completed),
+                Todo::new("Wire")
+                    .status(Status::InProgress)
+                    .notes(vec!["Trait first.\nThen the CLI.".to_owned(), "Ask about locks.".to_owned()]),
+            ]),
+            Phase::new("Ship").tasks(vec![
+                Todo::new("Tag").status(Status::Abandoned),
+                Todo::new("Publish").status(Status::Completed).notes(vec!["n".to_owned()]),
+            ]),
+        ]);
+        let finished = TodoState::new().phases(vec![Phase::new("Ship").tasks(vec![
+            Todo::new("Tag").status(Status::Abandoned),
+            Todo::new("Publish").status(Status::Completed),
+        ])]);
+        let actual = [
+            summary(&state, &[]),
+            summary(&finished, &["Phase \"Docs\" not found".to_owned()]),
+            call(&TodoState::new(), r#"{"ops":[{"op":"done","task":"Tag"}]}"#).result.content,
+            call(&initialized(), r#"{"ops":[{"op":"rm"}]}"#).result.content,
+        ];
+        let expected = [
+            "Remaining items (1):\n  - Wire [in_progress] (Build)\nPhase 1/2 \"Build\" — 1/2 tasks complete\n  Build:\n    \
+             ✓ Scaffold\n    → Wire (+2 notes)\n        Trait first.\n        Then the CLI.\n        ---\n        \
+             Ask about locks.\n  Ship:\n    ✗ Tag\n    ✓ Publish (+1 note)"
+                .to_owned(),
+            "Errors: Phase \"Docs\" not found\nRemaining items: none.\nPhase 1/1 \"Ship\" — 2/2 tasks complete\n  Ship:\n    \
+             ✗ Tag\n    ✓ Publish"
+                .to_owned(),
+            "Errors: Task \"Tag\" not found (todo list is empty — was it replaced or not yet created?)".to_owned(),
+            "Todo list cleared.".to_owned(),
+        ];
+        assert_eq!(actual, expected);
     }
 
     #[test]

@@ -17,7 +17,7 @@ pub const MISSING_NOTE_TEXT: &str = "Missing text for note operation";
 /// `Todo "X" not found`, with a hint when the list is empty.
 pub fn task_not_found(task: &str, list_is_empty: bool) -> String {
     if list_is_empty {
-        format!("Task \"{task}\" not found (the todo list is empty: use init or append first)")
+        format!("Task \"{task}\" not found (todo list is empty — was it replaced or not yet created?)")
     } else {
         format!("Task \"{task}\" not found")
     }

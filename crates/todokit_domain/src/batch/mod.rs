@@ -506,7 +506,9 @@ mod tests {
         );
         let expected = (
             vec![task_not_found("zz", false), phase_not_found("Q")],
-            vec!["Task \"zz\" not found (the todo list is empty: use init or append first)".to_owned()],
+            vec![
+                "Task \"zz\" not found (todo list is empty — was it replaced or not yet created?)".to_owned(),
+            ],
         );
         assert_eq!(actual, expected);
     }
