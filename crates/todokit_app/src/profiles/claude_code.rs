@@ -26,14 +26,7 @@ pub const MAX_TEXT_BYTES: usize = 200;
 pub const MODIFIED: &str = "Todos have been modified successfully. Ensure that you continue to use the todo \
      list to track your progress. Please proceed with the current tasks if applicable";
 
-const FIELDS: FieldNames = FieldNames {
-    list: "todos",
-    content: "content",
-    active_form: "activeForm",
-    id: "id",
-    status: "status",
-    ..FieldNames::DEFAULT
-};
+const FIELDS: FieldNames = FieldNames::DEFAULT;
 
 /// The rules `TodoWrite` lists are held to by default.
 pub fn rules() -> ListRules {

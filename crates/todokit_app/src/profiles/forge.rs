@@ -26,14 +26,7 @@ pub const MAX_CONTENT_BYTES: usize = 500;
 /// Longest `id`, in UTF-8 bytes.
 pub const MAX_ID_BYTES: usize = 64;
 
-const FIELDS: FieldNames = FieldNames {
-    list: "todos",
-    content: "content",
-    active_form: "activeForm",
-    id: "id",
-    status: "status",
-    ..FieldNames::DEFAULT
-};
+const FIELDS: FieldNames = FieldNames::DEFAULT;
 
 /// The rules `todo_write` lists are held to by default: one item in
 /// progress, enforced.

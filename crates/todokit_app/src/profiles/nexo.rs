@@ -23,14 +23,7 @@ pub const MAX_ITEMS: usize = 50;
 /// Longest `content` and `activeForm`, in UTF-8 bytes.
 pub const MAX_TEXT_BYTES: usize = 200;
 
-const FIELDS: FieldNames = FieldNames {
-    list: "todos",
-    content: "content",
-    active_form: "activeForm",
-    id: "id",
-    status: "status",
-    ..FieldNames::DEFAULT
-};
+const FIELDS: FieldNames = FieldNames::DEFAULT;
 
 /// The rules `TodoWrite` lists are held to by default.
 pub fn rules() -> ListRules {
