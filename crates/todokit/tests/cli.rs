@@ -858,3 +858,21 @@ fn edit_without_an_editor_is_a_usage_error() {
     let expected = (Some(2), true);
     assert_eq!(actual, expected);
 }
+
+#[test]
+fn invalid_utf8_on_stdin_is_a_tool_error_naming_the_offset_and_stores_nothing() {
+    let store = tempfile::tempdir().unwrap();
+    let fixture: &[u8] = b"{\"todos\":[{\"content\":\"a\xff\",\"status\":\"pending\",\"activeForm\":\"A\"}]}";
+    let call = run_with_stdin(todokit(store.path()).args(["call", "TodoWrite"]), fixture);
+    let show = run(todokit(store.path()).args(["show", "--format", "json"]));
+    let actual = (
+        call.status.code(),
+        json_of(&call)["is_error"].clone(),
+        json_of(&call)["content"].as_str().is_some_and(|c| {
+            c.contains("- (arguments): standard input is not valid UTF-8: the byte at offset 23")
+        }),
+        json_of(&show)["version"].clone(),
+    );
+    let expected = (Some(0), json!(true), true, json!(0));
+    assert_eq!(actual, expected);
+}

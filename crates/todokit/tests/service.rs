@@ -252,3 +252,19 @@ async fn fifty_concurrent_calls_on_one_conversation_are_serialized_and_none_is_l
     let expected = (0, CALLS, 1);
     assert_eq!(actual, expected);
 }
+
+#[tokio::test]
+async fn a_stored_version_at_its_maximum_is_refused_not_wrapped() {
+    let store = MemoryStore::new();
+    let full = todokit::TodoState::new().version(u64::MAX);
+    store.save("c", 0, &full).await.unwrap();
+    let service = Todokit::builder().store(store).build().unwrap();
+    let args = r#"{"todos":[{"content":"a","status":"pending","activeForm":"A"}]}"#;
+    let actual = match service.call("c", "TodoWrite", args).await {
+        Err(e @ todokit::ServiceError::VersionExhausted { .. }) => e.to_string(),
+        other => format!("{other:?}"),
+    };
+    let expected = "conversation \"c\" is at the highest version a list can have; its stored state was \
+                    written by something other than todokit: repair or remove it";
+    assert_eq!(actual, expected);
+}

@@ -46,7 +46,7 @@ pub fn replay(profile: &Profile, mut policy: TurnPolicy, messages: &[Value], now
                             match profile.run(&name, &args, &ctx) {
                                 Some(outcome) => {
                                     if let Some(mut next) = outcome.commit {
-                                        next.version = state.version + 1;
+                                        next.version = state.version.saturating_add(1);
                                         state = next;
                                     }
                                     outcome.result.is_error

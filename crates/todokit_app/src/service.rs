@@ -34,6 +34,15 @@ pub enum ServiceError {
     /// The store failed; nothing was written.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// The stored version is at its maximum, so no change can be committed.
+    #[error(
+        "conversation {conversation:?} is at the highest version a list can have; \
+         its stored state was written by something other than todokit: repair or remove it"
+    )]
+    VersionExhausted {
+        /// The conversation.
+        conversation: String,
+    },
     /// Other writers kept committing first.
     #[error(
         "gave up after {attempts} attempts: conversation {conversation:?} kept changing underneath this call"
@@ -170,7 +179,15 @@ impl TodoWriteService {
             let Some(mut next) = next else {
                 return Ok(value);
             };
-            next.version = stored.version + 1;
+            // A version at its maximum cannot move on; wrapping to 0 would
+            // make every other writer's compare-and-swap lie.
+            let Some(version) = stored.version.checked_add(1) else {
+                return Err(ServiceError::VersionExhausted {
+                    conversation: conversation.to_owned(),
+                }
+                .into());
+            };
+            next.version = version;
             match self.store.save(conversation, stored.version, &next).await {
                 Ok(()) => return Ok(value),
                 Err(StoreError::Conflict { .. }) => continue,

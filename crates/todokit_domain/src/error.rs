@@ -24,6 +24,16 @@ pub enum Violation {
         /// The limit.
         max: usize,
     },
+    /// Adding to the list would take it past the limit.
+    #[error("{field}: the list would hold {count} items; at most {max} are allowed")]
+    WouldExceed {
+        /// What was being added (`add`, `(task list)`).
+        field: String,
+        /// How many items the list would hold.
+        count: usize,
+        /// The limit.
+        max: usize,
+    },
     /// A text field is empty or only whitespace.
     #[error("{field}: must not be empty or only whitespace")]
     Empty {
@@ -92,6 +102,7 @@ impl Violation {
     pub fn field(&self) -> &str {
         match self {
             Violation::TooManyItems { field, .. }
+            | Violation::WouldExceed { field, .. }
             | Violation::Empty { field }
             | Violation::TooLong { field, .. }
             | Violation::MissingId { field }

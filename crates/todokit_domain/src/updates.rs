@@ -136,7 +136,7 @@ pub fn apply_updates(
     }
     let count = next.tasks().count();
     if count > limits.max_items {
-        problems.push(Violation::TooManyItems {
+        problems.push(Violation::WouldExceed {
             field: "add".to_owned(),
             count,
             max: limits.max_items,
@@ -251,6 +251,21 @@ mod tests {
                 reordered: true,
             },
         );
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn adding_past_the_limit_says_how_large_the_list_would_grow() {
+        let fixture = Updates::default().add(vec![NewTodo::new("c"), NewTodo::new("d")]);
+        let actual = apply_updates(&two(), fixture, &Limits::DEFAULT.max_items(3usize), NOW);
+        let expected = Err(TodoError::Invalid(Violations {
+            list: vec![Violation::WouldExceed {
+                field: "add".into(),
+                count: 4,
+                max: 3,
+            }],
+            omitted: 0,
+        }));
         assert_eq!(actual, expected);
     }
 

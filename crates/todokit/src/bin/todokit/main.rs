@@ -220,12 +220,22 @@ async fn run(cli: Cli) -> Result<ExitCode> {
             let service = service().await?;
             let args = match json.as_deref() {
                 None | Some("-") => match read_stdin()? {
-                    Some(text) => text,
-                    None => {
-                        let result = todokit::app::ToolError::from(todokit::app::ArgumentError::Syntax(
-                            format!("standard input holds more than {MAX_STDIN_BYTES} bytes"),
-                        ))
-                        .into_result(&tool);
+                    Stdin::Text(text) => text,
+                    refused => {
+                        // Not the model's arguments at all: a tool error,
+                        // and nothing is stored.
+                        let message = match refused {
+                            Stdin::NotUtf8 { offset } => format!(
+                                "standard input is not valid UTF-8: the byte at offset {offset} does not start \
+                                 a valid character"
+                            ),
+                            _ => format!("standard input holds more than {MAX_STDIN_BYTES} bytes"),
+                        };
+                        let error = todokit::app::ArgumentError::Field {
+                            field: todokit::app::ROOT_FIELD.to_owned(),
+                            message,
+                        };
+                        let result = todokit::app::ToolError::from(error).into_result(&tool);
                         print_json(&serde_json::to_value(result)?)?;
                         return Ok(ExitCode::SUCCESS);
                     }
@@ -418,20 +428,36 @@ async fn make_service(store: Option<&std::path::Path>, profile: &str) -> Result<
     Ok(builder.build()?)
 }
 
-/// The whole of standard input, or `None` when it is larger than
-/// [`MAX_STDIN_BYTES`].
-fn read_stdin() -> Result<Option<String>> {
+/// What standard input held.
+enum Stdin {
+    /// Text, as sent.
+    Text(String),
+    /// More than [`MAX_STDIN_BYTES`].
+    TooLarge,
+    /// Bytes that are not UTF-8, from `offset` on.
+    NotUtf8 {
+        /// The byte offset of the first byte that starts no valid character.
+        offset: usize,
+    },
+}
+
+/// The whole of standard input. Invalid UTF-8 is refused, never replaced:
+/// a list must not store text the model did not send.
+fn read_stdin() -> Result<Stdin> {
     let mut bytes = Vec::new();
     std::io::stdin()
         .take(MAX_STDIN_BYTES + 1)
         .read_to_end(&mut bytes)
         .context("cannot read the arguments from standard input")?;
     if bytes.len() as u64 > MAX_STDIN_BYTES {
-        return Ok(None);
+        return Ok(Stdin::TooLarge);
     }
-    // Invalid UTF-8 is replaced rather than refused here; the JSON decoder
-    // then reports the damaged text as a tool error the model can act on.
-    Ok(Some(String::from_utf8_lossy(&bytes).into_owned()))
+    Ok(match String::from_utf8(bytes) {
+        Ok(text) => Stdin::Text(text),
+        Err(e) => Stdin::NotUtf8 {
+            offset: e.utf8_error().valid_up_to(),
+        },
+    })
 }
 
 fn print_json(value: &serde_json::Value) -> Result<()> {

@@ -139,7 +139,7 @@ mod tests {
     use serde_json::json;
     use todokit_domain::{Status, TodoState};
 
-    use crate::test_support::{run_tool, snapshot_settings};
+    use crate::test_support::{problem_messages, run_tool, snapshot_settings};
     use pretty_assertions::assert_eq;
 
     fn call(tool: &str, state: &TodoState, args: &str) -> Outcome {
@@ -214,6 +214,22 @@ mod tests {
                 .to_owned(),
             "Updated task #3 ".to_owned(),
         ];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn a_full_list_says_it_would_grow_past_the_limit() {
+        let mut state = TodoState::new();
+        for _ in 0..MAX_TASKS {
+            let id = state.allocate_id();
+            state.push_task(todokit_domain::Todo::new(format!("t{id}")).id(id));
+        }
+        let outcome = call("TaskCreate", &state, r#"{"subject":"one more","description":""}"#);
+        let actual = (problem_messages(&outcome), outcome.commit.is_some());
+        let expected = (
+            vec!["(task list): the list would hold 201 items; at most 200 are allowed".to_owned()],
+            false,
+        );
         assert_eq!(actual, expected);
     }
 

@@ -31,7 +31,7 @@ impl TypedTool for TaskCreate {
         fields.check(limits, |f| wire_name(f).to_owned(), &mut problems);
         let count = ctx.state.tasks().count() + 1;
         if count > limits.max_items {
-            problems.push(Violation::TooManyItems {
+            problems.push(Violation::WouldExceed {
                 field: "(task list)".into(),
                 count,
                 max: limits.max_items,
