@@ -63,12 +63,6 @@ impl fmt::Debug for Details {
     }
 }
 
-impl From<Value> for Details {
-    fn from(value: Value) -> Self {
-        Self::of(&value)
-    }
-}
-
 impl Serialize for Details {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         self.0.serialize(serializer)

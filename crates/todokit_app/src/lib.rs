@@ -31,7 +31,7 @@ pub use arguments::{
 pub use clock::{Clock, ManualClock};
 pub use context::{ConversationContext, StoreError};
 pub use details::Details;
-pub use list_writer::{ListTool, ListWriter, current_details, list_details};
+pub use list_writer::{Counts, ListTool, ListWriter, current_details, list_details};
 pub use operation::ToolOperation;
 pub use profile::{DEFAULT_NAG_AFTER_ROUNDS, ExampleCall, Lifecycle, Profile};
 pub use reminder::{end_of_turn_reminder, stale_list_reminder};

@@ -81,6 +81,26 @@ impl<W: ListWriter> TypedTool for ListTool<W> {
     }
 }
 
+/// What a list writer that wipes a completed list (and counts what was
+/// sent in progress) reports beside the lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    /// Every item was completed, so the stored list was emptied.
+    pub wiped_on_all_completed: bool,
+    /// How many items were sent in progress.
+    pub in_progress_count: usize,
+}
+
+impl Counts {
+    /// The counts of `op`.
+    pub fn of<A, F>(op: &ToolOperation<'_, A, F>) -> Self {
+        Self {
+            wiped_on_all_completed: op.wiped,
+            in_progress_count: op.in_progress_count,
+        }
+    }
+}
+
 /// The details every list tool gives: the list before and after in the
 /// profile's wire format, the transitions, then the profile's own fields.
 pub fn list_details<W: ListWriter, A, F>(op: &ToolOperation<'_, A, F>, fields: impl Serialize) -> Details {

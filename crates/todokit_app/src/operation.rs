@@ -52,11 +52,6 @@ impl<'a, A> ToolOperation<'a, A> {
         }
     }
 
-    /// A call of `tool` with `asked` that read `state` and changed nothing.
-    pub fn read(tool: &'static str, asked: &'a A, state: &'a TodoState) -> Self {
-        Self::new(tool, asked, state, state, &[])
-    }
-
     /// The same operation carrying the profile's own result `fields`.
     pub fn with_fields<F>(self, fields: F) -> ToolOperation<'a, A, F> {
         ToolOperation {

@@ -147,8 +147,7 @@ impl TypedTool for TodoRead {
     const DESCRIPTION: &'static str = include_str!("../../descriptions/forge/todo_read.md");
     const METADATA: ToolMetadata = ToolMetadata::LIST_READER;
 
-    fn run(&self, input: TodoReadInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
-        let _ = input;
+    fn run(&self, _input: TodoReadInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
         let content = Checklist::new(ctx.state).render();
         // Under the writer's key, so a UI reads both alike.
         let details = current_details::<TodoWrite>(ctx.state);

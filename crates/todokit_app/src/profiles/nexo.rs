@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use todokit_domain::{FieldNames, InProgressPolicy, Limits, ListRules, Todo};
 
 use crate::wire::TriStatus;
-use crate::{ListTool, ListWriter, Profile, ToolError, ToolOperation};
+use crate::{Counts, ListTool, ListWriter, Profile, ToolError, ToolOperation};
 
 /// The profile's name.
 pub const NAME: &str = "nexo";
@@ -127,10 +127,7 @@ impl ListWriter for TodoWrite {
     }
 
     fn fields(op: &ToolOperation<'_, TodoWriteInput>) -> Counts {
-        Counts {
-            wiped_on_all_completed: op.wiped,
-            in_progress_count: op.in_progress_count,
-        }
+        Counts::of(op)
     }
 }
 
@@ -145,14 +142,6 @@ struct Response<'a> {
     instructions: &'a str,
 }
 
-/// What `TodoWrite` reports beside the lists.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct Counts {
-    /// Every item was completed, so the stored list was emptied.
-    pub wiped_on_all_completed: bool,
-    /// How many items were sent in progress.
-    pub in_progress_count: usize,
-}
 
 /// The instruction every accepted call carries, as seed 000 words it.
 pub const INSTRUCTIONS: &str = "Todos updated. Keep exactly one item `in_progress` at a time. Mark completed \

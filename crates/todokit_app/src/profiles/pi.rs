@@ -295,7 +295,7 @@ pub fn preview(state: &TodoState) -> String {
     if state.is_empty() {
         return "Todo list cleared.".to_owned();
     }
-    tree(state, Some(PREVIEW_TASKS_PER_PHASE), false)
+    tree(state, PREVIEW_TASKS_PER_PHASE)
 }
 
 fn phase_label(phase: &Phase) -> &str {
@@ -313,35 +313,23 @@ fn glyph(status: Status) -> &'static str {
     }
 }
 
-/// Every phase as a tree of glyphs, with note counts; the in-progress
-/// task's notes in full when `note_bodies`; at most `limit` tasks a phase.
-fn tree(state: &TodoState, limit: Option<usize>, note_bodies: bool) -> String {
+/// Every phase as a tree of glyphs, with note counts; at most `limit` tasks
+/// a phase.
+fn tree(state: &TodoState, limit: usize) -> String {
     let mut out = String::new();
     for phase in &state.phases {
         let _ = writeln!(out, "{}", phase_label(phase));
-        let shown = limit.unwrap_or(usize::MAX).min(phase.tasks.len());
+        let shown = limit.min(phase.tasks.len());
         let hidden = phase.tasks.len() - shown;
         for (i, task) in phase.tasks.iter().take(shown).enumerate() {
             let last = i + 1 == shown && hidden == 0;
-            let (branch, stem) = if last {
-                ("└─", "   ")
-            } else {
-                ("├─", "│  ")
-            };
+            let branch = if last { "└─" } else { "├─" };
             let _ = write!(out, "{branch} {} {}", glyph(task.status), task.content);
             if !task.notes.is_empty() {
                 let noun = if task.notes.len() == 1 { "note" } else { "notes" };
                 let _ = write!(out, " (+{} {noun})", task.notes.len());
             }
             out.push('\n');
-            if note_bodies && task.status == Status::InProgress {
-                for note in &task.notes {
-                    for (j, line) in note.lines().enumerate() {
-                        let bullet = if j == 0 { "• " } else { "  " };
-                        let _ = writeln!(out, "{stem}   {bullet}{line}");
-                    }
-                }
-            }
         }
         if hidden > 0 {
             let _ = writeln!(out, "└─ … {hidden} more");

@@ -178,11 +178,12 @@ impl MarkerTable {
 
     /// Reads an item line (without its leading indentation): `Ok(None)` when
     /// it does not start like an item, else its status and its text (after
-    /// one space, if there is one; emphasis is not undone).
+    /// one space, if there is one; emphasis is not undone). A bullet is `-`,
+    /// `*` or `+`, spaces after it optional; an empty box `[]` is pending.
     pub fn parse<'a>(&self, line: &'a str) -> Result<Option<(Status, &'a str)>, LineError> {
-        let unbulleted = line.strip_prefix("- ").or_else(|| line.strip_prefix("* "));
+        let unbulleted = line.strip_prefix(['-', '*', '+']).map(str::trim_start);
         let rest = match (unbulleted, self.bullet) {
-            (Some(rest), _) => rest.trim_start_matches(' '),
+            (Some(rest), _) => rest,
             (None, Bullet::Optional) => line,
             (None, Bullet::Required) => return Ok(None),
         };
@@ -193,6 +194,7 @@ impl MarkerTable {
             Spacing::Exact => {
                 let mut chars = inside.chars();
                 match (chars.next(), chars.next()) {
+                    (Some(']'), _) => (' ', &inside[1..]),
                     (Some(marker), Some(']')) => (marker, chars.as_str()),
                     _ => return Err(LineError::BadBox),
                 }
@@ -257,6 +259,7 @@ mod tests {
             (ROO, "[X] upper"),
             (ROO, "[]  empty box"),
             (ROO, "plain text"),
+            (PI, "+[] bare"),
         ];
         let actual: Vec<Result<Option<(Status, &str)>, LineError>> =
             fixture.iter().map(|(table, line)| table.parse(line)).collect();
@@ -270,6 +273,7 @@ mod tests {
             Ok(Some((Status::Completed, "upper"))),
             Ok(Some((Status::Pending, " empty box"))),
             Ok(None),
+            Ok(Some((Status::Pending, "bare"))),
         ];
         assert_eq!(actual, expected);
     }

@@ -237,29 +237,15 @@ impl Reader {
     }
 
     fn task(&mut self, trimmed: &str) -> Result<(), String> {
-        let Some(first) = trimmed.chars().next().filter(|c| matches!(c, '-' | '*' | '+')) else {
-            return Err(format!(
-                "expected a `# phase` heading, a `- [ ] task` or an indented `> note`, got \"{}\"",
-                todokit_domain::clip(trimmed)
-            ));
+        let Some((status, body)) = PI.parse(trimmed).map_err(|e| line_error(e, trimmed))? else {
+            let message = match trimmed.starts_with(['-', '*', '+']) {
+                true => "expected `[m]` after the bullet",
+                false => "expected a `# phase` heading, a `- [ ] task` or an indented `> note`",
+            };
+            return Err(format!("{message}, got \"{}\"", todokit_domain::clip(trimmed)));
         };
-        let escaped = first == '+';
-        let rest = trimmed[1..].trim_start();
-        // oh-my-pi reads `[]` as pending.
-        let rest = match rest.strip_prefix("[]") {
-            Some(after) => format!("[ ]{after}"),
-            None => rest.to_owned(),
-        };
-        let line = format!("- {rest}");
-        let (status, body) = PI
-            .parse(&line)
-            .map_err(|e| line_error(e, trimmed))?
-            .ok_or_else(|| {
-                format!(
-                    "expected `[m]` after the bullet, got \"{}\"",
-                    todokit_domain::clip(trimmed)
-                )
-            })?;
+        // A `+` bullet marks the extension's escaped text.
+        let escaped = trimmed.starts_with('+');
         let content = match escaped {
             true => unescape(body.trim())?,
             false => body.trim().to_owned(),
