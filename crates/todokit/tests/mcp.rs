@@ -10,18 +10,12 @@ use rmcp::RoleClient;
 use rmcp::ServiceExt;
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::RunningService;
-use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
+use rmcp::transport::TokioChildProcess;
 use serde_json::{Map, Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
-fn command(store: &Path, profile: &str) -> tokio::process::Command {
-    tokio::process::Command::new(env!("CARGO_BIN_EXE_todokit")).configure(|c| {
-        c.arg("--store").arg(store).args(["--profile", profile, "mcp"]);
-        c.env_remove("TODOKIT_CONVERSATION")
-            .env_remove("TODOKIT_STORE")
-            .env_remove("TODOKIT_PROFILE");
-    })
-}
+mod mcp_support;
+use mcp_support::{command, handshake, one, todokit_show};
 
 async fn client(store: &Path, profile: &str) -> RunningService<RoleClient, ()> {
     let transport = TokioChildProcess::new(command(store, profile)).expect("todokit mcp starts");
@@ -40,20 +34,6 @@ fn text(result: &CallToolResult) -> String {
         .as_str()
         .unwrap_or_default()
         .to_owned()
-}
-
-fn todokit_show(store: &Path) -> Value {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_todokit"))
-        .arg("--store")
-        .arg(store)
-        .args(["show", "--format", "json"])
-        .output()
-        .expect("todokit show runs");
-    serde_json::from_slice(&out.stdout).expect("show prints JSON")
-}
-
-fn one(content: &str) -> Value {
-    json!({"todos": [{"content": content, "status": "in_progress", "activeForm": content}]})
 }
 
 #[tokio::test]
@@ -108,7 +88,7 @@ async fn three_todo_writes_then_the_cli_shows_the_third_list() {
         assert_eq!(result.is_error, Some(false));
     }
     client.cancel().await.ok();
-    let shown = todokit_show(store.path());
+    let shown = todokit_show(store.path(), None);
     let actual = (
         shown["version"].clone(),
         shown["phases"][0]["tasks"][0]["content"].clone(),
@@ -153,11 +133,7 @@ async fn raw_session(store: &Path, lines: &[String]) -> Vec<Value> {
         .spawn()
         .expect("todokit mcp starts");
     let mut stdin = child.stdin.take().expect("stdin is piped");
-    let handshake = [
-        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}}).to_string(),
-        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string(),
-    ];
-    for line in handshake.iter().chain(lines) {
+    for line in handshake().iter().chain(lines) {
         stdin.write_all(line.as_bytes()).await.expect("the server reads");
         stdin.write_all(b"\n").await.expect("the server reads");
     }
@@ -181,13 +157,14 @@ async fn the_server_survives_garbage_unknown_methods_and_huge_or_deep_arguments(
         "[".repeat(100_000),
         "]".repeat(100_000)
     );
-    let huge = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "TodoWrite", "arguments": {"todos": [{"content": "x".repeat(10 * 1024 * 1024), "status": "pending", "activeForm": "a"}]}}});
+    let huge = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "TodoWrite", "arguments": {"todos": [{"content": "x".repeat(2 * 1024 * 1024), "status": "pending", "activeForm": "a"}]}}});
     let lines = vec![
         "this is not JSON".to_owned(),
         "{\"jsonrpc\":\"2.0\",\"id\":1,".to_owned(),
         json!({"jsonrpc": "2.0", "id": 2, "method": "no/such/method"}).to_string(),
         deep_line,
         huge.to_string(),
+        json!({"jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": {"name": 6}}).to_string(),
         json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "TodoWrite", "arguments": one("survived")}}).to_string(),
     ];
     let replies = raw_session(store.path(), &lines).await;
@@ -206,11 +183,21 @@ async fn the_server_survives_garbage_unknown_methods_and_huge_or_deep_arguments(
         parse_errors,
         by_id(2)["error"]["code"].clone(),
         by_id(4)["result"]["isError"].clone(),
+        by_id(6)["error"]["code"].clone(),
         by_id(5)["result"]["isError"].clone(),
-        todokit_show(store.path())["phases"][0]["tasks"][0]["content"].clone(),
+        todokit_show(store.path(), None)["phases"][0]["tasks"][0]["content"].clone(),
     );
     // Garbage, a truncated message and the too-deep one each get a parse error.
-    let expected = (3, json!(-32601), json!(true), json!(false), json!("survived"));
+    // A huge argument within the message cap is the tool's to refuse; wrong
+    // params are invalid params, answered with the request's id.
+    let expected = (
+        3,
+        json!(-32601),
+        json!(true),
+        json!(-32602),
+        json!(false),
+        json!("survived"),
+    );
     assert_eq!(actual, expected);
 }
 
@@ -250,7 +237,7 @@ async fn a_client_killed_mid_call_leaves_a_readable_store_and_the_next_client_se
         .await
         .expect("tools/call answers");
     second.cancel().await.ok();
-    let shown = todokit_show(store.path());
+    let shown = todokit_show(store.path(), None);
     let actual = (result.is_error, shown["phases"][0]["tasks"][0]["content"].clone());
     let expected = (Some(false), json!("after"));
     assert_eq!(actual, expected);

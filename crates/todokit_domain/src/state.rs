@@ -4,6 +4,7 @@
 use derive_setters::Setters;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 
 use crate::{Status, Todo};
 
@@ -17,9 +18,12 @@ pub type Timestamp = u64;
 pub struct Phase {
     /// The phase's name; [`Phase::IMPLICIT`] for a flat list.
     pub name: String,
-    /// Its tasks, in order.
-    #[serde(default)]
+    /// Its tasks, in order. Required when read: a stored phase without
+    /// them is a shape this version does not know, not an empty phase.
     pub tasks: Vec<Todo>,
+    /// Stored fields this version does not know, kept through writes.
+    #[serde(flatten)]
+    pub foreign: Map<String, Value>,
 }
 
 impl Phase {
@@ -32,6 +36,7 @@ impl Phase {
         Self {
             name: name.into(),
             tasks: Vec::new(),
+            foreign: Map::new(),
         }
     }
 
@@ -94,8 +99,9 @@ pub struct TodoState {
     /// Bumped by one on every committed change; stores compare-and-swap on it.
     #[serde(default)]
     pub version: u64,
-    /// The phases, in order. Empty when the list is empty.
-    #[serde(default)]
+    /// The phases, in order. Empty when the list is empty. Required when
+    /// read: a stored state without them is a shape this version does not
+    /// know, and reading it as an empty list would lose it.
     pub phases: Vec<Phase>,
     /// The next id [`TodoState::allocate_id`] hands out (0: none handed out
     /// yet), so ids are never reused.
@@ -105,6 +111,10 @@ pub struct TodoState {
     /// oldest first; a host takes them when it builds the next request.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notices: Vec<Notice>,
+    /// Stored fields this version does not know (written by a newer
+    /// todokit or another tool), kept as they are through every write.
+    #[serde(flatten)]
+    pub foreign: Map<String, Value>,
 }
 
 /// Something the model should be told on its next turn.
@@ -144,11 +154,18 @@ impl TodoState {
 
     /// This state with its phases replaced by one implicit phase holding
     /// `tasks`; the version is kept.
+    /// What the implicit phase stored beyond its tasks stays with it.
     pub fn with_flat_tasks(mut self, tasks: Vec<Todo>) -> Self {
+        let foreign = self
+            .phases
+            .iter()
+            .find(|phase| phase.is_implicit())
+            .map(|phase| phase.foreign.clone())
+            .unwrap_or_default();
         self.phases = if tasks.is_empty() {
             Vec::new()
         } else {
-            vec![Phase::new(Phase::IMPLICIT).tasks(tasks)]
+            vec![Phase::new(Phase::IMPLICIT).tasks(tasks).foreign(foreign)]
         };
         self
     }

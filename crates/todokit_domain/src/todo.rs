@@ -50,6 +50,11 @@ pub struct Todo {
     /// When its status last changed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status_changed_at: Option<Timestamp>,
+    /// Stored fields this version does not know (written by a newer
+    /// todokit or another tool), kept as they are so a write never drops
+    /// them.
+    #[serde(flatten)]
+    pub foreign: Map<String, Value>,
 }
 
 impl Todo {
@@ -120,6 +125,7 @@ pub fn carry_over(
         blocked_by: old_blocked_by,
         created_at: old_created_at,
         status_changed_at: old_status_changed_at,
+        foreign: old_foreign,
     } = old;
     let Todo {
         content,
@@ -134,6 +140,7 @@ pub fn carry_over(
         blocked_by,
         created_at: _,
         status_changed_at: _,
+        foreign,
     } = new;
     let same_content = content == *old_content;
     Todo {
@@ -151,6 +158,12 @@ pub fn carry_over(
             old_blocked_by.clone()
         } else {
             blocked_by
+        },
+        // What a newer version stored on the task it replaces stays with it.
+        foreign: if foreign.is_empty() {
+            old_foreign.clone()
+        } else {
+            foreign
         },
         created_at: old_created_at.or(Some(now)),
         status_changed_at: if status == *old_status {

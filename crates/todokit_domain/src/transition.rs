@@ -5,6 +5,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::Phase;
 use crate::todo::{NotesFrom, carry_over, stamp_new};
 use crate::{
     FieldNames, InProgressPolicy, ListRules, Status, Timestamp, Todo, TodoError, TodoState, validate_list,
@@ -85,11 +86,19 @@ pub fn replace_flat(
     }
     let transitions = transitions(&old, &tasks, &matches);
     // Only the list's own fields are copied: the old tasks are replaced.
+    // What a newer version stored on the state and the implicit phase is
+    // kept (`with_flat_tasks` takes the phase's over).
     let next = TodoState {
         version: current.version,
-        phases: Vec::new(),
+        phases: current
+            .phases
+            .iter()
+            .filter(|phase| phase.is_implicit())
+            .map(|phase| Phase::new(Phase::IMPLICIT).foreign(phase.foreign.clone()))
+            .collect(),
         next_id: current.next_id,
         notices: current.notices.clone(),
+        foreign: current.foreign.clone(),
     };
     Ok(Replacement {
         state: next.with_flat_tasks(tasks),

@@ -183,7 +183,12 @@ fn reorder(state: &mut TodoState, order: &[String], before_add: &[String]) -> Re
     };
     // A stable sort keeps the todos this call added, unranked, in order at the end.
     tasks.sort_by_key(rank);
-    state.phases = vec![Phase::new(Phase::IMPLICIT).tasks(tasks)];
+    let foreign = state
+        .phases
+        .first()
+        .map(|phase| phase.foreign.clone())
+        .unwrap_or_default();
+    state.phases = vec![Phase::new(Phase::IMPLICIT).tasks(tasks).foreign(foreign)];
     Ok(())
 }
 

@@ -381,6 +381,12 @@ async fn run(cli: Cli) -> Result<ExitCode> {
                 service.profile().tool_names().join(", "),
                 conversation_or_default()
             );
+            // rmcp reports what it drops through `tracing`; without a
+            // subscriber those reports would vanish.
+            let _ = tracing_subscriber::fmt()
+                .with_writer(std::io::stderr)
+                .with_max_level(tracing_subscriber::filter::LevelFilter::WARN)
+                .try_init();
             let server = todokit::mcp::TodoMcpServer::new(service, conversation_or_default());
             todokit::mcp::serve_stdio(server)
                 .await

@@ -1,0 +1,246 @@
+//! What to do with one message from the client before rmcp sees it.
+//!
+//! rmcp answers some malformed messages without their request id (so the
+//! client waits forever) and drops others; the gate answers those itself,
+//! with the id whenever the message has one, and passes everything else on.
+
+use rmcp::model::{CallToolRequestParams, ClientJsonRpcMessage, ClientRequest, JsonRpcMessage};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+/// JSON-RPC's code for text that is not JSON.
+pub const PARSE_ERROR: i64 = -32700;
+/// JSON-RPC's code for JSON that is not a valid request.
+pub const INVALID_REQUEST: i64 = -32600;
+/// JSON-RPC's code for a known method called with the wrong parameters.
+pub const INVALID_PARAMS: i64 = -32602;
+
+/// The methods a client may call on an MCP server (as of rmcp 3.9). A call
+/// to one of these that rmcp cannot read has wrong parameters, not an
+/// unknown method.
+const CLIENT_METHODS: &[&str] = &[
+    "initialize",
+    "ping",
+    "server/discover",
+    "completion/complete",
+    "logging/setLevel",
+    "prompts/get",
+    "prompts/list",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "resources/directory/read",
+    "subscriptions/listen",
+    "tools/call",
+    "tools/list",
+    "tasks/get",
+    "tasks/update",
+    "tasks/cancel",
+    "skills/list",
+    "skills/get",
+];
+
+/// The gate's decision on one message.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict {
+    /// Pass the message to rmcp. A request carries its id, so its reply can
+    /// be waited for.
+    Forward {
+        /// The id of a request, `None` for notifications and responses.
+        request: Option<Value>,
+        /// For a cancellation notice, the id of the request it cancels.
+        cancels: Option<Value>,
+    },
+    /// Answer with this JSON-RPC error message instead.
+    Reply(Value),
+    /// A notification or response rmcp cannot read; nothing may answer it,
+    /// so it is only logged, with this reason.
+    Drop(String),
+}
+
+/// Decides what to do with one line from the client.
+pub fn classify(line: &[u8]) -> Verdict {
+    let value: Value = match serde_json::from_slice(line) {
+        Ok(value) => value,
+        Err(error) => return Verdict::Reply(error_reply(None, PARSE_ERROR, format!("Parse error: {error}"))),
+    };
+    let Some(object) = value.as_object() else {
+        return Verdict::Reply(error_reply(
+            None,
+            INVALID_REQUEST,
+            "Invalid request: a message must be a JSON object (batches are not part of MCP)".to_owned(),
+        ));
+    };
+    let id = object
+        .get("id")
+        .filter(|id| id.is_string() || id.is_number())
+        .cloned();
+    let method = object.get("method").and_then(Value::as_str);
+    let known = method.is_some_and(|method| CLIENT_METHODS.contains(&method));
+    if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+        let problem = "Invalid request: \"jsonrpc\" must be \"2.0\"".to_owned();
+        return match (method, id) {
+            (Some(_), Some(id)) => Verdict::Reply(error_reply(Some(id), INVALID_REQUEST, problem)),
+            _ => Verdict::Drop(problem),
+        };
+    }
+    match ClientJsonRpcMessage::deserialize(&value) {
+        Ok(JsonRpcMessage::Request(request)) => match &request.request {
+            ClientRequest::CustomRequest(custom) if known => {
+                Verdict::Reply(invalid_params(id, &custom.method, custom.params.as_ref()))
+            }
+            _ => Verdict::Forward {
+                request: id,
+                cancels: None,
+            },
+        },
+        Ok(_) => Verdict::Forward {
+            request: None,
+            cancels: (method == Some("notifications/cancelled"))
+                .then(|| object.get("params")?.get("requestId").cloned())
+                .flatten(),
+        },
+        Err(error) => match (method, id) {
+            (Some(method), Some(id)) if known => {
+                Verdict::Reply(invalid_params(Some(id), method, object.get("params")))
+            }
+            (Some(_), Some(id)) => Verdict::Reply(error_reply(
+                Some(id),
+                INVALID_REQUEST,
+                format!("Invalid request: {error}"),
+            )),
+            (Some(method), None) if object.contains_key("id") => Verdict::Reply(error_reply(
+                None,
+                INVALID_REQUEST,
+                format!("Invalid request: the id of a {method} request must be a string or a number"),
+            )),
+            (Some(method), None) => Verdict::Drop(format!("unreadable {method} notification: {error}")),
+            (None, _) => Verdict::Drop(format!("unreadable message without a method: {error}")),
+        },
+    }
+}
+
+/// A JSON-RPC error message.
+pub fn error_reply(id: Option<Value>, code: i64, message: String) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
+}
+
+fn invalid_params(id: Option<Value>, method: &str, params: Option<&Value>) -> Value {
+    // For the one call that matters, say exactly what is wrong.
+    let detail = match (method, params) {
+        ("tools/call", Some(params)) => CallToolRequestParams::deserialize(params)
+            .err()
+            .map(|error| error.to_string()),
+        ("tools/call", None) => Some("params are missing".to_owned()),
+        _ => None,
+    };
+    let message = match detail {
+        Some(detail) => format!("Invalid params for {method}: {detail}"),
+        None => format!("Invalid params for {method}"),
+    };
+    error_reply(id, INVALID_PARAMS, message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    fn verdict(line: &str) -> Verdict {
+        classify(line.as_bytes())
+    }
+
+    fn code_and_id(verdict: Verdict) -> (Value, Value) {
+        match verdict {
+            Verdict::Reply(reply) => (reply["error"]["code"].clone(), reply["id"].clone()),
+            other => (json!(format!("{other:?}")), Value::Null),
+        }
+    }
+
+    #[test]
+    fn well_formed_messages_pass_with_the_ids_to_wait_for() {
+        let actual = vec![
+            verdict(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#),
+            verdict(
+                r#"{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"TodoWrite","arguments":{}}}"#,
+            ),
+            verdict(r#"{"jsonrpc":"2.0","id":2,"method":"no/such/method"}"#),
+            verdict(r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"a"}}"#),
+        ];
+        let expected = vec![
+            Verdict::Forward {
+                request: Some(json!(1)),
+                cancels: None,
+            },
+            Verdict::Forward {
+                request: Some(json!("a")),
+                cancels: None,
+            },
+            Verdict::Forward {
+                request: Some(json!(2)),
+                cancels: None,
+            },
+            Verdict::Forward {
+                request: None,
+                cancels: Some(json!("a")),
+            },
+        ];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn wrong_params_of_a_known_method_are_invalid_params_with_the_request_id() {
+        let actual: Vec<_> = [
+            r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":5}}"#,
+            r#"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":"x"}"#,
+            r#"{"jsonrpc":"2.0","id":9,"method":"tools/list","params":5}"#,
+            r#"{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"T","arguments":[1]}}"#,
+            r#"{"jsonrpc":"2.0","id":11,"method":"tools/call"}"#,
+        ]
+        .into_iter()
+        .map(|line| code_and_id(verdict(line)))
+        .collect();
+        let expected: Vec<_> = (7..=11).map(|id| (json!(INVALID_PARAMS), json!(id))).collect();
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn the_invalid_params_message_says_what_is_wrong_with_a_tool_call() {
+        let actual = verdict(r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":5}}"#);
+        let expected = Verdict::Reply(error_reply(
+            Some(json!(7)),
+            INVALID_PARAMS,
+            "Invalid params for tools/call: invalid type: integer `5`, expected a string".to_owned(),
+        ));
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn what_is_not_a_request_is_answered_or_dropped_never_passed_on() {
+        let actual = vec![
+            code_and_id(verdict("not json")),
+            code_and_id(verdict("[1,2]")),
+            code_and_id(verdict(r#"{"id":12,"method":"tools/list"}"#)),
+            code_and_id(verdict(r#"{"jsonrpc":"2.0","id":{"a":1},"method":"tools/list"}"#)),
+            code_and_id(verdict(
+                r#"{"jsonrpc":"1.0","method":"notifications/initialized"}"#,
+            )),
+        ];
+        let expected = vec![
+            (json!(PARSE_ERROR), Value::Null),
+            (json!(INVALID_REQUEST), Value::Null),
+            (json!(INVALID_REQUEST), json!(12)),
+            (json!(INVALID_REQUEST), Value::Null),
+            (
+                json!(format!(
+                    "{:?}",
+                    Verdict::Drop("Invalid request: \"jsonrpc\" must be \"2.0\"".to_owned())
+                )),
+                Value::Null,
+            ),
+        ];
+        assert_eq!(actual, expected);
+    }
+}

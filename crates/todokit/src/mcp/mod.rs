@@ -1,0 +1,17 @@
+//! The MCP server: a profile's tools over the Model Context Protocol on
+//! standard input and output, on the same service (and so the same store)
+//! as the CLI.
+//!
+//! [`TodoMcpServer`] is the rmcp handler; [`serve`] runs one session with
+//! the limits a server facing a model needs: a maximum message size, a
+//! bounded number of requests in flight, an answer for every malformed
+//! message that has an id, and every request read answered before exit.
+
+mod framing;
+mod gate;
+mod server;
+mod session;
+
+pub use gate::{INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR};
+pub use server::{CONVERSATION_META_KEY, TOOL_META_KEY, TodoMcpServer};
+pub use session::{MAX_IN_FLIGHT, MAX_MESSAGE_BYTES, serve, serve_stdio};

@@ -1,0 +1,132 @@
+//! The MCP handler: a profile's tools over the Model Context Protocol, on
+//! the same service (and so the same store) as the CLI.
+//!
+//! Tool errors (a payload the model got wrong) are tool results with
+//! `isError: true` and the same message the CLI gives; an unknown tool is a
+//! protocol error, and so is a store that cannot be read or written.
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, InitializeResult,
+    ListToolsResult, MetaObject, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    ToolAnnotations,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+use serde_json::{Map, Value, json};
+use todokit_app::schema::{SchemaTarget, definition};
+use todokit_app::{ServiceError, TodoWriteService};
+
+/// The key of a call's `_meta` that names the conversation, for clients
+/// that keep several conversations on one server.
+pub const CONVERSATION_META_KEY: &str = "todokit/conversation";
+
+/// The key of a tool's `_meta` that holds its todokit metadata (read-only
+/// with respect to the list, exclusive, inherited by subagents).
+pub const TOOL_META_KEY: &str = "todokit/metadata";
+
+/// Serves one profile's tools for one default conversation.
+#[derive(Debug, Clone)]
+pub struct TodoMcpServer {
+    service: TodoWriteService,
+    conversation: String,
+}
+
+impl TodoMcpServer {
+    /// A server for `service`'s profile; calls that name no conversation in
+    /// their `_meta` go to `conversation`.
+    pub fn new(service: TodoWriteService, conversation: impl Into<String>) -> Self {
+        Self {
+            service,
+            conversation: conversation.into(),
+        }
+    }
+
+    /// The profile's tools as MCP tool definitions, with annotations from
+    /// their metadata.
+    pub fn tools(&self) -> Vec<Tool> {
+        self.service
+            .profile()
+            .tools()
+            .map(|tool| {
+                let schema = match definition(tool, SchemaTarget::Mcp).get("inputSchema") {
+                    Some(Value::Object(map)) => map.clone(),
+                    _ => Map::new(),
+                };
+                let meta = tool.metadata();
+                // The read-only hint is about the workspace (files, processes,
+                // network), which no todo tool touches, so clients may allow
+                // them in plan mode; the finer facts go under `_meta`.
+                let annotations = ToolAnnotations::new()
+                    .read_only(meta.read_only_workspace)
+                    .destructive(false)
+                    .idempotent(meta.idempotent)
+                    .open_world(false);
+                let mut facts = Map::new();
+                facts.insert(TOOL_META_KEY.to_owned(), json!(meta));
+                Tool::new(tool.name(), tool.description(), std::sync::Arc::new(schema))
+                    .annotate(annotations)
+                    .with_meta(MetaObject(facts))
+            })
+            .collect()
+    }
+
+    /// The conversation a call names in its `_meta`, or the server's own.
+    /// rmcp moves a request's `_meta` out of its params into the request
+    /// context before the handler runs, so that is where it is read; the
+    /// params are checked too, for a transport that leaves it there.
+    fn conversation_of(
+        &self,
+        request: &CallToolRequestParams,
+        context: &RequestContext<RoleServer>,
+    ) -> String {
+        let named = |meta: &Map<String, Value>| {
+            meta.get(CONVERSATION_META_KEY)
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        };
+        named(&context.meta.0.0)
+            .or_else(|| request.meta.as_ref().and_then(|meta| named(&meta.0.0)))
+            .unwrap_or_else(|| self.conversation.clone())
+    }
+}
+
+impl ServerHandler for TodoMcpServer {
+    fn get_info(&self) -> ServerConfig {
+        InitializeResult::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("todokit", env!("CARGO_PKG_VERSION")))
+            .with_instructions(self.service.profile().system_prompt())
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(self.tools()))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let conversation = self.conversation_of(&request, &context);
+        let args = Value::Object(request.arguments.clone().unwrap_or_default());
+        match self.service.call_value(&conversation, &request.name, &args).await {
+            Ok(result) => {
+                let content = vec![ContentBlock::text(result.content)];
+                let mut response = if result.is_error {
+                    CallToolResult::error(content)
+                } else {
+                    CallToolResult::success(content)
+                };
+                response.structured_content = Some(result.details.value());
+                Ok(response.into())
+            }
+            Err(error @ ServiceError::UnknownTool { .. }) => {
+                Err(ErrorData::invalid_params(error.to_string(), None))
+            }
+            Err(error) => Err(ErrorData::internal_error(error.to_string(), None)),
+        }
+    }
+}

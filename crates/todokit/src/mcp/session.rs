@@ -1,0 +1,240 @@
+//! One MCP session over newline-delimited JSON-RPC, bounded both ways.
+//!
+//! Between the client and rmcp sit a reader and a writer:
+//!
+//! - the reader takes lines of at most [`MAX_MESSAGE_BYTES`], answers what
+//!   the [gate](super::gate) rejects, and passes the rest to rmcp, never
+//!   more than [`MAX_IN_FLIGHT`] requests ahead of their replies, so a
+//!   client that stops reading stops the server from reading too;
+//! - the writer sends rmcp's replies and the reader's own, a whole line at
+//!   a time, and settles each request it sees answered;
+//! - at the end of input, every request already read is answered before
+//!   rmcp's input is closed (rmcp drops requests still running when its
+//!   input ends).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use rmcp::ServiceExt;
+use serde::Deserialize;
+use serde::de::IgnoredAny;
+use serde_json::Value;
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::sync::{Semaphore, mpsc};
+
+use super::framing::{Frame, FrameReader};
+use super::gate::{INVALID_REQUEST, Verdict, classify, error_reply};
+use super::server::TodoMcpServer;
+
+/// The longest message the server reads, in bytes (4 MiB: a full list at
+/// the default limits is well under 1 MiB). A longer one is answered with a
+/// JSON-RPC error (`-32600`, with its id when one can be found) and skipped
+/// without being held in memory.
+pub const MAX_MESSAGE_BYTES: usize = 4 * 1024 * 1024;
+
+/// The most requests read but not yet answered. While this many wait, the
+/// server reads nothing more.
+pub const MAX_IN_FLIGHT: usize = 32;
+
+/// How long the end of input waits for the requests already read to be
+/// answered; only a request rmcp never answers can take this long.
+const DRAIN_LIMIT: Duration = Duration::from_secs(60);
+
+/// Room in each in-process pipe to and from rmcp.
+const PIPE_BYTES: usize = 1 << 16;
+
+/// Serves `server` on standard input and output until the client closes its
+/// end; see [`serve`].
+pub async fn serve_stdio(server: TodoMcpServer) -> std::io::Result<()> {
+    serve(server, tokio::io::stdin(), tokio::io::stdout()).await
+}
+
+/// Serves `server` over newline-delimited JSON-RPC on `input` and `output`
+/// until `input` ends and every request read from it has its reply; an
+/// error when the client never completed the MCP handshake.
+///
+/// Text that is not JSON gets a parse error (`-32700`, `id: null`), a
+/// message over [`MAX_MESSAGE_BYTES`] an invalid-request error, a known
+/// method with unreadable params an invalid-params error (`-32602`) with the
+/// request's id; the session goes on after each.
+pub async fn serve<I, O>(server: TodoMcpServer, input: I, output: O) -> std::io::Result<()>
+where
+    I: AsyncRead + Unpin + Send + 'static,
+    O: AsyncWrite + Unpin + Send + 'static,
+{
+    let (to_service, service_in) = tokio::io::duplex(PIPE_BYTES);
+    let (service_out, from_service) = tokio::io::duplex(PIPE_BYTES);
+    let (replies, pending) = mpsc::channel::<Vec<u8>>(MAX_IN_FLIGHT);
+    let in_flight = Arc::new(InFlight::new());
+    let writer = tokio::spawn(write_replies(output, from_service, pending, in_flight.clone()));
+    let reader = tokio::spawn(read_requests(input, to_service, replies, in_flight));
+    let served = server.serve((service_in, service_out)).await;
+    let handshake = match served {
+        Ok(running) => {
+            let _ = running.waiting().await;
+            Ok(())
+        }
+        Err(error) => Err(std::io::Error::other(error)),
+    };
+    let _ = reader.await;
+    let _ = writer.await;
+    handshake
+}
+
+/// Requests passed to rmcp and not yet answered, by id.
+struct InFlight {
+    permits: Semaphore,
+    ids: Mutex<HashMap<String, usize>>,
+}
+
+impl InFlight {
+    fn new() -> Self {
+        Self {
+            permits: Semaphore::new(MAX_IN_FLIGHT),
+            ids: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Waits for room, then counts the request `id` as in flight.
+    async fn admit(&self, id: &Value) {
+        if let Ok(permit) = self.permits.acquire().await {
+            permit.forget();
+        }
+        let mut ids = self.ids.lock().unwrap_or_else(PoisonError::into_inner);
+        *ids.entry(id.to_string()).or_default() += 1;
+    }
+
+    /// The request `id` was answered (or cancelled): frees its room.
+    fn settle(&self, id: &Value) {
+        let mut ids = self.ids.lock().unwrap_or_else(PoisonError::into_inner);
+        let key = id.to_string();
+        if let Some(count) = ids.get_mut(&key) {
+            *count -= 1;
+            if *count == 0 {
+                ids.remove(&key);
+            }
+            self.permits.add_permits(1);
+        }
+    }
+
+    /// Resolves once every admitted request is settled.
+    async fn drained(&self) {
+        let all = u32::try_from(MAX_IN_FLIGHT).unwrap_or(u32::MAX);
+        let _ = self.permits.acquire_many(all).await;
+    }
+}
+
+async fn read_requests<I: AsyncRead + Unpin>(
+    input: I,
+    mut to_service: tokio::io::DuplexStream,
+    replies: mpsc::Sender<Vec<u8>>,
+    in_flight: Arc<InFlight>,
+) {
+    let mut frames = FrameReader::new(BufReader::new(input), MAX_MESSAGE_BYTES);
+    loop {
+        let frame = match frames.next().await {
+            Ok(Some(frame)) => frame,
+            Ok(None) => break,
+            Err(error) => {
+                eprintln!("todokit mcp: reading standard input failed: {error}");
+                break;
+            }
+        };
+        let line = match frame {
+            Frame::Line(line) => line,
+            Frame::TooLarge { bytes, id } => {
+                let message = format!(
+                    "Request too large: the message is {bytes} bytes and this server reads at most {MAX_MESSAGE_BYTES} bytes per message"
+                );
+                let _ = replies
+                    .send(line_of(&error_reply(id, INVALID_REQUEST, message)))
+                    .await;
+                continue;
+            }
+        };
+        if line.trim_ascii().is_empty() {
+            continue;
+        }
+        match classify(&line) {
+            Verdict::Forward { request, cancels } => {
+                if let Some(id) = &request {
+                    in_flight.admit(id).await;
+                }
+                if let Some(id) = &cancels {
+                    in_flight.settle(id);
+                }
+                let sent = to_service.write_all(&line).await;
+                if sent.and(to_service.write_all(b"\n").await).is_err() {
+                    break;
+                }
+            }
+            Verdict::Reply(reply) => {
+                let _ = replies.send(line_of(&reply)).await;
+            }
+            Verdict::Drop(reason) => eprintln!("todokit mcp: ignored {reason}"),
+        }
+    }
+    // Every request read gets its answer before rmcp sees the end of input.
+    if tokio::time::timeout(DRAIN_LIMIT, in_flight.drained())
+        .await
+        .is_err()
+    {
+        eprintln!("todokit mcp: gave up waiting for replies after {DRAIN_LIMIT:?}");
+    }
+    drop(to_service);
+}
+
+fn line_of(reply: &Value) -> Vec<u8> {
+    let mut line = reply.to_string().into_bytes();
+    line.push(b'\n');
+    line
+}
+
+/// The part of an outgoing message that tells whether it answers a request.
+#[derive(Deserialize)]
+struct Outgoing {
+    id: Option<Value>,
+    method: Option<IgnoredAny>,
+}
+
+async fn write_replies<O: AsyncWrite + Unpin>(
+    mut output: O,
+    from_service: tokio::io::DuplexStream,
+    mut pending: mpsc::Receiver<Vec<u8>>,
+    in_flight: Arc<InFlight>,
+) {
+    let mut lines = BufReader::new(from_service).lines();
+    let mut service_open = true;
+    let mut replies_open = true;
+    let mut output_open = true;
+    while service_open || replies_open {
+        let line = tokio::select! {
+            line = lines.next_line(), if service_open => match line {
+                Ok(Some(line)) => {
+                    if let Ok(Outgoing { id: Some(id), method: None }) = serde_json::from_str(&line) {
+                        in_flight.settle(&id);
+                    }
+                    let mut bytes = line.into_bytes();
+                    bytes.push(b'\n');
+                    bytes
+                }
+                _ => {
+                    // rmcp is gone: nothing in flight will be answered now.
+                    service_open = false;
+                    in_flight.permits.close();
+                    continue;
+                }
+            },
+            reply = pending.recv(), if replies_open => match reply {
+                Some(reply) => reply,
+                None => { replies_open = false; continue; }
+            },
+        };
+        // A client that went away still has its requests settled, so the
+        // reader never waits on replies nobody will write.
+        if output_open && (output.write_all(&line).await.is_err() || output.flush().await.is_err()) {
+            output_open = false;
+        }
+    }
+}

@@ -1,0 +1,232 @@
+//! The embedded default store: one JSON file per conversation in a folder.
+//!
+//! - A write goes to a new temporary file that is fsynced and then renamed over
+//!   the old one (and the folder fsynced), so a crash at any moment leaves
+//!   either the old or the new list, whole.
+//! - Writers take an advisory lock on a per-conversation lock file, check
+//!   the stored version and only then write: compare-and-swap across
+//!   threads and processes. Readers need no lock; a rename is atomic.
+//! - Any conversation id maps to a file name inside the folder that no other
+//!   id maps to (see [`JsonFileStore::file_stem`]).
+//! - A file that cannot be parsed is reported, never overwritten; one in a
+//!   newer format or a shape this build does not know is refused, never read
+//!   as an empty list; fields this build does not know survive a write.
+//! - No link inside the folder is followed (see [`safe_fs`]), and temporary
+//!   files are removed on every failure path, or by the next write after a
+//!   crash.
+
+mod safe_fs;
+#[cfg(test)]
+mod tests;
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use async_trait::async_trait;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use sha2::{Digest, Sha256};
+use todokit_app::{ConversationContext, StoreError};
+use todokit_domain::TodoState;
+
+/// The version of the file layout this build writes and reads.
+pub const FILE_FORMAT: u32 = 1;
+
+/// The longest encoded id used as a file name as it is; longer ones are
+/// named by their SHA-256 instead (file systems cap names at 255 bytes).
+pub const MAX_READABLE_STEM: usize = 160;
+
+/// What one file holds. The id is kept inside so that a hashed file name can
+/// be checked against the conversation that asked for it.
+#[derive(Debug, Serialize, Deserialize)]
+struct StoredFile {
+    format: u32,
+    conversation: String,
+    state: TodoState,
+    /// Top-level fields this build does not know, written back as found.
+    #[serde(flatten)]
+    foreign: Map<String, Value>,
+}
+
+/// The one field read before the rest: which layout the file has.
+#[derive(Deserialize)]
+struct FormatHeader {
+    format: Option<u32>,
+}
+
+/// One JSON file per conversation under a root folder.
+#[derive(Debug, Clone)]
+pub struct JsonFileStore {
+    root: PathBuf,
+}
+
+impl JsonFileStore {
+    /// A store under `root`. The folder is created on the first write.
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        Self { root: root.into() }
+    }
+
+    /// The folder it keeps its files in.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The file that holds `conversation`'s list.
+    pub fn path_for(&self, conversation: &str) -> PathBuf {
+        self.root.join(format!("{}.json", Self::file_stem(conversation)))
+    }
+
+    /// The file name (without extension) for a conversation id.
+    ///
+    /// Lower-case ASCII letters, digits, `-` and `_` stand for themselves and
+    /// every other byte becomes `%XX` (upper-case hex), so the name can hold
+    /// no separator, no dot and no reserved device name, and two ids that
+    /// differ (even only in case) never share a name, even on a
+    /// case-insensitive file system. The `c-` prefix keeps `CON` and the like
+    /// harmless on Windows. An encoding longer than [`MAX_READABLE_STEM`] is
+    /// replaced by `h-` and the SHA-256 of the id.
+    pub fn file_stem(conversation: &str) -> String {
+        let mut encoded = String::with_capacity(conversation.len() + 2);
+        encoded.push_str("c-");
+        for byte in conversation.bytes() {
+            if byte.is_ascii_lowercase() || byte.is_ascii_digit() || byte == b'-' || byte == b'_' {
+                encoded.push(char::from(byte));
+            } else {
+                encoded.push_str(&format!("%{byte:02X}"));
+            }
+            if encoded.len() > MAX_READABLE_STEM {
+                return format!("h-{}", hex(&Sha256::digest(conversation.as_bytes())));
+            }
+        }
+        encoded
+    }
+
+    fn lock_path(&self, conversation: &str) -> PathBuf {
+        self.root.join(format!("{}.lock", Self::file_stem(conversation)))
+    }
+
+    /// How this conversation's temporary files start: hidden, then the
+    /// stem, then a dot (stems have none, so no other conversation's
+    /// temporary files share it).
+    fn temp_prefix(conversation: &str) -> String {
+        format!(".{}.json.", Self::file_stem(conversation))
+    }
+
+    fn load_blocking(&self, conversation: &str) -> Result<TodoState, StoreError> {
+        Ok(self
+            .read_file(conversation)?
+            .map(|file| file.state)
+            .unwrap_or_default())
+    }
+
+    /// The stored file, checked: its format is this build's, its shape is
+    /// one this build reads whole, and it holds the conversation asked for.
+    fn read_file(&self, conversation: &str) -> Result<Option<StoredFile>, StoreError> {
+        let path = self.path_for(conversation);
+        let Some(bytes) = safe_fs::read_if_exists(&path)? else {
+            return Ok(None);
+        };
+        let corrupt = |reason: String| StoreError::Corrupt {
+            location: path.display().to_string(),
+            reason,
+        };
+        // The format first: a newer file is refused as newer, not as a
+        // shape this build happens not to know.
+        let header: FormatHeader =
+            serde_json::from_slice(&bytes).map_err(|e| corrupt(format!("not a todokit list: {e}")))?;
+        if header.format != Some(FILE_FORMAT) {
+            let format = header
+                .format
+                .map_or("no file format".to_owned(), |f| format!("file format {f}"));
+            return Err(corrupt(format!(
+                "{format} is not the format {FILE_FORMAT} this todokit reads"
+            )));
+        }
+        let stored: StoredFile =
+            serde_json::from_slice(&bytes).map_err(|e| corrupt(format!("not a todokit list: {e}")))?;
+        if stored.conversation != conversation {
+            return Err(corrupt(format!(
+                "it holds conversation {:?}, not the one asked for",
+                todokit_domain::clip(&stored.conversation)
+            )));
+        }
+        Ok(Some(stored))
+    }
+
+    fn save_blocking(&self, conversation: &str, expected: u64, state: &TodoState) -> Result<(), StoreError> {
+        let lock_path = self.lock_path(conversation);
+        let lock = match safe_fs::open_lock(&lock_path) {
+            Ok(lock) => lock,
+            // The folder is made on the first write only: one failing
+            // `mkdir` per save would cost every later write a syscall.
+            Err(StoreError::Io { error, .. }) if error.kind() == io::ErrorKind::NotFound => {
+                fs::create_dir_all(&self.root).map_err(|e| safe_fs::io_error("create", &self.root, e))?;
+                safe_fs::open_lock(&lock_path)?
+            }
+            Err(other) => return Err(other),
+        };
+        lock.lock()
+            .map_err(|e| safe_fs::io_error("lock", &lock_path, e))?;
+        // The lock is released when `lock` is dropped, on every path out.
+        let stored = self.read_file(conversation)?;
+        let found = stored.as_ref().map_or(0, |file| file.state.version);
+        if found != expected {
+            return Err(StoreError::Conflict {
+                conversation: conversation.to_owned(),
+                expected,
+                found,
+            });
+        }
+        let body = StoredFile {
+            format: FILE_FORMAT,
+            conversation: conversation.to_owned(),
+            state: state.clone(),
+            foreign: stored.map(|file| file.foreign).unwrap_or_default(),
+        };
+        let path = self.path_for(conversation);
+        let bytes = serde_json::to_vec_pretty(&body)
+            .map_err(|e| safe_fs::io_error("encode", &path, io::Error::other(e)))?;
+        let prefix = Self::temp_prefix(conversation);
+        // Holding the lock, no live writer of this conversation owns a
+        // temporary file: any found now was left by a killed one.
+        safe_fs::sweep_temporaries(&self.root, &prefix);
+        safe_fs::replace_durably(&self.root, &prefix, &path, &bytes)?;
+        drop(lock);
+        Ok(())
+    }
+}
+
+#[async_trait]
+impl ConversationContext for JsonFileStore {
+    async fn load(&self, conversation: &str) -> Result<TodoState, StoreError> {
+        let (store, conversation) = (self.clone(), conversation.to_owned());
+        blocking(move || store.load_blocking(&conversation)).await
+    }
+
+    async fn save(&self, conversation: &str, expected: u64, state: &TodoState) -> Result<(), StoreError> {
+        let (store, conversation, state) = (self.clone(), conversation.to_owned(), state.clone());
+        blocking(move || store.save_blocking(&conversation, expected, &state)).await
+    }
+
+    fn is_durable(&self) -> bool {
+        true
+    }
+}
+
+/// Runs file work off the async executor's threads.
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, StoreError> + Send + 'static,
+) -> Result<T, StoreError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| StoreError::Io {
+            action: "run",
+            location: "a store worker thread".to_owned(),
+            error: io::Error::other(e.to_string()),
+        })?
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}

@@ -1,0 +1,147 @@
+//! File operations that never follow a link the store did not make.
+//!
+//! Anyone who can write to the store's folder could plant a symbolic link
+//! where a state, lock or temporary file goes; following it would let the
+//! next write replace any file the user can write. So state and lock files
+//! are opened with `O_NOFOLLOW` (a link is refused with a clear error), and
+//! new contents go to a temporary file with a random name created with
+//! `O_EXCL` (the `tempfile` crate) and renamed over the state file, which
+//! replaces a link rather than writing through it.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::Path;
+
+use todokit_app::StoreError;
+
+/// Why a path in the store was refused.
+const LINK_REFUSED: &str = "it is a symbolic link, and todokit never follows links inside its store \
+                            (remove the link, or point the store at the real folder)";
+
+/// The whole contents of `path`, or `None` when there is no such file.
+pub(super) fn read_if_exists(path: &Path) -> Result<Option<Vec<u8>>, StoreError> {
+    let mut file = match no_follow(OpenOptions::new().read(true)).open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(refusal("read", path, e)),
+    };
+    let mut bytes = Vec::new();
+    io::Read::read_to_end(&mut file, &mut bytes).map_err(|e| io_error("read", path, e))?;
+    Ok(Some(bytes))
+}
+
+/// Opens (creating it if needed) the lock file at `path`.
+pub(super) fn open_lock(path: &Path) -> Result<File, StoreError> {
+    no_follow(OpenOptions::new().create(true).truncate(false).write(true))
+        .open(path)
+        .map_err(|e| refusal("open", path, e))
+}
+
+/// Writes `bytes` to a new temporary file in `dir` whose name starts with
+/// `prefix`, makes it durable, and renames it to `target`. On any failure
+/// the temporary file is removed.
+pub(super) fn replace_durably(
+    dir: &Path,
+    prefix: &str,
+    target: &Path,
+    bytes: &[u8],
+) -> Result<(), StoreError> {
+    let mut temp = tempfile::Builder::new()
+        .prefix(prefix)
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .map_err(|e| io_error("create a temporary file in", dir, e))?;
+    temp.write_all(bytes)
+        .map_err(|e| io_error("write", temp.path(), e))?;
+    temp.as_file()
+        .sync_all()
+        .map_err(|e| io_error("sync", temp.path(), e))?;
+    // Dropping a `NamedTempFile` deletes it, so every early return above
+    // and a failed rename here leave nothing behind.
+    temp.persist(target)
+        .map_err(|e| io_error("replace", target, e.error))?;
+    sync_dir(dir)
+}
+
+/// Removes temporary files in `dir` starting with `prefix` that a killed
+/// writer left behind. Only called with the conversation's lock held, so no
+/// live writer owns one of them.
+pub(super) fn sweep_temporaries(dir: &Path, prefix: &str) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with(prefix) && name.ends_with(".tmp") {
+            // Best effort: a leftover that cannot be removed harms nothing.
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// Makes a rename inside `dir` durable. Only Unix can open a folder for
+/// this; elsewhere the rename is as durable as the platform makes it.
+fn sync_dir(dir: &Path) -> Result<(), StoreError> {
+    #[cfg(unix)]
+    {
+        File::open(dir)
+            .and_then(|d| d.sync_all())
+            .map_err(|e| io_error("sync", dir, e))?;
+    }
+    #[cfg(not(unix))]
+    let _ = dir;
+    Ok(())
+}
+
+#[cfg(unix)]
+fn no_follow(options: &mut OpenOptions) -> &mut OpenOptions {
+    use std::os::unix::fs::OpenOptionsExt;
+    options.custom_flags(libc::O_NOFOLLOW)
+}
+
+#[cfg(not(unix))]
+fn no_follow(options: &mut OpenOptions) -> &mut OpenOptions {
+    options
+}
+
+/// An open that failed: a link gets the store's own explanation.
+fn refusal(action: &'static str, path: &Path, error: io::Error) -> StoreError {
+    let is_link = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    if is_link {
+        io_error(action, path, io::Error::other(LINK_REFUSED))
+    } else {
+        io_error(action, path, error)
+    }
+}
+
+pub(super) fn io_error(action: &'static str, path: &Path, source: io::Error) -> StoreError {
+    StoreError::Io {
+        action,
+        location: path.display().to_string(),
+        error: source,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    #[test]
+    fn a_failed_replace_leaves_no_temporary_file_and_the_target_as_it_was() {
+        let dir = tempfile::tempdir().unwrap();
+        // A folder with something in it cannot be renamed over.
+        let target = dir.path().join("target");
+        fs::create_dir(&target).unwrap();
+        fs::write(target.join("inside"), b"kept").unwrap();
+        let result = replace_durably(dir.path(), ".t.", &target, b"new");
+        let names: Vec<String> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        let actual = (result.is_err(), names, fs::read(target.join("inside")).unwrap());
+        let expected = (true, vec!["target".to_owned()], b"kept".to_vec());
+        assert_eq!(actual, expected);
+    }
+}

@@ -1,0 +1,341 @@
+//! The JSON-file store's unit tests: round trips, conflicts, hostile ids,
+//! foreign fields, links and leftovers.
+
+use super::*;
+use pretty_assertions::assert_eq;
+use std::collections::BTreeSet;
+use std::sync::Arc;
+use todokit_app::{ManualClock, TodoWriteService, profiles};
+use todokit_domain::Todo;
+
+fn state(content: &str, version: u64) -> TodoState {
+    TodoState::flat(vec![Todo::new(content)]).version(version)
+}
+
+#[tokio::test]
+async fn a_missing_conversation_is_an_empty_list() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = JsonFileStore::new(dir.path().join("not-yet"));
+    let actual = fixture.load("x").await.unwrap();
+    let expected = TodoState::new();
+    assert_eq!(actual, expected);
+}
+
+#[tokio::test]
+async fn save_then_load_round_trips_and_leaves_no_temp_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = JsonFileStore::new(dir.path());
+    fixture.save("conv", 0, &state("a", 1)).await.unwrap();
+    let files: BTreeSet<String> = fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    let actual = (fixture.load("conv").await.unwrap(), files);
+    let expected = (
+        state("a", 1),
+        BTreeSet::from(["c-conv.json".to_owned(), "c-conv.lock".to_owned()]),
+    );
+    assert_eq!(actual, expected);
+}
+
+#[tokio::test]
+async fn a_stale_version_is_a_conflict_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = JsonFileStore::new(dir.path());
+    fixture.save("c", 0, &state("first", 1)).await.unwrap();
+    let result = fixture.save("c", 0, &state("second", 1)).await;
+    let actual = (
+        matches!(
+            result,
+            Err(StoreError::Conflict {
+                expected: 0,
+                found: 1,
+                ..
+            })
+        ),
+        fixture.load("c").await.unwrap(),
+    );
+    let expected = (true, state("first", 1));
+    assert_eq!(actual, expected);
+}
+
+#[tokio::test]
+async fn a_corrupt_file_is_reported_and_never_overwritten() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = JsonFileStore::new(dir.path());
+    let path = fixture.path_for("c");
+    fs::write(&path, b"{\"format\":1,\"conv").unwrap();
+    let load = fixture.load("c").await;
+    let save = fixture.save("c", 0, &state("x", 1)).await;
+    let actual = (
+        matches!(load, Err(StoreError::Corrupt { .. })),
+        matches!(save, Err(StoreError::Corrupt { .. })),
+        fs::read(&path).unwrap(),
+    );
+    let expected = (true, true, b"{\"format\":1,\"conv".to_vec());
+    assert_eq!(actual, expected);
+}
+
+#[tokio::test]
+async fn a_file_from_a_newer_format_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = JsonFileStore::new(dir.path());
+    fs::write(
+        fixture.path_for("c"),
+        br#"{"format":2,"conversation":"c","state":{}}"#,
+    )
+    .unwrap();
+    let actual = fixture.load("c").await.map_err(|e| e.to_string());
+    let expected = Err(format!(
+        "the stored list at {} cannot be read (file format 2 is not the format 1 this todokit reads); \
+         it was left untouched: repair or remove it",
+        fixture.path_for("c").display()
+    ));
+    assert_eq!(actual, expected);
+}
+
+#[test]
+fn file_stems_are_plain_for_simple_ids_and_encoded_otherwise() {
+    let fixture = ["default", "../../etc/x", "a/b", "CON", "", "Ab", "ab", "%41", "é"];
+    let actual: Vec<String> = fixture.iter().map(|id| JsonFileStore::file_stem(id)).collect();
+    let expected = vec![
+        "c-default",
+        "c-%2E%2E%2F%2E%2E%2Fetc%2Fx",
+        "c-a%2Fb",
+        "c-%43%4F%4E",
+        "c-",
+        "c-%41b",
+        "c-ab",
+        "c-%2541",
+        "c-%C3%A9",
+    ];
+    assert_eq!(actual, expected);
+}
+
+#[tokio::test]
+async fn hostile_ids_stay_inside_the_folder_and_never_share_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("store");
+    let fixture = JsonFileStore::new(&root);
+    let ids = vec![
+        "../../etc/x".to_owned(),
+        "a/b".to_owned(),
+        "a\\b".to_owned(),
+        "CON".to_owned(),
+        "con".to_owned(),
+        "".to_owned(),
+        ".".to_owned(),
+        "x\0y".to_owned(),
+        "🦀".repeat(2_500),
+        format!("{}!", "🦀".repeat(2_500)),
+    ];
+    for (i, id) in ids.iter().enumerate() {
+        fixture.save(id, 0, &state(&i.to_string(), 1)).await.unwrap();
+    }
+    let mut loaded = Vec::new();
+    for id in &ids {
+        loaded.push(fixture.load(id).await.unwrap());
+    }
+    let entries = fs::read_dir(&root).unwrap().count();
+    let outside = fs::read_dir(dir.path()).unwrap().count();
+    let actual = (loaded, entries, outside);
+    let expected = (
+        (0..ids.len())
+            .map(|i| state(&i.to_string(), 1))
+            .collect::<Vec<_>>(),
+        ids.len() * 2,
+        1,
+    );
+    assert_eq!(actual, expected);
+}
+
+#[tokio::test]
+async fn a_hashed_file_is_checked_against_the_id_that_asks_for_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = JsonFileStore::new(dir.path());
+    let long = "x".repeat(MAX_READABLE_STEM + 1);
+    fixture.save(&long, 0, &state("a", 1)).await.unwrap();
+    // Pretend another id hashed to the same name by copying the file.
+    let other = "y".repeat(MAX_READABLE_STEM + 1);
+    fs::copy(fixture.path_for(&long), fixture.path_for(&other)).unwrap();
+    let actual = matches!(fixture.load(&other).await, Err(StoreError::Corrupt { .. }));
+    let expected = true;
+    assert_eq!(actual, expected);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn concurrent_writers_lose_no_update() {
+    const WRITERS: u64 = 8;
+    const CALLS: u64 = 10;
+    let dir = tempfile::tempdir().unwrap();
+    let profile = profiles::by_name("claude-code").unwrap();
+    let service = TodoWriteService::new(
+        profile,
+        Arc::new(JsonFileStore::new(dir.path())),
+        Arc::new(ManualClock::new(0)),
+    );
+    let mut handles = Vec::new();
+    for writer in 0..WRITERS {
+        let service = service.clone();
+        handles.push(tokio::spawn(async move {
+            for call in 0..CALLS {
+                let args = format!(
+                    r#"{{"todos":[{{"content":"w{writer} c{call}","status":"pending","activeForm":"x"}}]}}"#
+                );
+                let result = service.call("shared", "TodoWrite", &args).await.unwrap();
+                assert!(!result.is_error, "{}", result.content);
+            }
+        }));
+    }
+    for handle in handles {
+        handle.await.unwrap();
+    }
+    let actual = service.state("shared").await.unwrap().version;
+    let expected = WRITERS * CALLS;
+    assert_eq!(actual, expected);
+}
+
+fn names_in(dir: &Path) -> BTreeSet<String> {
+    fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect()
+}
+
+#[tokio::test]
+async fn fields_this_build_does_not_know_survive_a_write_at_every_level() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = JsonFileStore::new(dir.path());
+    let service = TodoWriteService::new(
+        profiles::by_name("claude-code").unwrap(),
+        Arc::new(fixture.clone()),
+        Arc::new(ManualClock::new(0)),
+    );
+    let newer = serde_json::json!({
+        "format": 1,
+        "conversation": "c",
+        "written_by": "todokit 9",
+        "state": {
+            "version": 4,
+            "archive": [{"content": "old"}],
+            "phases": [{
+                "name": "",
+                "color": "teal",
+                "tasks": [
+                    {"content": "keep me", "status": "pending", "estimate": {"hours": 3}},
+                    {"content": "drop me", "status": "pending", "estimate": {"hours": 1}}
+                ]
+            }]
+        }
+    });
+    fs::write(fixture.path_for("c"), serde_json::to_vec(&newer).unwrap()).unwrap();
+    let args = r#"{"todos":[{"content":"keep me","status":"in_progress","activeForm":"Keeping"},{"content":"new","status":"pending","activeForm":"Adding"}]}"#;
+    let result = service.call("c", "TodoWrite", args).await.unwrap();
+    let written: serde_json::Value =
+        serde_json::from_slice(&fs::read(fixture.path_for("c")).unwrap()).unwrap();
+    let actual = (
+        result.is_error,
+        written["written_by"].clone(),
+        written["state"]["version"].clone(),
+        written["state"]["archive"].clone(),
+        written["state"]["phases"][0]["color"].clone(),
+        written["state"]["phases"][0]["tasks"][0]["estimate"].clone(),
+        written["state"]["phases"][0]["tasks"][1].get("estimate").cloned(),
+    );
+    let expected = (
+        false,
+        serde_json::json!("todokit 9"),
+        serde_json::json!(5),
+        serde_json::json!([{"content": "old"}]),
+        serde_json::json!("teal"),
+        serde_json::json!({"hours": 3}),
+        None,
+    );
+    assert_eq!(actual, expected);
+}
+
+#[tokio::test]
+async fn a_shape_this_build_does_not_know_is_refused_never_read_as_empty() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = JsonFileStore::new(dir.path());
+    let shapes = [
+        r#"{"format":1,"conversation":"c","state":{"version":3,"lists":[{"items":[]}]}}"#,
+        r#"{"format":1,"conversation":"c","state":{"version":3,"phases":[{"name":"","items":[{"content":"a"}]}]}}"#,
+        r#"{"format":1,"conversation":"c","state":{"version":3,"phases":[{"name":"","tasks":[{"content":"a","status":"paused"}]}]}}"#,
+        r#"{"conversation":"c","state":{"version":3,"phases":[]}}"#,
+    ];
+    let mut actual = Vec::new();
+    for shape in shapes {
+        fs::write(fixture.path_for("c"), shape).unwrap();
+        let load = fixture.load("c").await;
+        let save = fixture.save("c", 3, &state("x", 4)).await;
+        actual.push((
+            matches!(load, Err(StoreError::Corrupt { .. })),
+            matches!(save, Err(StoreError::Corrupt { .. })),
+            fs::read_to_string(fixture.path_for("c")).unwrap() == shape,
+        ));
+    }
+    let expected = vec![(true, true, true); shapes.len()];
+    assert_eq!(actual, expected);
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn links_planted_in_the_store_never_change_a_file_outside_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("store");
+    let fixture = JsonFileStore::new(&root);
+    fixture.save("c", 0, &state("first", 1)).await.unwrap();
+    let victim = dir.path().join("victim.txt");
+    fs::write(&victim, b"precious").unwrap();
+    let link = |at: PathBuf| {
+        let _ = fs::remove_file(&at);
+        std::os::unix::fs::symlink(&victim, at).unwrap();
+    };
+    // Where older builds and the current one put temporary files.
+    link(root.join("c-c.json.tmp"));
+    link(root.join(".c-c.json.planted.tmp"));
+    let through_temps = fixture.save("c", 1, &state("second", 2)).await;
+    // The state file and the lock file themselves.
+    link(fixture.path_for("c"));
+    let state_link = (
+        fixture.load("c").await,
+        fixture.save("c", 2, &state("third", 3)).await,
+    );
+    fs::remove_file(fixture.path_for("c")).unwrap();
+    link(root.join("c-d.lock"));
+    let lock_link = fixture.save("d", 0, &state("x", 1)).await;
+    fn refused<T>(result: &Result<T, StoreError>) -> bool {
+        result
+            .as_ref()
+            .err()
+            .is_some_and(|e| e.to_string().contains("never follows links"))
+    }
+    let actual = (
+        through_temps.is_ok(),
+        refused(&state_link.0),
+        refused(&state_link.1),
+        refused(&lock_link),
+        fs::read(&victim).unwrap(),
+        names_in(&root).contains(".c-c.json.planted.tmp"),
+    );
+    let expected = (true, true, true, true, b"precious".to_vec(), false);
+    assert_eq!(actual, expected);
+}
+
+#[tokio::test]
+async fn a_temporary_file_left_by_a_killed_writer_goes_with_the_next_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = JsonFileStore::new(dir.path());
+    fixture.save("c", 0, &state("a", 1)).await.unwrap();
+    fs::write(dir.path().join(".c-c.json.Ab12Cd.tmp"), b"half a list").unwrap();
+    fs::write(dir.path().join(".c-other.json.Ab12Cd.tmp"), b"not ours").unwrap();
+    fixture.save("c", 1, &state("b", 2)).await.unwrap();
+    let actual = names_in(dir.path());
+    let expected = BTreeSet::from([
+        ".c-other.json.Ab12Cd.tmp".to_owned(),
+        "c-c.json".to_owned(),
+        "c-c.lock".to_owned(),
+    ]);
+    assert_eq!(actual, expected);
+}
