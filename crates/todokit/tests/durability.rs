@@ -236,4 +236,63 @@ async fn a_writer_killed_at_random_moments_leaves_the_last_committed_state() {
     let progressed = results.last().and_then(|(_, v, _)| v.clone().ok()).unwrap_or(0);
     assert_eq!(failures, Vec::<&(bool, Result<u64, String>, u64)>::new());
     assert!(progressed > 0, "the writer never committed anything: {results:?}");
+    // A killed writer may leave its temporary file; the next write of the
+    // conversation removes it.
+    let after = Command::new(env!("CARGO_BIN_EXE_todokit"))
+        .arg("--store")
+        .arg(dir.path())
+        .args([
+            "call",
+            "TodoWrite",
+            r#"{"todos":[{"content":"after","status":"pending","activeForm":"a"}]}"#,
+        ])
+        .env_remove("TODOKIT_CONVERSATION")
+        .env_remove("TODOKIT_PROFILE")
+        .output()
+        .expect("todokit call runs");
+    let leftovers: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".tmp"))
+        .collect();
+    assert_eq!((after.status.success(), leftovers), (true, Vec::<String>::new()));
+}
+
+#[cfg(unix)]
+#[test]
+fn links_planted_in_the_store_never_let_todokit_call_change_a_file_outside_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store");
+    let victim = dir.path().join("victim.txt");
+    std::fs::write(&victim, b"precious").unwrap();
+    let call = |content: &str| {
+        Command::new(env!("CARGO_BIN_EXE_todokit"))
+            .arg("--store")
+            .arg(&store)
+            .args(["call", "TodoWrite"])
+            .arg(format!(
+                r#"{{"todos":[{{"content":"{content}","status":"pending","activeForm":"a"}}]}}"#
+            ))
+            .env_remove("TODOKIT_CONVERSATION")
+            .env_remove("TODOKIT_PROFILE")
+            .output()
+            .expect("todokit call runs")
+    };
+    let first = call("first");
+    // Where an older build put its temporary file: now just a stray link.
+    std::os::unix::fs::symlink(&victim, store.join("c-default.json.tmp")).unwrap();
+    let past_a_stray_link = call("second");
+    // The state file itself replaced by a link.
+    std::fs::remove_file(store.join("c-default.json")).unwrap();
+    std::os::unix::fs::symlink(&victim, store.join("c-default.json")).unwrap();
+    let through_a_state_link = call("third");
+    let actual = (
+        first.status.success(),
+        past_a_stray_link.status.success(),
+        through_a_state_link.status.code(),
+        String::from_utf8_lossy(&through_a_state_link.stderr).contains("never follows links"),
+        std::fs::read(&victim).unwrap(),
+    );
+    let expected = (true, true, Some(1), true, b"precious".to_vec());
+    assert_eq!(actual, expected);
 }

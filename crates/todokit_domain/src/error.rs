@@ -190,6 +190,22 @@ pub enum TodoError {
         /// The cycle, as `1 -> 2 -> 1`.
         cycle: String,
     },
+    /// A task another agent owns was given a new owner without taking it
+    /// over on purpose (see [`crate::check_claim`]).
+    #[error(
+        "{field}: task {id} is owned by \"{owner}\", so it was left unchanged: another agent is working on it. \
+         Pick another task; to change hands, the owner releases it first ({field} \"\"), or the call takes it over on purpose ({take_over}: true)"
+    )]
+    Claimed {
+        /// The owner field, in the caller's wire format.
+        field: String,
+        /// The take-over flag, in the caller's wire format.
+        take_over: String,
+        /// The task, clipped for quoting.
+        id: String,
+        /// Its current owner, clipped for quoting.
+        owner: String,
+    },
     /// A profile-specific rule, with the profile's own wording.
     #[error("{field}: {message}")]
     Refused {
@@ -211,6 +227,7 @@ impl TodoError {
                 .collect(),
             TodoError::UnknownTask { field, .. }
             | TodoError::Cycle { field, .. }
+            | TodoError::Claimed { field, .. }
             | TodoError::Refused { field, .. } => vec![(field.clone(), self.to_string())],
         }
     }

@@ -8,6 +8,7 @@
 
 mod batch;
 pub mod checklist;
+mod claim;
 mod error;
 mod graph;
 mod lifecycle;
@@ -26,6 +27,7 @@ pub use batch::{
     phase_not_found, task_exists, task_not_found,
 };
 pub use checklist::{Checklist, Escape, progress_line};
+pub use claim::{Claim, ClaimFields, check_claim};
 pub use error::{MAX_QUOTED_CHARS, MAX_REPORTED_VIOLATIONS, TodoError, Violation, Violations, clip};
 pub use lifecycle::{auto_clear, drop_finished};
 pub use patch::{TodoField, TodoPatch};

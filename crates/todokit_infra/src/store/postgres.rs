@@ -250,6 +250,130 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn fields_this_build_does_not_know_survive_and_an_unknown_shape_is_refused() {
+        let store = store().await;
+        let client = store.client().await.unwrap();
+        let insert = |conversation: String, state: serde_json::Value| {
+            let client = &client;
+            async move {
+                client
+                    .execute(
+                        "INSERT INTO todokit_conversations (conversation, version, state) VALUES ($1, 3, $2)",
+                        &[&conversation, &state],
+                    )
+                    .await
+                    .unwrap();
+            }
+        };
+        let newer = unique("foreign");
+        insert(
+            newer.clone(),
+            serde_json::json!({"version": 3, "archive": [1], "phases": [{"name": "", "color": "teal", "tasks": [
+                {"content": "keep me", "status": "pending", "estimate": 3}
+            ]}]}),
+        )
+        .await;
+        let odd = unique("odd-shape");
+        insert(
+            odd.clone(),
+            serde_json::json!({"version": 3, "lists": [{"items": []}]}),
+        )
+        .await;
+        let service = TodoWriteService::new(
+            profiles::by_name("claude-code").unwrap(),
+            Arc::new(store.clone()),
+            Arc::new(ManualClock::new(0)),
+        );
+        let args = r#"{"todos":[{"content":"keep me","status":"in_progress","activeForm":"Keeping"}]}"#;
+        let kept = service.call(&newer, "TodoWrite", args).await.unwrap();
+        let refused = service.call(&odd, "TodoWrite", args).await;
+        let read = |conversation: String| {
+            let client = &client;
+            async move {
+                let row = client
+                    .query_one(
+                        "SELECT state FROM todokit_conversations WHERE conversation = $1",
+                        &[&conversation],
+                    )
+                    .await
+                    .unwrap();
+                row.get::<_, serde_json::Value>(0)
+            }
+        };
+        let stored = read(newer).await;
+        let actual = (
+            kept.is_error,
+            stored["archive"].clone(),
+            stored["phases"][0]["color"].clone(),
+            stored["phases"][0]["tasks"][0]["estimate"].clone(),
+            stored["phases"][0]["tasks"][0]["status"].clone(),
+            refused
+                .map_err(|e| e.to_string().contains("cannot be read"))
+                .err(),
+            read(odd).await,
+        );
+        let expected = (
+            false,
+            serde_json::json!([1]),
+            serde_json::json!("teal"),
+            serde_json::json!(3),
+            serde_json::json!("in_progress"),
+            Some(true),
+            serde_json::json!({"version": 3, "lists": [{"items": []}]}),
+        );
+        assert_eq!(actual, expected);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn eight_racing_claimers_through_separate_pools_get_exactly_one_winner_every_round() {
+        const CLAIMERS: usize = 8;
+        const ROUNDS: usize = 10;
+        let mut services = Vec::new();
+        for _ in 0..CLAIMERS {
+            // Separate pools, as separate worker processes would have.
+            services.push(TodoWriteService::new(
+                profiles::by_name("claude-tasks").unwrap(),
+                Arc::new(store().await),
+                Arc::new(ManualClock::new(0)),
+            ));
+        }
+        let mut actual = Vec::new();
+        for round in 0..ROUNDS {
+            let conversation = unique(&format!("claim-{round}"));
+            let created = services[0]
+                .call(
+                    &conversation,
+                    "TaskCreate",
+                    r#"{"subject":"Ship","description":"Tag it"}"#,
+                )
+                .await
+                .unwrap();
+            assert!(!created.is_error, "{}", created.content);
+            let racers: Vec<_> = services
+                .iter()
+                .enumerate()
+                .map(|(n, service)| {
+                    let (service, conversation) = (service.clone(), conversation.clone());
+                    tokio::spawn(async move {
+                        let args = format!(r#"{{"taskId":"1","owner":"agent-{n}","status":"in_progress"}}"#);
+                        let result = service.call(&conversation, "TaskUpdate", &args).await.unwrap();
+                        (!result.is_error).then(|| format!("agent-{n}"))
+                    })
+                })
+                .collect();
+            let mut winners = Vec::new();
+            for racer in racers {
+                winners.extend(racer.await.unwrap());
+            }
+            let stored = store().await.load(&conversation).await.unwrap();
+            let owner = stored.find("1").and_then(|task| task.owner.clone());
+            actual.push((winners.len(), winners.first().cloned() == owner));
+        }
+        let expected = vec![(1, true); ROUNDS];
+        assert_eq!(actual, expected);
+    }
+
+    #[tokio::test]
     async fn an_unreachable_database_is_a_clear_error() {
         let dir = std::env::temp_dir().join(unique("nowhere"));
         let url = format!(

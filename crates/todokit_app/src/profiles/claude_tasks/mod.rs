@@ -103,9 +103,12 @@ pub struct TaskUpdateInput {
     /// Its new present-continuous title.
     #[serde(default)]
     pub active_form: Option<String>,
-    /// The agent that takes it on.
+    /// The agent that takes it on; `""` releases it.
     #[serde(default)]
     pub owner: Option<String>,
+    /// `true` to take the task from the agent that owns it, on purpose.
+    #[serde(default)]
+    pub take_over: Option<bool>,
     /// Keys to merge into its metadata; a key set to null is removed.
     #[serde(default)]
     pub metadata: Option<Map<String, Value>>,

@@ -1,7 +1,9 @@
 //! The tools that change the task list: `TaskCreate` and `TaskUpdate`.
 
 use serde::Serialize;
-use todokit_domain::{Status, Todo, TodoError, TodoField, TodoPatch, TodoState, Transition, Violation, Violations};
+use todokit_domain::{
+    Status, Todo, TodoError, TodoField, TodoPatch, TodoState, Transition, Violation, Violations, ClaimFields, check_claim,
+};
 
 use super::read::NOT_FOUND;
 use super::view::{OneTask, TaskView, view};
@@ -87,6 +89,13 @@ impl TypedTool for TaskUpdate {
                 ToolResult::ok(format!("Updated task #{id} deleted"), details),
             ));
         }
+        if let Some(owner) = input.owner.as_deref() {
+            let fields = ClaimFields {
+                owner: "owner",
+                take_over: "takeOver",
+            };
+            check_claim(&previous, &id, owner, input.take_over == Some(true), fields)?;
+        }
         let patch = TodoPatch {
             content: input.subject.clone(),
             description: input.description.clone(),
@@ -104,6 +113,10 @@ impl TypedTool for TaskUpdate {
         patch.check(&ctx.rules.limits, |f| wire_name(f).to_owned(), &mut problems);
         let task = state.find_mut(&id).ok_or_else(|| unknown(&id))?;
         let named = patch.apply(task, ctx.now);
+        // A released task has no owner, not an empty one.
+        if task.owner.as_deref() == Some("") {
+            task.owner = None;
+        }
         // As in Claude Code, a field counts as updated only when its value
         // changed; metadata counts whenever it was given.
         let mut changed: Vec<&str> = named
@@ -221,5 +234,75 @@ pub(super) fn unknown(id: &str) -> TodoError {
     TodoError::UnknownTask {
         field: "taskId".into(),
         id: todokit_domain::clip(id),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::profile;
+    use crate::test_support::run_tool;
+    use pretty_assertions::assert_eq;
+    use todokit_domain::TodoState;
+
+    /// Runs `calls` in order, each on the state the last one left; returns
+    /// each answer (with whether it was an error) and the last owner of #1.
+    fn claims(calls: &[&str]) -> (Vec<(bool, String)>, Option<String>) {
+        let mut state = TodoState::new();
+        let created = run_tool(&profile(), "TaskCreate", &state, r#"{"subject":"Ship","description":"Tag it"}"#);
+        state = created.commit.unwrap_or(state);
+        let mut answers = Vec::new();
+        for args in calls {
+            let outcome = run_tool(&profile(), "TaskUpdate", &state, args);
+            answers.push((outcome.result.is_error, outcome.result.content));
+            if let Some(next) = outcome.commit {
+                state = next;
+            }
+        }
+        (answers, state.find("1").and_then(|task| task.owner.clone()))
+    }
+
+    #[test]
+    fn a_task_someone_else_owns_is_refused_with_their_name_and_the_list_kept() {
+        let actual = claims(&[
+            r#"{"taskId":"1","owner":"agent-a","status":"in_progress"}"#,
+            r#"{"taskId":"1","owner":"agent-b","status":"in_progress"}"#,
+            r#"{"taskId":"1","owner":"agent-a"}"#,
+        ]);
+        let expected = (
+            vec![
+                (false, "Updated task #1 owner, status".to_owned()),
+                (
+                    true,
+                    "TaskUpdate was not applied; the stored list is unchanged.\n\
+                     - owner: task 1 is owned by \"agent-a\", so it was left unchanged: another agent is working on it. \
+                     Pick another task; to change hands, the owner releases it first (owner \"\"), or the call takes it over on purpose (takeOver: true)\n\
+                     Fix the arguments and call TaskUpdate again."
+                        .to_owned(),
+                ),
+                (false, "Updated task #1 ".to_owned()),
+            ],
+            Some("agent-a".to_owned()),
+        );
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn a_released_task_or_a_take_over_changes_hands() {
+        let actual = claims(&[
+            r#"{"taskId":"1","owner":"agent-a"}"#,
+            r#"{"taskId":"1","owner":""}"#,
+            r#"{"taskId":"1","owner":"agent-b"}"#,
+            r#"{"taskId":"1","owner":"agent-c","takeOver":true}"#,
+        ]);
+        let expected = (
+            vec![
+                (false, "Updated task #1 owner".to_owned()),
+                (false, "Updated task #1 owner".to_owned()),
+                (false, "Updated task #1 owner".to_owned()),
+                (false, "Updated task #1 owner".to_owned()),
+            ],
+            Some("agent-c".to_owned()),
+        );
+        assert_eq!(actual, expected);
     }
 }
