@@ -2,11 +2,11 @@
 
 CARGO ?= cargo
 
-.PHONY: test toolchain fmt-check clippy doc unit demo build snapshots-review bench fuzz-smoke
+.PHONY: test toolchain fmt-check clippy doc unit lean demo build snapshots-review bench fuzz-smoke
 
 ## Everything CI checks: formatting, lints, every test (snapshots included),
 ## the PostgreSQL store's against a throwaway cluster this target starts.
-test: toolchain fmt-check clippy doc unit
+test: toolchain fmt-check clippy doc unit lean
 
 ## rustfmt and clippy ship as rustup components; add them when missing.
 toolchain:
@@ -26,9 +26,14 @@ doc:
 unit:
 	./scripts/with-postgres.sh $(CARGO) test --workspace --all-features --locked
 
+## A fresh host crate on `todokit` with `default-features = false`: at most
+## 60 crates, none of the binary's, and a call under a non-tokio executor.
+lean:
+	./scripts/check-lean.sh
+
 ## The main job on the embedded default store: a scripted agent session.
 demo:
-	$(CARGO) run -q -p todokit -- demo
+	$(CARGO) run -q -p todokit_cli -- demo
 
 build:
 	$(CARGO) build --workspace --release --locked

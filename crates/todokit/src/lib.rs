@@ -25,8 +25,6 @@
 //! # Ok(()) }
 //! ```
 
-pub mod mcp;
-
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -131,6 +129,12 @@ impl Builder {
     pub fn store_dir(mut self, dir: impl Into<PathBuf>) -> Self {
         self.store_dir = Some(dir.into());
         self
+    }
+
+    /// Keeps every list in this process's memory (lost when it exits):
+    /// for tests, and for hosts that persist the transcript instead.
+    pub fn memory_store(self) -> Self {
+        self.store(MemoryStore::new())
     }
 
     /// Uses `store` instead of the JSON-file store.

@@ -214,17 +214,21 @@ impl ConversationContext for JsonFileStore {
     }
 }
 
-/// Runs file work off the async executor's threads.
+/// Runs file work off the async executor's threads when it is tokio's;
+/// under any other executor (or `block_on` with none) the work runs on the
+/// calling thread, so the store needs no reactor. The work is short: one
+/// read, or a locked write with two fsyncs.
 async fn blocking<T: Send + 'static>(
     work: impl FnOnce() -> Result<T, StoreError> + Send + 'static,
 ) -> Result<T, StoreError> {
-    tokio::task::spawn_blocking(work)
-        .await
-        .map_err(|e| StoreError::Io {
-            action: "run",
-            location: "a store worker thread".to_owned(),
-            error: io::Error::other(e.to_string()),
-        })?
+    let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+        return work();
+    };
+    runtime.spawn_blocking(work).await.map_err(|e| StoreError::Io {
+        action: "run",
+        location: "a store worker thread".to_owned(),
+        error: io::Error::other(e.to_string()),
+    })?
 }
 
 fn hex(bytes: &[u8]) -> String {

@@ -13,8 +13,8 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{Map, Value, json};
-use todokit_app::schema::{SchemaTarget, definition};
-use todokit_app::{ServiceError, TodoWriteService};
+use todokit::app::schema::{SchemaTarget, definition};
+use todokit::app::{ServiceError, TodoWriteService};
 
 /// The key of a call's `_meta` that names the conversation, for clients
 /// that keep several conversations on one server.

@@ -387,8 +387,8 @@ async fn run(cli: Cli) -> Result<ExitCode> {
                 .with_writer(std::io::stderr)
                 .with_max_level(tracing_subscriber::filter::LevelFilter::WARN)
                 .try_init();
-            let server = todokit::mcp::TodoMcpServer::new(service, conversation_or_default());
-            todokit::mcp::serve_stdio(server)
+            let server = todokit_cli::mcp::TodoMcpServer::new(service, conversation_or_default());
+            todokit_cli::mcp::serve_stdio(server)
                 .await
                 .context("the MCP client did not complete the handshake")?;
         }
