@@ -34,9 +34,14 @@ pub use todokit_app as app;
 pub use todokit_domain as domain;
 pub use todokit_infra as infra;
 
+pub use todokit_app::turn::{
+    CallRecord, Enforcement, Injection, Placement, ReminderKind, TurnConfig, TurnCounters, TurnEnd,
+    TurnPolicy,
+};
 pub use todokit_app::{
-    Clock, ConversationContext, ManualClock, Profile, SchemaTarget, ServiceError, StoreError,
-    TodoWriteService, ToolResult, end_of_turn_reminder, profiles,
+    Clock, ConversationContext, ConversationSummary, ManualClock, Profile, SUBSCRIBE_POLL_INTERVAL,
+    SchemaTarget, ServiceError, StoreError, StoredConversation, Subscription, TodoWriteService, ToolResult,
+    UserAction, UserEdit, end_of_turn_reminder, profiles,
 };
 pub use todokit_domain::{Phase, Priority, Status, Todo, TodoState};
 pub use todokit_infra::{Format, JsonFileStore, MemoryStore, SystemClock, render};

@@ -4,7 +4,7 @@
 
 use async_trait::async_trait;
 use thiserror::Error;
-use todokit_domain::TodoState;
+use todokit_domain::{Timestamp, TodoState};
 
 /// Why a store could not load or save a list.
 #[derive(Debug, Error)]
@@ -34,6 +34,13 @@ pub enum StoreError {
         /// The underlying error.
         error: std::io::Error,
     },
+    /// The store cannot do this at all (a host's own store that does not
+    /// implement an optional method).
+    #[error("this store cannot {operation}")]
+    Unsupported {
+        /// What was asked ("list its conversations", ...).
+        operation: &'static str,
+    },
     /// What is stored cannot be understood. It is left exactly as it is.
     #[error(
         "the stored list at {location} cannot be read ({reason}); it was left untouched: \
@@ -62,4 +69,26 @@ pub trait ConversationContext: Send + Sync {
 
     /// True when a saved list survives the process (a file, a database).
     fn is_durable(&self) -> bool;
+
+    /// Every stored conversation, in no particular order. One that cannot
+    /// be read is listed with its error, not left out. The default says
+    /// the store cannot list (for hosts' own stores written before this
+    /// method existed).
+    async fn conversations(&self) -> Result<Vec<StoredConversation>, StoreError> {
+        Err(StoreError::Unsupported {
+            operation: "list its conversations",
+        })
+    }
+}
+
+/// One conversation as a store lists it.
+#[derive(Debug)]
+pub struct StoredConversation {
+    /// The conversation's id.
+    pub id: String,
+    /// When it last changed (milliseconds since the Unix epoch), where the
+    /// store knows.
+    pub changed_at: Option<Timestamp>,
+    /// Its list, or why it cannot be read.
+    pub state: Result<TodoState, StoreError>,
 }

@@ -10,6 +10,7 @@
 mod arguments;
 mod clock;
 mod context;
+mod conversations;
 mod details;
 mod list_writer;
 mod operation;
@@ -19,6 +20,7 @@ mod reminder;
 mod replay;
 pub mod schema;
 mod service;
+mod subscription;
 mod tool;
 pub mod turn;
 mod user_edit;
@@ -29,7 +31,8 @@ pub use arguments::{
     parse_arguments, repair_and_check,
 };
 pub use clock::{Clock, ManualClock};
-pub use context::{ConversationContext, StoreError};
+pub use context::{ConversationContext, StoreError, StoredConversation};
+pub use conversations::ConversationSummary;
 pub use details::Details;
 pub use list_writer::{Counts, ListTool, ListWriter, current_details, list_details};
 pub use operation::ToolOperation;
@@ -38,6 +41,7 @@ pub use reminder::{end_of_turn_reminder, stale_list_reminder};
 pub use replay::{Replay, replay};
 pub use schema::SchemaTarget;
 pub use service::{MAX_COMMIT_ATTEMPTS, ServiceError, TodoWriteService};
+pub use subscription::{SUBSCRIBE_POLL_INTERVAL, Subscription};
 pub use tool::{CallContext, Outcome, Tool, ToolError, ToolMetadata, ToolResult, TypedTool};
 pub use turn::{
     CallRecord, Enforcement, Injection, Placement, ReminderKind, TurnConfig, TurnCounters, TurnEnd,

@@ -9,6 +9,7 @@ use serde_json::Value;
 use thiserror::Error;
 use todokit_domain::{Notice, Phase, Timestamp, TodoState, drop_finished};
 
+use crate::subscription::{Alarms, ring_all};
 use crate::{
     CallContext, Clock, ConversationContext, Profile, StoreError, ToolError, ToolResult, parse_arguments,
 };
@@ -66,6 +67,7 @@ pub struct TodoWriteService {
     store: Arc<dyn ConversationContext>,
     clock: Arc<dyn Clock>,
     locks: ConversationLocks,
+    alarms: Alarms,
 }
 
 impl TodoWriteService {
@@ -76,7 +78,13 @@ impl TodoWriteService {
             store,
             clock,
             locks: ConversationLocks::default(),
+            alarms: Alarms::default(),
         }
+    }
+
+    /// The live feeds of each conversation, rung on every commit.
+    pub(crate) fn alarms(&self) -> &Alarms {
+        &self.alarms
     }
 
     /// Waits for, then holds, the lock that serializes exclusive calls on
@@ -189,7 +197,10 @@ impl TodoWriteService {
             };
             next.version = version;
             match self.store.save(conversation, stored.version, &next).await {
-                Ok(()) => return Ok(value),
+                Ok(()) => {
+                    ring_all(&self.alarms, conversation);
+                    return Ok(value);
+                }
                 Err(StoreError::Conflict { .. }) => continue,
                 Err(e) => return Err(ServiceError::from(e).into()),
             }

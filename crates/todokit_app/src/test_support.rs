@@ -41,3 +41,48 @@ pub fn problem_messages(outcome: &crate::Outcome) -> Vec<String> {
         })
         .unwrap_or_default()
 }
+
+/// A store that keeps lists in a map, for the service's own tests (the
+/// real stores live in the infra crate, which depends on this one).
+#[derive(Default)]
+pub struct MapStore(std::sync::Mutex<std::collections::HashMap<String, todokit_domain::TodoState>>);
+
+#[async_trait::async_trait]
+impl crate::ConversationContext for MapStore {
+    async fn load(&self, conversation: &str) -> Result<todokit_domain::TodoState, crate::StoreError> {
+        let lists = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        Ok(lists.get(conversation).cloned().unwrap_or_default())
+    }
+
+    async fn save(
+        &self,
+        conversation: &str,
+        expected: u64,
+        state: &todokit_domain::TodoState,
+    ) -> Result<(), crate::StoreError> {
+        let mut lists = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let found = lists.get(conversation).map_or(0, |s| s.version);
+        if found != expected {
+            return Err(crate::StoreError::Conflict {
+                conversation: conversation.to_owned(),
+                expected,
+                found,
+            });
+        }
+        lists.insert(conversation.to_owned(), state.clone());
+        Ok(())
+    }
+
+    fn is_durable(&self) -> bool {
+        false
+    }
+}
+
+/// A service for the profile called `name` over a [`MapStore`].
+pub fn memory_service(name: &str) -> crate::TodoWriteService {
+    crate::TodoWriteService::new(
+        crate::profiles::by_name(name).expect("the profile exists"),
+        std::sync::Arc::new(MapStore::default()),
+        std::sync::Arc::new(crate::ManualClock::new(0)),
+    )
+}

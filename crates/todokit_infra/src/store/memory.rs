@@ -5,13 +5,14 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 use async_trait::async_trait;
-use todokit_app::{ConversationContext, StoreError};
-use todokit_domain::TodoState;
+use todokit_app::{ConversationContext, StoreError, StoredConversation};
+use todokit_domain::{Timestamp, TodoState};
 
-/// Lists in a map behind a mutex; nothing survives the process.
+/// Lists in a map behind a mutex, each with the time it last changed;
+/// nothing survives the process.
 #[derive(Debug, Default)]
 pub struct MemoryStore {
-    lists: Mutex<HashMap<String, TodoState>>,
+    lists: Mutex<HashMap<String, (TodoState, Timestamp)>>,
 }
 
 impl MemoryStore {
@@ -20,7 +21,7 @@ impl MemoryStore {
         Self::default()
     }
 
-    fn lists(&self) -> std::sync::MutexGuard<'_, HashMap<String, TodoState>> {
+    fn lists(&self) -> std::sync::MutexGuard<'_, HashMap<String, (TodoState, Timestamp)>> {
         // A panic while holding the lock cannot leave a half-written entry
         // (entries are replaced whole), so a poisoned map is still sound.
         self.lists.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -30,12 +31,16 @@ impl MemoryStore {
 #[async_trait]
 impl ConversationContext for MemoryStore {
     async fn load(&self, conversation: &str) -> Result<TodoState, StoreError> {
-        Ok(self.lists().get(conversation).cloned().unwrap_or_default())
+        Ok(self
+            .lists()
+            .get(conversation)
+            .map(|(state, _)| state.clone())
+            .unwrap_or_default())
     }
 
     async fn save(&self, conversation: &str, expected: u64, state: &TodoState) -> Result<(), StoreError> {
         let mut lists = self.lists();
-        let found = lists.get(conversation).map_or(0, |s| s.version);
+        let found = lists.get(conversation).map_or(0, |(s, _)| s.version);
         if found != expected {
             return Err(StoreError::Conflict {
                 conversation: conversation.to_owned(),
@@ -43,12 +48,27 @@ impl ConversationContext for MemoryStore {
                 found,
             });
         }
-        lists.insert(conversation.to_owned(), state.clone());
+        lists.insert(
+            conversation.to_owned(),
+            (state.clone(), crate::clock::now_millis()),
+        );
         Ok(())
     }
 
     fn is_durable(&self) -> bool {
         false
+    }
+
+    async fn conversations(&self) -> Result<Vec<StoredConversation>, StoreError> {
+        Ok(self
+            .lists()
+            .iter()
+            .map(|(id, (state, changed_at))| StoredConversation {
+                id: id.clone(),
+                changed_at: Some(*changed_at),
+                state: Ok(state.clone()),
+            })
+            .collect())
     }
 }
 

@@ -5,7 +5,7 @@
 
 use async_trait::async_trait;
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
-use todokit_app::{ConversationContext, StoreError};
+use todokit_app::{ConversationContext, StoreError, StoredConversation};
 use todokit_domain::TodoState;
 use tokio_postgres::NoTls;
 
@@ -88,6 +88,21 @@ impl PostgresStore {
         Ok(store)
     }
 
+    /// A row's state, its version taken from the row's own column.
+    fn decode(
+        &self,
+        conversation: &str,
+        version: i64,
+        value: serde_json::Value,
+    ) -> Result<TodoState, StoreError> {
+        let mut state: TodoState = serde_json::from_value(value).map_err(|e| StoreError::Corrupt {
+            location: format!("{} (conversation {conversation:?})", self.location),
+            reason: format!("not a todokit list: {e}"),
+        })?;
+        state.version = u64::try_from(version).unwrap_or_default();
+        Ok(state)
+    }
+
     async fn client(&self) -> Result<deadpool_postgres::Object, StoreError> {
         self.pool
             .get()
@@ -110,14 +125,7 @@ impl ConversationContext for PostgresStore {
         let Some(row) = row else {
             return Ok(TodoState::new());
         };
-        let version: i64 = row.get(0);
-        let value: serde_json::Value = row.get(1);
-        let mut state: TodoState = serde_json::from_value(value).map_err(|e| StoreError::Corrupt {
-            location: format!("{} (conversation {conversation:?})", self.location),
-            reason: format!("not a todokit list: {e}"),
-        })?;
-        state.version = u64::try_from(version).unwrap_or_default();
-        Ok(state)
+        self.decode(conversation, row.get(0), row.get(1))
     }
 
     async fn save(&self, conversation: &str, expected: u64, state: &TodoState) -> Result<(), StoreError> {
@@ -143,6 +151,32 @@ impl ConversationContext for PostgresStore {
 
     fn is_durable(&self) -> bool {
         true
+    }
+
+    async fn conversations(&self) -> Result<Vec<StoredConversation>, StoreError> {
+        let client = self.client().await?;
+        let rows = client
+            .query(
+                "SELECT conversation, version, state, (extract(epoch from updated_at) * 1000)::bigint \
+                 FROM todokit_conversations",
+                &[],
+            )
+            .await
+            .map_err(|e| backend("read from", &self.location, e))?;
+        Ok(rows
+            .into_iter()
+            .map(|row| {
+                let id: String = row.get(0);
+                let version: i64 = row.get(1);
+                let value: serde_json::Value = row.get(2);
+                let changed_at: i64 = row.get(3);
+                StoredConversation {
+                    state: self.decode(&id, version, value),
+                    changed_at: u64::try_from(changed_at).ok(),
+                    id,
+                }
+            })
+            .collect())
     }
 }
 
@@ -371,6 +405,32 @@ mod tests {
         }
         let expected = vec![(1, true); ROUNDS];
         assert_eq!(actual, expected);
+    }
+
+    #[tokio::test]
+    async fn conversations_are_listed_with_their_lists_and_change_times() {
+        let store = store().await;
+        let prefix = unique("listed");
+        let (a, b) = (format!("{prefix}-a"), format!("{prefix}-b"));
+        store
+            .save(&a, 0, &TodoState::flat(vec![Todo::new("x")]).version(1u64))
+            .await
+            .unwrap();
+        store.save(&b, 0, &TodoState::new().version(1u64)).await.unwrap();
+        let listed = store.conversations().await.unwrap();
+        let mut actual: Vec<(String, usize, bool)> = listed
+            .into_iter()
+            .filter(|c| c.id.starts_with(&prefix))
+            .map(|c| {
+                (
+                    c.id,
+                    c.state.map(|s| s.tasks().count()).unwrap_or(99),
+                    c.changed_at.is_some(),
+                )
+            })
+            .collect();
+        actual.sort();
+        assert_eq!(actual, vec![(a, 1, true), (b, 0, true)]);
     }
 
     #[tokio::test]

@@ -27,7 +27,7 @@ use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
-use todokit_app::{ConversationContext, StoreError};
+use todokit_app::{ConversationContext, StoreError, StoredConversation};
 use todokit_domain::TodoState;
 
 /// The version of the file layout this build writes and reads.
@@ -154,6 +154,70 @@ impl JsonFileStore {
         Ok(Some(stored))
     }
 
+    /// Every conversation file in the folder, each read and checked as a
+    /// load would; temporary and lock files are skipped.
+    fn list_blocking(&self) -> Result<Vec<StoredConversation>, StoreError> {
+        let entries = match fs::read_dir(&self.root) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(safe_fs::io_error("list", &self.root, e)),
+        };
+        let mut found = Vec::new();
+        for entry in entries {
+            let entry = entry.map_err(|e| safe_fs::io_error("list", &self.root, e))?;
+            let name = entry.file_name();
+            let Some(stem) = name.to_str().and_then(|n| n.strip_suffix(".json")) else {
+                continue;
+            };
+            if stem.starts_with('.') {
+                continue;
+            }
+            let changed_at = entry
+                .metadata()
+                .ok()
+                .and_then(|m| m.modified().ok())
+                .map(crate::clock::millis_of);
+            let listed = self.identify(stem);
+            found.push(match listed {
+                Ok(id) => StoredConversation {
+                    state: self.load_blocking(&id),
+                    id,
+                    changed_at,
+                },
+                Err(error) => StoredConversation {
+                    id: stem.to_owned(),
+                    changed_at,
+                    state: Err(error),
+                },
+            });
+        }
+        Ok(found)
+    }
+
+    /// The conversation id a file holds, checked against its name.
+    fn identify(&self, stem: &str) -> Result<String, StoreError> {
+        let path = self.root.join(format!("{stem}.json"));
+        let corrupt = |reason: String| StoreError::Corrupt {
+            location: path.display().to_string(),
+            reason,
+        };
+        #[derive(Deserialize)]
+        struct Named {
+            conversation: String,
+        }
+        let bytes =
+            safe_fs::read_if_exists(&path)?.ok_or_else(|| corrupt("it vanished while listed".to_owned()))?;
+        let named: Named =
+            serde_json::from_slice(&bytes).map_err(|e| corrupt(format!("not a todokit list: {e}")))?;
+        if Self::file_stem(&named.conversation) != stem {
+            return Err(corrupt(format!(
+                "it holds conversation {:?}, which is not the one its name says",
+                todokit_domain::clip(&named.conversation)
+            )));
+        }
+        Ok(named.conversation)
+    }
+
     fn save_blocking(&self, conversation: &str, expected: u64, state: &TodoState) -> Result<(), StoreError> {
         let lock_path = self.lock_path(conversation);
         let lock = match safe_fs::open_lock(&lock_path) {
@@ -211,6 +275,11 @@ impl ConversationContext for JsonFileStore {
 
     fn is_durable(&self) -> bool {
         true
+    }
+
+    async fn conversations(&self) -> Result<Vec<StoredConversation>, StoreError> {
+        let store = self.clone();
+        blocking(move || store.list_blocking()).await
     }
 }
 

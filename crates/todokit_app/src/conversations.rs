@@ -1,0 +1,68 @@
+//! What a host shows beside the conversation: the tool definitions to send
+//! the model, and every stored conversation with how far along it is.
+
+use serde::Serialize;
+use serde_json::Value;
+use todokit_domain::{StatusCounts, Timestamp};
+
+use crate::schema::{SchemaTarget, definitions};
+use crate::{ServiceError, TodoWriteService};
+
+/// One stored conversation as [`TodoWriteService::conversations`] lists it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ConversationSummary {
+    /// The conversation's id, as calls name it.
+    pub id: String,
+    /// When it last changed (milliseconds since the Unix epoch), where the
+    /// store knows.
+    pub changed_at: Option<Timestamp>,
+    /// Its stored version (0 when it could not be read).
+    pub version: u64,
+    /// How many tasks are in each status.
+    pub counts: StatusCounts,
+    /// What the task in progress shows (its active form, else its text).
+    pub in_progress: Option<String>,
+    /// Why the stored list cannot be read, when it cannot.
+    pub problem: Option<String>,
+}
+
+impl TodoWriteService {
+    /// The profile's tool definitions in the JSON shape `target` expects,
+    /// ready to send with a request.
+    pub fn definitions(&self, target: SchemaTarget) -> Value {
+        definitions(self.profile(), target)
+    }
+
+    /// Every conversation in the store, most recently changed first (ones
+    /// whose time the store does not know last, then by id). A list that
+    /// cannot be read is listed with its `problem`.
+    pub async fn conversations(&self) -> Result<Vec<ConversationSummary>, ServiceError> {
+        let stored = self.store().conversations().await?;
+        let mut summaries: Vec<ConversationSummary> = stored
+            .into_iter()
+            .map(|conversation| match conversation.state {
+                Ok(state) => ConversationSummary {
+                    in_progress: state
+                        .tasks()
+                        .find(|task| task.status == todokit_domain::Status::InProgress)
+                        .map(|task| task.display_text().to_owned()),
+                    counts: state.counts(),
+                    version: state.version,
+                    id: conversation.id,
+                    changed_at: conversation.changed_at,
+                    problem: None,
+                },
+                Err(error) => ConversationSummary {
+                    id: conversation.id,
+                    changed_at: conversation.changed_at,
+                    version: 0,
+                    counts: StatusCounts::default(),
+                    in_progress: None,
+                    problem: Some(error.to_string()),
+                },
+            })
+            .collect();
+        summaries.sort_by(|a, b| b.changed_at.cmp(&a.changed_at).then_with(|| a.id.cmp(&b.id)));
+        Ok(summaries)
+    }
+}

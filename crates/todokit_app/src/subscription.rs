@@ -1,0 +1,232 @@
+//! A live feed of one conversation's list: [`TodoWriteService::subscribe`].
+//!
+//! The feed yields the stored list at once, then every new version. It
+//! wakes on a commit made through the same service (or a clone) at once,
+//! and checks the store every [`SUBSCRIBE_POLL_INTERVAL`] for commits made
+//! elsewhere (another process, another machine on a shared database). The
+//! check runs on a small thread of its own, so the feed needs no async
+//! runtime: any executor can poll it.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError, Weak};
+use std::task::{Context, Poll, Waker};
+use std::time::Duration;
+
+use futures_core::Stream;
+use todokit_domain::TodoState;
+
+use crate::{ServiceError, TodoWriteService};
+
+/// How often a feed checks the store for commits made outside this
+/// service.
+pub const SUBSCRIBE_POLL_INTERVAL: Duration = Duration::from_millis(200);
+
+/// A wake-up shared by a feed, its polling thread and the service's
+/// commits.
+#[derive(Debug, Default)]
+pub(crate) struct Alarm {
+    rung: AtomicBool,
+    stopped: AtomicBool,
+    waker: Mutex<Option<Waker>>,
+}
+
+impl Alarm {
+    /// Marks the feed due for a check and wakes whoever polls it.
+    pub(crate) fn ring(&self) {
+        self.rung.store(true, Ordering::SeqCst);
+        let waker = self.waker.lock().unwrap_or_else(PoisonError::into_inner).take();
+        if let Some(waker) = waker {
+            waker.wake();
+        }
+    }
+}
+
+/// The feeds of each conversation, so a commit can ring them.
+pub(crate) type Alarms = Arc<Mutex<HashMap<String, Vec<Weak<Alarm>>>>>;
+
+/// Rings every feed of `conversation`, dropping the ones that are gone.
+pub(crate) fn ring_all(alarms: &Alarms, conversation: &str) {
+    let mut alarms = alarms.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(feeds) = alarms.get_mut(conversation) {
+        feeds.retain(|feed| match feed.upgrade() {
+            Some(alarm) => {
+                alarm.ring();
+                true
+            }
+            None => false,
+        });
+        if feeds.is_empty() {
+            alarms.remove(conversation);
+        }
+    }
+}
+
+type Loading = Pin<Box<dyn Future<Output = Result<TodoState, ServiceError>> + Send>>;
+
+/// The stream [`TodoWriteService::subscribe`] returns: the current list,
+/// then each new version of it. A store error is yielded once (until a
+/// different one, or a list, comes); the feed goes on after it.
+pub struct Subscription {
+    service: TodoWriteService,
+    conversation: String,
+    alarm: Arc<Alarm>,
+    loading: Option<Loading>,
+    last_version: Option<u64>,
+    last_error: Option<String>,
+}
+
+impl std::fmt::Debug for Subscription {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Subscription")
+            .field("conversation", &self.conversation)
+            .field("last_version", &self.last_version)
+            .finish_non_exhaustive()
+    }
+}
+
+impl TodoWriteService {
+    /// A live feed of `conversation`'s stored list: the list as it stands,
+    /// then every committed version, whoever committed it (see the module
+    /// docs for how each kind of commit is noticed).
+    pub fn subscribe(&self, conversation: &str) -> Subscription {
+        let alarm = Arc::new(Alarm::default());
+        alarm.rung.store(true, Ordering::SeqCst);
+        self.alarms()
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .entry(conversation.to_owned())
+            .or_default()
+            .push(Arc::downgrade(&alarm));
+        let ticking = Arc::downgrade(&alarm);
+        // The thread holds only a weak handle: it ends at the first tick
+        // after the feed is dropped.
+        let _ = std::thread::Builder::new()
+            .name("todokit-subscribe".to_owned())
+            .spawn(move || {
+                loop {
+                    std::thread::sleep(SUBSCRIBE_POLL_INTERVAL);
+                    match ticking.upgrade() {
+                        Some(alarm) if !alarm.stopped.load(Ordering::SeqCst) => alarm.ring(),
+                        _ => break,
+                    }
+                }
+            });
+        Subscription {
+            service: self.clone(),
+            conversation: conversation.to_owned(),
+            alarm,
+            loading: None,
+            last_version: None,
+            last_error: None,
+        }
+    }
+}
+
+impl Stream for Subscription {
+    type Item = Result<TodoState, ServiceError>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        loop {
+            if let Some(loading) = self.loading.as_mut() {
+                let Poll::Ready(loaded) = loading.as_mut().poll(cx) else {
+                    return Poll::Pending;
+                };
+                self.loading = None;
+                match loaded {
+                    Ok(state) if Some(state.version) != self.last_version => {
+                        self.last_version = Some(state.version);
+                        self.last_error = None;
+                        return Poll::Ready(Some(Ok(state)));
+                    }
+                    Ok(_) => {}
+                    Err(error) => {
+                        let text = error.to_string();
+                        if self.last_error.as_deref() != Some(text.as_str()) {
+                            self.last_error = Some(text);
+                            return Poll::Ready(Some(Err(error)));
+                        }
+                    }
+                }
+            }
+            if self.alarm.rung.swap(false, Ordering::SeqCst) {
+                let (service, conversation) = (self.service.clone(), self.conversation.clone());
+                self.loading = Some(Box::pin(async move { service.state(&conversation).await }));
+                continue;
+            }
+            *self.alarm.waker.lock().unwrap_or_else(PoisonError::into_inner) = Some(cx.waker().clone());
+            // A ring between the check above and storing the waker would
+            // otherwise be missed.
+            if !self.alarm.rung.load(Ordering::SeqCst) {
+                return Poll::Pending;
+            }
+        }
+    }
+}
+
+impl Drop for Subscription {
+    fn drop(&mut self) {
+        self.alarm.stopped.store(true, Ordering::SeqCst);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::memory_service;
+    use pretty_assertions::assert_eq;
+    use std::task::Wake;
+
+    /// A waker that counts its wake-ups.
+    #[derive(Default)]
+    struct Count(std::sync::atomic::AtomicUsize);
+
+    impl Wake for Count {
+        fn wake(self: Arc<Self>) {
+            self.0.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+
+    fn poll(feed: &mut Subscription, waker: &Waker) -> Poll<Option<u64>> {
+        Pin::new(feed)
+            .poll_next(&mut Context::from_waker(waker))
+            .map(|item| item.map(|state| state.map(|s| s.version).unwrap_or(u64::MAX)))
+    }
+
+    #[test]
+    fn a_feed_yields_the_current_list_then_wakes_on_a_commit_through_the_service() {
+        let service = memory_service("claude-code");
+        let count = Arc::new(Count::default());
+        let waker = Waker::from(count.clone());
+        let mut feed = service.subscribe("c");
+        let first = poll(&mut feed, &waker);
+        let idle = poll(&mut feed, &waker);
+        let args = r#"{"todos":[{"content":"a","status":"pending","activeForm":"A"}]}"#;
+        let committed = futures_lite_block_on(service.call("c", "TodoWrite", args)).map(|r| r.is_error);
+        let woken = count.0.load(Ordering::SeqCst) >= 1;
+        let next = poll(&mut feed, &waker);
+        let actual = (first, idle, committed.ok(), woken, next);
+        let expected = (
+            Poll::Ready(Some(0)),
+            Poll::Pending,
+            Some(false),
+            true,
+            Poll::Ready(Some(1)),
+        );
+        assert_eq!(actual, expected);
+    }
+
+    /// Drives a future that never waits on I/O (the memory store) to its end.
+    fn futures_lite_block_on<F: Future>(future: F) -> F::Output {
+        let waker = Waker::from(Arc::new(Count::default()));
+        let mut cx = Context::from_waker(&waker);
+        let mut future = std::pin::pin!(future);
+        loop {
+            if let Poll::Ready(out) = future.as_mut().poll(&mut cx) {
+                return out;
+            }
+        }
+    }
+}
