@@ -24,6 +24,25 @@
 //! assert!(!result.is_error);
 //! # Ok(()) }
 //! ```
+//!
+//! # The agent loop
+//!
+//! `docs/embedding.md` (every block of it a doc test) walks through a host
+//! loop; in short:
+//!
+//! 1. Wire a [`TodoWriteService`] once with [`Todokit::builder`].
+//! 2. Send [`TodoWriteService::definitions`] with each request and the
+//!    profile's [`Profile::system_prompt`] in the system prompt.
+//! 3. Keep one [`TurnPolicy`] per conversation: [`TurnPolicy::before_request`],
+//!    [`TurnPolicy::on_tool_results`] and [`TurnPolicy::on_turn_end`] say what
+//!    to add to the next request ([`Injection`]) or whether the turn may end
+//!    ([`TurnEnd`]); [`TurnPolicy::on_compaction`] puts the list back after a
+//!    context compaction.
+//! 4. Run the model's todo calls with [`TodoWriteService::call`]; a bad
+//!    payload is a [`ToolResult`] with `is_error`, not an `Err`.
+//! 5. Show the list: [`TodoWriteService::conversations`] and the live feed
+//!    [`TodoWriteService::subscribe`]; the user's own edits go through
+//!    [`EditList::edit`].
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -34,6 +53,9 @@ pub use todokit_app as app;
 pub use todokit_domain as domain;
 pub use todokit_infra as infra;
 
+/// The trait of [`Subscription`], so a host can poll it without naming
+/// `futures_core` itself.
+pub use futures_core::Stream;
 pub use todokit_app::turn::{
     CallRecord, Enforcement, Injection, Placement, ReminderKind, TurnConfig, TurnCounters, TurnEnd,
     TurnPolicy,
@@ -41,10 +63,33 @@ pub use todokit_app::turn::{
 pub use todokit_app::{
     Clock, ConversationContext, ConversationSummary, ManualClock, Profile, SUBSCRIBE_POLL_INTERVAL,
     SchemaTarget, ServiceError, StoreError, StoredConversation, Subscription, TodoWriteService, ToolResult,
-    UserAction, UserEdit, end_of_turn_reminder, profiles,
+    UserAction, UserEdit, UserEditError, end_of_turn_reminder, profiles,
 };
 pub use todokit_domain::{Phase, Priority, Status, Todo, TodoState};
 pub use todokit_infra::{Format, JsonFileStore, MemoryStore, SystemClock, render};
+
+/// Hand edits with the markdown the reminder shows the model already
+/// chosen (oh-my-pi's checklist, [`infra::PiMarkdown`]), so a host's
+/// `/todo done 3` is one call: `service.edit(conversation, action)`.
+pub trait EditList {
+    /// Applies the user's `action` to `conversation` and queues the
+    /// reminder that tells the model; `None` when the list was already so.
+    fn edit(
+        &self,
+        conversation: &str,
+        action: UserAction,
+    ) -> impl std::future::Future<Output = Result<Option<UserEdit>, UserEditError>> + Send;
+}
+
+impl EditList for TodoWriteService {
+    fn edit(
+        &self,
+        conversation: &str,
+        action: UserAction,
+    ) -> impl std::future::Future<Output = Result<Option<UserEdit>, UserEditError>> + Send {
+        self.user_edit(conversation, action, &todokit_infra::PiMarkdown)
+    }
+}
 
 /// The environment variable that names the store folder.
 pub const STORE_ENV: &str = "TODOKIT_STORE";
@@ -239,3 +284,8 @@ mod tests {
 #[doc = include_str!("../../../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
+
+/// Runs every Rust block of `docs/embedding.md` as a doc test.
+#[doc = include_str!("../../../docs/embedding.md")]
+#[cfg(doctest)]
+pub struct EmbeddingDoctests;

@@ -9,6 +9,7 @@
 
 mod arguments;
 mod clock;
+mod compaction;
 mod context;
 mod conversations;
 mod details;

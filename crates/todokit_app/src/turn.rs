@@ -92,6 +92,8 @@ pub enum ReminderKind {
     UserEdit,
     /// The model tried to stop with open items.
     EndOfTurn,
+    /// The host compacted the conversation; the list goes into what is left.
+    Compaction,
 }
 
 /// Text for the model, and where it goes.
@@ -106,7 +108,7 @@ pub struct Injection {
 }
 
 impl Injection {
-    fn new(placement: Placement, kind: ReminderKind, text: &str) -> Self {
+    pub(crate) fn new(placement: Placement, kind: ReminderKind, text: &str) -> Self {
         Self {
             placement,
             kind,
@@ -164,6 +166,8 @@ pub struct TurnCounters {
 pub struct TurnPolicy {
     config: TurnConfig,
     todo_tools: Vec<String>,
+    /// The tools that change the list, which a reminder tells the model to use.
+    pub(crate) writers: Vec<String>,
     counters: TurnCounters,
 }
 
@@ -178,6 +182,11 @@ impl TurnPolicy {
         Self {
             config,
             todo_tools: profile.tool_names().into_iter().map(str::to_owned).collect(),
+            writers: profile
+                .tools()
+                .filter(|tool| !tool.metadata().read_only)
+                .map(|tool| tool.name().to_owned())
+                .collect(),
             counters: TurnCounters::default(),
         }
     }

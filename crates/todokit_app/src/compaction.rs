@@ -1,0 +1,102 @@
+//! What survives a context compaction: [`TurnPolicy::on_compaction`].
+//!
+//! Hosts shorten long conversations by summarizing them; the tool calls
+//! that built the todo list go, and with them the model's view of its
+//! plan. The list itself is in the store, so the host puts it back into the
+//! compacted context: what is open, what is in progress (with its notes),
+//! and how far along the plan is, naming the tool the model updates it with.
+
+use std::fmt::Write;
+
+use todokit_domain::{Status, TodoState};
+
+use crate::turn::{Injection, Placement, ReminderKind, TurnPolicy};
+
+impl TurnPolicy {
+    /// The message to put into a compacted conversation so the model keeps
+    /// its list: the open items by phase (the one in progress with its
+    /// active form and notes) and the progress so far; `None` when nothing
+    /// is open. It goes in as a message of its own right after the summary
+    /// ([`Placement::BeforeRequest`]).
+    pub fn on_compaction(&self, list: &TodoState) -> Option<Injection> {
+        let open = list.open_tasks();
+        if open.is_empty() {
+            return None;
+        }
+        let counts = list.counts();
+        let tool = self.writers.first().map_or("your todo tool", String::as_str);
+        let mut text = format!(
+            "The conversation so far was summarized to save space, but your todo list is kept as it was: \
+             {} of {} items completed, {} still open:\n",
+            counts.completed,
+            counts.total(),
+            open.len()
+        );
+        let mut current_phase: Option<&str> = None;
+        for (phase, task) in &open {
+            if !phase.is_implicit() && current_phase != Some(phase.name.as_str()) {
+                let _ = writeln!(text, "{}:", phase.name);
+                current_phase = Some(phase.name.as_str());
+            }
+            let indent = if phase.is_implicit() { "" } else { "  " };
+            let id = task.id.as_deref().map(|id| format!("#{id} ")).unwrap_or_default();
+            let _ = write!(text, "{indent}- [{}] {id}{}", task.status, task.content);
+            if task.status == Status::InProgress {
+                if let Some(active) = task.active_form.as_deref().filter(|a| *a != task.content) {
+                    let _ = write!(text, " (now: {active})");
+                }
+                for note in &task.notes {
+                    let _ = write!(text, "\n{indent}    note: {note}");
+                }
+            }
+            text.push('\n');
+        }
+        let _ = write!(
+            text,
+            "Carry on from the item in progress. Keep the list current with {tool} as you go; \
+             there is no need to write it again from the start."
+        );
+        Some(Injection::new(
+            Placement::BeforeRequest,
+            ReminderKind::Compaction,
+            &text,
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::profiles;
+    use crate::test_support::snapshot_settings;
+    use crate::turn::TurnPolicy;
+    use pretty_assertions::assert_eq;
+    use todokit_domain::{Phase, Status, Todo, TodoState};
+
+    #[test]
+    fn a_compacted_conversation_gets_its_open_items_and_progress_back() {
+        let list = TodoState::new().phases(vec![
+            Phase::new("Build").tasks(vec![
+                Todo::new("Scaffold").status(Status::Completed),
+                Todo::new("Wire the API")
+                    .status(Status::InProgress)
+                    .active_form("Wiring the API")
+                    .notes(vec!["the auth header is still missing".to_owned()]),
+            ]),
+            Phase::new("Ship").tasks(vec![Todo::new("Tag a release")]),
+        ]);
+        let policy = TurnPolicy::new(&profiles::by_name("pi").expect("pi exists"));
+        let actual = policy.on_compaction(&list).map(|i| (i.placement, i.kind, i.text));
+        snapshot_settings().bind(|| insta::assert_debug_snapshot!("compaction_pi", actual));
+    }
+
+    #[test]
+    fn a_list_with_nothing_open_adds_nothing() {
+        let done = TodoState::flat(vec![Todo::new("a").status(Status::Completed)]);
+        let policy = TurnPolicy::new(&profiles::by_name("claude-code").expect("claude-code exists"));
+        let actual = (
+            policy.on_compaction(&done),
+            policy.on_compaction(&TodoState::new()),
+        );
+        assert_eq!(actual, (None, None));
+    }
+}
