@@ -111,6 +111,9 @@ pub enum SetupError {
          (the platform's data folder could not be found: HOME is not set)"
     )]
     NoStoreDir,
+    /// The store could not be set up (a database URL that cannot be read).
+    #[error(transparent)]
+    Store(#[from] StoreError),
 }
 
 /// The folder the embedded default store uses when none is given:
@@ -185,6 +188,16 @@ impl Builder {
     /// for tests, and for hosts that persist the transcript instead.
     pub fn memory_store(self) -> Self {
         self.store(MemoryStore::new())
+    }
+
+    /// Uses the PostgreSQL database `url` names (a pool of
+    /// [`infra::store::PostgresStore`]'s default size; the first call
+    /// connects and migrates). Needs a tokio runtime when calls run.
+    #[cfg(feature = "postgres")]
+    pub fn store_url(mut self, url: &str) -> Result<Self, SetupError> {
+        let store = todokit_infra::store::PostgresStore::lazy(url, todokit_infra::store::DEFAULT_POOL_SIZE)?;
+        self.store = Some(Arc::new(store));
+        Ok(self)
     }
 
     /// Uses `store` instead of the JSON-file store.

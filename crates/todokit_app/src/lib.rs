@@ -19,6 +19,7 @@ mod profile;
 pub mod profiles;
 mod reminder;
 mod replay;
+mod restore;
 pub mod schema;
 mod service;
 mod subscription;

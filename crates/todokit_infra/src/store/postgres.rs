@@ -3,6 +3,8 @@
 //! version in a single statement; the table is created by a migration the
 //! store runs on connect; connections come from a pool.
 
+use std::sync::Arc;
+
 use async_trait::async_trait;
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
 use todokit_app::{ConversationContext, StoreError, StoredConversation};
@@ -50,6 +52,8 @@ RETURNING version";
 pub struct PostgresStore {
     pool: Pool,
     location: String,
+    /// Set once the migration has run, by whichever connection came first.
+    migrated: Arc<tokio::sync::OnceCell<()>>,
 }
 
 impl std::fmt::Debug for PostgresStore {
@@ -66,6 +70,16 @@ impl PostgresStore {
     /// a pool of at most `pool_size` connections. An unreachable database is
     /// an error that says where it looked.
     pub async fn connect(url: &str, pool_size: usize) -> Result<Self, StoreError> {
+        let store = Self::lazy(url, pool_size)?;
+        drop(store.client().await?);
+        Ok(store)
+    }
+
+    /// Like [`PostgresStore::connect`], but nothing touches the database
+    /// until the first load or save (which runs the migration then), so it
+    /// can be made outside async code. A URL that cannot be parsed is
+    /// still an error at once.
+    pub fn lazy(url: &str, pool_size: usize) -> Result<Self, StoreError> {
         let config: tokio_postgres::Config = url.parse().map_err(|e| backend("parse", url, e))?;
         let location = describe(&config);
         let manager = Manager::from_config(
@@ -79,13 +93,11 @@ impl PostgresStore {
             .max_size(pool_size.max(1))
             .build()
             .map_err(|e| backend("set up a pool for", &location, e))?;
-        let store = Self { pool, location };
-        let client = store.client().await?;
-        client
-            .batch_execute(MIGRATION)
-            .await
-            .map_err(|e| backend("migrate", &store.location, e))?;
-        Ok(store)
+        Ok(Self {
+            pool,
+            location,
+            migrated: Arc::default(),
+        })
     }
 
     /// A row's state, its version taken from the row's own column.
@@ -103,11 +115,22 @@ impl PostgresStore {
         Ok(state)
     }
 
+    /// A pooled connection; the first one runs the migration.
     async fn client(&self) -> Result<deadpool_postgres::Object, StoreError> {
-        self.pool
+        let client = self
+            .pool
             .get()
             .await
-            .map_err(|e| backend("connect to", &self.location, e))
+            .map_err(|e| backend("connect to", &self.location, e))?;
+        self.migrated
+            .get_or_try_init(|| async {
+                client
+                    .batch_execute(MIGRATION)
+                    .await
+                    .map_err(|e| backend("migrate", &self.location, e))
+            })
+            .await?;
+        Ok(client)
     }
 }
 
