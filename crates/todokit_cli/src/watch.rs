@@ -1,8 +1,8 @@
 //! `todokit watch`: a live view of one conversation's list for a split
-//! pane beside an agent. It redraws when the store's file changes (file
-//! notifications), and also every interval (a polling fallback for file
-//! systems without notifications, and for finished tasks that clear with
-//! time). On a terminal it redraws in place; otherwise it prints one line
+//! pane beside an agent. It redraws on every version the library's live
+//! feed (`TodoWriteService::subscribe`) reports, at once when the store's
+//! file changes (file notifications), and also every interval (for
+//! finished tasks that clear with time). On a terminal it redraws in place; otherwise it prints one line
 //! per change.
 
 use std::io::{IsTerminal, Write};
@@ -42,6 +42,9 @@ pub async fn run(
     // One listener for the whole loop, so a Ctrl-C between two waits is not lost.
     let ctrl_c = tokio::signal::ctrl_c();
     tokio::pin!(ctrl_c);
+    // Commits from anywhere (this process, another, another machine on a
+    // shared database) arrive through the feed.
+    let mut feed = service.subscribe(conversation);
     let outcome = loop {
         let current = service.view(conversation).await.map_err(|e| e.to_string());
         if shown.as_ref() != Some(&current) {
@@ -58,6 +61,7 @@ pub async fn run(
         tokio::select! {
             _ = &mut ctrl_c => break Ok(()),
             Some(()) = rx.recv(), if notified => {}
+            _ = std::future::poll_fn(|cx| todokit::Stream::poll_next(std::pin::Pin::new(&mut feed), cx)) => {}
             () = tokio::time::sleep(interval) => {}
         }
     };
