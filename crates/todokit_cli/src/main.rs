@@ -2,6 +2,7 @@
 //! list, print tool schemas, and replay a demo session. The contract is
 //! `shared/spec/cli.md`; changes to it are recorded in `docs/cli.md`.
 
+mod conversations;
 mod demo;
 mod edits;
 mod watch;
@@ -89,6 +90,12 @@ enum Command {
     Check,
     /// List the profiles and their tools
     Profiles,
+    /// List every conversation in the store, most recently changed first
+    Conversations {
+        /// `text` for people (open/total, last change, what is in progress); `json`: an array of objects, each with an `id`
+        #[arg(long, value_enum, default_value = "text")]
+        format: ListFormat,
+    },
     /// Replay a scripted agent session (claude-code's TodoWrite), showing the list as it changes
     Demo {
         /// Pause between steps [default: 700 on a terminal, 0 otherwise]
@@ -152,6 +159,12 @@ enum ShowFormat {
     Markdown,
     Text,
     Ansi,
+    Json,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ListFormat {
+    Text,
     Json,
 }
 
@@ -286,6 +299,13 @@ async fn run(cli: Cli) -> Result<ExitCode> {
             let tools_width = rows.iter().map(|r| r.1.len()).max().unwrap_or(0);
             for (name, tools, summary) in rows {
                 print_line(&format!("{name:<name_width$}  {tools:<tools_width$}  {summary}"))?;
+            }
+        }
+        Command::Conversations { format } => {
+            let summaries = service().await?.conversations().await?;
+            match format {
+                ListFormat::Text => print_line(&conversations::text(&summaries))?,
+                ListFormat::Json => print_json(&serde_json::to_value(&summaries)?)?,
             }
         }
         Command::Demo { delay_ms } => {

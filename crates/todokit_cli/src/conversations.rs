@@ -1,0 +1,77 @@
+//! `todokit conversations`: every conversation in the store, most recently
+//! changed first, as aligned text for people or JSON for scripts.
+
+use todokit::ConversationSummary;
+use todokit::infra::render::sanitize;
+
+/// One line per conversation: its id, open and total counts, when it last
+/// changed (UTC) and what is in progress; a list that cannot be read says
+/// why. Ids and task texts are model or user text, so they are sanitized.
+pub fn text(summaries: &[ConversationSummary]) -> String {
+    if summaries.is_empty() {
+        return "No conversations.".to_owned();
+    }
+    let ids: Vec<String> = summaries.iter().map(|s| sanitize(&s.id).into_owned()).collect();
+    let width = ids.iter().map(|id| id.chars().count()).max().unwrap_or(0);
+    let mut lines = Vec::new();
+    for (summary, id) in summaries.iter().zip(&ids) {
+        let changed = summary.changed_at.map_or_else(|| "unknown time".to_owned(), utc);
+        let line = match &summary.problem {
+            Some(problem) => format!("{id:<width$}  cannot be read: {}", sanitize(problem)),
+            None => {
+                let progress = format!("{}/{} open", summary.counts.open(), summary.counts.total());
+                match &summary.in_progress {
+                    Some(now) => format!("{id:<width$}  {progress:<12}  {changed}  now: {}", sanitize(now)),
+                    None => format!("{id:<width$}  {progress:<12}  {changed}"),
+                }
+            }
+        };
+        lines.push(line);
+    }
+    lines.join("\n")
+}
+
+/// Milliseconds since the Unix epoch as `YYYY-MM-DD HH:MM UTC`.
+fn utc(millis: u64) -> String {
+    let seconds = millis / 1000;
+    let (days, of_day) = (seconds / 86_400, seconds % 86_400);
+    let (year, month, day) = civil_from_days(i64::try_from(days).unwrap_or(i64::MAX));
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02} UTC",
+        of_day / 3600,
+        of_day % 3600 / 60
+    )
+}
+
+/// The proleptic Gregorian date `days` after 1970-01-01 (Howard Hinnant's
+/// `civil_from_days`), so no date crate is needed for one column.
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = u32::try_from(doy - (153 * mp + 2) / 5 + 1).unwrap_or(1);
+    let month = u32::try_from(if mp < 10 { mp + 3 } else { mp - 9 }).unwrap_or(1);
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    #[test]
+    fn dates_are_civil_utc_dates() {
+        let actual = [0, 951_782_400_000, 1_795_373_590_292, 4_107_542_400_000].map(utc);
+        let expected = [
+            "1970-01-01 00:00 UTC",
+            "2000-02-29 00:00 UTC",
+            "2026-11-22 18:53 UTC",
+            "2100-03-01 00:00 UTC",
+        ];
+        assert_eq!(actual, expected.map(str::to_owned));
+    }
+}
