@@ -75,3 +75,90 @@ mod tests {
         assert_eq!(actual, expected.map(str::to_owned));
     }
 }
+
+/// The warning for a command that reads `conversation` when the store has
+/// nothing under that id (a mistyped `--conversation` would otherwise show
+/// an empty list forever), naming the closest ids the store has; `None`
+/// when it exists.
+pub fn unknown_conversation_warning(conversation: &str, summaries: &[ConversationSummary]) -> Option<String> {
+    if summaries.iter().any(|s| s.id == conversation) {
+        return None;
+    }
+    let asked = sanitize(conversation);
+    if summaries.is_empty() {
+        return Some(format!(
+            "todokit: no conversation \"{asked}\" in this store (it holds none yet)"
+        ));
+    }
+    let mut ranked: Vec<(usize, &str)> = summaries
+        .iter()
+        .map(|s| {
+            (
+                edit_distance(&conversation.to_lowercase(), &s.id.to_lowercase()),
+                s.id.as_str(),
+            )
+        })
+        .collect();
+    ranked.sort();
+    let closest: Vec<String> = ranked
+        .iter()
+        .take(3)
+        .map(|(_, id)| format!("\"{}\"", sanitize(id)))
+        .collect();
+    Some(format!(
+        "todokit: no conversation \"{asked}\" in this store; the closest: {} (`todokit conversations` lists them all)",
+        closest.join(", ")
+    ))
+}
+
+/// Levenshtein distance in characters, on two rows.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut current = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let substitute = previous[j] + usize::from(ca != *cb);
+            current.push(substitute.min(previous[j + 1] + 1).min(current[j] + 1));
+        }
+        previous = current;
+    }
+    previous[b.len()]
+}
+
+#[cfg(test)]
+mod warning_tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    fn summary(id: &str) -> ConversationSummary {
+        ConversationSummary {
+            id: id.to_owned(),
+            changed_at: None,
+            version: 1,
+            counts: Default::default(),
+            in_progress: None,
+            problem: None,
+        }
+    }
+
+    #[test]
+    fn an_unknown_conversation_is_named_with_the_closest_ids_and_a_known_one_is_not() {
+        let store = ["default", "demo", "release-notes", "Deploy"].map(summary);
+        let actual = [
+            unknown_conversation_warning("defualt", &store),
+            unknown_conversation_warning("demo", &store),
+            unknown_conversation_warning("x", &[]),
+        ];
+        let expected = [
+            Some(
+                "todokit: no conversation \"defualt\" in this store; the closest: \"default\", \"Deploy\", \"demo\" \
+                 (`todokit conversations` lists them all)"
+                    .to_owned(),
+            ),
+            None,
+            Some("todokit: no conversation \"x\" in this store (it holds none yet)".to_owned()),
+        ];
+        assert_eq!(actual, expected);
+    }
+}

@@ -261,6 +261,7 @@ async fn run(cli: Cli) -> Result<ExitCode> {
         Command::Show { format } => {
             let service = service().await?;
             let conversation = conversation_or_default();
+            warn_if_unknown(&service, &conversation).await;
             // `json` is the stored state as it is; the other formats show the
             // list as the user should see it now.
             let state = match format {
@@ -280,7 +281,9 @@ async fn run(cli: Cli) -> Result<ExitCode> {
             print_json(&definitions(&profile, target.into()))?;
         }
         Command::Check => {
-            let state = service().await?.view(&conversation_or_default()).await?;
+            let service = service().await?;
+            warn_if_unknown(&service, &conversation_or_default()).await;
+            let state = service.view(&conversation_or_default()).await?;
             match end_of_turn_reminder(&state) {
                 Some(reminder) => {
                     print_line(&reminder)?;
@@ -321,7 +324,9 @@ async fn run(cli: Cli) -> Result<ExitCode> {
             .await?;
         }
         Command::Export { file } => {
-            return edits::export(&service().await?, &conversation_or_default(), file.as_deref()).await;
+            let service = service().await?;
+            warn_if_unknown(&service, &conversation_or_default()).await;
+            return edits::export(&service, &conversation_or_default(), file.as_deref()).await;
         }
         Command::Import { file } => {
             return edits::import(&service().await?, &conversation_or_default(), &file, terminal).await;
@@ -488,6 +493,17 @@ fn read_stdin() -> Result<Stdin> {
 
 fn print_json(value: &serde_json::Value) -> Result<()> {
     print_line(&serde_json::to_string_pretty(value)?)
+}
+
+/// Says on stderr when a command reads a conversation the store does not
+/// have (likely a mistyped `--conversation`), with the closest ids. A store
+/// that cannot list its conversations says nothing: the command goes on.
+async fn warn_if_unknown(service: &todokit::TodoWriteService, conversation: &str) {
+    if let Ok(summaries) = service.conversations().await
+        && let Some(warning) = conversations::unknown_conversation_warning(conversation, &summaries)
+    {
+        eprintln!("{warning}");
+    }
 }
 
 fn print_line(text: &str) -> Result<()> {

@@ -97,3 +97,28 @@ fn conversations_are_listed_newest_change_first_as_text_and_as_json() {
     );
     assert_eq!(actual, expected, "{text}");
 }
+
+#[test]
+fn reading_a_conversation_the_store_lacks_names_the_closest_ones_on_stderr() {
+    let store = tempfile::tempdir().unwrap();
+    write(
+        store.path(),
+        "release",
+        r#"[{"content":"a","status":"pending","activeForm":"A"}]"#,
+    );
+    let mistyped = todokit(store.path(), &["--conversation", "relase", "show"]);
+    let known = todokit(store.path(), &["--conversation", "release", "show"]);
+    let actual = (
+        mistyped.status.success(),
+        String::from_utf8_lossy(&mistyped.stderr).into_owned(),
+        String::from_utf8_lossy(&known.stderr).into_owned(),
+    );
+    let expected = (
+        true,
+        "todokit: no conversation \"relase\" in this store; the closest: \"release\" \
+         (`todokit conversations` lists them all)\n"
+            .to_owned(),
+        String::new(),
+    );
+    assert_eq!(actual, expected);
+}
