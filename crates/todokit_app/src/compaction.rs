@@ -10,6 +10,7 @@ use std::fmt::Write;
 
 use todokit_domain::{Status, TodoState};
 
+use crate::reminder::write_by_phase;
 use crate::turn::{Injection, Placement, ReminderKind, TurnPolicy};
 
 impl TurnPolicy {
@@ -32,13 +33,7 @@ impl TurnPolicy {
             counts.total(),
             open.len()
         );
-        let mut current_phase: Option<&str> = None;
-        for (phase, task) in &open {
-            if !phase.is_implicit() && current_phase != Some(phase.name.as_str()) {
-                let _ = writeln!(text, "{}:", phase.name);
-                current_phase = Some(phase.name.as_str());
-            }
-            let indent = if phase.is_implicit() { "" } else { "  " };
+        write_by_phase(&mut text, &open, |text, indent, task| {
             let id = task.id.as_deref().map(|id| format!("#{id} ")).unwrap_or_default();
             let _ = write!(text, "{indent}- [{}] {id}{}", task.status, task.content);
             if task.status == Status::InProgress {
@@ -50,7 +45,7 @@ impl TurnPolicy {
                 }
             }
             text.push('\n');
-        }
+        });
         let _ = write!(
             text,
             "Carry on from the item in progress. Keep the list current with {tool} as you go; \

@@ -3,7 +3,27 @@
 
 use std::fmt::Write;
 
-use todokit_domain::TodoState;
+use todokit_domain::{Phase, Todo, TodoState};
+
+/// Writes `open` items under their phase names (a flat list has none),
+/// each through `item` with the indent its line takes. Shared by the
+/// end-of-turn reminder and the compaction message, which list the same
+/// items with different detail.
+pub(crate) fn write_by_phase(
+    text: &mut String,
+    open: &[(&Phase, &Todo)],
+    mut item: impl FnMut(&mut String, &str, &Todo),
+) {
+    let mut current_phase: Option<&str> = None;
+    for (phase, task) in open {
+        let indent = if phase.is_implicit() { "" } else { "  " };
+        if !phase.is_implicit() && current_phase != Some(phase.name.as_str()) {
+            let _ = writeln!(text, "{}:", phase.name);
+            current_phase = Some(phase.name.as_str());
+        }
+        item(text, indent, task);
+    }
+}
 
 /// The reminder for a model that is ending its turn with open (pending or
 /// in-progress) items, listing them by phase; `None` when nothing is open.
@@ -14,15 +34,9 @@ pub fn end_of_turn_reminder(state: &TodoState) -> Option<String> {
     }
     let noun = if open.len() == 1 { "item is" } else { "items are" };
     let mut text = format!("{} todo {noun} still open:\n", open.len());
-    let mut current_phase: Option<&str> = None;
-    for (phase, task) in &open {
-        let indent = if phase.is_implicit() { "" } else { "  " };
-        if !phase.is_implicit() && current_phase != Some(phase.name.as_str()) {
-            let _ = writeln!(text, "{}:", phase.name);
-            current_phase = Some(phase.name.as_str());
-        }
+    write_by_phase(&mut text, &open, |text, indent, task| {
         let _ = writeln!(text, "{indent}- [{}] {}", task.status, task.content);
-    }
+    });
     text.push_str(
         "Keep working until each one is completed, marking it completed as soon as it is really done. \
          If the plan changed, update the list so it shows what is actually left. \

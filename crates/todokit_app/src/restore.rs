@@ -54,21 +54,9 @@ impl TodoWriteService {
 
 #[cfg(test)]
 mod tests {
-    use crate::test_support::memory_service;
+    use crate::test_support::{block_on, memory_service};
     use pretty_assertions::assert_eq;
     use serde_json::json;
-
-    /// Polls `future` to its end; the map store never waits on anything.
-    fn block_on<F: std::future::Future>(future: F) -> F::Output {
-        use std::task::{Context, Poll, Waker};
-        let mut cx = Context::from_waker(Waker::noop());
-        let mut future = std::pin::pin!(future);
-        loop {
-            if let Poll::Ready(out) = future.as_mut().poll(&mut cx) {
-                return out;
-            }
-        }
-    }
 
     #[test]
     fn a_transcript_restores_and_stores_the_list_and_the_next_call_continues_from_it() {

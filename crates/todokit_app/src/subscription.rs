@@ -175,7 +175,7 @@ impl Drop for Subscription {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_support::memory_service;
+    use crate::test_support::{block_on, memory_service};
     use pretty_assertions::assert_eq;
     use std::task::Wake;
 
@@ -204,7 +204,7 @@ mod tests {
         let first = poll(&mut feed, &waker);
         let idle = poll(&mut feed, &waker);
         let args = r#"{"todos":[{"content":"a","status":"pending","activeForm":"A"}]}"#;
-        let committed = futures_lite_block_on(service.call("c", "TodoWrite", args)).map(|r| r.is_error);
+        let committed = block_on(service.call("c", "TodoWrite", args)).map(|r| r.is_error);
         let woken = count.0.load(Ordering::SeqCst) >= 1;
         let next = poll(&mut feed, &waker);
         let actual = (first, idle, committed.ok(), woken, next);
@@ -216,17 +216,5 @@ mod tests {
             Poll::Ready(Some(1)),
         );
         assert_eq!(actual, expected);
-    }
-
-    /// Drives a future that never waits on I/O (the memory store) to its end.
-    fn futures_lite_block_on<F: Future>(future: F) -> F::Output {
-        let waker = Waker::from(Arc::new(Count::default()));
-        let mut cx = Context::from_waker(&waker);
-        let mut future = std::pin::pin!(future);
-        loop {
-            if let Poll::Ready(out) = future.as_mut().poll(&mut cx) {
-                return out;
-            }
-        }
     }
 }

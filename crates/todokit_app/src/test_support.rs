@@ -86,3 +86,15 @@ pub fn memory_service(name: &str) -> crate::TodoWriteService {
         std::sync::Arc::new(crate::ManualClock::new(0)),
     )
 }
+
+/// Polls `future` to its end on this thread. Enough for the service over a
+/// [`MapStore`], which never waits on anything.
+pub fn block_on<F: std::future::Future>(future: F) -> F::Output {
+    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    let mut future = std::pin::pin!(future);
+    loop {
+        if let std::task::Poll::Ready(out) = future.as_mut().poll(&mut cx) {
+            return out;
+        }
+    }
+}

@@ -64,6 +64,32 @@ mod tests {
     use pretty_assertions::assert_eq;
 
     #[test]
+    fn the_listing_reads_as_aligned_columns_with_hostile_text_made_inert() {
+        let summary = |id: &str, changed_at: Option<u64>| ConversationSummary {
+            id: id.to_owned(),
+            changed_at,
+            version: 3,
+            counts: Default::default(),
+            in_progress: None,
+            problem: None,
+        };
+        let mut busy = summary("release\u{1b}[2J", Some(1_795_373_590_292));
+        busy.counts.pending = 2;
+        busy.counts.in_progress = 1;
+        busy.counts.completed = 4;
+        busy.in_progress = Some("Tagging the release".to_owned());
+        let mut done = summary("default", Some(1_795_370_000_000));
+        done.counts.completed = 3;
+        let mut broken = summary("c-broken", None);
+        broken.problem = Some("the stored list at /s/c-broken.json cannot be read".to_owned());
+        let actual = text(&[busy, done, broken]);
+        let mut settings = insta::Settings::clone_current();
+        settings.set_snapshot_path(concat!(env!("CARGO_MANIFEST_DIR"), "/../../snapshots"));
+        settings.set_omit_expression(true);
+        settings.bind(|| insta::assert_snapshot!("conversations_text", actual));
+    }
+
+    #[test]
     fn dates_are_civil_utc_dates() {
         let actual = [0, 951_782_400_000, 1_795_373_590_292, 4_107_542_400_000].map(utc);
         let expected = [

@@ -10,6 +10,12 @@ use super::view::{OneTask, TaskView, view};
 use super::{TaskCreateInput, TaskStatus, TaskUpdateInput};
 use crate::{CallContext, Details, Outcome, ToolError, ToolMetadata, ToolOperation, ToolResult, TypedTool};
 
+/// How `TaskUpdate` names the fields of a claim, for the refusal message.
+const CLAIM_FIELDS: ClaimFields = ClaimFields {
+    owner: "owner",
+    take_over: "takeOver",
+};
+
 /// The `TaskCreate` tool.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct TaskCreate;
@@ -90,11 +96,7 @@ impl TypedTool for TaskUpdate {
             ));
         }
         if let Some(owner) = input.owner.as_deref() {
-            let fields = ClaimFields {
-                owner: "owner",
-                take_over: "takeOver",
-            };
-            check_claim(&previous, &id, owner, input.take_over == Some(true), fields)?;
+            check_claim(&previous, &id, owner, input.take_over == Some(true), CLAIM_FIELDS)?;
         }
         let patch = TodoPatch {
             content: input.subject.clone(),

@@ -127,35 +127,22 @@ impl JsonFileStore {
         let Some(bytes) = safe_fs::read_if_exists(&path)? else {
             return Ok(None);
         };
-        let corrupt = |reason: String| StoreError::Corrupt {
-            location: path.display().to_string(),
-            reason,
-        };
-        // The format first: a newer file is refused as newer, not as a
-        // shape this build happens not to know.
-        let header: FormatHeader =
-            serde_json::from_slice(&bytes).map_err(|e| corrupt(format!("not a todokit list: {e}")))?;
-        if header.format != Some(FILE_FORMAT) {
-            let format = header
-                .format
-                .map_or("no file format".to_owned(), |f| format!("file format {f}"));
-            return Err(corrupt(format!(
-                "{format} is not the format {FILE_FORMAT} this todokit reads"
-            )));
-        }
-        let stored: StoredFile =
-            serde_json::from_slice(&bytes).map_err(|e| corrupt(format!("not a todokit list: {e}")))?;
+        let stored = decode_file(&path, &bytes)?;
         if stored.conversation != conversation {
-            return Err(corrupt(format!(
-                "it holds conversation {:?}, not the one asked for",
-                todokit_domain::clip(&stored.conversation)
-            )));
+            return Err(corrupt(
+                &path,
+                format!(
+                    "it holds conversation {:?}, not the one asked for",
+                    todokit_domain::clip(&stored.conversation)
+                ),
+            ));
         }
         Ok(Some(stored))
     }
 
-    /// Every conversation file in the folder, each read and checked as a
-    /// load would; temporary and lock files are skipped.
+    /// Every conversation file in the folder, each read once and checked as
+    /// a load would (the id inside must be the one its name encodes);
+    /// temporary and lock files are skipped.
     fn list_blocking(&self) -> Result<Vec<StoredConversation>, StoreError> {
         let entries = match fs::read_dir(&self.root) {
             Ok(entries) => entries,
@@ -172,17 +159,33 @@ impl JsonFileStore {
             if stem.starts_with('.') {
                 continue;
             }
+            let path = entry.path();
             let changed_at = entry
                 .metadata()
                 .ok()
                 .and_then(|m| m.modified().ok())
                 .map(crate::clock::millis_of);
-            let listed = self.identify(stem);
-            found.push(match listed {
-                Ok(id) => StoredConversation {
-                    state: self.load_blocking(&id),
-                    id,
+            let stored = safe_fs::read_if_exists(&path)
+                .and_then(|bytes| bytes.ok_or_else(|| corrupt(&path, "it vanished while listed".to_owned())))
+                .and_then(|bytes| decode_file(&path, &bytes))
+                .and_then(|stored| {
+                    if Self::file_stem(&stored.conversation) == stem {
+                        Ok(stored)
+                    } else {
+                        Err(corrupt(
+                            &path,
+                            format!(
+                                "it holds conversation {:?}, which is not the one its name says",
+                                todokit_domain::clip(&stored.conversation)
+                            ),
+                        ))
+                    }
+                });
+            found.push(match stored {
+                Ok(stored) => StoredConversation {
+                    id: stored.conversation,
                     changed_at,
+                    state: Ok(stored.state),
                 },
                 Err(error) => StoredConversation {
                     id: stem.to_owned(),
@@ -192,30 +195,6 @@ impl JsonFileStore {
             });
         }
         Ok(found)
-    }
-
-    /// The conversation id a file holds, checked against its name.
-    fn identify(&self, stem: &str) -> Result<String, StoreError> {
-        let path = self.root.join(format!("{stem}.json"));
-        let corrupt = |reason: String| StoreError::Corrupt {
-            location: path.display().to_string(),
-            reason,
-        };
-        #[derive(Deserialize)]
-        struct Named {
-            conversation: String,
-        }
-        let bytes =
-            safe_fs::read_if_exists(&path)?.ok_or_else(|| corrupt("it vanished while listed".to_owned()))?;
-        let named: Named =
-            serde_json::from_slice(&bytes).map_err(|e| corrupt(format!("not a todokit list: {e}")))?;
-        if Self::file_stem(&named.conversation) != stem {
-            return Err(corrupt(format!(
-                "it holds conversation {:?}, which is not the one its name says",
-                todokit_domain::clip(&named.conversation)
-            )));
-        }
-        Ok(named.conversation)
     }
 
     fn save_blocking(&self, conversation: &str, expected: u64, state: &TodoState) -> Result<(), StoreError> {
@@ -280,6 +259,31 @@ impl ConversationContext for JsonFileStore {
     async fn conversations(&self) -> Result<Vec<StoredConversation>, StoreError> {
         let store = self.clone();
         blocking(move || store.list_blocking()).await
+    }
+}
+
+/// A stored file's contents, checked: its format is this build's (first,
+/// so a newer file is refused as newer, not as a shape this build happens
+/// not to know) and its shape is one this build reads whole.
+fn decode_file(path: &Path, bytes: &[u8]) -> Result<StoredFile, StoreError> {
+    let header: FormatHeader =
+        serde_json::from_slice(bytes).map_err(|e| corrupt(path, format!("not a todokit list: {e}")))?;
+    if header.format != Some(FILE_FORMAT) {
+        let format = header
+            .format
+            .map_or("no file format".to_owned(), |f| format!("file format {f}"));
+        return Err(corrupt(
+            path,
+            format!("{format} is not the format {FILE_FORMAT} this todokit reads"),
+        ));
+    }
+    serde_json::from_slice(bytes).map_err(|e| corrupt(path, format!("not a todokit list: {e}")))
+}
+
+fn corrupt(path: &Path, reason: String) -> StoreError {
+    StoreError::Corrupt {
+        location: path.display().to_string(),
+        reason,
     }
 }
 
