@@ -49,6 +49,9 @@ use std::sync::Arc;
 
 use thiserror::Error;
 
+#[cfg(feature = "rig")]
+pub mod rig;
+
 pub use todokit_app as app;
 pub use todokit_domain as domain;
 pub use todokit_infra as infra;
