@@ -2,11 +2,16 @@
 
 CARGO ?= cargo
 
-.PHONY: test toolchain fmt-check clippy doc unit lean demo build snapshots-review bench fuzz-smoke
+.PHONY: test packages toolchain fmt-check clippy doc unit lean demo build snapshots-review bench fuzz-smoke
 
 ## Everything CI checks: formatting, lints, every test (snapshots included),
 ## the PostgreSQL store's against a throwaway cluster this target starts.
-test: toolchain fmt-check clippy doc unit lean
+test: toolchain packages fmt-check clippy doc unit lean
+
+## What the tests drive for real, installed when missing: tmux (the
+## pseudo-terminal `todokit watch` is tested in).
+packages:
+	./scripts/ensure-packages.sh tmux=tmux
 
 ## rustfmt and clippy ship as rustup components; add them when missing.
 toolchain:
@@ -23,7 +28,7 @@ clippy:
 doc:
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps --all-features --locked
 
-unit:
+unit: packages
 	./scripts/with-postgres.sh $(CARGO) test --workspace --all-features --locked
 
 ## A fresh host crate on `todokit` with `default-features = false`: at most

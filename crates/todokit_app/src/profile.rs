@@ -49,6 +49,7 @@ pub struct Profile {
     lifecycle: Lifecycle,
     system_prompt: &'static str,
     example: Option<ExampleCall>,
+    shows_ids: bool,
     tools: Vec<Registered>,
 }
 
@@ -75,6 +76,7 @@ impl Profile {
             lifecycle: Lifecycle::default(),
             system_prompt: "",
             example: None,
+            shows_ids: false,
             tools: Vec::new(),
         }
     }
@@ -113,6 +115,18 @@ impl Profile {
     pub fn with_system_prompt(mut self, snippet: &'static str) -> Self {
         self.system_prompt = snippet;
         self
+    }
+
+    /// Says that its agent shows each task's id (`#3`) to people, as
+    /// Claude Code's task list does; views of the list then show it too.
+    pub fn with_ids_shown(mut self) -> Self {
+        self.shows_ids = true;
+        self
+    }
+
+    /// Whether views of its lists show each task's id.
+    pub fn shows_ids(&self) -> bool {
+        self.shows_ids
     }
 
     /// Sets a typical first call of one of its tools.

@@ -66,7 +66,15 @@ pub async fn import(
     file: &Path,
     terminal: Format,
 ) -> Result<ExitCode> {
-    let text = std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    // A file that is not there (or not text) is the user's slip, not the
+    // store's failure: a usage error, exit 2.
+    let text = match std::fs::read_to_string(file) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("todokit: cannot read {}: {e}; nothing changed", file.display());
+            return Ok(ExitCode::from(EXIT_USAGE));
+        }
+    };
     let now = service.clock().now();
     match PiMarkdown.import(&text, now) {
         Ok(state) => apply(service, conversation, UserAction::Replace(state), terminal).await,

@@ -13,8 +13,9 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand, ValueEnum, builder::PossibleValuesParser};
-use todokit::app::UserAction;
 use todokit::app::schema::definitions;
+use todokit::app::{MarkdownCodec, UserAction};
+use todokit::infra::PiMarkdown;
 use todokit::infra::render::Glyphs;
 use todokit::{
     Format, SchemaTarget, ServiceError, TodoWriteService, Todokit, end_of_turn_reminder, profiles, render,
@@ -78,11 +79,13 @@ enum Command {
     },
     /// Show the current list
     Show {
+        /// How to show it
         #[arg(long, value_enum, default_value_t = ShowFormat::Ansi)]
         format: ShowFormat,
     },
     /// Print the profile's tool definitions as a JSON array
     Schema {
+        /// Whose tool-definition shape to print
         #[arg(long, value_enum, default_value_t = Target::JsonSchema)]
         target: Target,
     },
@@ -146,6 +149,9 @@ enum Command {
     Reminders,
     /// Show the list live, redrawn whenever it changes (one line per change when not on a terminal)
     Watch {
+        /// Follow whichever conversation changed last, instead of --conversation
+        #[arg(long)]
+        latest: bool,
         /// Also check this often, for file systems without change notifications
         #[arg(long, value_name = "MS", default_value_t = 1000)]
         interval_ms: u64,
@@ -156,9 +162,15 @@ enum Command {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum ShowFormat {
+    /// The markdown `export` writes and `import` reads back (notes included)
     Markdown,
+    /// The read-only checklist the forge profile shows the model (`- [~] **task**`)
+    Checklist,
+    /// Plain text with ASCII status markers
     Text,
+    /// Glyphs for a terminal, coloured per --color
     Ansi,
+    /// The stored state as JSON
     Json,
 }
 
@@ -170,10 +182,15 @@ enum ListFormat {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Target {
+    /// `{name, description, schema}` with a full JSON Schema document
     JsonSchema,
+    /// OpenAI Chat Completions: `{type: "function", function: {name, description, parameters}}`
     Openai,
+    /// The same with `strict: true` and a schema strict mode accepts
     OpenaiStrict,
+    /// Anthropic Messages: `{name, description, input_schema}`
     Anthropic,
+    /// MCP `tools/list`: `{name, description, inputSchema}`
     Mcp,
 }
 
@@ -270,7 +287,9 @@ async fn run(cli: Cli) -> Result<ExitCode> {
             };
             let text = match format {
                 ShowFormat::Json => serde_json::to_string_pretty(&state)?,
-                ShowFormat::Markdown => render(&state, Format::Markdown),
+                // One dialect: what `show` prints, `import` reads back.
+                ShowFormat::Markdown => PiMarkdown.export(&state).trim_end().to_owned(),
+                ShowFormat::Checklist => render(&state, Format::Markdown),
                 ShowFormat::Text => render(&state, Format::Text),
                 ShowFormat::Ansi => render(&state, terminal),
             };
@@ -372,23 +391,28 @@ async fn run(cli: Cli) -> Result<ExitCode> {
             )
             .await;
         }
-        Command::Watch { interval_ms } => {
+        Command::Watch { interval_ms, latest } => {
             // A database has no file to watch: polling alone then.
             let store_dir = match cli.store.as_deref() {
                 Some(s) if is_database_url(s) => None,
                 Some(dir) => Some(dir.to_owned()),
                 None => todokit::default_store_dir(),
             };
+            let store_label = match (cli.store.as_deref(), &store_dir) {
+                (Some(store), _) => store.display().to_string(),
+                (None, Some(dir)) => dir.display().to_string(),
+                (None, None) => "no store".to_owned(),
+            };
             let service = service().await?;
-            let interval = std::time::Duration::from_millis(interval_ms.max(10));
-            watch::run(
-                &service,
-                store_dir.as_deref(),
-                &conversation_or_default(),
+            let options = watch::WatchOptions {
+                conversation: conversation_or_default(),
+                latest,
+                store_dir,
+                store_label,
                 terminal,
-                interval,
-            )
-            .await?;
+                interval: std::time::Duration::from_millis(interval_ms.max(10)),
+            };
+            watch::run(&service, &options).await?;
         }
         Command::Reminders => {
             let notices = service().await?.take_notices(&conversation_or_default()).await?;

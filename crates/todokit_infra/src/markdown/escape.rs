@@ -1,9 +1,12 @@
 //! The escapes of the extension lines: `\\` a backslash, `\n` a line
 //! break, `\r` a carriage return, `\t` a tab, `\s` a space and `\u{hex}`
 //! any other character at the start or end of a text (where editors strip
-//! whitespace) or any control character.
+//! whitespace), any control character, and any character that could steer
+//! a terminal or hide text ([`steers_terminal`]).
 
 use std::fmt::Write;
+
+use crate::render::steers_terminal;
 
 /// `text` on one line, safe from editors that trim.
 pub fn escape(text: &str) -> String {
@@ -19,7 +22,9 @@ pub fn escape(text: &str) -> String {
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
             ' ' if edge => out.push_str("\\s"),
-            c if c.is_control() || (edge && c.is_whitespace()) => {
+            // Invisible and direction-changing characters too, so an export
+            // printed on a terminal shows every one of them.
+            c if c.is_control() || steers_terminal(c) || (edge && c.is_whitespace()) => {
                 let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
             }
             c => out.push(c),

@@ -18,7 +18,9 @@
 //! Some lists cannot be said in oh-my-pi's format: a blank line inside a
 //! note (a bare `>` ends the note), text with leading or trailing spaces
 //! (the format trims), a line break in a task or phase name, control
-//! characters, an empty note, a blocked task, a flat list's unnamed phase.
+//! characters (and the invisible or direction-changing characters that
+//! could hide text on a terminal), an empty note, a blocked task, a flat
+//! list's unnamed phase.
 //! For those alone, this format uses line forms oh-my-pi never writes but
 //! reads as nearly the same thing:
 //!
@@ -43,6 +45,7 @@ mod escape;
 
 pub use escape::{escape, unescape};
 
+use crate::render::steers_terminal;
 use todokit_app::{ImportError, MarkdownCodec};
 use todokit_domain::checklist::{LineError, PI};
 use todokit_domain::{Phase, Timestamp, Todo, TodoState, normalize_in_progress};
@@ -69,13 +72,16 @@ impl MarkdownCodec for PiMarkdown {
 /// reads back the same: not empty, no space at either end, no control
 /// character.
 fn says_itself(text: &str) -> bool {
-    !text.is_empty() && text.trim() == text && !text.chars().any(char::is_control)
+    !text.is_empty() && text.trim() == text && !text.chars().any(|c| c.is_control() || steers_terminal(c))
 }
 
 /// True when one line of a note can be written as `  > line`: not empty
 /// (a bare `>` ends a note) and no control character but a tab.
 fn note_line_says_itself(line: &str) -> bool {
-    !line.is_empty() && !line.chars().any(|c| c.is_control() && c != '\t')
+    !line.is_empty()
+        && !line
+            .chars()
+            .any(|c| c != '\t' && (c.is_control() || steers_terminal(c)))
 }
 
 /// The list as markdown, ending with a newline.

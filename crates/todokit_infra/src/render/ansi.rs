@@ -32,6 +32,31 @@ impl Glyphs {
         }
     }
 
+    /// What marks text cut short: `…`, or `...` in ASCII.
+    pub fn ellipsis(self) -> &'static str {
+        match self {
+            Glyphs::Ascii => "...",
+            Glyphs::Unicode | Glyphs::NerdFont => "…",
+        }
+    }
+
+    /// What separates the parts of a one-line header: ` · `, or ` | ` in
+    /// ASCII.
+    pub fn separator(self) -> &'static str {
+        match self {
+            Glyphs::Ascii => " | ",
+            Glyphs::Unicode | Glyphs::NerdFont => " · ",
+        }
+    }
+
+    /// What starts a note under a task: `›`, or `>` in ASCII.
+    pub fn note_mark(self) -> &'static str {
+        match self {
+            Glyphs::Ascii => ">",
+            Glyphs::Unicode | Glyphs::NerdFont => "›",
+        }
+    }
+
     /// The symbol for `status`.
     pub fn glyph(self, status: Status) -> &'static str {
         match (self, status) {
@@ -104,16 +129,7 @@ pub fn render_ansi(state: &TodoState, options: AnsiOptions) -> String {
         for task in &phase.tasks {
             let text = sanitize(task.display_text());
             let glyph = options.glyphs.glyph(task.status);
-            let (glyph_style, text_style) = match task.status {
-                Status::Completed => (color(AnsiColor::Green), dim()),
-                Status::InProgress => (color(AnsiColor::Yellow).bold(), Style::new().bold()),
-                Status::Pending => (grey(), Style::new()),
-                Status::Blocked => (color(AnsiColor::Magenta), Style::new()),
-                Status::Abandoned => (
-                    color(AnsiColor::Red),
-                    dim().effects(Effects::DIMMED | Effects::STRIKETHROUGH),
-                ),
-            };
+            let (glyph_style, text_style) = status_styles(task.status);
             let _ = writeln!(
                 out,
                 "{indent}{} {}",
@@ -124,6 +140,21 @@ pub fn render_ansi(state: &TodoState, options: AnsiOptions) -> String {
     }
     out.truncate(out.trim_end().len());
     out
+}
+
+/// The styles of a task's glyph and of its text, by status: the one palette
+/// every terminal view shares.
+pub fn status_styles(status: Status) -> (Style, Style) {
+    match status {
+        Status::Completed => (color(AnsiColor::Green), dim()),
+        Status::InProgress => (color(AnsiColor::Yellow).bold(), Style::new().bold()),
+        Status::Pending => (grey(), Style::new()),
+        Status::Blocked => (color(AnsiColor::Magenta), Style::new()),
+        Status::Abandoned => (
+            color(AnsiColor::Red),
+            dim().effects(Effects::DIMMED | Effects::STRIKETHROUGH),
+        ),
+    }
 }
 
 fn color(c: AnsiColor) -> Style {

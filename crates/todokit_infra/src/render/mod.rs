@@ -10,9 +10,9 @@ mod sanitize;
 
 use todokit_domain::{Checklist, TodoState};
 
-pub use ansi::{AnsiOptions, Glyphs, render_ansi};
+pub use ansi::{AnsiOptions, Glyphs, render_ansi, status_styles};
 pub use plain::render_plain;
-pub use sanitize::sanitize;
+pub use sanitize::{sanitize, steers_terminal};
 
 /// How to show a list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -8,7 +8,7 @@ use std::borrow::Cow;
 /// controls, bidirectional overrides and invisible format characters by a
 /// `\u{…}` escape. Text without any of them is returned as it is.
 pub fn sanitize(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(needs_escape) {
+    if !text.chars().any(steers_terminal) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
@@ -16,14 +16,17 @@ pub fn sanitize(text: &str) -> Cow<'_, str> {
         match c {
             '\u{0}'..='\u{1f}' => out.push(char::from_u32(0x2400 + u32::from(c)).unwrap_or('\u{fffd}')),
             '\u{7f}' => out.push('\u{2421}'),
-            c if needs_escape(c) => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+            c if steers_terminal(c) => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
             c => out.push(c),
         }
     }
     Cow::Owned(out)
 }
 
-fn needs_escape(c: char) -> bool {
+/// True for a character that could steer a terminal or hide text from
+/// the person reading it: controls, bidirectional overrides and invisible
+/// format characters.
+pub fn steers_terminal(c: char) -> bool {
     matches!(c,
         '\u{0}'..='\u{1f}'
         | '\u{7f}'..='\u{9f}'

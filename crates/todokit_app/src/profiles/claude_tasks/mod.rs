@@ -55,6 +55,7 @@ pub fn profile() -> Profile {
         "Claude Code's task tools: one task per call, owners and dependencies",
         rules(),
     )
+    .with_ids_shown()
     .with_system_prompt(include_str!(
         "../../../descriptions/claude-tasks/system-prompt.md"
     ))

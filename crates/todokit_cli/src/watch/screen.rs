@@ -1,0 +1,284 @@
+//! The screen `todokit watch` draws: always the size of the pane.
+//!
+//! The header (conversation, profile, store) and the progress line come
+//! first; then the list. When the list does not fit, completed and
+//! abandoned tasks collapse into one line per phase (`✓ 10 completed`); when
+//! it still does not fit, what is left over is counted on a last line
+//! (`… 12 more`), and the task in progress is kept in view whatever its
+//! place. Text wraps between words with a hanging indent. Model text goes
+//! through `sanitize`, so it can never steer the terminal.
+
+use anstyle::Style;
+use todokit::infra::render::{Glyphs, sanitize, status_styles};
+use todokit::{Status, Todo, TodoState};
+
+use super::wrap::{truncate, width, wrap};
+
+/// What the screen shows besides the list, and how.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScreenSpec {
+    /// The pane's width in columns.
+    pub width: usize,
+    /// The pane's height in rows.
+    pub height: usize,
+    /// The conversation shown.
+    pub conversation: String,
+    /// The profile its tools speak.
+    pub profile: String,
+    /// Where the list is stored, as the user named it.
+    pub store: String,
+    /// Show each task's id (`#3`), as the profile's agent does.
+    pub ids: bool,
+    /// Status symbols.
+    pub glyphs: Glyphs,
+    /// Colour and style escape sequences.
+    pub color: bool,
+}
+
+/// One task, or a phase heading, or a collapsed run: the lines it takes
+/// and how many tasks it stands for.
+struct Block {
+    lines: Vec<String>,
+    tasks: usize,
+    /// Kept in view whatever else is cut: the task in progress and the
+    /// heading of its phase.
+    pinned: bool,
+}
+
+/// The rows of the screen for `state` (or the error reading it), at most
+/// `spec.height` of them, each at most `spec.width` columns wide.
+pub fn screen(state: &Result<TodoState, String>, spec: &ScreenSpec) -> Vec<String> {
+    let paint = |style: Style, text: &str| paint(spec.color, style, text);
+    let ellipsis = spec.glyphs.ellipsis();
+    let header = [
+        "todokit watch",
+        &sanitize(&spec.conversation),
+        &spec.profile,
+        &sanitize(&spec.store),
+    ]
+    .join(spec.glyphs.separator());
+    let mut rows = vec![paint(
+        Style::new().dimmed(),
+        &truncate(&header, spec.width, ellipsis),
+    )];
+    let body = match state {
+        Err(error) => wrap(
+            &format!("cannot read the list: {}", sanitize(error)),
+            spec.width,
+            spec.width,
+        ),
+        Ok(state) if state.is_empty() => vec![paint(Style::new().dimmed(), "No todos.")],
+        Ok(state) => {
+            let progress = todokit::domain::progress_line(state);
+            rows.push(paint(
+                Style::new().bold(),
+                &truncate(&progress, spec.width, ellipsis),
+            ));
+            rows.push(String::new());
+            let room = spec.height.saturating_sub(rows.len());
+            fit(state, spec, room)
+        }
+    };
+    rows.extend(body);
+    rows.truncate(spec.height);
+    if !spec.color {
+        // Panes narrower than an indent and a glyph: cut what still sticks
+        // out rather than let the terminal wrap it.
+        for row in &mut rows {
+            *row = truncate(row, spec.width, "");
+        }
+    }
+    rows
+}
+
+/// The list's rows in at most `room` rows.
+fn fit(state: &TodoState, spec: &ScreenSpec, room: usize) -> Vec<String> {
+    let rows = |blocks: &[Block]| blocks.iter().map(|b| b.lines.len()).sum::<usize>();
+    let full = blocks(state, spec, false);
+    if rows(&full) <= room {
+        return full.into_iter().flat_map(|b| b.lines).collect();
+    }
+    let collapsed = blocks(state, spec, true);
+    if rows(&collapsed) <= room {
+        return collapsed.into_iter().flat_map(|b| b.lines).collect();
+    }
+    cut(collapsed, spec, room)
+}
+
+/// Keeps blocks in order while they fit, always the pinned ones, and counts
+/// the rest on a last `… N more` row.
+fn cut(blocks: Vec<Block>, spec: &ScreenSpec, room: usize) -> Vec<String> {
+    let summary_row = 1;
+    let mut pinned_left: usize = blocks.iter().filter(|b| b.pinned).map(|b| b.lines.len()).sum();
+    let mut out = Vec::new();
+    let mut hidden = 0;
+    let mut cutting = false;
+    for mut block in blocks {
+        if block.pinned {
+            pinned_left -= block.lines.len();
+            // A pinned block taller than what is left loses its last lines
+            // (its notes) before anything else goes.
+            let left = room.saturating_sub(out.len() + pinned_left + summary_row);
+            block.lines.truncate(left.max(1));
+            out.extend(block.lines);
+            continue;
+        }
+        let fits = out.len() + block.lines.len() + pinned_left + summary_row <= room;
+        if cutting || !fits {
+            cutting = true;
+            hidden += block.tasks;
+            continue;
+        }
+        out.extend(block.lines);
+    }
+    if hidden > 0 {
+        let more = format!("{} {hidden} more", spec.glyphs.ellipsis());
+        out.push(paint(spec.color, Style::new().dimmed(), &more));
+    }
+    out.truncate(room);
+    out
+}
+
+/// The list as blocks, with finished tasks collapsed when `collapse`.
+fn blocks(state: &TodoState, spec: &ScreenSpec, collapse: bool) -> Vec<Block> {
+    let mut out = Vec::new();
+    for phase in state.phases.iter().filter(|p| !p.tasks.is_empty()) {
+        let indent = if phase.is_implicit() { 0 } else { 2 };
+        if !phase.is_implicit() {
+            let heading = truncate(&sanitize(&phase.name), spec.width, spec.glyphs.ellipsis());
+            out.push(Block {
+                lines: vec![paint(spec.color, Style::new().bold().underline(), &heading)],
+                tasks: 0,
+                pinned: phase.tasks.iter().any(|t| t.status == Status::InProgress),
+            });
+        }
+        let finished = |t: &Todo| matches!(t.status, Status::Completed | Status::Abandoned);
+        let mut summarized = false;
+        for task in &phase.tasks {
+            if collapse && finished(task) {
+                if !summarized {
+                    summarized = true;
+                    out.push(finished_summary(&phase.tasks, spec, indent));
+                }
+                continue;
+            }
+            out.push(task_block(task, spec, indent));
+        }
+    }
+    out
+}
+
+/// `✓ 10 completed, 2 abandoned`: a phase's finished tasks on one row.
+fn finished_summary(tasks: &[Todo], spec: &ScreenSpec, indent: usize) -> Block {
+    let count = |status: Status| tasks.iter().filter(|t| t.status == status).count();
+    let (completed, abandoned) = (count(Status::Completed), count(Status::Abandoned));
+    let mut parts = Vec::new();
+    if completed > 0 {
+        parts.push(format!("{completed} completed"));
+    }
+    if abandoned > 0 {
+        parts.push(format!("{abandoned} abandoned"));
+    }
+    let status = if completed > 0 {
+        Status::Completed
+    } else {
+        Status::Abandoned
+    };
+    let (glyph_style, _) = status_styles(status);
+    let text = truncate(
+        &parts.join(", "),
+        spec.width.saturating_sub(indent + 2),
+        spec.glyphs.ellipsis(),
+    );
+    let line = format!(
+        "{}{} {}",
+        " ".repeat(indent),
+        paint(spec.color, glyph_style, spec.glyphs.glyph(status)),
+        paint(spec.color, Style::new().dimmed(), &text)
+    );
+    Block {
+        lines: vec![line],
+        tasks: completed + abandoned,
+        pinned: false,
+    }
+}
+
+/// One task: glyph, id, priority, text and owner, wrapped under a hanging
+/// indent; then what blocks it; then, while in progress, its notes.
+fn task_block(task: &Todo, spec: &ScreenSpec, indent: usize) -> Block {
+    let glyph = spec.glyphs.glyph(task.status);
+    let (glyph_style, text_style) = status_styles(task.status);
+    let hang = indent + width(glyph) + 1;
+    let mut text = String::new();
+    if let Some(id) = task.id.as_deref().filter(|_| spec.ids) {
+        text.push_str(&format!("#{} ", sanitize(id)));
+    }
+    if let Some(priority) = task.priority {
+        text.push_str(&format!("[{}] ", priority.as_str()));
+    }
+    text.push_str(&sanitize(task.display_text()));
+    if let Some(owner) = task.owner.as_deref().filter(|o| !o.is_empty()) {
+        text.push_str(&format!(" ({})", sanitize(owner)));
+    }
+    let room = spec.width.saturating_sub(hang);
+    let mut lines: Vec<String> = wrap(&text, room, room)
+        .into_iter()
+        .enumerate()
+        .map(|(row, part)| {
+            let lead = match row {
+                0 => format!("{}{} ", " ".repeat(indent), paint(spec.color, glyph_style, glyph)),
+                _ => " ".repeat(hang),
+            };
+            format!("{lead}{}", paint(spec.color, text_style, &part))
+        })
+        .collect();
+    let dim = Style::new().dimmed();
+    if !task.blocked_by.is_empty() {
+        let ids: Vec<String> = task
+            .blocked_by
+            .iter()
+            .map(|id| format!("#{}", sanitize(id)))
+            .collect();
+        for part in wrap(&format!("blocked by {}", ids.join(", ")), room, room) {
+            lines.push(format!("{}{}", " ".repeat(hang), paint(spec.color, dim, &part)));
+        }
+    }
+    if task.status == Status::InProgress {
+        let mark = spec.glyphs.note_mark();
+        let note_hang = hang + width(mark) + 1;
+        let note_room = spec.width.saturating_sub(note_hang);
+        for note in &task.notes {
+            for (row, part) in wrap(&sanitize(note), note_room, note_room)
+                .into_iter()
+                .enumerate()
+            {
+                let lead = match row {
+                    0 => format!("{}{mark} ", " ".repeat(hang)),
+                    _ => " ".repeat(note_hang),
+                };
+                lines.push(format!(
+                    "{}{}",
+                    paint(spec.color, dim, &lead),
+                    paint(spec.color, dim, &part)
+                ));
+            }
+        }
+    }
+    Block {
+        lines,
+        tasks: 1,
+        pinned: task.status == Status::InProgress,
+    }
+}
+
+fn paint(color: bool, style: Style, text: &str) -> String {
+    if color && !text.is_empty() {
+        format!("{style}{text}{style:#}")
+    } else {
+        text.to_owned()
+    }
+}
+
+#[cfg(test)]
+#[path = "screen_tests.rs"]
+mod tests;

@@ -1,0 +1,110 @@
+//! One markdown dialect through the real binary: what `show --format
+//! markdown` prints, `import` reads back to the same list.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use pretty_assertions::assert_eq;
+use serde_json::Value;
+
+fn todokit(store: &Path, args: &[&str]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_todokit"));
+    cmd.arg("--store")
+        .arg(store)
+        .args(["--profile", "pi", "--conversation", "md"]);
+    for var in [
+        "TODOKIT_STORE",
+        "TODOKIT_CONVERSATION",
+        "TODOKIT_PROFILE",
+        "TODOKIT_GLYPHS",
+    ] {
+        cmd.env_remove(var);
+    }
+    cmd.args(args).output().expect("todokit runs")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The list as the user sees it: phases, and per task its content, status
+/// and notes (ids and times are the store's, not the text's).
+fn list(store: &Path) -> Value {
+    let state: Value =
+        serde_json::from_str(&stdout(&todokit(store, &["show", "--format", "json"]))).expect("JSON");
+    let phases: Vec<Value> = state["phases"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|phase| {
+            let tasks: Vec<Value> = phase["tasks"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|t| {
+                    serde_json::json!([
+                        t["content"],
+                        t["status"],
+                        t.get("notes").cloned().unwrap_or_default()
+                    ])
+                })
+                .collect();
+            serde_json::json!({"name": phase["name"], "tasks": tasks})
+        })
+        .collect();
+    Value::Array(phases)
+}
+
+#[test]
+fn show_format_markdown_of_a_pi_list_with_notes_imports_back_to_the_same_list() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("store");
+    let calls = [
+        r#"{"ops":[{"op":"init","list":[{"phase":"Build","items":["Scaffold","Wire the store","Add tests"]},{"phase":"Ship","items":["Tag  v1 "]}]}]}"#,
+        r#"{"ops":[{"op":"done","task":"Scaffold"},{"op":"note","task":"Wire the store","text":"use the lock\nand retry twice"},{"op":"note","task":"Wire the store","text":"ask first \u001b[31m"},{"op":"drop","task":"Add tests"}]}"#,
+    ];
+    for args in calls {
+        let out = todokit(&store, &["call", "todo_write", args]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let before = list(&store);
+    let shown = stdout(&todokit(&store, &["show", "--format", "markdown"]));
+    let exported = stdout(&todokit(&store, &["export"]));
+    let file = dir.path().join("copied.md");
+    std::fs::write(&file, &shown).expect("write the copy");
+    // Start from nothing, so the import alone must rebuild the list.
+    let emptied = todokit(&store, &["rm", "Build"]);
+    let imported = todokit(&store, &["import", file.to_str().expect("UTF-8 path")]);
+    let after = list(&store);
+
+    let actual = (
+        shown == exported,
+        shown.contains('\u{1b}'),
+        emptied.status.code(),
+        imported.status.code(),
+        after,
+    );
+    let expected = (true, false, Some(0), Some(0), before);
+    assert_eq!(actual, expected, "shown:\n{shown}");
+}
+
+#[test]
+fn importing_a_file_that_is_not_there_is_a_usage_error_and_changes_nothing() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("store");
+    let out = todokit(&store, &["import", "missing.md"]);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let actual = (
+        out.status.code(),
+        stderr.starts_with("todokit: cannot read missing.md:")
+            && stderr.trim_end().ends_with("; nothing changed"),
+        list(&store),
+    );
+    let expected = (Some(2), true, Value::Array(Vec::new()));
+    assert_eq!(actual, expected, "{stderr}");
+}

@@ -1,0 +1,331 @@
+//! `todokit watch` for real: in a tmux pane (a real pseudo-terminal) that
+//! is resized under it, and through a pipe, with commits made by other
+//! `todokit` processes.
+
+use std::collections::HashSet;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use pretty_assertions::assert_eq;
+use serde_json::{Value, json};
+
+fn todokit(store: &Path) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_todokit"));
+    cmd.arg("--store").arg(store);
+    for var in [
+        "TODOKIT_STORE",
+        "TODOKIT_CONVERSATION",
+        "TODOKIT_PROFILE",
+        "TODOKIT_GLYPHS",
+    ] {
+        cmd.env_remove(var);
+    }
+    cmd
+}
+
+fn call(store: &Path, conversation: &str, args: &Value) {
+    let out = todokit(store)
+        .args([
+            "--conversation",
+            conversation,
+            "call",
+            "TodoWrite",
+            &args.to_string(),
+        ])
+        .output()
+        .expect("todokit call runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// 40 todos: 10 completed, the 11th in progress (or the 12th when
+/// `moved`), the rest pending; long enough to wrap at 40 columns.
+fn forty(moved: bool) -> Value {
+    let in_progress = if moved { 11 } else { 10 };
+    let todos: Vec<Value> = (0..40)
+        .map(|n| {
+            let status = match n {
+                n if n < 10 || (moved && n == 10) => "completed",
+                n if n == in_progress => "in_progress",
+                _ => "pending",
+            };
+            json!({
+                "content": format!("Step {} of the release with a description that goes on", n + 1),
+                "activeForm": format!("Working on step {} of the release", n + 1),
+                "status": status,
+            })
+        })
+        .collect();
+    json!({ "todos": todos })
+}
+
+/// A detached tmux session of its own (a private socket, so nothing of the
+/// user's tmux is touched), killed on drop.
+struct Pane {
+    socket: String,
+}
+
+impl Pane {
+    fn start(dir: &Path, width: u16, height: u16, command: &str) -> Pane {
+        let socket = format!("todokit-watch-test-{}", std::process::id());
+        let pane = Pane { socket };
+        let status = pane
+            .tmux()
+            .current_dir(dir)
+            .args([
+                "new-session",
+                "-d",
+                "-x",
+                &width.to_string(),
+                "-y",
+                &height.to_string(),
+                command,
+            ])
+            .status()
+            .expect("tmux runs (make test installs it)");
+        assert!(status.success(), "tmux new-session failed");
+        pane
+    }
+
+    fn tmux(&self) -> Command {
+        let mut cmd = Command::new("tmux");
+        cmd.args(["-L", &self.socket, "-f", "/dev/null"]);
+        cmd
+    }
+
+    fn resize(&self, width: u16, height: u16) {
+        let status = self
+            .tmux()
+            .args([
+                "resize-window",
+                "-x",
+                &width.to_string(),
+                "-y",
+                &height.to_string(),
+            ])
+            .status()
+            .expect("tmux runs");
+        assert!(status.success(), "tmux resize-window failed");
+    }
+
+    /// The visible screen, one string per row, trailing blanks trimmed.
+    fn capture(&self) -> Vec<String> {
+        let out = self
+            .tmux()
+            .args(["capture-pane", "-p"])
+            .output()
+            .expect("tmux runs");
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let mut rows: Vec<String> = text.lines().map(|r| r.trim_end().to_owned()).collect();
+        while rows.last().is_some_and(String::is_empty) {
+            rows.pop();
+        }
+        rows
+    }
+
+    /// Waits up to 10 s for a screen that `ready` accepts; returns the last
+    /// screen seen either way.
+    fn wait_for(&self, ready: impl Fn(&[String]) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let rows = self.capture();
+            if ready(&rows) || Instant::now() > deadline {
+                return rows;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Pane {
+    fn drop(&mut self) {
+        let _ = self.tmux().arg("kill-server").status();
+    }
+}
+
+/// What the done-when asks of a screen of `height` rows: header first,
+/// the progress line, the task in progress, and every row within `width`.
+fn fits(rows: &[String], width: usize, height: usize, progress: &str, active: &str) -> bool {
+    rows.len() <= height
+        && rows.first().is_some_and(|r| r.starts_with("todokit watch"))
+        && rows.iter().any(|r| r.starts_with(progress))
+        && rows.iter().any(|r| r.contains(active))
+        && rows.iter().all(|r| r.chars().count() <= width)
+}
+
+#[test]
+fn watch_fits_the_pane_is_redrawn_on_resize_and_never_splits_a_word() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("store");
+    call(&store, "release", &forty(false));
+    let command = format!(
+        "{} --store store --conversation release --color never watch --interval-ms 5000",
+        env!("CARGO_BIN_EXE_todokit")
+    );
+    let pane = Pane::start(dir.path(), 100, 30, &command);
+    let active = "~ Working on step 11 of the release";
+    let tall = pane.wait_for(|rows| fits(rows, 100, 30, "Progress: 10/40 completed", active));
+
+    pane.resize(100, 20);
+    let short =
+        pane.wait_for(|rows| rows.len() <= 20 && fits(rows, 100, 20, "Progress: 10/40 completed", active));
+
+    // Another process moves the list on: the pane follows within the wait.
+    call(&store, "release", &forty(true));
+    let moved =
+        pane.wait_for(|rows| fits(rows, 100, 20, "Progress: 11/40 completed", "~ Working on step 12"));
+
+    pane.resize(40, 30);
+    let narrow = pane.wait_for(|rows| {
+        rows.iter().all(|r| r.chars().count() <= 40)
+            && fits(rows, 40, 30, "Progress: 11/40 completed", "~ Working")
+    });
+    let words: HashSet<String> = forty(true)["todos"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|t| {
+            format!("{} {}", t["content"], t["activeForm"])
+                .replace('"', " ")
+                .split_whitespace()
+                .map(str::to_owned)
+                .collect::<Vec<_>>()
+        })
+        .chain(
+            "Progress: 11/40 completed ✓ ~ ○ … more"
+                .split_whitespace()
+                .map(str::to_owned),
+        )
+        .collect();
+    let split: Vec<String> = narrow
+        .iter()
+        .skip(1) // the header is cut to the width, not wrapped
+        .flat_map(|r| r.split_whitespace().map(str::to_owned).collect::<Vec<_>>())
+        .filter(|w| !words.contains(w) && w.parse::<u32>().is_err())
+        .collect();
+
+    let actual = (
+        fits(&tall, 100, 30, "Progress: 10/40 completed", active),
+        tall.get(1..4).map(<[String]>::to_vec),
+        fits(&short, 100, 20, "Progress: 10/40 completed", active),
+        short.len(),
+        fits(
+            &moved,
+            100,
+            20,
+            "Progress: 11/40 completed",
+            "~ Working on step 12",
+        ),
+        fits(&narrow, 40, 30, "Progress: 11/40 completed", "~ Working"),
+        split,
+    );
+    let expected = (
+        true,
+        Some(vec![
+            "Progress: 10/40 completed".to_owned(),
+            String::new(),
+            "✓ 10 completed".to_owned(),
+        ]),
+        true,
+        20,
+        true,
+        true,
+        Vec::<String>::new(),
+    );
+    assert_eq!(
+        actual,
+        expected,
+        "tall:\n{}\nshort:\n{}\nnarrow:\n{}",
+        tall.join("\n"),
+        short.join("\n"),
+        narrow.join("\n")
+    );
+}
+
+#[test]
+fn watch_latest_follows_whichever_conversation_changed_last() {
+    let store = tempfile::tempdir().expect("temp dir");
+    let plan =
+        |text: &str| json!({"todos": [{"content": text, "status": "in_progress", "activeForm": text}]});
+    call(store.path(), "first", &plan("Plan A"));
+    let mut watcher = todokit(store.path())
+        .args(["watch", "--latest", "--interval-ms", "200"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("todokit watch starts");
+    let (tx, rx) = std::sync::mpsc::channel();
+    let stdout = watcher.stdout.take().expect("stdout is piped");
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let next = || rx.recv_timeout(Duration::from_secs(20)).unwrap_or_default();
+    let mut lines = vec![next()];
+    // Store times are in milliseconds: keep the two commits apart.
+    std::thread::sleep(Duration::from_millis(20));
+    call(store.path(), "second", &plan("Plan B"));
+    lines.push(next());
+    std::thread::sleep(Duration::from_millis(20));
+    call(store.path(), "first", &plan("Plan A2"));
+    lines.push(next());
+    let _ = watcher.kill();
+    let _ = watcher.wait();
+    let expected = vec![
+        "first: version 1: 0/1 completed; in progress: Plan A",
+        "second: version 1: 0/1 completed; in progress: Plan B",
+        "first: version 2: 0/1 completed; in progress: Plan A2",
+    ];
+    assert_eq!(lines, expected);
+}
+
+#[test]
+fn watch_prints_one_line_per_change_when_not_on_a_terminal() {
+    let store = tempfile::tempdir().unwrap();
+    let mut watcher = todokit(store.path())
+        .args(["watch", "--interval-ms", "200"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("todokit watch starts");
+    let (tx, rx) = std::sync::mpsc::channel();
+    let stdout = watcher.stdout.take().expect("stdout is piped");
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let next = || rx.recv_timeout(Duration::from_secs(20)).unwrap_or_default();
+    let mut lines = vec![next()];
+    let writes = [
+        r#"{"todos":[{"content":"Plan","status":"in_progress","activeForm":"Planning"},{"content":"Build","status":"pending","activeForm":"Building"}]}"#,
+        r#"{"todos":[{"content":"Plan","status":"completed","activeForm":"Planning"},{"content":"Build","status":"in_progress","activeForm":"Building \u001b[31m"}]}"#,
+        r#"{"todos":[{"content":"Plan","status":"completed","activeForm":"Planning"},{"content":"Build","status":"completed","activeForm":"Building"}]}"#,
+    ];
+    for args in writes {
+        call(
+            store.path(),
+            "default",
+            &serde_json::from_str(args).expect("JSON"),
+        );
+        lines.push(next());
+    }
+    let _ = watcher.kill();
+    let _ = watcher.wait();
+    let actual = lines;
+    let expected = vec![
+        "version 0: no todos".to_owned(),
+        "version 1: 0/2 completed; in progress: Planning; 1 pending".to_owned(),
+        "version 2: 1/2 completed; in progress: Building ␛[31m".to_owned(),
+        "version 3: no todos".to_owned(),
+    ];
+    assert_eq!(actual, expected);
+}
