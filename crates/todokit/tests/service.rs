@@ -145,7 +145,7 @@ async fn a_hand_edit_leaves_one_notice_that_is_taken_once() {
         second.len(),
     );
     let expected = (
-        Some("marked task \"Scaffold\" completed".to_owned()),
+        Some("marked \"Scaffold\" completed; started \"Wire\"".to_owned()),
         vec![true],
         0,
     );

@@ -50,6 +50,7 @@ pub struct Profile {
     system_prompt: &'static str,
     example: Option<ExampleCall>,
     shows_ids: bool,
+    phased: bool,
     tools: Vec<Registered>,
 }
 
@@ -77,6 +78,7 @@ impl Profile {
             system_prompt: "",
             example: None,
             shows_ids: false,
+            phased: false,
             tools: Vec::new(),
         }
     }
@@ -127,6 +129,19 @@ impl Profile {
     /// Whether views of its lists show each task's id.
     pub fn shows_ids(&self) -> bool {
         self.shows_ids
+    }
+
+    /// Says that its tools group tasks into named phases. Hand edits then
+    /// append to a phase; on a flat profile they append to the one list and
+    /// never make phases its tools could not show.
+    pub fn with_phases(mut self) -> Self {
+        self.phased = true;
+        self
+    }
+
+    /// Whether its tools group tasks into named phases.
+    pub fn has_phases(&self) -> bool {
+        self.phased
     }
 
     /// Sets a typical first call of one of its tools.

@@ -420,6 +420,7 @@ mod tests {
             kind: NoticeKind::UserEdit,
             at: 1,
             text: "The user edited the list.".into(),
+            action: None,
         };
         let actual = fixture.before_request(&[notice]);
         let expected = vec![Injection {

@@ -9,8 +9,8 @@
 
 use thiserror::Error;
 use todokit_domain::{
-    Notice, NoticeKind, Op, OpKind, Timestamp, TodoState, adopt_hidden_fields, apply_ops,
-    normalize_in_progress,
+    MISSING_TASK, Notice, NoticeKind, Op, OpKind, Phase, Status, Timestamp, Todo, TodoState, Transition,
+    adopt_hidden_fields, apply_ops, diff, normalize_in_progress, task_exists,
 };
 
 use crate::{ServiceError, TodoWriteService};
@@ -38,10 +38,12 @@ pub struct ImportError {
 /// One thing a user can do to the list by hand.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum UserAction {
-    /// Add tasks to a phase (created when missing; matched ignoring case).
+    /// Add tasks: to a phase (created when missing; matched ignoring case)
+    /// on a profile with phases, to the one list on a flat profile.
     Append {
-        /// The phase.
-        phase: String,
+        /// The phase: required where the profile has phases, refused where
+        /// it keeps a flat list.
+        phase: Option<String>,
         /// The tasks' contents.
         items: Vec<String>,
     },
@@ -68,7 +70,8 @@ fn quoted(items: &[String]) -> String {
 /// What a user edit did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UserEdit {
-    /// The action, in words ("marked \"Wire\" done").
+    /// What the edit did, every side effect included, in words
+    /// (`marked "Run tests" completed; started "Deploy"`).
     pub action: String,
     /// The list afterwards.
     pub state: TodoState,
@@ -140,34 +143,62 @@ fn resolve(state: &TodoState, name: &str) -> Result<Target, UserEditError> {
     Err(UserEditError::NotFound(name.to_owned()))
 }
 
-/// The list after `action` and the action in words, or why it cannot be
-/// applied. Pure.
-fn edit(state: &TodoState, action: &UserAction, now: u64) -> Result<(TodoState, String), UserEditError> {
-    let (op, described) = match action {
+/// The list after `action` and what changed in words, or why it cannot be
+/// applied. `phased`: whether the profile groups tasks into phases. Pure.
+fn edit(
+    state: &TodoState,
+    action: &UserAction,
+    now: u64,
+    phased: bool,
+) -> Result<(TodoState, String), UserEditError> {
+    let op = match action {
         UserAction::Replace(new) => {
+            if let Some(phase) = new.phases.iter().find(|p| !p.is_implicit()).filter(|_| !phased) {
+                return Err(UserEditError::Rejected(vec![format!(
+                    "this profile keeps one flat list: its tools cannot show the phase \"{}\"; list the \
+                     tasks without headings",
+                    phase.name
+                )]));
+            }
             let mut next = state.clone();
             next.phases = new.phases.clone();
             adopt_hidden_fields(state, &mut next, now);
             normalize_in_progress(&mut next, now);
-            return Ok((next, "rewrote the list".to_owned()));
+            let mut words = changes(state, &next);
+            words.extend(held_back(new, &next));
+            let described = match words.is_empty() {
+                true => "rewrote the list".to_owned(),
+                false => format!("rewrote the list: {}", words.join("; ")),
+            };
+            return Ok((next, described));
         }
-        UserAction::Append { phase, items } => {
-            let existing = state
-                .phases
-                .iter()
-                .find(|p| p.name.to_lowercase() == phase.trim().to_lowercase());
-            let phase = existing.map_or_else(|| phase.trim().to_owned(), |p| p.name.clone());
-            let described = format!("appended {} to phase \"{phase}\"", quoted(items));
-            (
-                Op::new(OpKind::Append).phase(phase).items(items.clone()),
-                described,
-            )
-        }
+        UserAction::Append { phase, items } => match (phased, phase) {
+            (true, Some(phase)) => {
+                let existing = state
+                    .phases
+                    .iter()
+                    .find(|p| p.name.to_lowercase() == phase.trim().to_lowercase());
+                let phase = existing.map_or_else(|| phase.trim().to_owned(), |p| p.name.clone());
+                Op::new(OpKind::Append).phase(phase).items(items.clone())
+            }
+            (true, None) => {
+                return Err(UserEditError::Rejected(vec![
+                    "this profile groups tasks into phases: name the phase to append to".to_owned(),
+                ]));
+            }
+            (false, Some(phase)) => {
+                return Err(UserEditError::Rejected(vec![format!(
+                    "this profile keeps one flat list: append the items without a phase (its tools cannot \
+                     show a phase \"{phase}\")"
+                )]));
+            }
+            (false, None) => {
+                let next = append_flat(state, items, now)?;
+                return Ok((next.clone(), changes(state, &next).join("; ")));
+            }
+        },
         UserAction::Start(name) => match resolve(state, name)? {
-            Target::Todo(task) => (
-                Op::new(OpKind::Start).task(task.clone()),
-                format!("started task \"{task}\""),
-            ),
+            Target::Todo(task) => Op::new(OpKind::Start).task(task),
             Target::Phase(phase) => {
                 return Err(UserEditError::Rejected(vec![format!(
                     "\"{phase}\" is a phase; start needs a task"
@@ -175,27 +206,121 @@ fn edit(state: &TodoState, action: &UserAction, now: u64) -> Result<(TodoState, 
             }
         },
         UserAction::Done(name) | UserAction::Drop(name) | UserAction::Rm(name) => {
-            let (kind, verb) = match action {
-                UserAction::Done(_) => (OpKind::Done, "marked {} completed"),
-                UserAction::Drop(_) => (OpKind::Drop, "abandoned {}"),
-                _ => (OpKind::Rm, "removed {}"),
+            let kind = match action {
+                UserAction::Done(_) => OpKind::Done,
+                UserAction::Drop(_) => OpKind::Drop,
+                _ => OpKind::Rm,
             };
-            let (op, what) = match resolve(state, name)? {
-                Target::Todo(task) => (Op::new(kind).task(task.clone()), format!("task \"{task}\"")),
-                Target::Phase(phase) => (
-                    Op::new(kind).phase(phase.clone()),
-                    format!("every task of phase \"{phase}\""),
-                ),
-            };
-            (op, verb.replace("{}", &what))
+            match resolve(state, name)? {
+                Target::Todo(task) => Op::new(kind).task(task),
+                Target::Phase(phase) => Op::new(kind).phase(phase),
+            }
         }
     };
     let batch = apply_ops(state, &[op], now);
     if batch.errors.is_empty() {
+        let described = changes(state, &batch.state).join("; ");
         Ok((batch.state, described))
     } else {
         Err(UserEditError::Rejected(batch.errors))
     }
+}
+
+/// `items` added to the one list of a flat profile (made when missing).
+fn append_flat(state: &TodoState, items: &[String], now: Timestamp) -> Result<TodoState, UserEditError> {
+    let mut next = state.clone();
+    let mut errors = Vec::new();
+    let mut added: Vec<Todo> = Vec::new();
+    for item in items {
+        let content = item.trim();
+        if content.is_empty() {
+            errors.push(MISSING_TASK.to_owned());
+        } else if state.tasks().chain(&added).any(|t| t.content == content) {
+            errors.push(task_exists(content));
+        } else {
+            added.push(Todo::new(content).created_at(now).status_changed_at(now));
+        }
+    }
+    if items.is_empty() {
+        errors.push("append needs at least one item".to_owned());
+    }
+    if !errors.is_empty() {
+        return Err(UserEditError::Rejected(errors));
+    }
+    let index = match next.phases.iter().position(Phase::is_implicit) {
+        Some(index) => index,
+        None => {
+            next.phases.insert(0, Phase::new(""));
+            0
+        }
+    };
+    next.phases[index].tasks.extend(added);
+    Ok(next)
+}
+
+/// Every change from `before` to `after`, in words, in the order of the new
+/// list, then what was removed.
+fn changes(before: &TodoState, after: &TodoState) -> Vec<String> {
+    let old: Vec<Todo> = before.tasks().cloned().collect();
+    let new: Vec<Todo> = after.tasks().cloned().collect();
+    diff(&old, &new).iter().map(|t| change_words(t, after)).collect()
+}
+
+/// One status change in words, naming the phase a task was added to.
+fn change_words(transition: &Transition, after: &TodoState) -> String {
+    let name = format!("\"{}\"", transition.content);
+    match (transition.from, transition.to) {
+        (None, to) => {
+            let phase = after
+                .phases
+                .iter()
+                .find(|p| p.tasks.iter().any(|t| t.content == transition.content))
+                .filter(|p| !p.is_implicit());
+            let mut words = format!("added {name}");
+            if let Some(phase) = phase {
+                words.push_str(&format!(" to phase \"{}\"", phase.name));
+            }
+            if let Some(status) = to.filter(|s| *s != Status::Pending) {
+                words.push_str(&format!(" ({})", status_words(status)));
+            }
+            words
+        }
+        (Some(_), None) => format!("removed {name}"),
+        (Some(_), Some(Status::Completed)) => format!("marked {name} completed"),
+        (Some(_), Some(Status::InProgress)) => format!("started {name}"),
+        (Some(_), Some(Status::Abandoned)) => format!("abandoned {name}"),
+        (Some(_), Some(Status::Blocked)) => format!("marked {name} blocked"),
+        (Some(_), Some(Status::Pending)) => format!("put {name} back to pending"),
+    }
+}
+
+fn status_words(status: Status) -> &'static str {
+    match status {
+        Status::Pending => "pending",
+        Status::InProgress => "in progress",
+        Status::Completed => "completed",
+        Status::Blocked => "blocked",
+        Status::Abandoned => "abandoned",
+    }
+}
+
+/// The tasks an imported list asked to be in progress that the one-task
+/// rule held back, in words.
+fn held_back(requested: &TodoState, after: &TodoState) -> Vec<String> {
+    requested
+        .tasks()
+        .filter(|t| t.status == Status::InProgress)
+        .filter_map(|asked| {
+            let kept = after.tasks().find(|t| t.content == asked.content)?;
+            (kept.status != Status::InProgress).then(|| {
+                format!(
+                    "left \"{}\" {} (one task in progress at a time)",
+                    asked.content,
+                    status_words(kept.status)
+                )
+            })
+        })
+        .collect()
 }
 
 /// The reminder a model gets after a hand edit.
@@ -216,16 +341,33 @@ impl TodoWriteService {
         action: UserAction,
         codec: &dyn MarkdownCodec,
     ) -> Result<Option<UserEdit>, UserEditError> {
+        let phased = self.profile().has_phases();
         self.transact(conversation, |state, now| {
-            let (mut next, described) = edit(state, &action, now)?;
+            let (mut next, described) = edit(state, &action, now, phased)?;
             if next.phases == state.phases {
                 return Ok((None, None));
             }
-            let reminder = user_edit_reminder(&described, &codec.export(&next));
+            // Edits the model has not been told about yet become one notice
+            // with the list as it is now, not one stale copy per edit.
+            let earlier: Vec<String> = next
+                .notices
+                .iter()
+                .filter(|n| n.kind == NoticeKind::UserEdit)
+                .filter_map(|n| n.action.clone())
+                .collect();
+            next.notices
+                .retain(|n| !(n.kind == NoticeKind::UserEdit && n.action.is_some()));
+            let combined = earlier
+                .into_iter()
+                .chain([described.clone()])
+                .collect::<Vec<_>>()
+                .join("; then ");
+            let reminder = user_edit_reminder(&combined, &codec.export(&next));
             next.notices.push(Notice {
                 kind: NoticeKind::UserEdit,
                 at: now,
                 text: reminder.clone(),
+                action: Some(combined),
             });
             let edit = UserEdit {
                 action: described,
@@ -239,137 +381,5 @@ impl TodoWriteService {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use pretty_assertions::assert_eq;
-    use todokit_domain::{Phase, Status, Todo};
-
-    fn fixture() -> TodoState {
-        TodoState::new().phases(vec![
-            Phase::new("Build").tasks(vec![
-                Todo::new("Scaffold the crate").status(Status::InProgress),
-                Todo::new("Wire the store"),
-                Todo::new("Wire the CLI"),
-            ]),
-            Phase::new("Ship").tasks(vec![Todo::new("Tag")]),
-        ])
-    }
-
-    #[test]
-    fn names_match_ignoring_case_whole_first_then_in_part() {
-        let state = fixture();
-        let actual: Vec<Result<Target, String>> = ["wire the STORE", "scaffold", "ship", "tag"]
-            .iter()
-            .map(|n| resolve(&state, n).map_err(|e| e.to_string()))
-            .collect();
-        let expected = vec![
-            Ok(Target::Todo("Wire the store".into())),
-            Ok(Target::Todo("Scaffold the crate".into())),
-            Ok(Target::Phase("Ship".into())),
-            Ok(Target::Todo("Tag".into())),
-        ];
-        assert_eq!(actual, expected);
-    }
-
-    #[test]
-    fn an_ambiguous_or_unknown_name_is_refused() {
-        let state = fixture();
-        let actual: Vec<String> = ["wire", "deploy"]
-            .iter()
-            .map(|n| {
-                resolve(&state, n)
-                    .map(|_| String::new())
-                    .unwrap_or_else(|e| e.to_string())
-            })
-            .collect();
-        let expected = vec![
-            "\"wire\" is ambiguous: it matches \"Wire the store\", \"Wire the CLI\"; be more specific"
-                .to_owned(),
-            "no task or phase matches \"deploy\"".to_owned(),
-        ];
-        assert_eq!(actual, expected);
-    }
-
-    #[test]
-    fn done_on_a_phase_completes_all_of_it_and_the_next_task_starts() {
-        let actual = edit(&fixture(), &UserAction::Done("build".into()), 5)
-            .map(|(s, _)| s.tasks().map(|t| t.status).collect::<Vec<_>>())
-            .map_err(|e| e.to_string());
-        let expected = Ok(vec![
-            Status::Completed,
-            Status::Completed,
-            Status::Completed,
-            Status::InProgress,
-        ]);
-        assert_eq!(actual, expected);
-    }
-
-    #[test]
-    fn append_reuses_a_phase_matched_ignoring_case_and_refuses_duplicates() {
-        let state = fixture();
-        let added = edit(
-            &state,
-            &UserAction::Append {
-                phase: "ship".into(),
-                items: vec!["Publish".into()],
-            },
-            5,
-        )
-        .map(|(s, _)| s.phases.iter().map(|p| p.tasks.len()).collect::<Vec<_>>())
-        .map_err(|e| e.to_string());
-        let duplicate = edit(
-            &state,
-            &UserAction::Append {
-                phase: "Ship".into(),
-                items: vec!["Tag".into()],
-            },
-            5,
-        )
-        .map(|_| ())
-        .map_err(|e| e.to_string());
-        let actual = (added, duplicate);
-        let expected = (Ok(vec![3, 2]), Err("Task \"Tag\" already exists".to_owned()));
-        assert_eq!(actual, expected);
-    }
-
-    #[test]
-    fn the_action_is_described_with_the_resolved_names() {
-        let state = fixture();
-        let actual: Vec<String> = [
-            UserAction::Done("scaffold".into()),
-            UserAction::Drop("SHIP".into()),
-            UserAction::Rm("the CLI".into()),
-            UserAction::Start("store".into()),
-            UserAction::Append {
-                phase: "docs".into(),
-                items: vec!["Readme".into()],
-            },
-            UserAction::Replace(state.clone()),
-        ]
-        .iter()
-        .map(|a| {
-            edit(&state, a, 5)
-                .map(|(_, d)| d)
-                .unwrap_or_else(|e| e.to_string())
-        })
-        .collect();
-        let expected = vec![
-            "marked task \"Scaffold the crate\" completed".to_owned(),
-            "abandoned every task of phase \"Ship\"".to_owned(),
-            "removed task \"Wire the CLI\"".to_owned(),
-            "started task \"Wire the store\"".to_owned(),
-            "appended \"Readme\" to phase \"docs\"".to_owned(),
-            "rewrote the list".to_owned(),
-        ];
-        assert_eq!(actual, expected);
-    }
-
-    #[test]
-    fn start_needs_a_task() {
-        let actual = edit(&fixture(), &UserAction::Start("Ship".into()), 5)
-            .map(|_| ())
-            .map_err(|e| e.to_string());
-        let expected = Err("\"Ship\" is a phase; start needs a task".to_owned());
-        assert_eq!(actual, expected);
-    }
-}
+#[path = "user_edit_tests.rs"]
+mod tests;

@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use todokit::app::{MarkdownCodec, UserAction, UserEditError};
 use todokit::infra::PiMarkdown;
+use todokit::infra::render::sanitize;
 use todokit::{Format, TodoWriteService, render};
 
 use crate::{EXIT_USAGE, print_line};
@@ -21,7 +22,8 @@ async fn apply(
 ) -> Result<ExitCode> {
     match service.user_edit(conversation, action, &PiMarkdown).await {
         Ok(Some(edit)) => {
-            print_line(&format!("You {}.", edit.action))?;
+            // The words quote task names the model wrote: made inert first.
+            print_line(&format!("You {}.", sanitize(&edit.action)))?;
             print_line(&render(&edit.state, terminal))?;
             Ok(ExitCode::SUCCESS)
         }

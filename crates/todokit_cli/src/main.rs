@@ -117,13 +117,11 @@ enum Command {
     },
     /// Edit the list as markdown in $VISUAL or $EDITOR
     Edit,
-    /// Add tasks to a phase (created when missing)
+    /// Add tasks: `append ITEM...` on a flat profile, `append PHASE ITEM...` on pi (the phase is made when missing)
     Append {
-        /// The phase (matched ignoring case)
-        phase: String,
-        /// The tasks
-        #[arg(required = true)]
-        items: Vec<String>,
+        /// On pi, the phase (matched ignoring case), then the tasks; elsewhere, the tasks
+        #[arg(required = true, value_name = "[PHASE] ITEM")]
+        words: Vec<String>,
     },
     /// Start a task (names match ignoring case, whole or in part; an ambiguous name is refused)
     Start {
@@ -351,9 +349,28 @@ async fn run(cli: Cli) -> Result<ExitCode> {
             return edits::import(&service().await?, &conversation_or_default(), &file, terminal).await;
         }
         Command::Edit => return edits::edit(&service().await?, &conversation_or_default(), terminal).await,
-        Command::Append { phase, items } => {
-            let action = UserAction::Append { phase, items };
-            return edits::single(&service().await?, &conversation_or_default(), action, terminal).await;
+        Command::Append { words } => {
+            let service = service().await?;
+            let action = match service.profile().has_phases() {
+                true => match words.split_first() {
+                    Some((phase, items)) if !items.is_empty() => UserAction::Append {
+                        phase: Some(phase.clone()),
+                        items: items.to_vec(),
+                    },
+                    _ => {
+                        eprintln!(
+                            "todokit: {} groups tasks into phases: append PHASE ITEM...; nothing changed",
+                            service.profile().name()
+                        );
+                        return Ok(ExitCode::from(EXIT_USAGE));
+                    }
+                },
+                false => UserAction::Append {
+                    phase: None,
+                    items: words,
+                },
+            };
+            return edits::single(&service, &conversation_or_default(), action, terminal).await;
         }
         Command::Start { name } => {
             return edits::single(

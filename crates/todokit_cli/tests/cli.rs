@@ -688,14 +688,19 @@ fn an_edited_export_imports_across_processes_and_leaves_a_reminder() {
     let again = stdout(&pi(store.path(), &["reminders"]));
     let actual = (
         shown,
-        reminders.starts_with("The user edited the todo list by hand: they rewrote the list."),
+        reminders.lines().next().unwrap_or_default().to_owned(),
         again,
     );
     let expected = (
         // The export dialect, note included: it imports back as it is.
         "# Build\n- [x] Scaffold\n- [/] Wire\n\n# Ship\n- [ ] Tag\n\n# Docs\n- [ ] Write the README\n  > mention the CLI\n"
             .to_owned(),
-        true,
+        // Every change is said, the side effect of completing the task in
+        // progress included.
+        "The user edited the todo list by hand: they rewrote the list: marked \"Scaffold\" completed; started \
+         \"Wire\"; added \"Write the README\" to phase \"Docs\". The change is deliberate: carry on from this list, \
+         and do not restore or re-add anything they removed or changed."
+            .to_owned(),
         String::new(),
     );
     assert_eq!(actual, expected);
@@ -747,7 +752,7 @@ fn hand_edits_match_names_ignoring_case_and_refuse_ambiguity() {
         Some(2),
         "todokit: \"wire\" is ambiguous: it matches \"Wire the store\", \"Wire the CLI\"; be more specific; nothing changed\n"
             .to_owned(),
-        Some("You marked task \"Wire the store\" completed.".to_owned()),
+        Some("You marked \"Wire the store\" completed; started \"Wire the CLI\".".to_owned()),
         Some(0),
         Some(0),
         "Progress: 1/3 completed, 1 abandoned\n\nBuild\n  [x] Wire the store\n  [>] Wire the CLI\n  [-] Test it (abandoned)\n"

@@ -108,3 +108,39 @@ fn importing_a_file_that_is_not_there_is_a_usage_error_and_changes_nothing() {
     let expected = (Some(2), true, Value::Array(Vec::new()));
     assert_eq!(actual, expected, "{stderr}");
 }
+
+#[test]
+fn a_flat_profile_appends_without_a_phase_and_its_export_has_no_heading() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("store");
+    let flat = |args: &[&str]| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_todokit"));
+        cmd.arg("--store")
+            .arg(&store)
+            .args(["--profile", "claude-code", "--conversation", "flat"]);
+        cmd.env_remove("TODOKIT_PROFILE")
+            .env_remove("TODOKIT_CONVERSATION");
+        cmd.args(args).output().expect("todokit runs")
+    };
+    let first = flat(&["append", "Run tests", "Deploy"]);
+    let with_phase = flat(&["append", "--", "Later", "Tag"]);
+    let exported = stdout(&flat(&["export"]));
+    let pi_without_phase = todokit(&store, &["append", "Tag"]);
+    let actual = (
+        first.status.code(),
+        stdout(&first).lines().next().map(str::to_owned),
+        with_phase.status.code(),
+        exported,
+        pi_without_phase.status.code(),
+        String::from_utf8_lossy(&pi_without_phase.stderr).into_owned(),
+    );
+    let expected = (
+        Some(0),
+        Some("You added \"Run tests\"; added \"Deploy\".".to_owned()),
+        Some(0),
+        "- [ ] Run tests\n- [ ] Deploy\n- [ ] Later\n- [ ] Tag\n".to_owned(),
+        Some(2),
+        "todokit: pi groups tasks into phases: append PHASE ITEM...; nothing changed\n".to_owned(),
+    );
+    assert_eq!(actual, expected);
+}

@@ -127,6 +127,11 @@ pub struct Notice {
     pub at: Timestamp,
     /// The reminder text for the model.
     pub text: String,
+    /// For a hand edit: what the user did, in words. Edits the model has
+    /// not yet been told about coalesce into one notice, so their actions
+    /// are kept apart from the text they are quoted in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<String>,
 }
 
 /// The kinds of [`Notice`].

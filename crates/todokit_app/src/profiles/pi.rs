@@ -48,6 +48,7 @@ pub fn lifecycle() -> Lifecycle {
 pub fn profile() -> Profile {
     Profile::new(NAME, "pi's todo_write: ordered ops over phases of tasks", rules())
         .with_system_prompt(include_str!("../../descriptions/pi/system-prompt.md"))
+        .with_phases()
         .with_example("todo_write", r#"{"ops":[{"op":"init","list":[{"phase":"Build","items":["Scaffold","Wire"]},{"phase":"Ship","items":["Tag"]}]}]}"#)
         .with_leniency(Leniency::STANDARD.enum_spelling(true))
         .with_lifecycle(lifecycle())

@@ -1,0 +1,301 @@
+//! Tests of hand edits: names, words for every side effect, flat and
+//! phased appends, and reminders that coalesce.
+
+use super::*;
+use crate::test_support::{block_on, memory_service};
+use pretty_assertions::assert_eq;
+
+fn fixture() -> TodoState {
+    TodoState::new().phases(vec![
+        Phase::new("Build").tasks(vec![
+            Todo::new("Scaffold the crate").status(Status::InProgress),
+            Todo::new("Wire the store"),
+            Todo::new("Wire the CLI"),
+        ]),
+        Phase::new("Ship").tasks(vec![Todo::new("Tag")]),
+    ])
+}
+
+#[test]
+fn names_match_ignoring_case_whole_first_then_in_part() {
+    let state = fixture();
+    let actual: Vec<Result<Target, String>> = ["wire the STORE", "scaffold", "ship", "tag"]
+        .iter()
+        .map(|n| resolve(&state, n).map_err(|e| e.to_string()))
+        .collect();
+    let expected = vec![
+        Ok(Target::Todo("Wire the store".into())),
+        Ok(Target::Todo("Scaffold the crate".into())),
+        Ok(Target::Phase("Ship".into())),
+        Ok(Target::Todo("Tag".into())),
+    ];
+    assert_eq!(actual, expected);
+}
+
+#[test]
+fn an_ambiguous_or_unknown_name_is_refused() {
+    let state = fixture();
+    let actual: Vec<String> = ["wire", "deploy"]
+        .iter()
+        .map(|n| {
+            resolve(&state, n)
+                .map(|_| String::new())
+                .unwrap_or_else(|e| e.to_string())
+        })
+        .collect();
+    let expected = vec![
+        "\"wire\" is ambiguous: it matches \"Wire the store\", \"Wire the CLI\"; be more specific".to_owned(),
+        "no task or phase matches \"deploy\"".to_owned(),
+    ];
+    assert_eq!(actual, expected);
+}
+
+#[test]
+fn done_on_a_phase_completes_all_of_it_and_the_next_task_starts() {
+    let actual = edit(&fixture(), &UserAction::Done("build".into()), 5, true)
+        .map(|(s, _)| s.tasks().map(|t| t.status).collect::<Vec<_>>())
+        .map_err(|e| e.to_string());
+    let expected = Ok(vec![
+        Status::Completed,
+        Status::Completed,
+        Status::Completed,
+        Status::InProgress,
+    ]);
+    assert_eq!(actual, expected);
+}
+
+#[test]
+fn append_reuses_a_phase_matched_ignoring_case_and_refuses_duplicates() {
+    let state = fixture();
+    let added = edit(
+        &state,
+        &UserAction::Append {
+            phase: Some("ship".into()),
+            items: vec!["Publish".into()],
+        },
+        5,
+        true,
+    )
+    .map(|(s, _)| s.phases.iter().map(|p| p.tasks.len()).collect::<Vec<_>>())
+    .map_err(|e| e.to_string());
+    let duplicate = edit(
+        &state,
+        &UserAction::Append {
+            phase: Some("Ship".into()),
+            items: vec!["Tag".into()],
+        },
+        5,
+        true,
+    )
+    .map(|_| ())
+    .map_err(|e| e.to_string());
+    let actual = (added, duplicate);
+    let expected = (Ok(vec![3, 2]), Err("Task \"Tag\" already exists".to_owned()));
+    assert_eq!(actual, expected);
+}
+
+#[test]
+fn the_action_is_described_with_the_resolved_names() {
+    let state = fixture();
+    let actual: Vec<String> = [
+        UserAction::Done("scaffold".into()),
+        UserAction::Drop("SHIP".into()),
+        UserAction::Rm("the CLI".into()),
+        UserAction::Start("store".into()),
+        UserAction::Append {
+            phase: Some("docs".into()),
+            items: vec!["Readme".into()],
+        },
+        UserAction::Replace(state.clone()),
+    ]
+    .iter()
+    .map(|a| {
+        edit(&state, a, 5, true)
+            .map(|(_, d)| d)
+            .unwrap_or_else(|e| e.to_string())
+    })
+    .collect();
+    // Every side effect is said: completing the task in progress starts
+    // the next; starting another puts the one in progress back.
+    let expected = vec![
+        "marked \"Scaffold the crate\" completed; started \"Wire the store\"".to_owned(),
+        "abandoned \"Tag\"".to_owned(),
+        "removed \"Wire the CLI\"".to_owned(),
+        "put \"Scaffold the crate\" back to pending; started \"Wire the store\"".to_owned(),
+        "added \"Readme\" to phase \"docs\"".to_owned(),
+        "rewrote the list".to_owned(),
+    ];
+    assert_eq!(actual, expected);
+}
+
+#[test]
+fn start_needs_a_task() {
+    let actual = edit(&fixture(), &UserAction::Start("Ship".into()), 5, true)
+        .map(|_| ())
+        .map_err(|e| e.to_string());
+    let expected = Err("\"Ship\" is a phase; start needs a task".to_owned());
+    assert_eq!(actual, expected);
+}
+
+/// A flat list, as the flat profiles keep it.
+fn flat() -> TodoState {
+    TodoState::new().phases(vec![Phase::new("").tasks(vec![
+        Todo::new("Run tests").status(Status::InProgress),
+        Todo::new("Deploy"),
+    ])])
+}
+
+#[test]
+fn a_flat_profile_appends_to_its_one_list_and_never_grows_a_phase() {
+    let appended = edit(
+        &flat(),
+        &UserAction::Append {
+            phase: None,
+            items: vec!["Tag".into()],
+        },
+        5,
+        false,
+    )
+    .map(|(s, words)| {
+        (
+            s.phases
+                .iter()
+                .map(|p| (p.name.clone(), p.tasks.len()))
+                .collect::<Vec<_>>(),
+            words,
+        )
+    })
+    .map_err(|e| e.to_string());
+    let from_empty = edit(
+        &TodoState::new(),
+        &UserAction::Append {
+            phase: None,
+            items: vec!["First".into()],
+        },
+        5,
+        false,
+    )
+    .map(|(s, _)| s.phases.iter().map(|p| p.is_implicit()).collect::<Vec<_>>())
+    .map_err(|e| e.to_string());
+    let with_phase = edit(
+        &flat(),
+        &UserAction::Append {
+            phase: Some("Later".into()),
+            items: vec!["Tag".into()],
+        },
+        5,
+        false,
+    )
+    .map(|_| ())
+    .map_err(|e| e.to_string());
+    let phased_without = edit(
+        &fixture(),
+        &UserAction::Append {
+            phase: None,
+            items: vec!["Tag".into()],
+        },
+        5,
+        true,
+    )
+    .map(|_| ())
+    .map_err(|e| e.to_string());
+    let actual = (appended, from_empty, with_phase, phased_without);
+    let expected = (
+        Ok((vec![(String::new(), 3)], "added \"Tag\"".to_owned())),
+        Ok(vec![true]),
+        Err(
+            "this profile keeps one flat list: append the items without a phase (its tools cannot show a \
+             phase \"Later\")"
+                .to_owned(),
+        ),
+        Err("this profile groups tasks into phases: name the phase to append to".to_owned()),
+    );
+    assert_eq!(actual, expected);
+}
+
+#[test]
+fn an_import_says_which_task_the_one_in_progress_rule_held_back() {
+    let requested = TodoState::new().phases(vec![Phase::new("").tasks(vec![
+        Todo::new("Run tests").status(Status::Completed),
+        Todo::new("Deploy").status(Status::InProgress),
+        Todo::new("Announce").status(Status::InProgress),
+    ])]);
+    let actual = edit(&flat(), &UserAction::Replace(requested), 5, false)
+        .map(|(_, words)| words)
+        .map_err(|e| e.to_string());
+    let expected = Ok(
+        "rewrote the list: marked \"Run tests\" completed; started \"Deploy\"; added \"Announce\"; \
+                       left \"Announce\" pending (one task in progress at a time)"
+            .to_owned(),
+    );
+    assert_eq!(actual, expected);
+}
+
+#[test]
+fn edits_the_model_has_not_seen_coalesce_into_one_reminder_with_the_list_as_it_is_now() {
+    let service = memory_service("claude-code");
+    let codec = ListCodec;
+    let first = block_on(service.user_edit(
+        "c",
+        UserAction::Append {
+            phase: None,
+            items: vec!["Run tests".into(), "Deploy".into()],
+        },
+        &codec,
+    ));
+    let second = block_on(service.user_edit("c", UserAction::Start("run".into()), &codec));
+    let third = block_on(service.user_edit("c", UserAction::Done("run tests".into()), &codec));
+    let notices = block_on(service.take_notices("c")).unwrap_or_default();
+    let actions: Vec<Option<String>> = [first, second, third]
+        .into_iter()
+        .map(|edit| edit.ok().flatten().map(|e| e.action))
+        .collect();
+    let texts: Vec<String> = notices.into_iter().map(|n| n.text).collect();
+    let actual = (actions, texts);
+    let expected = (
+        vec![
+            Some("added \"Run tests\"; added \"Deploy\"".to_owned()),
+            Some("started \"Run tests\"".to_owned()),
+            Some("marked \"Run tests\" completed; started \"Deploy\"".to_owned()),
+        ],
+        vec![user_edit_reminder(
+            "added \"Run tests\"; added \"Deploy\"; then started \"Run tests\"; then marked \"Run tests\" \
+             completed; started \"Deploy\"",
+            "completed: Run tests\nin_progress: Deploy",
+        )],
+    );
+    assert_eq!(actual, expected);
+}
+
+/// A codec that writes one `status: content` line per task, so the test
+/// sees which list the reminder quotes.
+struct ListCodec;
+
+impl MarkdownCodec for ListCodec {
+    fn export(&self, state: &TodoState) -> String {
+        state
+            .tasks()
+            .map(|t| format!("{}: {}", t.status.as_str(), t.content))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    fn import(&self, _text: &str, _now: Timestamp) -> Result<TodoState, ImportError> {
+        Err(ImportError {
+            line: 1,
+            message: "not used".into(),
+        })
+    }
+}
+
+#[test]
+fn a_flat_profile_refuses_an_imported_list_with_phases() {
+    let actual = edit(&flat(), &UserAction::Replace(fixture()), 5, false)
+        .map(|_| ())
+        .map_err(|e| e.to_string());
+    let expected = Err(
+        "this profile keeps one flat list: its tools cannot show the phase \"Build\"; list the tasks without headings"
+            .to_owned(),
+    );
+    assert_eq!(actual, expected);
+}
