@@ -38,7 +38,7 @@ lean:
 
 ## The main job on the embedded default store: a scripted agent session.
 demo:
-	$(CARGO) run -q -p todokit_cli -- demo
+	$(CARGO) run -p todokit_cli -- demo
 
 build:
 	$(CARGO) build --workspace --release --locked

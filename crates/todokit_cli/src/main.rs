@@ -246,6 +246,11 @@ async fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Call { tool, json } => {
             let service = service().await?;
+            let from_stdin = matches!(json.as_deref(), None | Some("-"));
+            if from_stdin && std::io::stdin().is_terminal() {
+                // Otherwise a user who forgot the JSON sees a hang.
+                eprintln!("todokit call: reading {tool}'s arguments from standard input; end with Ctrl-D");
+            }
             let args = match json.as_deref() {
                 None | Some("-") => match read_stdin()? {
                     Stdin::Text(text) => text,
@@ -329,6 +334,16 @@ async fn run(cli: Cli) -> Result<ExitCode> {
             }
         }
         Command::Demo { delay_ms } => {
+            if cli.profile != demo::PROFILE {
+                eprintln!(
+                    "todokit: the demo plays {}'s TodoWrite session only, not {}; run it with --profile {} (or \
+                     without --profile and TODOKIT_PROFILE)",
+                    demo::PROFILE,
+                    cli.profile,
+                    demo::PROFILE
+                );
+                return Ok(ExitCode::from(EXIT_USAGE));
+            }
             let service = make_service(store, demo::PROFILE).await?;
             let delay = delay_ms.unwrap_or(if std::io::stdout().is_terminal() { 700 } else { 0 });
             let conversation = conversation.unwrap_or_else(|| demo::CONVERSATION.to_owned());

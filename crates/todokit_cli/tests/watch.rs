@@ -6,9 +6,12 @@ use std::collections::HashSet;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use pretty_assertions::assert_eq;
+
+mod tmux_support;
+use tmux_support::Pane;
 use serde_json::{Value, json};
 
 fn todokit(store: &Path) -> Command {
@@ -58,90 +61,6 @@ fn forty(moved: bool) -> Value {
         })
         .collect();
     json!({ "todos": todos })
-}
-
-/// A detached tmux session of its own (a private socket, so nothing of the
-/// user's tmux is touched), killed on drop.
-struct Pane {
-    socket: String,
-}
-
-impl Pane {
-    fn start(dir: &Path, width: u16, height: u16, command: &str) -> Pane {
-        let socket = format!("todokit-watch-test-{}", std::process::id());
-        let pane = Pane { socket };
-        let status = pane
-            .tmux()
-            .current_dir(dir)
-            .args([
-                "new-session",
-                "-d",
-                "-x",
-                &width.to_string(),
-                "-y",
-                &height.to_string(),
-                command,
-            ])
-            .status()
-            .expect("tmux runs (make test installs it)");
-        assert!(status.success(), "tmux new-session failed");
-        pane
-    }
-
-    fn tmux(&self) -> Command {
-        let mut cmd = Command::new("tmux");
-        cmd.args(["-L", &self.socket, "-f", "/dev/null"]);
-        cmd
-    }
-
-    fn resize(&self, width: u16, height: u16) {
-        let status = self
-            .tmux()
-            .args([
-                "resize-window",
-                "-x",
-                &width.to_string(),
-                "-y",
-                &height.to_string(),
-            ])
-            .status()
-            .expect("tmux runs");
-        assert!(status.success(), "tmux resize-window failed");
-    }
-
-    /// The visible screen, one string per row, trailing blanks trimmed.
-    fn capture(&self) -> Vec<String> {
-        let out = self
-            .tmux()
-            .args(["capture-pane", "-p"])
-            .output()
-            .expect("tmux runs");
-        let text = String::from_utf8_lossy(&out.stdout).into_owned();
-        let mut rows: Vec<String> = text.lines().map(|r| r.trim_end().to_owned()).collect();
-        while rows.last().is_some_and(String::is_empty) {
-            rows.pop();
-        }
-        rows
-    }
-
-    /// Waits up to 10 s for a screen that `ready` accepts; returns the last
-    /// screen seen either way.
-    fn wait_for(&self, ready: impl Fn(&[String]) -> bool) -> Vec<String> {
-        let deadline = Instant::now() + Duration::from_secs(10);
-        loop {
-            let rows = self.capture();
-            if ready(&rows) || Instant::now() > deadline {
-                return rows;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-}
-
-impl Drop for Pane {
-    fn drop(&mut self) {
-        let _ = self.tmux().arg("kill-server").status();
-    }
 }
 
 /// What the done-when asks of a screen of `height` rows: header first,
@@ -328,4 +247,14 @@ fn watch_prints_one_line_per_change_when_not_on_a_terminal() {
         "version 3: no todos".to_owned(),
     ];
     assert_eq!(actual, expected);
+}
+
+#[test]
+fn call_on_a_terminal_without_arguments_says_it_is_reading_standard_input() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let command = format!("{} --store store call TodoWrite", env!("CARGO_BIN_EXE_todokit"));
+    let pane = Pane::start(dir.path(), 100, 10, &command);
+    let hint = "todokit call: reading TodoWrite's arguments from standard input; end with Ctrl-D";
+    let rows = pane.wait_for(|rows| rows.iter().any(|r| r == hint));
+    assert!(rows.iter().any(|r| r == hint), "{}", rows.join("\n"));
 }

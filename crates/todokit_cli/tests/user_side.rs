@@ -1,5 +1,6 @@
-//! One markdown dialect through the real binary: what `show --format
-//! markdown` prints, `import` reads back to the same list.
+//! The user's side through the real binary: one markdown dialect (what
+//! `show --format markdown` prints, `import` reads back), hand edits on flat
+//! and phased profiles, and usage errors that say what to do.
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -141,6 +142,21 @@ fn a_flat_profile_appends_without_a_phase_and_its_export_has_no_heading() {
         "- [ ] Run tests\n- [ ] Deploy\n- [ ] Later\n- [ ] Tag\n".to_owned(),
         Some(2),
         "todokit: pi groups tasks into phases: append PHASE ITEM...; nothing changed\n".to_owned(),
+    );
+    assert_eq!(actual, expected);
+}
+
+#[test]
+fn demo_refuses_a_profile_it_has_no_script_for() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = todokit(&dir.path().join("store"), &["demo"]);
+    let actual = (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned(), stdout(&out));
+    let expected = (
+        Some(2),
+        "todokit: the demo plays claude-code's TodoWrite session only, not pi; run it with --profile claude-code \
+         (or without --profile and TODOKIT_PROFILE)\n"
+            .to_owned(),
+        String::new(),
     );
     assert_eq!(actual, expected);
 }
