@@ -150,7 +150,11 @@ fn a_flat_profile_appends_without_a_phase_and_its_export_has_no_heading() {
 fn demo_refuses_a_profile_it_has_no_script_for() {
     let dir = tempfile::tempdir().expect("temp dir");
     let out = todokit(&dir.path().join("store"), &["demo"]);
-    let actual = (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned(), stdout(&out));
+    let actual = (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        stdout(&out),
+    );
     let expected = (
         Some(2),
         "todokit: the demo plays claude-code's TodoWrite session only, not pi; run it with --profile claude-code \

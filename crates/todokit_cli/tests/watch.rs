@@ -11,8 +11,8 @@ use std::time::Duration;
 use pretty_assertions::assert_eq;
 
 mod tmux_support;
-use tmux_support::Pane;
 use serde_json::{Value, json};
+use tmux_support::Pane;
 
 fn todokit(store: &Path) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_todokit"));

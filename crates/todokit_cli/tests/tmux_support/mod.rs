@@ -16,7 +16,11 @@ impl Pane {
     pub fn start(dir: &Path, width: u16, height: u16, command: &str) -> Pane {
         // One socket per pane: tests of one binary run in parallel.
         static NEXT: AtomicUsize = AtomicUsize::new(0);
-        let socket = format!("todokit-test-{}-{}", std::process::id(), NEXT.fetch_add(1, Ordering::SeqCst));
+        let socket = format!(
+            "todokit-test-{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::SeqCst)
+        );
         let pane = Pane { socket };
         let status = pane
             .tmux()
@@ -91,4 +95,3 @@ impl Drop for Pane {
         let _ = self.tmux().arg("kill-server").status();
     }
 }
-

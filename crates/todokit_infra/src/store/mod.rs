@@ -5,7 +5,7 @@ mod memory;
 #[cfg(feature = "postgres")]
 mod postgres;
 
-pub use json_file::{FILE_FORMAT, JsonFileStore, MAX_READABLE_STEM};
+pub use json_file::{FILE_FORMAT, JsonFileStore, MAX_SLUG_CHARS};
 pub use memory::MemoryStore;
 #[cfg(feature = "postgres")]
 pub use postgres::{DEFAULT_POOL_SIZE, PostgresStore, SCHEMA_VERSION};

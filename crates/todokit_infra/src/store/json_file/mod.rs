@@ -15,9 +15,12 @@
 //!   files are removed on every failure path, or by the next write after a
 //!   crash.
 
+mod names;
 mod safe_fs;
 #[cfg(test)]
 mod tests;
+
+pub use names::MAX_SLUG_CHARS;
 
 use std::fs;
 use std::io;
@@ -26,16 +29,11 @@ use std::path::{Path, PathBuf};
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use sha2::{Digest, Sha256};
 use todokit_app::{ConversationContext, StoreError, StoredConversation};
 use todokit_domain::TodoState;
 
 /// The version of the file layout this build writes and reads.
 pub const FILE_FORMAT: u32 = 1;
-
-/// The longest encoded id used as a file name as it is; longer ones are
-/// named by their SHA-256 instead (file systems cap names at 255 bytes).
-pub const MAX_READABLE_STEM: usize = 160;
 
 /// What one file holds. The id is kept inside so that a hashed file name can
 /// be checked against the conversation that asked for it.
@@ -77,29 +75,13 @@ impl JsonFileStore {
         self.root.join(format!("{}.json", Self::file_stem(conversation)))
     }
 
-    /// The file name (without extension) for a conversation id.
-    ///
-    /// Lower-case ASCII letters, digits, `-` and `_` stand for themselves and
-    /// every other byte becomes `%XX` (upper-case hex), so the name can hold
-    /// no separator, no dot and no reserved device name, and two ids that
-    /// differ (even only in case) never share a name, even on a
-    /// case-insensitive file system. The `c-` prefix keeps `CON` and the like
-    /// harmless on Windows. An encoding longer than [`MAX_READABLE_STEM`] is
-    /// replaced by `h-` and the SHA-256 of the id.
+    /// The file name (without extension) for a conversation id: the id
+    /// itself when it is lower-case ASCII letters, digits, `-` and `_`
+    /// (`c-default`), else a readable slug of it and a hash
+    /// (`c-ünïcode-space~3f…`). No two ids share a name, even on a
+    /// case-insensitive file system; see the `names` module.
     pub fn file_stem(conversation: &str) -> String {
-        let mut encoded = String::with_capacity(conversation.len() + 2);
-        encoded.push_str("c-");
-        for byte in conversation.bytes() {
-            if byte.is_ascii_lowercase() || byte.is_ascii_digit() || byte == b'-' || byte == b'_' {
-                encoded.push(char::from(byte));
-            } else {
-                encoded.push_str(&format!("%{byte:02X}"));
-            }
-            if encoded.len() > MAX_READABLE_STEM {
-                return format!("h-{}", hex(&Sha256::digest(conversation.as_bytes())));
-            }
-        }
-        encoded
+        names::file_stem(conversation)
     }
 
     fn lock_path(&self, conversation: &str) -> PathBuf {
@@ -124,8 +106,12 @@ impl JsonFileStore {
     /// one this build reads whole, and it holds the conversation asked for.
     fn read_file(&self, conversation: &str) -> Result<Option<StoredFile>, StoreError> {
         let path = self.path_for(conversation);
-        let Some(bytes) = safe_fs::read_if_exists(&path)? else {
-            return Ok(None);
+        let bytes = match safe_fs::read_if_exists(&path)? {
+            Some(bytes) => bytes,
+            None => match self.move_legacy_file(conversation, &path)? {
+                Some(bytes) => bytes,
+                None => return Ok(None),
+            },
         };
         let stored = decode_file(&path, &bytes)?;
         if stored.conversation != conversation {
@@ -138,6 +124,30 @@ impl JsonFileStore {
             ));
         }
         Ok(Some(stored))
+    }
+
+    /// The conversation's file as an earlier build named it, moved to its
+    /// name now (one atomic rename; the stale lock file goes too), and its
+    /// bytes; `None` when there is none. Another process moving it first
+    /// is no error: the file is then read where it went.
+    fn move_legacy_file(&self, conversation: &str, path: &Path) -> Result<Option<Vec<u8>>, StoreError> {
+        let legacy_stem = names::legacy_file_stem(conversation);
+        if legacy_stem == Self::file_stem(conversation) {
+            return Ok(None);
+        }
+        let legacy = self.root.join(format!("{legacy_stem}.json"));
+        // Opened without following links, like every file of the store.
+        let Some(bytes) = safe_fs::read_if_exists(&legacy)? else {
+            return Ok(None);
+        };
+        match fs::rename(&legacy, path) {
+            Ok(()) => {
+                let _ = fs::remove_file(self.root.join(format!("{legacy_stem}.lock")));
+                Ok(Some(bytes))
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => safe_fs::read_if_exists(path),
+            Err(e) => Err(safe_fs::io_error("rename", &legacy, e)),
+        }
     }
 
     /// Every conversation file in the folder, each read once and checked as
@@ -169,7 +179,10 @@ impl JsonFileStore {
                 .and_then(|bytes| bytes.ok_or_else(|| corrupt(&path, "it vanished while listed".to_owned())))
                 .and_then(|bytes| decode_file(&path, &bytes))
                 .and_then(|stored| {
-                    if Self::file_stem(&stored.conversation) == stem {
+                    // A file an earlier build named is listed where it is;
+                    // the next load or save moves it.
+                    let id = &stored.conversation;
+                    if Self::file_stem(id) == stem || names::legacy_file_stem(id) == stem {
                         Ok(stored)
                     } else {
                         Err(corrupt(
@@ -302,8 +315,4 @@ async fn blocking<T: Send + 'static>(
         location: "a store worker thread".to_owned(),
         error: io::Error::other(e.to_string()),
     })?
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }

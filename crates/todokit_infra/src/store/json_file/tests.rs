@@ -94,22 +94,43 @@ async fn a_file_from_a_newer_format_is_refused() {
     assert_eq!(actual, expected);
 }
 
-#[test]
-fn file_stems_are_plain_for_simple_ids_and_encoded_otherwise() {
-    let fixture = ["default", "../../etc/x", "a/b", "CON", "", "Ab", "ab", "%41", "é"];
-    let actual: Vec<String> = fixture.iter().map(|id| JsonFileStore::file_stem(id)).collect();
-    let expected = vec![
-        "c-default",
-        "c-%2E%2E%2F%2E%2E%2Fetc%2Fx",
-        "c-a%2Fb",
-        "c-%43%4F%4E",
-        "c-",
-        "c-%41b",
-        "c-ab",
-        "c-%2541",
-        "c-%C3%A9",
-    ];
+#[tokio::test]
+async fn a_file_an_earlier_build_named_is_listed_read_and_moved_to_its_readable_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = JsonFileStore::new(dir.path());
+    let id = "Ünïcode space";
+    // What an earlier build wrote: the same contents under the old name.
+    fixture.save(id, 0, &state("a", 1)).await.unwrap();
+    let legacy = dir.path().join(format!("{}.json", names::legacy_file_stem(id)));
+    fs::rename(fixture.path_for(id), &legacy).unwrap();
+    fs::write(
+        dir.path().join(format!("{}.lock", names::legacy_file_stem(id))),
+        b"",
+    )
+    .unwrap();
+    let listed: Vec<(String, bool)> = fixture
+        .conversations()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|c| (c.id, c.state.is_ok()))
+        .collect();
+    let loaded = fixture.load(id).await.unwrap();
+    fixture.save(id, 1, &state("b", 2)).await.unwrap();
+    let files: BTreeSet<String> = fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    let actual = (listed, loaded, fixture.load(id).await.unwrap(), files);
+    let stem = JsonFileStore::file_stem(id);
+    let expected = (
+        vec![(id.to_owned(), true)],
+        state("a", 1),
+        state("b", 2),
+        BTreeSet::from([format!("{stem}.json"), format!("{stem}.lock")]),
+    );
     assert_eq!(actual, expected);
+    assert!(stem.starts_with("c-ünïcode-space~"), "{stem}");
 }
 
 #[tokio::test]
@@ -153,10 +174,10 @@ async fn hostile_ids_stay_inside_the_folder_and_never_share_a_file() {
 async fn a_hashed_file_is_checked_against_the_id_that_asks_for_it() {
     let dir = tempfile::tempdir().unwrap();
     let fixture = JsonFileStore::new(dir.path());
-    let long = "x".repeat(MAX_READABLE_STEM + 1);
+    let long = "x".repeat(MAX_SLUG_CHARS * 4);
     fixture.save(&long, 0, &state("a", 1)).await.unwrap();
     // Pretend another id hashed to the same name by copying the file.
-    let other = "y".repeat(MAX_READABLE_STEM + 1);
+    let other = "y".repeat(MAX_SLUG_CHARS * 4);
     fs::copy(fixture.path_for(&long), fixture.path_for(&other)).unwrap();
     let actual = matches!(fixture.load(&other).await, Err(StoreError::Corrupt { .. }));
     let expected = true;
