@@ -277,7 +277,8 @@ mod tests {
                     .created_at(5u64)
                     .status_changed_at(5u64),
             ])
-            .version(1u64),
+            .version(1u64)
+            .profile("forge"),
         );
         assert_eq!(actual, expected);
     }

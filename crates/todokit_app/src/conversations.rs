@@ -22,6 +22,8 @@ pub struct ConversationSummary {
     pub counts: StatusCounts,
     /// What the task in progress shows (its active form, else its text).
     pub in_progress: Option<String>,
+    /// The profile whose tools last changed it, where it was recorded.
+    pub profile: Option<String>,
     /// Why the stored list cannot be read, when it cannot.
     pub problem: Option<String>,
 }
@@ -48,6 +50,7 @@ impl TodoWriteService {
                         .map(|task| task.display_text().to_owned()),
                     counts: state.counts(),
                     version: state.version,
+                    profile: state.profile.clone(),
                     id: conversation.id,
                     changed_at: conversation.changed_at,
                     problem: None,
@@ -58,6 +61,7 @@ impl TodoWriteService {
                     version: 0,
                     counts: StatusCounts::default(),
                     in_progress: None,
+                    profile: None,
                     problem: Some(error.to_string()),
                 },
             })

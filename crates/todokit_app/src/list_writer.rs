@@ -47,6 +47,16 @@ pub trait ListWriter: Send + Sync + 'static {
 
     /// The profile's own detail fields.
     fn fields(op: &ToolOperation<'_, Self::Input>) -> Self::Fields;
+
+    /// Whether a call states why the plan changed ([`ListWriter::explanation`]
+    /// then replaces the stored one, also with none); `false` leaves the
+    /// stored explanation alone.
+    const EXPLAINS: bool = false;
+
+    /// Why the plan changed, as the call says.
+    fn explanation(_input: &Self::Input) -> Option<String> {
+        None
+    }
 }
 
 /// A [`ListWriter`] as a tool: register `ListTool(MyWriter)` with
@@ -65,6 +75,9 @@ impl<W: ListWriter> TypedTool for ListTool<W> {
         let mut replaced = replace_flat(ctx.state, todos, ctx.rules, &W::FIELDS, ctx.now)?;
         if W::WIPE_WHEN_ALL_COMPLETED {
             replaced = replaced.wipe_if_all_completed();
+        }
+        if W::EXPLAINS {
+            replaced.state.explanation = W::explanation(&input);
         }
         let op = ToolOperation {
             tool: W::NAME,

@@ -157,6 +157,7 @@ impl TodoWriteService {
         };
         let durable = self.store.is_durable();
         let rules = *self.profile.rules();
+        let profile_name = self.profile.name();
         // Other processes are kept in line by the store's compare-and-swap;
         // within this one, exclusive tools also wait their turn.
         let _turn = match tool.metadata().exclusive {
@@ -165,7 +166,9 @@ impl TodoWriteService {
         };
         self.transact(conversation, |state, now| {
             let outcome = tool.call(&args, &CallContext::new(state, now, &rules).durable(durable));
-            Ok((outcome.commit, outcome.result))
+            // Viewers show a list the way the agent that wrote it does.
+            let commit = outcome.commit.map(|state| state.profile(profile_name));
+            Ok((commit, outcome.result))
         })
         .await
     }

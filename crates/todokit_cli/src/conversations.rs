@@ -71,6 +71,7 @@ mod tests {
             version: 3,
             counts: Default::default(),
             in_progress: None,
+            profile: None,
             problem: None,
         };
         let mut busy = summary("release\u{1b}[2J", Some(1_795_373_590_292));
@@ -164,6 +165,7 @@ mod warning_tests {
             version: 1,
             counts: Default::default(),
             in_progress: None,
+            profile: None,
             problem: None,
         }
     }

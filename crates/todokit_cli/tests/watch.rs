@@ -258,3 +258,33 @@ fn call_on_a_terminal_without_arguments_says_it_is_reading_standard_input() {
     let rows = pane.wait_for(|rows| rows.iter().any(|r| r == hint));
     assert!(rows.iter().any(|r| r == hint), "{}", rows.join("\n"));
 }
+
+#[test]
+fn watch_shows_a_list_the_way_the_profile_that_wrote_it_does() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("store");
+    let init = r#"{"ops":[{"op":"init","list":[{"phase":"Build","items":["Wire the store","Add tests"]}]},{"op":"note","task":"Wire the store","text":"use the lock"}]}"#;
+    let out = todokit(&store)
+        .args(["--profile", "pi", "--conversation", "p", "call", "todo_write", init])
+        .output()
+        .expect("todokit call runs");
+    assert!(out.status.success());
+    // No --profile: the default (claude-code) is asked for, pi wrote it.
+    let command = format!(
+        "{} --store store --conversation p --color never watch",
+        env!("CARGO_BIN_EXE_todokit")
+    );
+    let pane = Pane::start(dir.path(), 80, 12, &command);
+    let rows = pane.wait_for(|rows| rows.iter().any(|r| r.contains("› use the lock")));
+    let actual = rows.iter().map(String::as_str).take(7).collect::<Vec<_>>();
+    let expected = vec![
+        "todokit watch · p · pi · store",
+        "Progress: 0/2 completed",
+        "",
+        "Build",
+        "  ~ Wire the store",
+        "    › use the lock",
+        "  ○ Add tests",
+    ];
+    assert_eq!(actual, expected);
+}

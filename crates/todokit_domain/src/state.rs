@@ -111,6 +111,14 @@ pub struct TodoState {
     /// oldest first; a host takes them when it builds the next request.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notices: Vec<Notice>,
+    /// The profile whose tools last changed the list, so a viewer shows it
+    /// the way that agent does (and clears what that profile clears).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<String>,
+    /// Why the plan last changed, in the model's words (Codex's
+    /// `update_plan` explanation), for a viewer to show above the list.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub explanation: Option<String>,
     /// Stored fields this version does not know (written by a newer
     /// todokit or another tool), kept as they are through every write.
     #[serde(flatten)]

@@ -98,6 +98,8 @@ pub fn replace_flat(
             .collect(),
         next_id: current.next_id,
         notices: current.notices.clone(),
+        profile: current.profile.clone(),
+        explanation: current.explanation.clone(),
         foreign: current.foreign.clone(),
     };
     Ok(Replacement {

@@ -94,6 +94,12 @@ impl ListWriter for UpdatePlan {
         PLAN_UPDATED.to_owned()
     }
 
+    const EXPLAINS: bool = true;
+
+    fn explanation(input: &UpdatePlanInput) -> Option<String> {
+        input.explanation.clone().filter(|e| !e.trim().is_empty())
+    }
+
     fn fields(op: &ToolOperation<'_, UpdatePlanInput>) -> Explanation {
         Explanation {
             explanation: op.asked.explanation.clone(),
@@ -245,5 +251,24 @@ mod tests {
                 insta::assert_json_snapshot!(format!("details__codex__{name}"), result.details.value());
             }
         });
+    }
+
+    #[test]
+    fn the_explanation_is_stored_for_viewers_and_each_call_replaces_it() {
+        let service = crate::test_support::memory_service(NAME);
+        let explained = r#"{"explanation":"Tests first","plan":[{"step":"Run the tests","status":"in_progress"}]}"#;
+        let plain = r#"{"plan":[{"step":"Run the tests","status":"completed"}]}"#;
+        let read = |args: &str| {
+            crate::test_support::block_on(service.call("c", UpdatePlan::NAME, args)).map(|r| r.is_error).ok();
+            crate::test_support::block_on(service.state("c"))
+                .map(|s| (s.explanation, s.profile))
+                .ok()
+        };
+        let actual = (read(explained), read(plain));
+        let expected = (
+            Some((Some("Tests first".to_owned()), Some(NAME.to_owned()))),
+            Some((None, Some(NAME.to_owned()))),
+        );
+        assert_eq!(actual, expected);
     }
 }

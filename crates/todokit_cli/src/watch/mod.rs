@@ -17,7 +17,7 @@ use std::time::Duration;
 use anyhow::Result;
 use notify::{EventKind, RecursiveMode, Watcher};
 use todokit::infra::render::{Glyphs, sanitize};
-use todokit::{Format, JsonFileStore, Status, Subscription, TodoState, TodoWriteService};
+use todokit::{Format, JsonFileStore, Profile, Status, Subscription, TodoState, TodoWriteService, profiles};
 
 use screen::{ScreenSpec, screen};
 
@@ -87,15 +87,18 @@ pub async fn run(service: &TodoWriteService, options: &WatchOptions) -> Result<(
             target = newest;
             feed = service.subscribe(&target);
         }
+        let (profile, state) = stored_view(service, &target).await;
         let now = Frame {
             conversation: target.clone(),
-            state: service.view(&target).await.map_err(|e| e.to_string()),
+            profile: profile.name(),
+            ids: profile.shows_ids(),
+            state,
             size: pane_size(),
         };
         if shown.as_ref() != Some(&now) {
             let written = if tty {
                 let resized = shown.as_ref().is_some_and(|before| before.size != now.size);
-                write_out(&draw(service, options, &now, resized))
+                write_out(&draw(options, &now, resized))
             } else {
                 let named = options.latest.then_some(now.conversation.as_str());
                 write_out(&format!("{}\n", line(named, &now.state)))
@@ -124,9 +127,29 @@ pub async fn run(service: &TodoWriteService, options: &WatchOptions) -> Result<(
 #[derive(Debug, PartialEq)]
 struct Frame {
     conversation: String,
+    /// The profile whose tools last wrote the list (else the one asked for).
+    profile: &'static str,
+    /// Whether that profile's agent shows task ids.
+    ids: bool,
     state: Result<TodoState, String>,
     /// Columns and rows of the pane.
     size: (usize, usize),
+}
+
+/// The list as the profile that last wrote it shows it now (a `pi` list
+/// drops what pi clears, whatever `--profile` says), and that profile.
+async fn stored_view(service: &TodoWriteService, conversation: &str) -> (Profile, Result<TodoState, String>) {
+    let stored = match service.state(conversation).await {
+        Ok(stored) => stored,
+        Err(error) => return (service.profile().clone(), Err(error.to_string())),
+    };
+    let profile = stored
+        .profile
+        .as_deref()
+        .and_then(profiles::by_name)
+        .unwrap_or_else(|| service.profile().clone());
+    let settled = profile.settle(&stored, service.clock().now()).into_owned();
+    (profile, Ok(settled))
 }
 
 /// The conversation changed most recently, if the store lists any.
@@ -175,7 +198,7 @@ fn resize_signal() -> Resized {
 /// The whole screen, drawn over the previous one row by row so nothing
 /// flickers; after a resize, on a cleared screen, since every row moved.
 /// The last row ends without a newline, so the pane never scrolls.
-fn draw(service: &TodoWriteService, options: &WatchOptions, frame: &Frame, resized: bool) -> String {
+fn draw(options: &WatchOptions, frame: &Frame, resized: bool) -> String {
     let (glyphs, color) = match options.terminal {
         Format::Ansi { color, glyphs } => (glyphs, color),
         _ => (Glyphs::Unicode, false),
@@ -184,9 +207,9 @@ fn draw(service: &TodoWriteService, options: &WatchOptions, frame: &Frame, resiz
         width: frame.size.0,
         height: frame.size.1,
         conversation: frame.conversation.clone(),
-        profile: service.profile().name().to_owned(),
+        profile: frame.profile.to_owned(),
         store: options.store_label.clone(),
-        ids: service.profile().shows_ids(),
+        ids: frame.ids,
         glyphs,
         color,
     };

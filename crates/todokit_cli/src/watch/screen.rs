@@ -14,6 +14,9 @@ use todokit::{Status, Todo, TodoState};
 
 use super::wrap::{truncate, width, wrap};
 
+/// The most rows the plan's explanation takes.
+const MAX_EXPLANATION_ROWS: usize = 3;
+
 /// What the screen shows besides the list, and how.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ScreenSpec {
@@ -74,6 +77,22 @@ pub fn screen(state: &Result<TodoState, String>, spec: &ScreenSpec) -> Vec<Strin
                 Style::new().bold(),
                 &truncate(&progress, spec.width, ellipsis),
             ));
+            // Why the plan last changed (Codex's explanation), above the
+            // plan as Codex shows it; at most three rows of it.
+            if let Some(explanation) = state.explanation.as_deref() {
+                let mut lines = wrap(&sanitize(explanation), spec.width, spec.width);
+                if lines.len() > MAX_EXPLANATION_ROWS {
+                    lines.truncate(MAX_EXPLANATION_ROWS);
+                    if let Some(last) = lines.last_mut() {
+                        *last = truncate(&format!("{last} {ellipsis}"), spec.width, ellipsis);
+                    }
+                }
+                rows.extend(
+                    lines
+                        .iter()
+                        .map(|line| paint(Style::new().italic().dimmed(), line)),
+                );
+            }
             rows.push(String::new());
             let room = spec.height.saturating_sub(rows.len());
             fit(state, spec, room)

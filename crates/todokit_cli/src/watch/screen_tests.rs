@@ -139,6 +139,12 @@ fn each_profile_shows_its_own_fields() {
         Todo::new("Patch the bug").priority(Priority::High).status(Status::InProgress),
         Todo::new("Tidy the docs").priority(Priority::Low),
     ])]);
+    let codex = TodoState::new()
+        .phases(vec![Phase::new("").tasks(vec![
+            Todo::new("Read the code").status(Status::Completed),
+            Todo::new("Patch the parser").status(Status::InProgress),
+        ])])
+        .explanation("The parser fix needs the lexer change first, so the order changed.");
     let claude_tasks = ScreenSpec {
         ids: true,
         profile: "claude-tasks".to_owned(),
@@ -148,6 +154,13 @@ fn each_profile_shows_its_own_fields() {
         screen(&Ok(tasks), &claude_tasks),
         screen(&Ok(pi), &spec(50, 12)),
         screen(&Ok(opencode), &spec(50, 12)),
+        screen(
+            &Ok(codex),
+            &ScreenSpec {
+                profile: "codex".to_owned(),
+                ..spec(50, 12)
+            },
+        ),
     ]
     .map(|rows| rows.join("\n"));
     snapshot("watch__screen_profile_fields", &[rows.join("\n----\n")]);
@@ -155,8 +168,9 @@ fn each_profile_shows_its_own_fields() {
         rows[0].contains("#1 Run the tests (alice)") && rows[0].contains("blocked by #1"),
         rows[1].contains("› Use the lock file") && !rows[1].contains("not shown"),
         rows[2].contains("[high] Patch the bug"),
+        rows[3].contains("Progress: 1/2 completed\nThe parser fix needs the lexer change first,"),
     );
-    assert_eq!(actual, (true, true, true));
+    assert_eq!(actual, (true, true, true, true));
 }
 
 #[test]
