@@ -63,8 +63,11 @@ struct Cli {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum ColorWhen {
+    /// Only on a terminal with NO_COLOR unset
     Auto,
+    /// Always, also into pipes and files
     Always,
+    /// Never
     Never,
 }
 
@@ -174,7 +177,9 @@ enum ShowFormat {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum ListFormat {
+    /// Aligned columns for people
     Text,
+    /// An array of objects, each with an `id`
     Json,
 }
 
