@@ -265,7 +265,15 @@ fn watch_shows_a_list_the_way_the_profile_that_wrote_it_does() {
     let store = dir.path().join("store");
     let init = r#"{"ops":[{"op":"init","list":[{"phase":"Build","items":["Wire the store","Add tests"]}]},{"op":"note","task":"Wire the store","text":"use the lock"}]}"#;
     let out = todokit(&store)
-        .args(["--profile", "pi", "--conversation", "p", "call", "todo_write", init])
+        .args([
+            "--profile",
+            "pi",
+            "--conversation",
+            "p",
+            "call",
+            "todo_write",
+            init,
+        ])
         .output()
         .expect("todokit call runs");
     assert!(out.status.success());
