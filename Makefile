@@ -2,16 +2,21 @@
 
 CARGO ?= cargo
 
-.PHONY: test packages toolchain fmt-check clippy doc unit lean demo build snapshots-review bench fuzz-smoke
+.PHONY: test packages screenshots toolchain fmt-check clippy doc unit lean demo build snapshots-review bench fuzz-smoke
 
 ## Everything CI checks: formatting, lints, every test (snapshots included),
 ## the PostgreSQL store's against a throwaway cluster this target starts.
 test: toolchain packages fmt-check clippy doc unit lean
 
 ## What the tests drive for real, installed when missing: tmux (the
-## pseudo-terminal `todokit watch` is tested in).
+## pseudo-terminal `todokit watch` is tested in), Debian's chromium and
+## chromedriver (the browser the board is tested in).
 packages:
-	./scripts/ensure-packages.sh tmux=tmux
+	./scripts/ensure-packages.sh tmux=tmux chromium=chromium chromedriver=chromium-driver
+
+## Photographs of the board for the README (docs/board-*.png).
+screenshots: packages
+	TODOKIT_UPDATE_SCREENSHOTS=1 $(CARGO) test -p todokit_cli --test board_browser each_page
 
 ## rustfmt and clippy ship as rustup components; add them when missing.
 toolchain:

@@ -5,6 +5,9 @@
 mod conversations;
 mod demo;
 mod edits;
+#[cfg(feature = "serve")]
+mod serve;
+mod view;
 mod watch;
 
 use std::io::{IsTerminal, Read, Write};
@@ -159,6 +162,16 @@ enum Command {
     },
     /// Serve the profile's tools over MCP on stdio, with the same store
     Mcp,
+    /// A live web board of every conversation in the store (JSON API and Server-Sent Events too)
+    #[cfg(feature = "serve")]
+    Serve {
+        /// Where to listen; anything but a loopback address needs --token
+        #[arg(long, value_name = "ADDR:PORT", default_value = serve::DEFAULT_BIND)]
+        bind: String,
+        /// The secret every request must carry (Authorization: Bearer, or the sign-in link's cookie); enables edits from the board
+        #[arg(long, env = "TODOKIT_SERVE_TOKEN", value_name = "TOKEN")]
+        token: Option<String>,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -456,6 +469,17 @@ async fn run(cli: Cli) -> Result<ExitCode> {
             let texts: Vec<String> = notices.into_iter().map(|n| n.text).collect();
             if !texts.is_empty() {
                 print_line(&texts.join("\n\n"))?;
+            }
+        }
+        #[cfg(feature = "serve")]
+        Command::Serve { bind, token } => {
+            let service = service().await?;
+            if let Err(error) = serve::run(service, &bind, token).await {
+                if error.downcast_ref::<serve::Refused>().is_some() {
+                    eprintln!("todokit serve: {error}");
+                    return Ok(ExitCode::from(EXIT_USAGE));
+                }
+                return Err(error);
             }
         }
         Command::Mcp => {

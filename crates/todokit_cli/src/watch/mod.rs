@@ -17,9 +17,11 @@ use std::time::Duration;
 use anyhow::Result;
 use notify::{EventKind, RecursiveMode, Watcher};
 use todokit::infra::render::{Glyphs, sanitize};
-use todokit::{Format, JsonFileStore, Profile, Status, Subscription, TodoState, TodoWriteService, profiles};
+use todokit::{Format, JsonFileStore, Status, Subscription, TodoState, TodoWriteService};
 
 use screen::{ScreenSpec, screen};
+
+use crate::view::stored_view;
 
 /// Cursor and screen control for the in-place view.
 const HIDE_CURSOR: &str = "\u{1b}[?25l";
@@ -134,22 +136,6 @@ struct Frame {
     state: Result<TodoState, String>,
     /// Columns and rows of the pane.
     size: (usize, usize),
-}
-
-/// The list as the profile that last wrote it shows it now (a `pi` list
-/// drops what pi clears, whatever `--profile` says), and that profile.
-async fn stored_view(service: &TodoWriteService, conversation: &str) -> (Profile, Result<TodoState, String>) {
-    let stored = match service.state(conversation).await {
-        Ok(stored) => stored,
-        Err(error) => return (service.profile().clone(), Err(error.to_string())),
-    };
-    let profile = stored
-        .profile
-        .as_deref()
-        .and_then(profiles::by_name)
-        .unwrap_or_else(|| service.profile().clone());
-    let settled = profile.settle(&stored, service.clock().now()).into_owned();
-    (profile, Ok(settled))
 }
 
 /// The conversation changed most recently, if the store lists any.

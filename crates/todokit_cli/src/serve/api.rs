@@ -1,0 +1,118 @@
+//! The board's JSON API: the conversations, one list as its profile shows
+//! it, and hand edits.
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use todokit::app::{UserAction, UserEditError};
+use todokit::{EditList, Profile, TodoState};
+
+use super::Board;
+use super::auth::refuse_edit;
+use crate::view::stored_view;
+
+/// `GET /api/conversations`: every conversation, newest change first.
+pub async fn conversations(State(board): State<Board>) -> Response {
+    match board.service.conversations().await {
+        Ok(list) => Json(list).into_response(),
+        Err(error) => failure(&error.to_string()),
+    }
+}
+
+/// `GET /api/conversations/{id}`: one list, as its profile shows it.
+pub async fn conversation(State(board): State<Board>, Path(id): Path<String>) -> Response {
+    Json(view(&board, &id).await).into_response()
+}
+
+/// One list as the page draws it: the profile that wrote it (and what
+/// that agent shows), the list settled under that profile, and whether the
+/// page may offer edits.
+pub async fn view(board: &Board, id: &str) -> Value {
+    let (profile, state) = stored_view(&board.service, id).await;
+    match state {
+        Ok(state) => list_json(id, &profile, &state, board.auth.edits_allowed()),
+        Err(problem) => json!({"id": id, "profile": profile.name(), "problem": problem}),
+    }
+}
+
+fn list_json(id: &str, profile: &Profile, state: &TodoState, can_edit: bool) -> Value {
+    let phases: Vec<Value> = state
+        .phases
+        .iter()
+        .filter(|phase| !phase.tasks.is_empty())
+        .map(|phase| {
+            let tasks: Vec<Value> = phase
+                .tasks
+                .iter()
+                .map(|task| {
+                    json!({
+                        "id": task.id,
+                        "content": task.content,
+                        "display": task.display_text(),
+                        "status": task.status.as_str(),
+                        "priority": task.priority.map(|p| p.as_str()),
+                        "owner": task.owner,
+                        "blocked_by": task.blocked_by,
+                        "notes": task.notes,
+                    })
+                })
+                .collect();
+            json!({"name": phase.name, "tasks": tasks})
+        })
+        .collect();
+    json!({
+        "id": id,
+        "profile": profile.name(),
+        "shows_ids": profile.shows_ids(),
+        "can_edit": can_edit,
+        "version": state.version,
+        "counts": state.counts(),
+        "explanation": state.explanation,
+        "phases": phases,
+    })
+}
+
+/// An edit from the board.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EditRequest {
+    /// `start`, `done` or `drop`.
+    action: String,
+    /// The task (or, for done and drop, the phase), matched as the CLI
+    /// matches names.
+    name: String,
+}
+
+/// `POST /api/conversations/{id}/edits`: a hand edit, through the same
+/// path as the CLI's, so the model is told.
+pub async fn edit(
+    State(board): State<Board>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Json(request): Json<EditRequest>,
+) -> Response {
+    if let Some(refused) = refuse_edit(&board, &headers) {
+        return refused;
+    }
+    let action = match request.action.as_str() {
+        "start" => UserAction::Start(request.name),
+        "done" => UserAction::Done(request.name),
+        "drop" => UserAction::Drop(request.name),
+        other => {
+            let message = format!("action: got {other:?}; allowed: `start`, `done`, `drop`");
+            return (StatusCode::BAD_REQUEST, Json(json!({"error": message}))).into_response();
+        }
+    };
+    match board.service.edit(&id, action).await {
+        Ok(edit) => Json(json!({"action": edit.map(|e| e.action)})).into_response(),
+        Err(UserEditError::Service(error)) => failure(&error.to_string()),
+        Err(error) => (StatusCode::BAD_REQUEST, Json(json!({"error": error.to_string()}))).into_response(),
+    }
+}
+
+fn failure(message: &str) -> Response {
+    (StatusCode::INTERNAL_SERVER_ERROR, Json(json!({"error": message}))).into_response()
+}

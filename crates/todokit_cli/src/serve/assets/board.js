@@ -1,0 +1,169 @@
+// todokit board. Model text only ever enters the page as text (textContent,
+// never innerHTML), and the page runs only this file (the server's
+// Content-Security-Policy forbids inline script).
+"use strict";
+
+const GLYPHS = { completed: "✓", in_progress: "~", pending: "○", blocked: "⊘", abandoned: "✗" };
+
+/** An element with a class and text, children appended. */
+function el(tag, className, text, ...children) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  for (const child of children) if (child) node.append(child);
+  return node;
+}
+
+function setLive(on) {
+  const live = document.getElementById("live");
+  live.textContent = on ? "live" : "reconnecting";
+  live.className = "live " + (on ? "on" : "off");
+}
+
+function counted() {
+  document.body.dataset.updates = String(Number(document.body.dataset.updates) + 1);
+}
+
+function ago(ms) {
+  if (ms === null || ms === undefined) return "time unknown";
+  const seconds = Math.max(0, Math.round((Date.now() - ms) / 1000));
+  if (seconds < 60) return seconds + " s ago";
+  if (seconds < 3600) return Math.round(seconds / 60) + " min ago";
+  if (seconds < 86400) return Math.round(seconds / 3600) + " h ago";
+  return new Date(ms).toLocaleString();
+}
+
+function progress(counts) {
+  const total = counts.pending + counts.in_progress + counts.blocked + counts.completed + counts.abandoned;
+  const bar = el("progress");
+  bar.max = Math.max(total, 1);
+  bar.value = counts.completed;
+  return [bar, el("span", "meta", counts.completed + "/" + total + " done")];
+}
+
+function renderOverview(list) {
+  const main = document.getElementById("main");
+  document.title = "todokit board";
+  const heading = el("h1", null, "Conversations");
+  if (!Array.isArray(list)) {
+    main.replaceChildren(heading, el("p", "problem", list && list.error));
+    return;
+  }
+  if (list.length === 0) {
+    main.replaceChildren(heading, el("p", "empty", "No conversations in this store yet."));
+    return;
+  }
+  const cards = el("ul", "cards");
+  for (const summary of list) {
+    const link = el("a", null, summary.id);
+    link.href = "/c/" + encodeURIComponent(summary.id);
+    const card = el("li", "card", null, el("h2", null, null, link));
+    card.dataset.id = summary.id;
+    card.append(el("div", "meta", summary.profile || "profile unknown"));
+    if (summary.problem) {
+      card.append(el("p", "problem", summary.problem));
+    } else {
+      card.append(...progress(summary.counts));
+      if (summary.in_progress) card.append(el("p", "now", summary.in_progress));
+    }
+    const when = el("div", "when", ago(summary.changed_at));
+    if (summary.changed_at) when.title = new Date(summary.changed_at).toISOString();
+    card.append(when);
+    cards.append(card);
+  }
+  main.replaceChildren(heading, cards);
+}
+
+function taskItem(view, task) {
+  const item = el("li", "task status-" + task.status);
+  item.append(el("span", "glyph", GLYPHS[task.status] || "?"));
+  if (view.shows_ids && task.id) item.append(el("span", "tag", "#" + task.id));
+  if (task.priority) item.append(el("span", "tag priority-" + task.priority, task.priority));
+  item.append(el("span", "text", task.display));
+  if (task.owner) item.append(el("span", "tag owner", task.owner));
+  if (view.can_edit) item.append(actions(view, task));
+  if (task.blocked_by && task.blocked_by.length) {
+    item.append(el("div", "blocked", "blocked by " + task.blocked_by.map((id) => "#" + id).join(", ")));
+  }
+  if (task.status === "in_progress" && task.notes && task.notes.length) {
+    const notes = el("ul", "notes");
+    for (const note of task.notes) notes.append(el("li", null, note));
+    item.append(notes);
+  }
+  return item;
+}
+
+function actions(view, task) {
+  const box = el("span", "actions");
+  const offer = (action, label) => {
+    const button = el("button", null, label);
+    button.type = "button";
+    button.addEventListener("click", () => edit(view.id, action, task.content));
+    box.append(button);
+  };
+  if (task.status === "pending" || task.status === "blocked") offer("start", "Start");
+  if (task.status !== "completed" && task.status !== "abandoned") {
+    offer("done", "Done");
+    offer("drop", "Drop");
+  }
+  return box;
+}
+
+async function edit(id, action, name) {
+  const flash = document.getElementById("flash");
+  try {
+    const response = await fetch("/api/conversations/" + encodeURIComponent(id) + "/edits", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Todokit-Csrf": "1" },
+      body: JSON.stringify({ action, name }),
+    });
+    const reply = await response.json().catch(() => ({ error: response.statusText }));
+    flash.textContent = reply.error ? reply.error : reply.action ? "You " + reply.action + "." : "No change.";
+  } catch (error) {
+    flash.textContent = "The edit did not reach the board: " + error;
+  }
+}
+
+function renderList(view) {
+  const main = document.getElementById("main");
+  document.title = view.id + " · todokit board";
+  const parts = [el("h1", null, view.id), el("div", "meta", (view.profile || "") + " · version " + (view.version ?? 0))];
+  if (view.problem) {
+    main.replaceChildren(...parts, el("p", "problem", view.problem));
+    return;
+  }
+  parts.push(...progress(view.counts));
+  if (view.explanation) parts.push(el("p", "explanation", view.explanation));
+  if (!view.phases.length) parts.push(el("p", "empty", "No todos."));
+  for (const phase of view.phases) {
+    const section = el("section", "phase");
+    if (phase.name) section.append(el("h2", null, phase.name));
+    const tasks = el("ul", "tasks");
+    for (const task of phase.tasks) tasks.append(taskItem(view, task));
+    section.append(tasks);
+    parts.push(section);
+  }
+  main.replaceChildren(...parts);
+}
+
+function follow(url, eventName, render) {
+  const source = new EventSource(url);
+  source.addEventListener(eventName, (event) => {
+    setLive(true);
+    render(JSON.parse(event.data));
+    counted();
+  });
+  source.addEventListener("open", () => setLive(true));
+  source.addEventListener("error", () => setLive(false));
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  document.body.dataset.loads = String(Number(document.body.dataset.loads) + 1);
+  const path = window.location.pathname;
+  if (path.startsWith("/c/")) {
+    const id = decodeURIComponent(path.slice(3));
+    follow("/api/conversations/" + encodeURIComponent(id) + "/events", "list", renderList);
+  } else {
+    follow("/api/events", "conversations", renderOverview);
+  }
+});

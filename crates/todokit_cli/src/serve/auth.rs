@@ -1,0 +1,169 @@
+//! Who may see and change the board.
+//!
+//! Without a token (loopback only) the board is open and read-only. With
+//! one, every request carries it: `Authorization: Bearer TOKEN` (scripts),
+//! or a cookie a browser gets from the one-time sign-in link printed at
+//! start. Edits also need the `X-Todokit-Csrf` header (which a cross-site
+//! form cannot send) and, when the browser names one, a same-origin
+//! `Origin`.
+
+use std::io::Read;
+use std::sync::Mutex;
+
+use axum::extract::{Query, Request, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+
+use super::Board;
+
+/// The cookie a signed-in browser carries.
+const COOKIE: &str = "todokit_session";
+/// The header that marks a request as the board's own script's.
+pub const CSRF_HEADER: &str = "x-todokit-csrf";
+
+/// The board's secrets.
+pub struct Auth {
+    token: Option<String>,
+    /// What the sign-in cookie holds: random, never the token itself.
+    session: String,
+    /// The sign-in link's code until it is used.
+    login_code: Mutex<Option<String>>,
+}
+
+impl Auth {
+    /// Secrets for a board with `token` (none: open and read-only).
+    pub fn new(token: Option<String>) -> Self {
+        let login_code = token.as_ref().map(|_| random_hex());
+        Self {
+            token,
+            session: random_hex(),
+            login_code: Mutex::new(login_code),
+        }
+    }
+
+    /// Whether the board takes edits: only with a token.
+    pub fn edits_allowed(&self) -> bool {
+        self.token.is_some()
+    }
+
+    /// The one-time sign-in code, while unused.
+    pub fn login_code(&self) -> Option<String> {
+        self.login_code.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// Whether `headers` carry the token or the sign-in cookie.
+    fn admits(&self, headers: &HeaderMap) -> bool {
+        let Some(token) = self.token.as_deref() else {
+            return true;
+        };
+        let bearer = headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .is_some_and(|given| same(given.as_bytes(), token.as_bytes()));
+        let cookie = headers
+            .get_all(header::COOKIE)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(';'))
+            .filter_map(|pair| pair.trim().strip_prefix(COOKIE)?.strip_prefix('='))
+            .any(|given| same(given.as_bytes(), self.session.as_bytes()));
+        bearer || cookie
+    }
+}
+
+/// Refuses requests without the token (when the board has one).
+pub async fn require_token(State(board): State<Board>, request: Request, next: Next) -> Response {
+    if board.auth.admits(request.headers()) {
+        return next.run(request).await;
+    }
+    (
+        StatusCode::UNAUTHORIZED,
+        [(header::WWW_AUTHENTICATE, "Bearer")],
+        "this board needs its token: send Authorization: Bearer TOKEN, or open the sign-in link todokit serve \
+         printed\n",
+    )
+        .into_response()
+}
+
+/// Why an edit request is refused before it is read, if it is.
+pub fn refuse_edit(board: &Board, headers: &HeaderMap) -> Option<Response> {
+    if !board.auth.edits_allowed() {
+        return Some(
+            (
+                StatusCode::FORBIDDEN,
+                "this board is read-only: start todokit serve with --token to edit from it\n",
+            )
+                .into_response(),
+        );
+    }
+    let marked = headers.get(CSRF_HEADER).is_some_and(|v| v == "1");
+    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
+    let same_origin = match (headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()), host) {
+        (None, _) => true,
+        (Some(origin), Some(host)) => origin == format!("http://{host}"),
+        (Some(_), None) => false,
+    };
+    (!marked || !same_origin).then(|| {
+        (
+            StatusCode::FORBIDDEN,
+            "edits come from the board's own page only (X-Todokit-Csrf: 1, same origin)\n",
+        )
+            .into_response()
+    })
+}
+
+/// The sign-in link's query.
+#[derive(Deserialize)]
+pub struct Login {
+    code: Option<String>,
+}
+
+/// `GET /login?code=…`: the one-time link sets the session cookie.
+pub async fn login(State(board): State<Board>, Query(login): Query<Login>) -> Response {
+    let mut code = board.auth.login_code.lock().unwrap_or_else(|p| p.into_inner());
+    let matches = match (code.as_deref(), login.code.as_deref()) {
+        (Some(expected), Some(given)) => same(given.as_bytes(), expected.as_bytes()),
+        _ => false,
+    };
+    if !matches {
+        return (
+            StatusCode::UNAUTHORIZED,
+            "this sign-in link is wrong or was used already; restart todokit serve for a new one\n",
+        )
+            .into_response();
+    }
+    *code = None;
+    let cookie = format!(
+        "{COOKIE}={}; HttpOnly; SameSite=Strict; Path=/",
+        board.auth.session
+    );
+    (
+        StatusCode::SEE_OTHER,
+        [(header::SET_COOKIE, cookie), (header::LOCATION, "/".to_owned())],
+    )
+        .into_response()
+}
+
+/// Compares secrets in time that does not depend on where they differ.
+fn same(given: &[u8], expected: &[u8]) -> bool {
+    given.len() == expected.len() && given.iter().zip(expected).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
+}
+
+/// 128 random bits as hex, from the system's generator.
+fn random_hex() -> String {
+    let mut bytes = [0u8; 16];
+    let filled = std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut bytes));
+    if filled.is_err() {
+        // No /dev/urandom: std's per-process random hash keys instead.
+        use std::hash::{BuildHasher, Hasher};
+        for chunk in bytes.chunks_mut(8) {
+            let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+            hasher.write_u64(std::process::id().into());
+            chunk.copy_from_slice(&hasher.finish().to_le_bytes()[..chunk.len()]);
+        }
+    }
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}

@@ -1,0 +1,227 @@
+//! The board in a real headless browser (Debian's chromium, driven through
+//! chromedriver): the overview lists the store's conversations, a commit
+//! from another process appears without a reload, hostile model text stays
+//! text, and each page is photographed at desktop and phone width.
+//!
+//! `TODOKIT_UPDATE_SCREENSHOTS=1` writes the photographs to `docs/` (the
+//! README shows them); otherwise they go to `target/board-screenshots/`.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use pretty_assertions::assert_eq;
+use serde_json::{Value, json};
+
+mod serve_support;
+use serve_support::{Browser, Server, todo, todokit, write};
+
+const HOSTILE: &str = r#"<img src=x onerror="window.pwned=1">"#;
+const CLOSING: &str = "</script><script>window.pwned=2</script>";
+
+#[test]
+fn the_overview_follows_another_process_and_hostile_text_stays_text() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("store");
+    write(
+        &store,
+        "alpha",
+        &json!([todo("Plan A", "in_progress"), todo("Ship A", "pending")]),
+    );
+    write(&store, "beta", &json!([todo("Plan B", "in_progress")]));
+    write(
+        &store,
+        "gamma",
+        &json!([todo(HOSTILE, "in_progress"), todo(CLOSING, "pending")]),
+    );
+    let server = Server::start(&store, &[]);
+    let browser = Browser::start(1280, 900, false);
+
+    browser.open(&server.url("/"));
+    let listed = browser.wait_for(
+        "return document.querySelectorAll('.card').length === 3",
+        Duration::from_secs(10),
+    );
+    let ids = browser.eval("return [...document.querySelectorAll('.card h2')].map(h => h.textContent)");
+
+    // Another process commits; the open page shows it without a reload.
+    let started = Instant::now();
+    write(
+        &store,
+        "alpha",
+        &json!([todo("Plan A", "completed"), todo("Ship A", "in_progress")]),
+    );
+    let followed = browser.wait_for(
+        "return [...document.querySelectorAll('.card')].some(c => c.dataset.id === 'alpha' && c.textContent.includes('1/2 done'))",
+        Duration::from_secs(5),
+    );
+    let within = started.elapsed();
+    let loads = browser.eval("return document.body.dataset.loads");
+    let seen = browser.eval("return [document.body.dataset.updates, document.getElementById('live').textContent, [...document.querySelectorAll('.card')].map(c => c.textContent)]");
+
+    browser.open(&server.url("/c/gamma"));
+    let drawn = browser.wait_for(
+        "return document.querySelectorAll('.task').length === 2",
+        Duration::from_secs(10),
+    );
+    let inert = browser.eval(
+        "return [document.querySelectorAll('main img, main script').length, typeof window.pwned, \
+         [...document.querySelectorAll('.task .text')].map(t => t.textContent)]",
+    );
+
+    let actual = (
+        listed,
+        ids,
+        followed,
+        within < Duration::from_secs(2),
+        loads,
+        drawn,
+        inert,
+    );
+    let expected = (
+        true,
+        json!(["gamma", "beta", "alpha"]),
+        true,
+        true,
+        json!("1"),
+        true,
+        json!([0, "undefined", [HOSTILE, CLOSING]]),
+    );
+    assert_eq!(
+        actual, expected,
+        "the commit showed after {within:?}; the page: {seen}"
+    );
+}
+
+#[test]
+fn each_page_is_photographed_at_desktop_and_phone_width() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("store");
+    example_store(&store);
+    let server = Server::start(&store, &[]);
+    let out = screenshot_dir();
+    let mut written = Vec::new();
+    for (device, width, height, phone) in [("desktop", 1280, 800, false), ("phone", 390, 844, true)] {
+        let browser = Browser::start(width, height, phone);
+        for (page, path, ready) in [
+            ("overview", "/", "document.querySelectorAll('.card').length === 3"),
+            (
+                "list",
+                "/c/release-1.4",
+                "document.querySelectorAll('.task').length === 6",
+            ),
+            (
+                "tasks",
+                "/c/team-board",
+                "document.querySelectorAll('.task .owner').length === 1",
+            ),
+        ] {
+            browser.open(&server.url(path));
+            assert!(
+                browser.wait_for(&format!("return {ready}"), Duration::from_secs(10)),
+                "{page} on {device}"
+            );
+            let png = browser.screenshot();
+            let file = out.join(format!("board-{page}-{device}.png"));
+            std::fs::write(&file, &png).expect("the screenshot is written");
+            written.push((
+                file.file_name().map(|n| n.to_string_lossy().into_owned()),
+                png.starts_with(b"\x89PNG"),
+            ));
+        }
+    }
+    let expected: Vec<(Option<String>, bool)> = [
+        "overview-desktop",
+        "list-desktop",
+        "tasks-desktop",
+        "overview-phone",
+        "list-phone",
+        "tasks-phone",
+    ]
+    .iter()
+    .map(|name| (Some(format!("board-{name}.png")), true))
+    .collect();
+    assert_eq!(written, expected);
+}
+
+/// Where the photographs go: `docs/` when asked to update them.
+fn screenshot_dir() -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let dir = match std::env::var("TODOKIT_UPDATE_SCREENSHOTS").as_deref() {
+        Ok("1") => root.join("docs"),
+        _ => root.join("target/board-screenshots"),
+    };
+    std::fs::create_dir_all(&dir).expect("the screenshot folder");
+    dir
+}
+
+/// Three conversations as a team would have them: a pi plan in phases with
+/// notes, a claude-tasks board with owners and blockers, and a Codex plan.
+fn example_store(store: &Path) {
+    let run = |profile: &str, conversation: &str, tool: &str, args: Value| {
+        let out = todokit(store)
+            .args([
+                "--profile",
+                profile,
+                "--conversation",
+                conversation,
+                "call",
+                tool,
+                &args.to_string(),
+            ])
+            .output()
+            .expect("todokit runs");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    };
+    run(
+        "codex",
+        "docs-refresh",
+        "update_plan",
+        json!({
+            "explanation": "The API reference comes first: the guides link into it.",
+            "plan": [
+                {"step": "Regenerate the API reference", "status": "completed"},
+                {"step": "Rewrite the getting-started guide", "status": "in_progress"},
+                {"step": "Check every link", "status": "pending"}
+            ]
+        }),
+    );
+    for (subject, form) in [
+        ("Fix the flaky upload test", "Fixing the flaky upload test"),
+        ("Add retry to the uploader", "Adding retry"),
+        ("Profile the parser", "Profiling the parser"),
+    ] {
+        run(
+            "claude-tasks",
+            "team-board",
+            "TaskCreate",
+            json!({"subject": subject, "description": subject, "activeForm": form}),
+        );
+    }
+    run(
+        "claude-tasks",
+        "team-board",
+        "TaskUpdate",
+        json!({"taskId": "1", "owner": "alice", "status": "in_progress"}),
+    );
+    run(
+        "claude-tasks",
+        "team-board",
+        "TaskUpdate",
+        json!({"taskId": "2", "addBlockedBy": ["1"]}),
+    );
+    run(
+        "pi",
+        "release-1.4",
+        "todo_write",
+        json!({"ops": [
+            {"op": "init", "list": [
+                {"phase": "Prepare", "items": ["Freeze the branch", "Update the changelog"]},
+                {"phase": "Build", "items": ["Build the packages", "Sign the artifacts"]},
+                {"phase": "Ship", "items": ["Publish", "Announce"]}
+            ]},
+            {"op": "done", "task": "Freeze the branch"},
+            {"op": "done", "task": "Update the changelog"},
+            {"op": "note", "task": "Build the packages", "text": "arm64 runner is slow today; allow 20 minutes"}
+        ]}),
+    );
+}

@@ -1,0 +1,204 @@
+//! `todokit serve` through a real HTTP client: the JSON API, Server-Sent
+//! Events carrying another process's commits, the token and the edit
+//! guards.
+
+use std::time::{Duration, Instant};
+
+use pretty_assertions::assert_eq;
+use serde_json::{Value, json};
+
+mod serve_support;
+use serve_support::{Events, Server, request, todo, todokit, write};
+
+/// Three conversations, written in this order (so `gamma` is the newest).
+fn three(store: &std::path::Path) {
+    for (id, text) in [("alpha", "Plan A"), ("beta", "Plan B"), ("gamma", "Plan C")] {
+        write(
+            store,
+            id,
+            &json!([todo(text, "in_progress"), todo("Ship", "pending")]),
+        );
+        // The store's change times have millisecond resolution.
+        std::thread::sleep(Duration::from_millis(15));
+    }
+}
+
+#[test]
+fn the_api_lists_every_conversation_newest_first_and_events_bring_another_process_commit() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("store");
+    three(&store);
+    let server = Server::start(&store, &[]);
+    let listed = request(&server.address, "GET", "/api/conversations", &[], None);
+    let ids: Vec<Value> = listed
+        .json()
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|c| c["id"].clone())
+        .collect();
+    let one = request(&server.address, "GET", "/api/conversations/beta", &[], None).json();
+
+    let mut events = Events::open(&server.address, "/api/conversations/alpha/events");
+    let first = events
+        .next("list", Duration::from_secs(10))
+        .map(|d| serde_json::from_str::<Value>(&d).unwrap_or_default());
+    let started = Instant::now();
+    write(
+        &store,
+        "alpha",
+        &json!([todo("Plan A", "completed"), todo("Ship", "in_progress")]),
+    );
+    let second = events
+        .next("list", Duration::from_secs(10))
+        .map(|d| serde_json::from_str::<Value>(&d).unwrap_or_default());
+    let within_two_seconds = started.elapsed() < Duration::from_secs(2);
+
+    let mut overview = Events::open(&server.address, "/api/events");
+    let summaries = overview
+        .next("conversations", Duration::from_secs(10))
+        .unwrap_or_default();
+
+    let actual = (
+        listed.status,
+        listed
+            .header("content-security-policy")
+            .is_some_and(|p| p.contains("script-src 'self'")),
+        ids,
+        one["phases"][0]["tasks"][0]["display"].clone(),
+        first.map(|v| v["counts"]["completed"].clone()),
+        second.map(|v| (v["version"].clone(), v["counts"]["completed"].clone())),
+        within_two_seconds,
+        summaries.matches("\"id\"").count(),
+    );
+    let expected = (
+        200,
+        true,
+        vec![json!("gamma"), json!("beta"), json!("alpha")],
+        json!("Plan B"),
+        Some(json!(0)),
+        Some((json!(2), json!(1))),
+        true,
+        3,
+    );
+    assert_eq!(actual, expected);
+}
+
+#[test]
+fn a_non_loopback_bind_without_a_token_is_refused() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = todokit(&dir.path().join("store"))
+        .args(["serve", "--bind", "0.0.0.0:0"])
+        .output()
+        .expect("todokit runs");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let actual = (
+        out.status.code(),
+        stderr.starts_with("todokit serve: binding 0.0.0.0:0 would show every list"),
+    );
+    assert_eq!(actual, (Some(2), true), "{stderr}");
+}
+
+#[test]
+fn with_a_token_every_request_needs_it_and_the_sign_in_link_works_once() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("store");
+    three(&store);
+    let server = Server::start(&store, &["--token", "s3cret-token"]);
+    let code = server.login_code.clone().unwrap_or_default();
+    let get = |path: &str, headers: &[(&str, &str)]| request(&server.address, "GET", path, headers, None);
+
+    let without = get("/api/conversations", &[]);
+    let page_without = get("/", &[]);
+    let wrong = get("/api/conversations", &[("Authorization", "Bearer nope")]);
+    let bearer = get("/api/conversations", &[("Authorization", "Bearer s3cret-token")]);
+    let login = get(&format!("/login?code={code}"), &[]);
+    let cookie = login
+        .header("set-cookie")
+        .and_then(|c| c.split(';').next())
+        .unwrap_or_default()
+        .to_owned();
+    let with_cookie = get("/api/conversations", &[("Cookie", &cookie)]);
+    let again = get(&format!("/login?code={code}"), &[]);
+
+    let actual = (
+        without.status,
+        page_without.status,
+        wrong.status,
+        bearer.status,
+        login.status,
+        login
+            .header("set-cookie")
+            .is_some_and(|c| c.contains("HttpOnly") && c.contains("SameSite=Strict")),
+        with_cookie.status,
+        again.status,
+    );
+    assert_eq!(actual, (401, 401, 401, 200, 303, true, 200, 401));
+}
+
+#[test]
+fn edits_need_the_token_and_the_boards_own_page_and_reach_the_model() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("store");
+    three(&store);
+    let open = Server::start(&store, &[]);
+    let guarded = Server::start(&store, &["--token", "s3cret-token"]);
+    let body = r#"{"action":"done","name":"plan a"}"#;
+    let json_type = ("Content-Type", "application/json");
+    let auth = ("Authorization", "Bearer s3cret-token");
+    let csrf = ("X-Todokit-Csrf", "1");
+    let path = "/api/conversations/alpha/edits";
+
+    let read_only = request(&open.address, "POST", path, &[json_type, csrf], Some(body));
+    let no_csrf = request(&guarded.address, "POST", path, &[json_type, auth], Some(body));
+    let other_origin = request(
+        &guarded.address,
+        "POST",
+        path,
+        &[json_type, auth, csrf, ("Origin", "http://evil.example")],
+        Some(body),
+    );
+    let bad_action = request(
+        &guarded.address,
+        "POST",
+        path,
+        &[json_type, auth, csrf],
+        Some(r#"{"action":"explode","name":"x"}"#),
+    );
+    let done = request(
+        &guarded.address,
+        "POST",
+        path,
+        &[json_type, auth, csrf],
+        Some(body),
+    );
+    let reminders = todokit(&store)
+        .args(["--conversation", "alpha", "reminders"])
+        .output()
+        .expect("todokit runs");
+
+    let actual = (
+        read_only.status,
+        no_csrf.status,
+        other_origin.status,
+        (bad_action.status, bad_action.json()["error"].clone()),
+        (done.status, done.json()["action"].clone()),
+        String::from_utf8_lossy(&reminders.stdout)
+            .lines()
+            .next()
+            .map(str::to_owned),
+    );
+    let expected = (
+        403,
+        403,
+        403,
+        (400, json!("action: got \"explode\"; allowed: `start`, `done`, `drop`")),
+        (200, json!("marked \"Plan A\" completed; started \"Ship\"")),
+        Some(
+            "The user edited the todo list by hand: they marked \"Plan A\" completed; started \"Ship\". The change is \
+             deliberate: carry on from this list, and do not restore or re-add anything they removed or changed."
+                .to_owned(),
+        ),
+    );
+    assert_eq!(actual, expected);
+}
