@@ -57,6 +57,15 @@ pub enum UserAction {
     Rm(String),
     /// Replace the whole list (an import or an edit in `$EDITOR`).
     Replace(TodoState),
+    /// Give the task that matches to `owner`, or take it from whoever has
+    /// it (`None`): the user settles claims on a shared task board, so no
+    /// claim refuses this.
+    Assign {
+        /// The task.
+        task: String,
+        /// Its new owner; `None` releases it.
+        owner: Option<String>,
+    },
 }
 
 fn quoted(items: &[String]) -> String {
@@ -197,6 +206,7 @@ fn edit(
                 return Ok((next.clone(), changes(state, &next).join("; ")));
             }
         },
+        UserAction::Assign { task, owner } => return assign(state, task, owner.as_deref()),
         UserAction::Start(name) => match resolve(state, name)? {
             Target::Todo(task) => Op::new(OpKind::Start).task(task),
             Target::Phase(phase) => {
@@ -224,6 +234,33 @@ fn edit(
     } else {
         Err(UserEditError::Rejected(batch.errors))
     }
+}
+
+/// The list with `task`'s owner set (or cleared), and that in words.
+fn assign(state: &TodoState, task: &str, owner: Option<&str>) -> Result<(TodoState, String), UserEditError> {
+    let Target::Todo(content) = resolve(state, task)? else {
+        return Err(UserEditError::Rejected(vec![format!(
+            "\"{task}\" is a phase; only a task has an owner"
+        )]));
+    };
+    let owner = owner.map(str::trim).filter(|o| !o.is_empty());
+    let mut next = state.clone();
+    let mut before = None;
+    for todo in next.phases.iter_mut().flat_map(|p| p.tasks.iter_mut()) {
+        if todo.content == content {
+            before = todo.owner.take().filter(|o| !o.is_empty());
+            todo.owner = owner.map(str::to_owned);
+        }
+    }
+    let words = match (owner, before) {
+        (Some(owner), Some(before)) if owner != before => {
+            format!("gave \"{content}\" to {owner} (it was {before}'s)")
+        }
+        (Some(owner), _) => format!("gave \"{content}\" to {owner}"),
+        (None, Some(before)) => format!("released \"{content}\" from {before}"),
+        (None, None) => format!("released \"{content}\""),
+    };
+    Ok((next, words))
 }
 
 /// `items` added to the one list of a flat profile (made when missing).

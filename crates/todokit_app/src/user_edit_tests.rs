@@ -299,3 +299,46 @@ fn a_flat_profile_refuses_an_imported_list_with_phases() {
     );
     assert_eq!(actual, expected);
 }
+
+#[test]
+fn the_user_gives_a_task_to_an_owner_and_takes_it_back_whatever_claims_say() {
+    let claimed = TodoState::new().phases(vec![Phase::new("").tasks(vec![
+        Todo::new("Run tests").id("1").owner("alice").status(Status::InProgress),
+        Todo::new("Deploy").id("2"),
+    ])]);
+    let assign = |state: &TodoState, task: &str, owner: Option<&str>| {
+        edit(
+            state,
+            &UserAction::Assign {
+                task: task.into(),
+                owner: owner.map(str::to_owned),
+            },
+            5,
+            false,
+        )
+        .map(|(s, words)| (s.tasks().map(|t| t.owner.clone()).collect::<Vec<_>>(), words))
+        .map_err(|e| e.to_string())
+    };
+    let actual = vec![
+        assign(&claimed, "run tests", Some("bob")),
+        assign(&claimed, "deploy", Some("  carol ")),
+        assign(&claimed, "run", None),
+        assign(&claimed, "deploy", Some("")),
+    ];
+    let expected = vec![
+        Ok((
+            vec![Some("bob".to_owned()), None],
+            "gave \"Run tests\" to bob (it was alice's)".to_owned(),
+        )),
+        Ok((
+            vec![Some("alice".to_owned()), Some("carol".to_owned())],
+            "gave \"Deploy\" to carol".to_owned(),
+        )),
+        Ok((vec![None, None], "released \"Run tests\" from alice".to_owned())),
+        Ok((
+            vec![Some("alice".to_owned()), None],
+            "released \"Deploy\"".to_owned(),
+        )),
+    ];
+    assert_eq!(actual, expected);
+}

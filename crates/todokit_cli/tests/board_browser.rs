@@ -143,6 +143,54 @@ fn each_page_is_photographed_at_desktop_and_phone_width() {
     assert_eq!(written, expected);
 }
 
+#[test]
+fn a_signed_in_browser_edits_the_list_and_the_model_is_told() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("store");
+    write(
+        &store,
+        "alpha",
+        &json!([todo("Plan A", "in_progress"), todo("Ship A", "pending")]),
+    );
+    let server = Server::start(&store, &["--token", "s3cret-token"]);
+    let browser = Browser::start(1280, 900, false);
+    let code = server.login_code.clone().unwrap_or_default();
+    browser.open(&server.url(&format!("/login?code={code}")));
+    browser.open(&server.url("/c/alpha"));
+    let drawn = browser.wait_for(
+        "return document.querySelectorAll('.task button').length > 0",
+        Duration::from_secs(10),
+    );
+    browser.eval(
+        "const done = [...document.querySelectorAll('.status-in_progress button')].find(b => b.textContent === 'Done'); \
+         done.click(); return true",
+    );
+    let moved = browser.wait_for(
+        "return document.querySelector('.status-completed .text')?.textContent === 'Plan A' && \
+         document.getElementById('flash').textContent.startsWith('You marked')",
+        Duration::from_secs(10),
+    );
+    let flash = browser.eval("return document.getElementById('flash').textContent");
+    let reminders = todokit(&store)
+        .args(["--conversation", "alpha", "reminders"])
+        .output()
+        .expect("todokit runs");
+    let actual = (
+        drawn,
+        moved,
+        flash,
+        String::from_utf8_lossy(&reminders.stdout)
+            .starts_with("The user edited the todo list by hand: they marked \"Plan A\" completed"),
+    );
+    let expected = (
+        true,
+        true,
+        json!("You marked \"Plan A\" completed; started \"Ship A\"."),
+        true,
+    );
+    assert_eq!(actual, expected);
+}
+
 /// Where the photographs go: `docs/` when asked to update them.
 fn screenshot_dir() -> PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");

@@ -192,13 +192,86 @@ fn edits_need_the_token_and_the_boards_own_page_and_reach_the_model() {
         403,
         403,
         403,
-        (400, json!("action: got \"explode\"; allowed: `start`, `done`, `drop`")),
+        (
+            400,
+            json!("action: got \"explode\"; allowed: `start`, `done`, `drop`, `claim`, `release`"),
+        ),
         (200, json!("marked \"Plan A\" completed; started \"Ship\"")),
         Some(
             "The user edited the todo list by hand: they marked \"Plan A\" completed; started \"Ship\". The change is \
              deliberate: carry on from this list, and do not restore or re-add anything they removed or changed."
                 .to_owned(),
         ),
+    );
+    assert_eq!(actual, expected);
+}
+
+#[test]
+fn on_a_task_board_the_user_gives_and_takes_tasks_from_the_board() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("store");
+    let task = |args: Value| {
+        let out = todokit(&store)
+            .args(["--profile", "claude-tasks", "--conversation", "team", "call"])
+            .args([
+                args["tool"].as_str().unwrap_or_default(),
+                &args["input"].to_string(),
+            ])
+            .output()
+            .expect("todokit runs");
+        assert!(out.status.success());
+    };
+    task(
+        json!({"tool": "TaskCreate", "input": {"subject": "Fix the upload test", "description": "flaky", "activeForm": "Fixing"}}),
+    );
+    task(json!({"tool": "TaskUpdate", "input": {"taskId": "1", "owner": "alice", "status": "in_progress"}}));
+    let server = Server::start(&store, &["--token", "s3cret-token"]);
+    let headers = [
+        ("Content-Type", "application/json"),
+        ("Authorization", "Bearer s3cret-token"),
+        ("X-Todokit-Csrf", "1"),
+    ];
+    let post = |body: &str| {
+        request(
+            &server.address,
+            "POST",
+            "/api/conversations/team/edits",
+            &headers,
+            Some(body),
+        )
+    };
+    let view = request(
+        &server.address,
+        "GET",
+        "/api/conversations/team",
+        &[headers[1]],
+        None,
+    )
+    .json();
+    let claimed = post(r#"{"action":"claim","name":"upload","owner":"bob"}"#);
+    let nobody = post(r#"{"action":"claim","name":"upload"}"#);
+    let released = post(r#"{"action":"release","name":"upload"}"#);
+    let after = request(
+        &server.address,
+        "GET",
+        "/api/conversations/team",
+        &[headers[1]],
+        None,
+    )
+    .json();
+    let actual = (
+        view["can_claim"].clone(),
+        claimed.json()["action"].clone(),
+        nobody.status,
+        released.json()["action"].clone(),
+        after["phases"][0]["tasks"][0]["owner"].clone(),
+    );
+    let expected = (
+        json!(true),
+        json!("gave \"Fix the upload test\" to bob (it was alice's)"),
+        400,
+        json!("released \"Fix the upload test\" from bob"),
+        Value::Null,
     );
     assert_eq!(actual, expected);
 }

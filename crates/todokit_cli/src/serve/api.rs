@@ -68,6 +68,9 @@ fn list_json(id: &str, profile: &Profile, state: &TodoState, can_edit: bool) -> 
         "profile": profile.name(),
         "shows_ids": profile.shows_ids(),
         "can_edit": can_edit,
+        // The profiles whose agents show task ids are the shared task
+        // boards, where tasks have owners to give and take.
+        "can_claim": can_edit && profile.shows_ids(),
         "version": state.version,
         "counts": state.counts(),
         "explanation": state.explanation,
@@ -79,11 +82,14 @@ fn list_json(id: &str, profile: &Profile, state: &TodoState, can_edit: bool) -> 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EditRequest {
-    /// `start`, `done` or `drop`.
+    /// `start`, `done`, `drop`, `claim` or `release`.
     action: String,
     /// The task (or, for done and drop, the phase), matched as the CLI
     /// matches names.
     name: String,
+    /// For `claim`: who takes the task.
+    #[serde(default)]
+    owner: Option<String>,
 }
 
 /// `POST /api/conversations/{id}/edits`: a hand edit, through the same
@@ -101,8 +107,23 @@ pub async fn edit(
         "start" => UserAction::Start(request.name),
         "done" => UserAction::Done(request.name),
         "drop" => UserAction::Drop(request.name),
+        "claim" => match request.owner.filter(|o| !o.trim().is_empty()) {
+            Some(owner) => UserAction::Assign {
+                task: request.name,
+                owner: Some(owner),
+            },
+            None => {
+                let message = "owner: `claim` needs the name of who takes the task";
+                return (StatusCode::BAD_REQUEST, Json(json!({"error": message}))).into_response();
+            }
+        },
+        "release" => UserAction::Assign {
+            task: request.name,
+            owner: None,
+        },
         other => {
-            let message = format!("action: got {other:?}; allowed: `start`, `done`, `drop`");
+            let message =
+                format!("action: got {other:?}; allowed: `start`, `done`, `drop`, `claim`, `release`");
             return (StatusCode::BAD_REQUEST, Json(json!({"error": message}))).into_response();
         }
     };

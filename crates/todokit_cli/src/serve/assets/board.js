@@ -106,16 +106,26 @@ function actions(view, task) {
     offer("done", "Done");
     offer("drop", "Drop");
   }
+  if (view.can_claim && task.owner) offer("release", "Release");
+  if (view.can_claim && task.status !== "completed" && task.status !== "abandoned") {
+    const button = el("button", null, task.owner ? "Reassign" : "Claim");
+    button.type = "button";
+    button.addEventListener("click", () => {
+      const owner = window.prompt("Who takes " + task.content + "?", task.owner || "");
+      if (owner && owner.trim()) edit(view.id, "claim", task.content, owner.trim());
+    });
+    box.append(button);
+  }
   return box;
 }
 
-async function edit(id, action, name) {
+async function edit(id, action, name, owner) {
   const flash = document.getElementById("flash");
   try {
     const response = await fetch("/api/conversations/" + encodeURIComponent(id) + "/edits", {
       method: "POST",
       headers: { "Content-Type": "application/json", "X-Todokit-Csrf": "1" },
-      body: JSON.stringify({ action, name }),
+      body: JSON.stringify(owner ? { action, name, owner } : { action, name }),
     });
     const reply = await response.json().catch(() => ({ error: response.statusText }));
     flash.textContent = reply.error ? reply.error : reply.action ? "You " + reply.action + "." : "No change.";
