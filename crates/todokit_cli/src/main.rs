@@ -5,8 +5,10 @@
 mod conversations;
 mod demo;
 mod edits;
+use store::{is_database_url, make_service};
 #[cfg(feature = "serve")]
 mod serve;
+mod store;
 mod view;
 mod watch;
 
@@ -20,9 +22,7 @@ use todokit::app::schema::definitions;
 use todokit::app::{MarkdownCodec, UserAction};
 use todokit::infra::PiMarkdown;
 use todokit::infra::render::Glyphs;
-use todokit::{
-    Format, SchemaTarget, ServiceError, TodoWriteService, Todokit, end_of_turn_reminder, profiles, render,
-};
+use todokit::{Format, SchemaTarget, ServiceError, end_of_turn_reminder, profiles, render};
 
 /// Exit code for a usage error: unknown tool or profile, bad flags, or a
 /// hand edit or import that cannot be applied.
@@ -504,44 +504,6 @@ async fn run(cli: Cli) -> Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// True for a `--store` that names a database rather than a folder.
-fn is_database_url(store: &std::path::Path) -> bool {
-    store
-        .to_str()
-        .is_some_and(|s| s.starts_with("postgres://") || s.starts_with("postgresql://"))
-}
-
-/// The service for `profile` on the store `--store` names (a folder, or a
-/// `postgres://` URL in builds with the `postgres` feature).
-async fn make_service(store: Option<&std::path::Path>, profile: &str) -> Result<TodoWriteService> {
-    let builder = Todokit::builder().profile(profile)?;
-    let builder = match store {
-        Some(url) if is_database_url(url) => {
-            #[cfg(feature = "postgres")]
-            {
-                let url = url.to_str().unwrap_or_default();
-                let store = todokit::infra::store::PostgresStore::connect(
-                    url,
-                    todokit::infra::store::DEFAULT_POOL_SIZE,
-                )
-                .await?;
-                builder.store(store)
-            }
-            #[cfg(not(feature = "postgres"))]
-            {
-                anyhow::bail!(
-                    "{} names a PostgreSQL database, but this todokit was built without the `postgres` feature \
-                     (cargo install --features postgres)",
-                    url.display()
-                );
-            }
-        }
-        Some(dir) => builder.store_dir(dir),
-        None => builder,
-    };
-    Ok(builder.build()?)
 }
 
 /// What standard input held.

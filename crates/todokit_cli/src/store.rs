@@ -1,0 +1,43 @@
+//! Which store `--store` names: a folder (the JSON-file store, the
+//! default), or a PostgreSQL URL in builds with the `postgres` feature.
+
+use anyhow::Result;
+use todokit::{TodoWriteService, Todokit};
+
+/// True for a `--store` that names a database rather than a folder.
+pub fn is_database_url(store: &std::path::Path) -> bool {
+    store
+        .to_str()
+        .is_some_and(|s| s.starts_with("postgres://") || s.starts_with("postgresql://"))
+}
+
+/// The service for `profile` on the store `--store` names (a folder, or a
+/// `postgres://` URL in builds with the `postgres` feature).
+pub async fn make_service(store: Option<&std::path::Path>, profile: &str) -> Result<TodoWriteService> {
+    let builder = Todokit::builder().profile(profile)?;
+    let builder = match store {
+        Some(url) if is_database_url(url) => {
+            #[cfg(feature = "postgres")]
+            {
+                let url = url.to_str().unwrap_or_default();
+                let store = todokit::infra::store::PostgresStore::connect(
+                    url,
+                    todokit::infra::store::DEFAULT_POOL_SIZE,
+                )
+                .await?;
+                builder.store(store)
+            }
+            #[cfg(not(feature = "postgres"))]
+            {
+                anyhow::bail!(
+                    "{} names a PostgreSQL database, but this todokit was built without the `postgres` feature \
+                     (cargo install --features postgres)",
+                    url.display()
+                );
+            }
+        }
+        Some(dir) => builder.store_dir(dir),
+        None => builder,
+    };
+    Ok(builder.build()?)
+}

@@ -1,0 +1,75 @@
+//! Helpers for the end-to-end tests of the `todokit` binary.
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+pub fn todokit(store: &Path) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_todokit"));
+    cmd.arg("--store").arg(store);
+    for var in [
+        "TODOKIT_STORE",
+        "TODOKIT_CONVERSATION",
+        "TODOKIT_PROFILE",
+        "TODOKIT_GLYPHS",
+        "CLICOLOR_FORCE",
+    ] {
+        cmd.env_remove(var);
+    }
+    cmd.env("NO_COLOR", "1");
+    cmd
+}
+
+pub fn run(cmd: &mut Command) -> Output {
+    cmd.stdin(Stdio::null()).output().expect("the binary runs")
+}
+
+pub fn run_with_stdin(cmd: &mut Command, input: &[u8]) -> Output {
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    stdin.write_all(input).expect("the binary reads its input");
+    drop(stdin);
+    child.wait_with_output().expect("the binary finishes")
+}
+
+pub fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+pub fn json_of(output: &Output) -> Value {
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", stdout(output)))
+}
+
+/// Every file under `dir` with its bytes, to prove nothing changed.
+pub fn snapshot_dir(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                files.extend(snapshot_dir(&path));
+            } else {
+                let bytes = std::fs::read(&path).unwrap_or_default();
+                files.push((path, bytes));
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// insta settings that write to the workspace's `snapshots/`.
+pub fn snapshot_settings() -> insta::Settings {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../snapshots"));
+    settings.set_omit_expression(true);
+    settings
+}
