@@ -275,3 +275,49 @@ fn on_a_task_board_the_user_gives_and_takes_tasks_from_the_board() {
     );
     assert_eq!(actual, expected);
 }
+
+#[test]
+fn live_streams_are_capped_and_a_closed_one_frees_its_place() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("store");
+    three(&store);
+    let server = Server::start(&store, &[]);
+    // 64 open streams (MAX_EVENT_STREAMS), each seen to have started.
+    let mut open: Vec<Events> = (0..64)
+        .map(|i| {
+            let path = match i % 2 {
+                0 => "/api/events".to_owned(),
+                _ => format!("/api/conversations/c{i}/events"),
+            };
+            Events::open(&server.address, &path)
+        })
+        .collect();
+    let started = open
+        .iter_mut()
+        .enumerate()
+        .map(|(i, events)| {
+            let name = if i % 2 == 0 { "conversations" } else { "list" };
+            events.next(name, Duration::from_secs(10)).is_some()
+        })
+        .filter(|started| *started)
+        .count();
+    let refused = request(&server.address, "GET", "/api/events", &[], None);
+    drop(open.pop());
+    // The server notices the closed stream at its next write (a keep-alive
+    // or an event); the overview stream writes only on change, so wait for
+    // the place to come back.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let mut again = Events::open(&server.address, "/api/events");
+    let mut reopened = again.next("conversations", Duration::from_secs(1)).is_some();
+    while !reopened && Instant::now() < deadline {
+        again = Events::open(&server.address, "/api/events");
+        reopened = again.next("conversations", Duration::from_secs(1)).is_some();
+    }
+    let actual = (
+        started,
+        refused.status,
+        refused.body.contains("64 live streams"),
+        reopened,
+    );
+    assert_eq!(actual, (64, 503, true, true));
+}

@@ -41,11 +41,17 @@ const PAGE: &str = include_str!("assets/board.html");
 const SCRIPT: &str = include_str!("assets/board.js");
 const STYLE: &str = include_str!("assets/board.css");
 
+/// The most live event streams open at once: each holds a feed (and its
+/// polling thread), so a client that opens streams without end is refused
+/// past this, not given a thread each.
+pub const MAX_EVENT_STREAMS: usize = 64;
+
 /// What the handlers share.
 #[derive(Clone)]
 struct Board {
     service: TodoWriteService,
     auth: Arc<Auth>,
+    streams: Arc<tokio::sync::Semaphore>,
 }
 
 /// Why `serve` will not start: a usage error (exit 2).
@@ -83,7 +89,11 @@ pub async fn run(service: TodoWriteService, bind: &str, token: Option<String>) -
     if let Some(code) = auth.login_code() {
         println!("todokit serve: open http://{local}/login?code={code} once to sign this browser in");
     }
-    let board = Board { service, auth };
+    let board = Board {
+        service,
+        auth,
+        streams: Arc::new(tokio::sync::Semaphore::new(MAX_EVENT_STREAMS)),
+    };
     let app = router(board);
     axum::serve(listener, app)
         .with_graceful_shutdown(async {
