@@ -19,23 +19,25 @@ use super::{Board, MAX_EVENT_STREAMS};
 /// clear with time, and the overview (which watches every conversation).
 const RECHECK: Duration = Duration::from_millis(300);
 
-/// A place among the open streams, or the refusal when all are taken; the
-/// stream holds it until the client goes.
-fn place(board: &Board) -> Result<tokio::sync::OwnedSemaphorePermit, Response> {
-    board.streams.clone().try_acquire_owned().map_err(|_| {
-        (
-            StatusCode::SERVICE_UNAVAILABLE,
-            format!("the board already serves {MAX_EVENT_STREAMS} live streams; close one and retry\n"),
-        )
-            .into_response()
-    })
+/// A place among the open streams, held by the stream until the client
+/// goes; `None` when all are taken.
+fn place(board: &Board) -> Option<tokio::sync::OwnedSemaphorePermit> {
+    board.streams.clone().try_acquire_owned().ok()
+}
+
+/// The answer when every place is taken.
+fn all_taken() -> Response {
+    (
+        StatusCode::SERVICE_UNAVAILABLE,
+        format!("the board already serves {MAX_EVENT_STREAMS} live streams; close one and retry\n"),
+    )
+        .into_response()
 }
 
 /// `GET /api/conversations/{id}/events`: the list now, then every change.
 pub async fn conversation(State(board): State<Board>, Path(id): Path<String>) -> Response {
-    let permit = match place(&board) {
-        Ok(permit) => permit,
-        Err(refused) => return refused,
+    let Some(permit) = place(&board) else {
+        return all_taken();
     };
     let feed: Subscription = board.service.subscribe(&id);
     let start = (board, id, feed, None::<String>, permit);
@@ -57,9 +59,8 @@ pub async fn conversation(State(board): State<Board>, Path(id): Path<String>) ->
 
 /// `GET /api/events`: every conversation's summary, again on every change.
 pub async fn overview(State(board): State<Board>) -> Response {
-    let permit = match place(&board) {
-        Ok(permit) => permit,
-        Err(refused) => return refused,
+    let Some(permit) = place(&board) else {
+        return all_taken();
     };
     let events = stream::unfold(
         (board, None::<String>, permit),
