@@ -54,6 +54,26 @@ pub enum StoreError {
     },
 }
 
+/// What a store calls when a watched conversation may have changed.
+pub type Wake = std::sync::Arc<dyn Fn() + Send + Sync>;
+
+/// Keeps a [`ConversationContext::watch`] registered; dropping it ends the
+/// watch.
+pub struct WatchGuard(#[allow(dead_code)] Box<dyn std::any::Any + Send + Sync>);
+
+impl WatchGuard {
+    /// A guard that ends its watch when `inner` is dropped.
+    pub fn new(inner: impl std::any::Any + Send + Sync) -> Self {
+        Self(Box::new(inner))
+    }
+}
+
+impl std::fmt::Debug for WatchGuard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("WatchGuard")
+    }
+}
+
 /// Loads and saves each conversation's list, with compare-and-swap on the
 /// version so that concurrent writers never lose an update.
 #[async_trait]
@@ -78,6 +98,16 @@ pub trait ConversationContext: Send + Sync {
         Err(StoreError::Unsupported {
             operation: "list its conversations",
         })
+    }
+
+    /// Calls `wake` whenever `conversation` may have been committed by
+    /// another writer (another process, another machine), for as long as
+    /// the returned guard lives; `None` when this store cannot tell, and a
+    /// live feed then checks it on a timer instead. A wake may be spurious;
+    /// the feed reloads and compares versions.
+    fn watch(&self, conversation: &str, wake: Wake) -> Option<WatchGuard> {
+        let _ = (conversation, wake);
+        None
     }
 }
 

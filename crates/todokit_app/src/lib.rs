@@ -33,7 +33,7 @@ pub use arguments::{
     parse_arguments, repair_and_check,
 };
 pub use clock::{Clock, ManualClock};
-pub use context::{ConversationContext, StoreError, StoredConversation};
+pub use context::{ConversationContext, StoreError, StoredConversation, Wake, WatchGuard};
 pub use conversations::ConversationSummary;
 pub use details::Details;
 pub use list_writer::{Counts, ListTool, ListWriter, current_details, list_details};
@@ -43,7 +43,7 @@ pub use reminder::{end_of_turn_reminder, stale_list_reminder};
 pub use replay::{Replay, replay};
 pub use schema::SchemaTarget;
 pub use service::{MAX_COMMIT_ATTEMPTS, ServiceError, TodoWriteService};
-pub use subscription::{SUBSCRIBE_POLL_INTERVAL, Subscription};
+pub use subscription::{SUBSCRIBE_NOTIFIED_POLL_INTERVAL, SUBSCRIBE_POLL_INTERVAL, Subscription};
 pub use tool::{CallContext, Outcome, Tool, ToolError, ToolMetadata, ToolResult, TypedTool};
 pub use turn::{
     CallRecord, Enforcement, Injection, Placement, ReminderKind, TurnConfig, TurnCounters, TurnEnd,

@@ -1,9 +1,11 @@
 //! A live feed of one conversation's list: [`TodoWriteService::subscribe`].
 //!
 //! The feed yields the stored list at once, then every new version. It
-//! wakes on a commit made through the same service (or a clone) at once,
-//! and checks the store every [`SUBSCRIBE_POLL_INTERVAL`] for commits made
-//! elsewhere (another process, another machine on a shared database). The
+//! wakes on a commit made through the same service (or a clone) at once;
+//! for commits made elsewhere (another process, another machine on a
+//! shared database) it wakes when the store says so
+//! ([`crate::ConversationContext::watch`]: PostgreSQL's `LISTEN/NOTIFY`),
+//! else checks the store every [`SUBSCRIBE_POLL_INTERVAL`]. The
 //! check runs on a small thread of its own, so the feed needs no async
 //! runtime: any executor can poll it.
 
@@ -21,8 +23,12 @@ use todokit_domain::TodoState;
 use crate::{ServiceError, TodoWriteService};
 
 /// How often a feed checks the store for commits made outside this
-/// service.
+/// service, when the store cannot say (see [`crate::ConversationContext::watch`]).
 pub const SUBSCRIBE_POLL_INTERVAL: Duration = Duration::from_millis(200);
+
+/// How often a feed still checks a store that does say when a conversation
+/// changed: a safety net for a notification lost with a connection.
+pub const SUBSCRIBE_NOTIFIED_POLL_INTERVAL: Duration = Duration::from_secs(5);
 
 /// A wake-up shared by a feed, its polling thread and the service's
 /// commits.
@@ -76,6 +82,8 @@ pub struct Subscription {
     loading: Option<Loading>,
     last_version: Option<u64>,
     last_error: Option<String>,
+    /// The store's watch of the conversation, while it has one.
+    _watch: Option<crate::WatchGuard>,
 }
 
 impl std::fmt::Debug for Subscription {
@@ -100,6 +108,21 @@ impl TodoWriteService {
             .entry(conversation.to_owned())
             .or_default()
             .push(Arc::downgrade(&alarm));
+        // A store that says when a conversation changed rings the feed
+        // itself; the timer then only backs it up.
+        let woken = Arc::downgrade(&alarm);
+        let watch = self.store().watch(
+            conversation,
+            Arc::new(move || {
+                if let Some(alarm) = woken.upgrade() {
+                    alarm.ring();
+                }
+            }),
+        );
+        let interval = match watch {
+            Some(_) => SUBSCRIBE_NOTIFIED_POLL_INTERVAL,
+            None => SUBSCRIBE_POLL_INTERVAL,
+        };
         let ticking = Arc::downgrade(&alarm);
         // The thread holds only a weak handle: it ends at the first tick
         // after the feed is dropped.
@@ -107,7 +130,7 @@ impl TodoWriteService {
             .name("todokit-subscribe".to_owned())
             .spawn(move || {
                 loop {
-                    std::thread::sleep(SUBSCRIBE_POLL_INTERVAL);
+                    std::thread::sleep(interval);
                     match ticking.upgrade() {
                         Some(alarm) if !alarm.stopped.load(Ordering::SeqCst) => alarm.ring(),
                         _ => break,
@@ -121,6 +144,7 @@ impl TodoWriteService {
             loading: None,
             last_version: None,
             last_error: None,
+            _watch: watch,
         }
     }
 }

@@ -4,8 +4,12 @@ mod json_file;
 mod memory;
 #[cfg(feature = "postgres")]
 mod postgres;
+#[cfg(feature = "postgres")]
+mod postgres_notify;
 
 pub use json_file::{FILE_FORMAT, JsonFileStore, MAX_SLUG_CHARS};
 pub use memory::MemoryStore;
 #[cfg(feature = "postgres")]
 pub use postgres::{DEFAULT_POOL_SIZE, PostgresStore, SCHEMA_VERSION};
+#[cfg(feature = "postgres")]
+pub use postgres_notify::CHANNEL as NOTIFY_CHANNEL;

@@ -1,15 +1,18 @@
 //! A PostgreSQL store, for hosts that run many agent workers against one
 //! database. One row per conversation; a save is a compare-and-swap on the
 //! version in a single statement; the table is created by a migration the
-//! store runs on connect; connections come from a pool.
+//! store runs on connect; connections come from a pool; live feeds are
+//! woken by `LISTEN/NOTIFY` (`postgres_notify`).
 
 use std::sync::Arc;
 
 use async_trait::async_trait;
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
-use todokit_app::{ConversationContext, StoreError, StoredConversation};
+use todokit_app::{ConversationContext, StoreError, StoredConversation, Wake, WatchGuard};
 use todokit_domain::TodoState;
 use tokio_postgres::NoTls;
+
+use super::postgres_notify::Listener;
 
 /// Connections a store keeps open at most, by default.
 pub const DEFAULT_POOL_SIZE: usize = 16;
@@ -36,22 +39,33 @@ COMMIT;
 /// Inserts the first version, or moves an existing row from `expected` to
 /// the new version; a row at any other version is left alone and no row is
 /// returned, which is the conflict.
+/// A save that commits also notifies the live feeds of every machine
+/// (`postgres_notify`), in the same statement: only a row that was written
+/// notifies, and the notification goes out with the commit.
 const SAVE: &str = "
+WITH saved AS (
 INSERT INTO todokit_conversations AS c (conversation, version, state) VALUES ($1, $2, $3)
 ON CONFLICT (conversation) DO UPDATE SET version = EXCLUDED.version, state = EXCLUDED.state, updated_at = now()
 WHERE c.version = $4
-RETURNING c.version";
+RETURNING c.version)
+SELECT version, pg_notify('todokit_changes', encode(sha256(convert_to($1, 'UTF8')), 'hex')) FROM saved";
 
 const UPDATE: &str = "
+WITH saved AS (
 UPDATE todokit_conversations SET version = $2, state = $3, updated_at = now()
 WHERE conversation = $1 AND version = $4
-RETURNING version";
+RETURNING version)
+SELECT version, pg_notify('todokit_changes', encode(sha256(convert_to($1, 'UTF8')), 'hex')) FROM saved";
 
 /// Conversations in a PostgreSQL table.
 #[derive(Clone)]
 pub struct PostgresStore {
     pool: Pool,
     location: String,
+    /// Where to open the listening connection of live feeds.
+    config: tokio_postgres::Config,
+    /// The live feeds' watches, woken by `NOTIFY`.
+    listener: Arc<Listener>,
     /// Set once the migration has run, by whichever connection came first.
     migrated: Arc<tokio::sync::OnceCell<()>>,
 }
@@ -83,7 +97,7 @@ impl PostgresStore {
         let config: tokio_postgres::Config = url.parse().map_err(|e| backend("parse", url, e))?;
         let location = describe(&config);
         let manager = Manager::from_config(
-            config,
+            config.clone(),
             NoTls,
             ManagerConfig {
                 recycling_method: RecyclingMethod::Fast,
@@ -96,6 +110,8 @@ impl PostgresStore {
         Ok(Self {
             pool,
             location,
+            config,
+            listener: Arc::default(),
             migrated: Arc::default(),
         })
     }
@@ -174,6 +190,12 @@ impl ConversationContext for PostgresStore {
 
     fn is_durable(&self) -> bool {
         true
+    }
+
+    /// Woken by the `NOTIFY` every save sends (needs a tokio runtime; the
+    /// feed polls without one).
+    fn watch(&self, conversation: &str, wake: Wake) -> Option<WatchGuard> {
+        self.listener.watch(&self.config, conversation, wake)
     }
 
     async fn conversations(&self) -> Result<Vec<StoredConversation>, StoreError> {
