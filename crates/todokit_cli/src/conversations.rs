@@ -187,6 +187,12 @@ mod warning_tests {
             None,
             Some("todokit: no conversation \"x\" in this store (it holds none yet)".to_owned()),
         ];
+        // What the user reads is pinned for review as well.
+        let mut settings = insta::Settings::clone_current();
+        settings.set_snapshot_path(concat!(env!("CARGO_MANIFEST_DIR"), "/../../snapshots"));
+        settings.set_omit_expression(true);
+        let shown: Vec<String> = actual.iter().flatten().cloned().collect();
+        settings.bind(|| insta::assert_snapshot!("unknown_conversation_warnings", shown.join("\n")));
         assert_eq!(actual, expected);
     }
 }

@@ -165,11 +165,13 @@ fn edits_need_the_token_and_the_boards_own_page_and_reach_the_model() {
         &[json_type, auth, csrf],
         Some(r#"{"action":"explode","name":"x"}"#),
     );
+    // The board's own page behind a TLS proxy: same host, https.
+    let own_origin = format!("https://{}", guarded.address);
     let done = request(
         &guarded.address,
         "POST",
         path,
-        &[json_type, auth, csrf],
+        &[json_type, auth, csrf, ("Origin", &own_origin)],
         Some(body),
     );
     let reminders = todokit(&store)

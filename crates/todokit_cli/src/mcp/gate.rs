@@ -122,6 +122,17 @@ pub fn classify(line: &[u8]) -> Verdict {
     }
 }
 
+/// The answer to a message longer than the server reads
+/// ([`super::MAX_MESSAGE_BYTES`]), with the request's id when its top level
+/// had one.
+pub fn too_large(id: Option<Value>, bytes: impl std::fmt::Display) -> Value {
+    let message = format!(
+        "Request too large: the message is {bytes} bytes and this server reads at most {} bytes per message",
+        super::MAX_MESSAGE_BYTES
+    );
+    error_reply(id, INVALID_REQUEST, message)
+}
+
 /// A JSON-RPC error message.
 pub fn error_reply(id: Option<Value>, code: i64, message: String) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
@@ -242,5 +253,33 @@ mod tests {
             ),
         ];
         assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn every_answer_and_drop_reason_of_the_gate_is_pinned() {
+        let fixture = [
+            "{not json",
+            "[1, 2]",
+            "42",
+            r#"{"jsonrpc":"2.0","id":{"nested":true},"method":"tools/call","params":{"name":"x"}}"#,
+            r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"arguments":{}}}"#,
+            r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":"TodoWrite"}"#,
+            r#"{"jsonrpc":"2.0","id":5,"method":"tools/list","params":[1]}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":"soon"}"#,
+            r#"{"jsonrpc":"2.0","result":7}"#,
+        ];
+        let actual: Vec<Value> = fixture
+            .iter()
+            .map(|line| match verdict(line) {
+                Verdict::Reply(reply) => json!({"line": line, "reply": reply}),
+                Verdict::Drop(reason) => json!({"line": line, "dropped": reason}),
+                Verdict::Forward { request, .. } => json!({"line": line, "forwarded": request}),
+            })
+            .chain([json!({"line": "(5 MiB)", "reply": too_large(Some(json!(7)), 5_242_880)})])
+            .collect();
+        let mut settings = insta::Settings::clone_current();
+        settings.set_snapshot_path(concat!(env!("CARGO_MANIFEST_DIR"), "/../../snapshots"));
+        settings.set_omit_expression(true);
+        settings.bind(|| insta::assert_json_snapshot!("mcp_gate_answers", actual));
     }
 }

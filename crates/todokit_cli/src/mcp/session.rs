@@ -24,7 +24,7 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader
 use tokio::sync::{Semaphore, mpsc};
 
 use super::framing::{Frame, FrameReader};
-use super::gate::{INVALID_REQUEST, Verdict, classify, error_reply};
+use super::gate::{Verdict, classify, too_large};
 use super::server::TodoMcpServer;
 
 /// The longest message the server reads, in bytes (4 MiB: a full list at
@@ -144,12 +144,7 @@ async fn read_requests<I: AsyncRead + Unpin>(
         let line = match frame {
             Frame::Line(line) => line,
             Frame::TooLarge { bytes, id } => {
-                let message = format!(
-                    "Request too large: the message is {bytes} bytes and this server reads at most {MAX_MESSAGE_BYTES} bytes per message"
-                );
-                let _ = replies
-                    .send(line_of(&error_reply(id, INVALID_REQUEST, message)))
-                    .await;
+                let _ = replies.send(line_of(&too_large(id, bytes))).await;
                 continue;
             }
         };

@@ -103,7 +103,13 @@ pub fn refuse_edit(board: &Board, headers: &HeaderMap) -> Option<Response> {
     let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
     let same_origin = match (headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()), host) {
         (None, _) => true,
-        (Some(origin), Some(host)) => origin == format!("http://{host}"),
+        // Behind a TLS-terminating proxy the page's origin is https.
+        (Some(origin), Some(host)) => {
+            origin
+                .strip_prefix("http://")
+                .or_else(|| origin.strip_prefix("https://"))
+                == Some(host)
+        }
         (Some(_), None) => false,
     };
     (!marked || !same_origin).then(|| {

@@ -285,6 +285,10 @@ mod tests {
             ],
             Some("agent-a".to_owned()),
         );
+        // What the refused model reads is pinned for review as well.
+        crate::test_support::snapshot_settings().bind(|| {
+            insta::assert_snapshot!("claude_tasks__claim_refused", actual.0[1].1);
+        });
         assert_eq!(actual, expected);
     }
 
