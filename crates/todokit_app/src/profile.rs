@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use derive_setters::Setters;
 use serde_json::Value;
-use todokit_domain::{ListRules, Timestamp, TodoState, auto_clear};
+use todokit_domain::{ListRules, Timestamp, TodoState, auto_clear, auto_clear_due};
 
 use crate::{CallContext, Outcome, Tool, ToolError};
 use crate::{CompiledSchema, Leniency, repair_and_check};
@@ -176,8 +176,9 @@ impl Profile {
     /// so most profiles pay no copy on every call.
     pub fn settle<'a>(&self, state: &'a TodoState, now: Timestamp) -> Cow<'a, TodoState> {
         match self.lifecycle.clear_finished_after_ms {
-            Some(delay) => Cow::Owned(auto_clear(state, now, delay)),
-            None => Cow::Borrowed(state),
+            // Copied only when something is due to go.
+            Some(delay) if auto_clear_due(state, now, delay) => Cow::Owned(auto_clear(state, now, delay)),
+            _ => Cow::Borrowed(state),
         }
     }
 

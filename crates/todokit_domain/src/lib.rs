@@ -29,7 +29,7 @@ pub use batch::{
 pub use checklist::{Checklist, Escape, progress_line};
 pub use claim::{Claim, ClaimFields, check_claim};
 pub use error::{MAX_QUOTED_CHARS, MAX_REPORTED_VIOLATIONS, TodoError, Violation, Violations, clip};
-pub use lifecycle::{auto_clear, drop_finished};
+pub use lifecycle::{auto_clear, auto_clear_due, drop_finished};
 pub use patch::{TodoField, TodoPatch};
 pub use rules::{FieldNames, InProgressPolicy, ItemPath, Limits, ListRules};
 pub use state::{Notice, NoticeKind, Phase, StatusCounts, Timestamp, TodoState};

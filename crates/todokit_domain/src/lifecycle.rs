@@ -15,6 +15,23 @@ pub fn auto_clear(state: &TodoState, now: Timestamp, delay_ms: i64) -> TodoState
     remove_finished(state, |changed| changed.saturating_add(delay) <= now)
 }
 
+/// Whether [`auto_clear`] would remove anything from `state` at `now`: a
+/// finished task whose delay has passed. When not, `auto_clear` returns
+/// the list as it is, so a caller can skip the copy.
+pub fn auto_clear_due(state: &TodoState, now: Timestamp, delay_ms: i64) -> bool {
+    let Ok(delay) = u64::try_from(delay_ms) else {
+        return false;
+    };
+    state.tasks().any(|t| {
+        t.status.is_finished()
+            && t.status_changed_at
+                .or(t.created_at)
+                .unwrap_or(0)
+                .saturating_add(delay)
+                <= now
+    })
+}
+
 /// `state` without any finished task, and without the phases that emptied.
 pub fn drop_finished(state: &TodoState) -> TodoState {
     remove_finished(state, |_| true)
@@ -118,5 +135,26 @@ mod tests {
             ("Empty".to_owned(), vec![]),
         ];
         assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn something_is_due_exactly_when_auto_clear_would_change_the_list() {
+        let fixture = fixture();
+        let moments = [0, 60_999, 61_000, 64_999, 65_000, 1_000_000];
+        let actual: Vec<(bool, bool)> = [60_000, 0, -1]
+            .into_iter()
+            .flat_map(|delay| {
+                let fixture = &fixture;
+                moments.into_iter().map(move |now| {
+                    (
+                        auto_clear_due(fixture, now, delay),
+                        auto_clear(fixture, now, delay) != *fixture,
+                    )
+                })
+            })
+            .collect();
+        let expected: Vec<(bool, bool)> = actual.iter().map(|(_, changed)| (*changed, *changed)).collect();
+        assert_eq!(actual, expected);
+        assert!(actual.iter().any(|(due, _)| *due) && actual.iter().any(|(due, _)| !*due));
     }
 }
