@@ -133,6 +133,18 @@ pub fn too_large(id: Option<Value>, bytes: impl std::fmt::Display) -> Value {
     error_reply(id, INVALID_REQUEST, message)
 }
 
+/// What kind of JSON value `value` is, in words.
+fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
 /// A JSON-RPC error message.
 pub fn error_reply(id: Option<Value>, code: i64, message: String) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
@@ -141,10 +153,21 @@ pub fn error_reply(id: Option<Value>, code: i64, message: String) -> Value {
 fn invalid_params(id: Option<Value>, method: &str, params: Option<&Value>) -> Value {
     // For the one call that matters, say exactly what is wrong.
     let detail = match (method, params) {
+        // Say what is wrong in MCP's words, not in the parser's type names.
+        (_, Some(params)) if !params.is_object() => {
+            Some(format!("params must be an object, not {}", json_kind(params)))
+        }
         ("tools/call", Some(params)) => CallToolRequestParams::deserialize(params)
             .err()
             .map(|error| error.to_string()),
         ("tools/call", None) => Some("params are missing".to_owned()),
+        (_, Some(params)) => Some(format!(
+            "these params do not fit {method}: {}",
+            params
+                .as_object()
+                .map(|o| o.keys().cloned().collect::<Vec<_>>().join(", "))
+                .unwrap_or_default()
+        )),
         _ => None,
     };
     let message = match detail {
