@@ -30,7 +30,7 @@ pub mod wire;
 
 pub use arguments::{
     ALIASES_KEY, ArgumentError, CompiledSchema, ID_KEY, Leniency, MAX_ERROR_CHARS, ROOT_FIELD, decode,
-    parse_arguments, repair_and_check,
+    json_kind, parse_arguments, repair_and_check,
 };
 pub use clock::{Clock, ManualClock};
 pub use context::{ConversationContext, StoreError, StoredConversation, Wake, WatchGuard};

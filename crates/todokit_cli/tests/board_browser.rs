@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
 
+mod cli_support;
 mod serve_support;
 use serve_support::{Browser, Server, todo, todokit, write};
 

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
 
+mod cli_support;
 mod serve_support;
 use serve_support::{Events, Server, request, todo, todokit, write};
 
@@ -321,5 +322,88 @@ fn live_streams_are_capped_and_a_closed_one_frees_its_place() {
         refused.body.contains("64 live streams"),
         reopened,
     );
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(concat!(env!("CARGO_MANIFEST_DIR"), "/../../snapshots"));
+    settings.set_omit_expression(true);
+    settings.bind(|| insta::assert_snapshot!("serve_streams_all_taken", refused.body.trim_end()));
     assert_eq!(actual, (64, 503, true, true));
+}
+
+#[test]
+fn every_refusal_the_board_gives_is_pinned() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("store");
+    three(&store);
+    let open = Server::start(&store, &[]);
+    let guarded = Server::start(&store, &["--token", "s3cret-token"]);
+    let code = guarded.login_code.clone().unwrap_or_default();
+    let json_type = ("Content-Type", "application/json");
+    let auth = ("Authorization", "Bearer s3cret-token");
+    let csrf = ("X-Todokit-Csrf", "1");
+    let path = "/api/conversations/alpha/edits";
+    let edit =
+        |headers: &[(&str, &str)], body: &str| request(&guarded.address, "POST", path, headers, Some(body));
+    let _ = request(&guarded.address, "GET", &format!("/login?code={code}"), &[], None);
+    let replies = [
+        (
+            "no token",
+            request(&guarded.address, "GET", "/api/conversations", &[], None),
+        ),
+        (
+            "sign-in link used again",
+            request(&guarded.address, "GET", &format!("/login?code={code}"), &[], None),
+        ),
+        (
+            "read-only board",
+            request(
+                &open.address,
+                "POST",
+                path,
+                &[json_type, csrf],
+                Some(r#"{"action":"done","name":"plan a"}"#),
+            ),
+        ),
+        (
+            "no CSRF header",
+            edit(&[json_type, auth], r#"{"action":"done","name":"plan a"}"#),
+        ),
+        (
+            "unknown action",
+            edit(&[json_type, auth, csrf], r#"{"action":"explode","name":"x"}"#),
+        ),
+        (
+            "claim without owner",
+            edit(&[json_type, auth, csrf], r#"{"action":"claim","name":"plan a"}"#),
+        ),
+        (
+            "unknown task",
+            edit(
+                &[json_type, auth, csrf],
+                r#"{"action":"done","name":"nothing like it"}"#,
+            ),
+        ),
+    ];
+    let bad_bind = todokit(&store)
+        .args(["serve", "--bind", "nowhere"])
+        .output()
+        .expect("todokit runs");
+    let open_bind = todokit(&store)
+        .args(["serve", "--bind", "0.0.0.0:0"])
+        .output()
+        .expect("todokit runs");
+    let mut shown: Vec<String> = replies
+        .iter()
+        .map(|(case, reply)| format!("{case}: {} {}", reply.status, reply.body.trim_end()))
+        .collect();
+    for (case, out) in [("--bind nowhere", bad_bind), ("--bind 0.0.0.0:0", open_bind)] {
+        shown.push(format!(
+            "{case}: exit {:?} {}",
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).trim_end()
+        ));
+    }
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(concat!(env!("CARGO_MANIFEST_DIR"), "/../../snapshots"));
+    settings.set_omit_expression(true);
+    settings.bind(|| insta::assert_snapshot!("serve_refusals", shown.join("\n")));
 }

@@ -3,25 +3,20 @@
 //! and phased profiles, and usage errors that say what to do.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use pretty_assertions::assert_eq;
 use serde_json::Value;
 
+mod cli_support;
+
+/// `todokit` on `store` as pi, conversation `md`, with `args`.
 fn todokit(store: &Path, args: &[&str]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_todokit"));
-    cmd.arg("--store")
-        .arg(store)
-        .args(["--profile", "pi", "--conversation", "md"]);
-    for var in [
-        "TODOKIT_STORE",
-        "TODOKIT_CONVERSATION",
-        "TODOKIT_PROFILE",
-        "TODOKIT_GLYPHS",
-    ] {
-        cmd.env_remove(var);
-    }
-    cmd.args(args).output().expect("todokit runs")
+    cli_support::todokit(store)
+        .args(["--profile", "pi", "--conversation", "md"])
+        .args(args)
+        .output()
+        .expect("todokit runs")
 }
 
 fn stdout(out: &Output) -> String {
@@ -115,13 +110,11 @@ fn a_flat_profile_appends_without_a_phase_and_its_export_has_no_heading() {
     let dir = tempfile::tempdir().expect("temp dir");
     let store = dir.path().join("store");
     let flat = |args: &[&str]| {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_todokit"));
-        cmd.arg("--store")
-            .arg(&store)
-            .args(["--profile", "claude-code", "--conversation", "flat"]);
-        cmd.env_remove("TODOKIT_PROFILE")
-            .env_remove("TODOKIT_CONVERSATION");
-        cmd.args(args).output().expect("todokit runs")
+        cli_support::todokit(&store)
+            .args(["--profile", "claude-code", "--conversation", "flat"])
+            .args(args)
+            .output()
+            .expect("todokit runs")
     };
     let first = flat(&["append", "Run tests", "Deploy"]);
     let with_phase = flat(&["append", "--", "Later", "Tag"]);

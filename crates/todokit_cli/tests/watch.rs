@@ -5,27 +5,59 @@
 use std::collections::HashSet;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::Duration;
 
 use pretty_assertions::assert_eq;
 
+mod cli_support;
 mod tmux_support;
+use cli_support::todokit;
 use serde_json::{Value, json};
 use tmux_support::Pane;
 
-fn todokit(store: &Path) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_todokit"));
-    cmd.arg("--store").arg(store);
-    for var in [
-        "TODOKIT_STORE",
-        "TODOKIT_CONVERSATION",
-        "TODOKIT_PROFILE",
-        "TODOKIT_GLYPHS",
-    ] {
-        cmd.env_remove(var);
+/// A `todokit watch` whose standard output is a pipe, read line by line.
+struct PipedWatch {
+    child: std::process::Child,
+    lines: std::sync::mpsc::Receiver<String>,
+}
+
+impl PipedWatch {
+    /// Starts `todokit watch` on `store` with `args`.
+    fn start(store: &Path, args: &[&str]) -> PipedWatch {
+        let mut child = todokit(store)
+            .arg("watch")
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("todokit watch starts");
+        let (tx, lines) = std::sync::mpsc::channel();
+        let stdout = child.stdout.take().expect("stdout is piped");
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        PipedWatch { child, lines }
     }
-    cmd
+
+    /// The next line, or an empty one after 20 s.
+    fn next(&self) -> String {
+        self.lines
+            .recv_timeout(Duration::from_secs(20))
+            .unwrap_or_default()
+    }
+}
+
+impl Drop for PipedWatch {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
 
 fn call(store: &Path, conversation: &str, args: &Value) {
@@ -168,23 +200,8 @@ fn watch_latest_follows_whichever_conversation_changed_last() {
     let plan =
         |text: &str| json!({"todos": [{"content": text, "status": "in_progress", "activeForm": text}]});
     call(store.path(), "first", &plan("Plan A"));
-    let mut watcher = todokit(store.path())
-        .args(["watch", "--latest", "--interval-ms", "200"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("todokit watch starts");
-    let (tx, rx) = std::sync::mpsc::channel();
-    let stdout = watcher.stdout.take().expect("stdout is piped");
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    let next = || rx.recv_timeout(Duration::from_secs(20)).unwrap_or_default();
+    let watcher = PipedWatch::start(store.path(), &["--latest", "--interval-ms", "200"]);
+    let next = || watcher.next();
     let mut lines = vec![next()];
     // Store times are in milliseconds: keep the two commits apart.
     std::thread::sleep(Duration::from_millis(20));
@@ -193,8 +210,7 @@ fn watch_latest_follows_whichever_conversation_changed_last() {
     std::thread::sleep(Duration::from_millis(20));
     call(store.path(), "first", &plan("Plan A2"));
     lines.push(next());
-    let _ = watcher.kill();
-    let _ = watcher.wait();
+    drop(watcher);
     let expected = vec![
         "first: version 1: 0/1 completed; in progress: Plan A",
         "second: version 1: 0/1 completed; in progress: Plan B",
@@ -206,23 +222,8 @@ fn watch_latest_follows_whichever_conversation_changed_last() {
 #[test]
 fn watch_prints_one_line_per_change_when_not_on_a_terminal() {
     let store = tempfile::tempdir().unwrap();
-    let mut watcher = todokit(store.path())
-        .args(["watch", "--interval-ms", "200"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("todokit watch starts");
-    let (tx, rx) = std::sync::mpsc::channel();
-    let stdout = watcher.stdout.take().expect("stdout is piped");
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    let next = || rx.recv_timeout(Duration::from_secs(20)).unwrap_or_default();
+    let watcher = PipedWatch::start(store.path(), &["--interval-ms", "200"]);
+    let next = || watcher.next();
     let mut lines = vec![next()];
     let writes = [
         r#"{"todos":[{"content":"Plan","status":"in_progress","activeForm":"Planning"},{"content":"Build","status":"pending","activeForm":"Building"}]}"#,
@@ -237,8 +238,7 @@ fn watch_prints_one_line_per_change_when_not_on_a_terminal() {
         );
         lines.push(next());
     }
-    let _ = watcher.kill();
-    let _ = watcher.wait();
+    drop(watcher);
     let actual = lines;
     let expected = vec![
         "version 0: no todos".to_owned(),

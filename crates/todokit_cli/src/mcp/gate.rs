@@ -7,6 +7,7 @@
 use rmcp::model::{CallToolRequestParams, ClientJsonRpcMessage, ClientRequest, JsonRpcMessage};
 use serde::Deserialize;
 use serde_json::{Value, json};
+use todokit::app::json_kind;
 
 /// JSON-RPC's code for text that is not JSON.
 pub const PARSE_ERROR: i64 = -32700;
@@ -131,18 +132,6 @@ pub fn too_large(id: Option<Value>, bytes: impl std::fmt::Display) -> Value {
         super::MAX_MESSAGE_BYTES
     );
     error_reply(id, INVALID_REQUEST, message)
-}
-
-/// What kind of JSON value `value` is, in words.
-fn json_kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 /// A JSON-RPC error message.

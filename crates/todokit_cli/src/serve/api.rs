@@ -137,3 +137,32 @@ pub async fn edit(
 fn failure(message: &str) -> Response {
     (StatusCode::INTERNAL_SERVER_ERROR, Json(json!({"error": message}))).into_response()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use todokit::{Phase, Priority, Status, Todo, profiles};
+
+    #[test]
+    fn the_list_json_the_page_reads_is_pinned() {
+        let state = TodoState::new()
+            .phases(vec![Phase::new("Build").tasks(vec![
+                Todo::new("Run the tests")
+                    .id("1")
+                    .active_form("Running the tests")
+                    .status(Status::InProgress)
+                    .priority(Priority::High)
+                    .owner("alice")
+                    .notes(vec!["flaky on arm64".to_owned()]),
+                Todo::new("Ship <b>it</b>").id("2").blocked_by(vec!["1".to_owned()]),
+            ])])
+            .version(3u64)
+            .explanation("Tests first.");
+        let profile = profiles::by_name("claude-tasks").expect("profile");
+        let actual = list_json("team", &profile, &state, true);
+        let mut settings = insta::Settings::clone_current();
+        settings.set_snapshot_path(concat!(env!("CARGO_MANIFEST_DIR"), "/../../snapshots"));
+        settings.set_omit_expression(true);
+        settings.bind(|| insta::assert_json_snapshot!("serve_list_json", actual));
+    }
+}

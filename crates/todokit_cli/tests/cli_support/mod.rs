@@ -16,6 +16,7 @@ pub fn todokit(store: &Path) -> Command {
         "TODOKIT_PROFILE",
         "TODOKIT_GLYPHS",
         "CLICOLOR_FORCE",
+        "TODOKIT_SERVE_TOKEN",
     ] {
         cmd.env_remove(var);
     }

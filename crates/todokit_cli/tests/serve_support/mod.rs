@@ -12,20 +12,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-/// A `todokit` command on `store`, free of the caller's environment.
-pub fn todokit(store: &Path) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_todokit"));
-    cmd.arg("--store").arg(store);
-    for var in [
-        "TODOKIT_STORE",
-        "TODOKIT_CONVERSATION",
-        "TODOKIT_PROFILE",
-        "TODOKIT_SERVE_TOKEN",
-    ] {
-        cmd.env_remove(var);
-    }
-    cmd
-}
+/// The `todokit` command on a store, free of the caller's environment
+/// (the tests that use this module declare `cli_support` too).
+pub use crate::cli_support::todokit;
 
 /// Runs a `TodoWrite` call on `conversation` in another process.
 pub fn write(store: &Path, conversation: &str, todos: &Value) {
