@@ -30,7 +30,7 @@ pub mod wire;
 
 pub use arguments::{
     ALIASES_KEY, ArgumentError, CompiledSchema, ID_KEY, Leniency, MAX_ERROR_CHARS, ROOT_FIELD, decode,
-    json_kind, parse_arguments, repair_and_check,
+    decode_well_formed, json_kind, parse_arguments, repair_and_check,
 };
 pub use clock::{Clock, ManualClock};
 pub use context::{ConversationContext, StoreError, StoredConversation, Wake, WatchGuard};
@@ -44,7 +44,7 @@ pub use replay::{Replay, replay};
 pub use schema::SchemaTarget;
 pub use service::{MAX_COMMIT_ATTEMPTS, ServiceError, TodoWriteService};
 pub use subscription::{SUBSCRIBE_NOTIFIED_POLL_INTERVAL, SUBSCRIBE_POLL_INTERVAL, Subscription};
-pub use tool::{CallContext, Outcome, Tool, ToolError, ToolMetadata, ToolResult, TypedTool};
+pub use tool::{CallContext, DecodedInput, Outcome, Tool, ToolError, ToolMetadata, ToolResult, TypedTool};
 pub use turn::{
     CallRecord, Enforcement, Injection, Placement, ReminderKind, TurnConfig, TurnCounters, TurnEnd,
     TurnPolicy,

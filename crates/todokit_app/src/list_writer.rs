@@ -18,7 +18,7 @@ use crate::{CallContext, Details, Outcome, ToolError, ToolMetadata, ToolOperatio
 /// A tool that replaces the whole flat list on every call.
 pub trait ListWriter: Send + Sync + 'static {
     /// The decoded arguments.
-    type Input: DeserializeOwned + JsonSchema;
+    type Input: DeserializeOwned + JsonSchema + Send + 'static;
     /// One todo as this profile's wire format writes it, for the details.
     type Item: Serialize;
     /// The profile's own fields in the details, beside `previous`, `current`

@@ -8,8 +8,8 @@ use derive_setters::Setters;
 use serde_json::Value;
 use todokit_domain::{ListRules, Timestamp, TodoState, auto_clear, auto_clear_due};
 
-use crate::{CallContext, Outcome, Tool, ToolError};
-use crate::{CompiledSchema, Leniency, repair_and_check};
+use crate::{CallContext, DecodedInput, Outcome, Tool, ToolError};
+use crate::{CompiledSchema, Leniency, parse_arguments, repair_and_check};
 
 /// The default number of tool rounds without a todo call before a host nags
 /// the model to update its list.
@@ -232,6 +232,32 @@ impl Profile {
             Ok(prepared) => tool.call(&prepared, ctx),
             Err(error) => Outcome::read(error.into_result(tool.name())),
         })
+    }
+
+    /// Runs tool `name` on the argument text as the model sent it: straight
+    /// from the text when it is well formed, else parsed, repaired and
+    /// checked as [`Profile::run`] does. `None` when the profile has no such
+    /// tool.
+    pub fn run_text(&self, name: &str, text: &str, ctx: &CallContext<'_>) -> Option<Outcome> {
+        let tool = self.find(name)?;
+        if let Some(input) = self.decode_well_formed(name, text) {
+            return Some(tool.call_decoded(input, ctx));
+        }
+        Some(match parse_arguments(text) {
+            Ok(args) => match self.repair_and_check_args(name, args) {
+                Ok(prepared) => tool.call(&prepared, ctx),
+                Err(error) => Outcome::read(error.into_result(tool.name())),
+            },
+            Err(error) => Outcome::read(ToolError::from(error).into_result(tool.name())),
+        })
+    }
+
+    /// The argument text for tool `name` decoded straight into its input,
+    /// when it is well formed; `None` when it needs repairing or checking
+    /// (or the profile has no such tool).
+    pub fn decode_well_formed(&self, name: &str, text: &str) -> Option<DecodedInput> {
+        let registered = self.registered(name)?;
+        registered.tool.decode_well_formed(text, &registered.schema)
     }
 
     /// The arguments for tool `name` with the accepted slips repaired, or

@@ -11,7 +11,8 @@ use todokit_domain::{Notice, Phase, Timestamp, TodoState, drop_finished};
 
 use crate::subscription::{Alarms, ring_all};
 use crate::{
-    CallContext, Clock, ConversationContext, Profile, StoreError, ToolError, ToolResult, parse_arguments,
+    CallContext, Clock, ConversationContext, DecodedInput, Profile, StoreError, Tool, ToolError, ToolResult,
+    parse_arguments,
 };
 
 /// How often a call is re-run against a fresh load when another writer
@@ -53,6 +54,17 @@ pub enum ServiceError {
         conversation: String,
         /// How many times the call was tried.
         attempts: usize,
+    },
+}
+
+/// A call's arguments, made ready before the first load.
+enum Prepared<'t> {
+    /// Parsed, repaired and checked.
+    Checked(Value),
+    /// Decoded straight from well-formed text (kept for a retry).
+    Decoded {
+        input: Option<DecodedInput>,
+        text: &'t str,
     },
 }
 
@@ -125,10 +137,19 @@ impl TodoWriteService {
     /// Runs `tool` with the argument text a model sent. Malformed text is a
     /// tool error (`is_error: true`), not a failure of the call.
     pub async fn call(&self, conversation: &str, tool: &str, args: &str) -> Result<ToolResult, ServiceError> {
-        let name = self.tool_name(tool)?;
+        let found = self.profile.find(tool).ok_or_else(|| self.unknown(tool))?;
+        // Well-formed text goes straight into the typed input; anything
+        // else takes the parsing, repairing and checking path below.
+        if let Some(input) = self.profile.decode_well_formed(found.name(), args) {
+            let prepared = Prepared::Decoded {
+                input: Some(input),
+                text: args,
+            };
+            return self.run(conversation, found, prepared).await;
+        }
         match parse_arguments(args) {
             Ok(value) => self.call_owned(conversation, tool, value).await,
-            Err(e) => Ok(ToolError::from(e).into_result(name)),
+            Err(e) => Ok(ToolError::from(e).into_result(found.name())),
         }
     }
 
@@ -151,10 +172,19 @@ impl TodoWriteService {
         let tool = self.profile.find(tool).ok_or_else(|| self.unknown(tool))?;
         // The arguments do not depend on the stored state: check them once,
         // before any load, and not again on a retry.
-        let args = match self.profile.repair_and_check_args(tool.name(), args) {
-            Ok(args) => args,
-            Err(error) => return Ok(error.into_result(tool.name())),
-        };
+        match self.profile.repair_and_check_args(tool.name(), args) {
+            Ok(args) => self.run(conversation, tool, Prepared::Checked(args)).await,
+            Err(error) => Ok(error.into_result(tool.name())),
+        }
+    }
+
+    /// Runs `tool` on arguments made ready, committing what it changes.
+    async fn run(
+        &self,
+        conversation: &str,
+        tool: &dyn Tool,
+        mut prepared: Prepared<'_>,
+    ) -> Result<ToolResult, ServiceError> {
         let durable = self.store.is_durable();
         let rules = *self.profile.rules();
         let profile_name = self.profile.name();
@@ -165,7 +195,19 @@ impl TodoWriteService {
             false => None,
         };
         self.transact(conversation, |state, now| {
-            let outcome = tool.call(&args, &CallContext::new(state, now, &rules).durable(durable));
+            let ctx = CallContext::new(state, now, &rules).durable(durable);
+            let outcome = match &mut prepared {
+                Prepared::Checked(args) => tool.call(args, &ctx),
+                // The decoded input is used up by the first attempt; a retry
+                // after a conflict decodes the text again.
+                Prepared::Decoded { input, text } => match input.take() {
+                    Some(input) => tool.call_decoded(input, &ctx),
+                    None => self
+                        .profile
+                        .run_text(tool.name(), text, &ctx)
+                        .unwrap_or_else(|| tool.call(&Value::Null, &ctx)),
+                },
+            };
             // Viewers show a list the way the agent that wrote it does.
             let commit = outcome.commit.map(|state| state.profile(profile_name));
             Ok((commit, outcome.result))
@@ -267,13 +309,6 @@ impl TodoWriteService {
             Ok((Some(next), notices))
         })
         .await
-    }
-
-    fn tool_name(&self, tool: &str) -> Result<&'static str, ServiceError> {
-        self.profile
-            .find(tool)
-            .map(|t| t.name())
-            .ok_or_else(|| self.unknown(tool))
     }
 
     fn unknown(&self, tool: &str) -> ServiceError {

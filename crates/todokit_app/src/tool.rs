@@ -8,7 +8,7 @@ use serde_json::Value;
 use thiserror::Error;
 use todokit_domain::{ListRules, Timestamp, TodoError, TodoState};
 
-use crate::{ArgumentError, decode};
+use crate::{ArgumentError, CompiledSchema, decode, decode_well_formed};
 use crate::{Details, schema};
 
 /// What one call returns to the host: whether it failed, the text the model
@@ -253,13 +253,31 @@ pub trait Tool: Send + Sync {
     fn input_schema(&self) -> Value;
     /// Runs one call on already-parsed arguments.
     fn call(&self, args: &Value, ctx: &CallContext<'_>) -> Outcome;
+    /// The argument text decoded straight into the tool's input when it is
+    /// well formed for `schema` (the tool's own, compiled); `None` when the
+    /// text needs the repairing path ([`crate::decode_well_formed`]).
+    fn decode_well_formed(&self, text: &str, schema: &CompiledSchema) -> Option<DecodedInput>;
+    /// Runs one call on an input [`Tool::decode_well_formed`] of this tool
+    /// gave. Whatever it gives, it gives exactly what [`Tool::call`] gives
+    /// for the same arguments repaired and checked.
+    fn call_decoded(&self, input: DecodedInput, ctx: &CallContext<'_>) -> Outcome;
+}
+
+/// A tool's input, decoded from well-formed text by
+/// [`Tool::decode_well_formed`] and not yet run.
+pub struct DecodedInput(Box<dyn std::any::Any + Send>);
+
+impl std::fmt::Debug for DecodedInput {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("DecodedInput(..)")
+    }
 }
 
 /// A tool with a typed input: decoding, schema generation and the error
 /// result come with it.
 pub trait TypedTool: Send + Sync + 'static {
     /// The decoded arguments.
-    type Input: DeserializeOwned + JsonSchema;
+    type Input: DeserializeOwned + JsonSchema + Send + 'static;
     /// The name the model calls it by.
     const NAME: &'static str;
     /// The description the model reads (a markdown file, loaded at compile
@@ -296,6 +314,28 @@ impl<T: TypedTool> Tool for T {
         match run {
             Ok(outcome) => outcome,
             Err(error) => Outcome::read(error.into_result(T::NAME)),
+        }
+    }
+
+    fn decode_well_formed(&self, text: &str, schema: &CompiledSchema) -> Option<DecodedInput> {
+        let input: T::Input = decode_well_formed(text, schema)?;
+        Some(DecodedInput(Box::new(input)))
+    }
+
+    fn call_decoded(&self, input: DecodedInput, ctx: &CallContext<'_>) -> Outcome {
+        match input.0.downcast::<T::Input>() {
+            Ok(input) => match self.run(*input, ctx) {
+                Ok(outcome) => outcome,
+                Err(error) => Outcome::read(error.into_result(T::NAME)),
+            },
+            // Only a host mixing up two tools' inputs gets here.
+            Err(_) => Outcome::read(
+                ToolError::from(ArgumentError::Field {
+                    field: crate::ROOT_FIELD.to_owned(),
+                    message: format!("the input given was decoded for another tool than {}", T::NAME),
+                })
+                .into_result(T::NAME),
+            ),
         }
     }
 }

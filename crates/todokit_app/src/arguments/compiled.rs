@@ -34,6 +34,10 @@ pub(super) struct Node {
     /// `None` when the node does not list properties.
     pub(super) properties: Option<Vec<(String, Node)>>,
     pub(super) required: Vec<String>,
+    /// The required properties as bits over `properties` (bit `i`: the
+    /// `i`-th); `None` when a required key is not listed or lies past the
+    /// 64th, which the fast path leaves to the checking one.
+    pub(super) required_mask: Option<u64>,
     pub(super) closed: bool,
     pub(super) items: Option<Box<Node>>,
     pub(super) min_items: Option<u64>,
@@ -54,6 +58,20 @@ impl Node {
         let known = [
             "null", "boolean", "integer", "number", "string", "array", "object",
         ];
+        let properties: Option<Vec<(String, Node)>> = s
+            .get("properties")
+            .and_then(Value::as_object)
+            .map(|props| props.iter().map(|(k, v)| (k.clone(), Node::new(v))).collect());
+        let required: Vec<String> = s
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+            .unwrap_or_default();
+        let listed = properties.as_deref().unwrap_or_default();
+        let required_mask = required.iter().try_fold(0u64, |mask, name| {
+            let index = listed.iter().position(|(k, _)| k == name).filter(|i| *i < 64)?;
+            Some(mask | 1 << index)
+        });
         Self {
             // In the schema's order, which error messages follow.
             types: type_names
@@ -68,15 +86,9 @@ impl Node {
                 .and_then(Value::as_array)
                 .map(|branches| branches.iter().map(Node::new).collect())
                 .unwrap_or_default(),
-            properties: s
-                .get("properties")
-                .and_then(Value::as_object)
-                .map(|props| props.iter().map(|(k, v)| (k.clone(), Node::new(v))).collect()),
-            required: s
-                .get("required")
-                .and_then(Value::as_array)
-                .map(|r| r.iter().filter_map(Value::as_str).map(str::to_owned).collect())
-                .unwrap_or_default(),
+            properties,
+            required,
+            required_mask,
             closed: s.get("additionalProperties") == Some(&Value::Bool(false)),
             items: s.get("items").map(|items| Box::new(Node::new(items))),
             min_items: s.get("minItems").and_then(Value::as_u64),

@@ -10,6 +10,11 @@
 //! allowed, so the model can fix the whole call in one go. [`decode`] last
 //! turns the checked arguments into the tool's typed input.
 //!
+//! Most calls are well formed, and for them all of that is wasted work:
+//! [`decode_well_formed`] reads the text straight into the typed input,
+//! checking the schema as it goes, and gives up (for the path above) at the
+//! first thing that path would repair or report.
+//!
 //! Both passes read the tool's canonical schema, compiled once
 //! ([`CompiledSchema`]), so they follow the input types without any
 //! per-profile code. Two schema extensions steer them: `x-aliases` on an
@@ -18,6 +23,7 @@
 
 mod check;
 mod compiled;
+mod guard;
 mod leniency;
 mod parse;
 mod repair;
@@ -26,6 +32,7 @@ use serde_json::Value;
 use todokit_domain::MAX_REPORTED_VIOLATIONS;
 
 pub use compiled::CompiledSchema;
+pub use guard::decode_well_formed;
 use leniency::TEXT_SYNONYMS;
 pub use leniency::{ALIASES_KEY, ID_KEY, Leniency};
 pub use parse::{ArgumentError, MAX_ERROR_CHARS, ROOT_FIELD, decode, kind as json_kind, parse_arguments};
