@@ -1,6 +1,8 @@
 //! The conversation store: where each conversation's list lives between
 //! calls. The service depends on this trait only; infra provides memory,
-//! JSON-file and (later) database implementations.
+//! JSON-file and PostgreSQL implementations.
+
+use std::sync::Arc;
 
 use async_trait::async_trait;
 use thiserror::Error;
@@ -86,6 +88,25 @@ pub trait ConversationContext: Send + Sync {
     /// `expected`, else fails with [`StoreError::Conflict`] and stores
     /// nothing. A successful save is durable when the store is.
     async fn save(&self, conversation: &str, expected: u64, state: &TodoState) -> Result<(), StoreError>;
+
+    /// [`ConversationContext::load`], shared: a store that keeps lists in
+    /// memory hands out its own copy instead of cloning it. The default
+    /// wraps what `load` returns.
+    async fn load_shared(&self, conversation: &str) -> Result<Arc<TodoState>, StoreError> {
+        self.load(conversation).await.map(Arc::new)
+    }
+
+    /// [`ConversationContext::save`], taking the state: a store that keeps
+    /// lists in memory keeps this one instead of cloning it. The default
+    /// saves by reference.
+    async fn save_owned(
+        &self,
+        conversation: &str,
+        expected: u64,
+        state: TodoState,
+    ) -> Result<(), StoreError> {
+        self.save(conversation, expected, &state).await
+    }
 
     /// True when a saved list survives the process (a file, a database).
     fn is_durable(&self) -> bool;

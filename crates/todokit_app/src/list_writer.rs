@@ -19,8 +19,10 @@ use crate::{CallContext, Details, Outcome, ToolError, ToolMetadata, ToolOperatio
 pub trait ListWriter: Send + Sync + 'static {
     /// The decoded arguments.
     type Input: DeserializeOwned + JsonSchema + Send + 'static;
-    /// One todo as this profile's wire format writes it, for the details.
-    type Item: Serialize;
+    /// One todo as this profile's wire format writes it, for the details;
+    /// it may borrow from the stored todo, so writing the details copies no
+    /// text.
+    type Item<'a>: Serialize;
     /// The profile's own fields in the details, beside `previous`, `current`
     /// and `transitions` (`()` for none).
     type Fields: Serialize;
@@ -40,7 +42,7 @@ pub trait ListWriter: Send + Sync + 'static {
     fn todos(input: &Self::Input) -> Result<Vec<Todo>, ToolError>;
 
     /// A stored todo (at `position` in the list) in the wire format.
-    fn item(todo: &Todo, position: usize) -> Self::Item;
+    fn item(todo: &Todo, position: usize) -> Self::Item<'_>;
 
     /// The text the model reads after an accepted call.
     fn text(op: &ToolOperation<'_, Self::Input>) -> String;

@@ -225,7 +225,11 @@ impl TodoWriteService {
         mut change: impl FnMut(&TodoState, Timestamp) -> Result<(Option<TodoState>, T), E>,
     ) -> Result<T, E> {
         for _ in 0..MAX_COMMIT_ATTEMPTS {
-            let stored = self.store.load(conversation).await.map_err(ServiceError::from)?;
+            let stored = self
+                .store
+                .load_shared(conversation)
+                .await
+                .map_err(ServiceError::from)?;
             let now = self.clock.now();
             let current = self.profile.settle(&stored, now);
             let (next, value) = change(&current, now)?;
@@ -241,7 +245,7 @@ impl TodoWriteService {
                 .into());
             };
             next.version = version;
-            match self.store.save(conversation, stored.version, &next).await {
+            match self.store.save_owned(conversation, stored.version, next).await {
                 Ok(()) => {
                     ring_all(&self.alarms, conversation);
                     return Ok(value);

@@ -2,6 +2,8 @@
 //! one or an error; the current state is never modified, so a refused call
 //! cannot leave anything half-applied.
 
+use std::borrow::Borrow;
+
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -65,7 +67,8 @@ pub fn replace_flat(
     now: Timestamp,
 ) -> Result<Replacement, TodoError> {
     validate_list(&incoming, rules, names)?;
-    let old = current.flat_tasks();
+    // Borrowed: the old tasks are read, never kept.
+    let old: Vec<&Todo> = current.tasks().collect();
     let in_progress_count = incoming.iter().filter(|t| t.status == Status::InProgress).count();
     let matches = match_tasks(&old, &incoming);
     // An id the new list gives explicitly is not handed to another task by
@@ -75,7 +78,7 @@ pub fn replace_flat(
         .into_iter()
         .zip(&matches)
         .map(|(task, m)| match m {
-            Some(i) => carry_over(task, &old[*i], now, NotesFrom::OldWhenNewHasNone, |id| {
+            Some(i) => carry_over(task, old[*i], now, NotesFrom::OldWhenNewHasNone, |id| {
                 given.contains(id)
             }),
             None => stamp_new(task, now),
@@ -135,17 +138,21 @@ pub fn adopt_hidden_fields(old: &TodoState, new: &mut TodoState, now: Timestamp)
 
 /// The status changes between two lists, matching tasks by id, else by
 /// content: changed tasks in the order of `new`, then removed ones.
-pub fn diff(old: &[Todo], new: &[Todo]) -> Vec<Transition> {
+pub fn diff<O: Borrow<Todo>, N: Borrow<Todo>>(old: &[O], new: &[N]) -> Vec<Transition> {
     transitions(old, new, &match_tasks(old, new))
 }
 
-fn transitions(old: &[Todo], new: &[Todo], matches: &[Option<usize>]) -> Vec<Transition> {
+fn transitions<O: Borrow<Todo>, N: Borrow<Todo>>(
+    old: &[O],
+    new: &[N],
+    matches: &[Option<usize>],
+) -> Vec<Transition> {
     let mut out = Vec::new();
     let mut seen = vec![false; old.len()];
-    for (task, m) in new.iter().zip(matches) {
+    for (task, m) in new.iter().map(Borrow::borrow).zip(matches) {
         let from = m.map(|i| {
             seen[i] = true;
-            old[i].status
+            old[i].borrow().status
         });
         if from != Some(task.status) {
             out.push(Transition {
@@ -156,7 +163,12 @@ fn transitions(old: &[Todo], new: &[Todo], matches: &[Option<usize>]) -> Vec<Tra
             });
         }
     }
-    for (task, _) in old.iter().zip(&seen).filter(|(_, seen)| !**seen) {
+    for (task, _) in old
+        .iter()
+        .map(Borrow::borrow)
+        .zip(&seen)
+        .filter(|(_, seen)| !**seen)
+    {
         out.push(Transition {
             content: task.content.clone(),
             id: task.id.clone(),
@@ -170,17 +182,22 @@ fn transitions(old: &[Todo], new: &[Todo], matches: &[Option<usize>]) -> Vec<Tra
 /// For each task of `new`, the index of the task of `old` it continues: the
 /// first unclaimed one with the same id when it has an id, else with the
 /// same content.
-fn match_tasks(old: &[Todo], new: &[Todo]) -> Vec<Option<usize>> {
+fn match_tasks<O: Borrow<Todo>, N: Borrow<Todo>>(old: &[O], new: &[N]) -> Vec<Option<usize>> {
     let mut claimed = vec![false; old.len()];
     new.iter()
-        .map(|task| {
-            let found = old.iter().enumerate().position(|(i, o)| {
-                !claimed[i]
-                    && match &task.id {
-                        Some(id) => o.id.as_ref() == Some(id),
-                        None => o.content == task.content,
-                    }
-            });
+        .map(Borrow::borrow)
+        .map(|task: &Todo| {
+            let found = old
+                .iter()
+                .map(Borrow::borrow)
+                .enumerate()
+                .position(|(i, o): (usize, &Todo)| {
+                    !claimed[i]
+                        && match &task.id {
+                            Some(id) => o.id.as_ref() == Some(id),
+                            None => o.content == task.content,
+                        }
+                });
             if let Some(i) = found {
                 claimed[i] = true;
             }

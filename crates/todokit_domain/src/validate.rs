@@ -1,6 +1,7 @@
 //! Checking a whole submitted list against [`ListRules`] before anything is
 //! applied.
 
+use std::borrow::Borrow;
 use std::collections::HashMap;
 
 use crate::{FieldNames, InProgressPolicy, ListRules, Status, Todo, TodoError, Violation, Violations, clip};
@@ -10,7 +11,11 @@ use crate::{FieldNames, InProgressPolicy, ListRules, Status, Todo, TodoError, Vi
 ///
 /// Under [`InProgressPolicy::Reject`] more than one in-progress task is an
 /// error; under the other policies it is left to the caller.
-pub fn validate_list(tasks: &[Todo], rules: &ListRules, names: &FieldNames) -> Result<(), TodoError> {
+pub fn validate_list<T: Borrow<Todo>>(
+    tasks: &[T],
+    rules: &ListRules,
+    names: &FieldNames,
+) -> Result<(), TodoError> {
     let limits = &rules.limits;
     let mut problems = Violations::default();
     if tasks.len() > limits.max_items {
@@ -21,7 +26,7 @@ pub fn validate_list(tasks: &[Todo], rules: &ListRules, names: &FieldNames) -> R
         });
     }
     let mut first_use: HashMap<&str, usize> = HashMap::new();
-    for (index, task) in tasks.iter().enumerate() {
+    for (index, task) in tasks.iter().map(Borrow::borrow).enumerate() {
         let field = |name: &str| names.item(index, name);
         check_text_with(
             &task.content,
@@ -71,8 +76,9 @@ pub fn validate_list(tasks: &[Todo], rules: &ListRules, names: &FieldNames) -> R
     if rules.in_progress == InProgressPolicy::Reject {
         let active: Vec<String> = tasks
             .iter()
+            .map(Borrow::borrow)
             .enumerate()
-            .filter(|(_, t)| t.status == Status::InProgress)
+            .filter(|(_, t): &(usize, &Todo)| t.status == Status::InProgress)
             .map(|(i, _)| format!("{}[{i}]", names.list))
             .collect();
         if active.len() > 1 {

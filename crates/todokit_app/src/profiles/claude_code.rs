@@ -69,6 +69,18 @@ pub struct TodoItem {
     pub active_form: String,
 }
 
+/// A stored todo as a [`TodoItem`] in the details, borrowing its text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct TodoItemView<'a> {
+    /// The step.
+    pub content: &'a str,
+    /// Where it stands.
+    pub status: TriStatus,
+    /// The step while it runs (the content when none was given).
+    #[serde(rename = "activeForm")]
+    pub active_form: &'a str,
+}
+
 /// The arguments of `TodoWrite`.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -83,7 +95,7 @@ pub struct TodoWrite;
 
 impl ListWriter for TodoWrite {
     type Input = TodoWriteInput;
-    type Item = TodoItem;
+    type Item<'a> = TodoItemView<'a>;
     type Fields = Counts;
     const NAME: &'static str = "TodoWrite";
     const DESCRIPTION: &'static str = include_str!("../../descriptions/claude-code/TodoWrite.md");
@@ -102,11 +114,11 @@ impl ListWriter for TodoWrite {
             .collect())
     }
 
-    fn item(todo: &Todo, _position: usize) -> TodoItem {
-        TodoItem {
-            content: todo.content.clone(),
+    fn item(todo: &Todo, _position: usize) -> TodoItemView<'_> {
+        TodoItemView {
+            content: &todo.content,
             status: todo.status.into(),
-            active_form: todo.active_form.clone().unwrap_or_else(|| todo.content.clone()),
+            active_form: todo.active_form.as_deref().unwrap_or(&todo.content),
         }
     }
 

@@ -55,6 +55,15 @@ pub struct PlanItem {
     pub status: TriStatus,
 }
 
+/// A stored todo as a [`PlanItem`] in the details, borrowing its text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct PlanItemView<'a> {
+    /// The step.
+    pub step: &'a str,
+    /// Where it stands.
+    pub status: TriStatus,
+}
+
 /// The arguments of `update_plan`.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -72,7 +81,7 @@ pub struct UpdatePlan;
 
 impl ListWriter for UpdatePlan {
     type Input = UpdatePlanInput;
-    type Item = PlanItem;
+    type Item<'a> = PlanItemView<'a>;
     type Fields = Explanation;
     const NAME: &'static str = "update_plan";
     const DESCRIPTION: &'static str = include_str!("../../descriptions/codex/update_plan.md");
@@ -86,8 +95,11 @@ impl ListWriter for UpdatePlan {
             .collect())
     }
 
-    fn item(todo: &Todo, _position: usize) -> PlanItem {
-        PlanItem::new(todo.content.clone(), todo.status.into())
+    fn item(todo: &Todo, _position: usize) -> PlanItemView<'_> {
+        PlanItemView {
+            step: &todo.content,
+            status: todo.status.into(),
+        }
     }
 
     fn text(_op: &ToolOperation<'_, UpdatePlanInput>) -> String {

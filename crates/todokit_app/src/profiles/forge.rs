@@ -105,7 +105,7 @@ pub struct TodoWrite;
 
 impl ListWriter for TodoWrite {
     type Input = TodoWriteInput;
-    type Item = TodoItem;
+    type Item<'a> = TodoItem;
     type Fields = ();
     const NAME: &'static str = "todo_write";
     const DESCRIPTION: &'static str = include_str!("../../descriptions/forge/todo_write.md");

@@ -89,6 +89,15 @@ pub struct GeminiTodo {
     pub status: GeminiStatus,
 }
 
+/// A stored todo as a [`GeminiTodo`] in the details, borrowing its text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct GeminiTodoView<'a> {
+    /// What to do.
+    pub description: &'a str,
+    /// Where it stands.
+    pub status: GeminiStatus,
+}
+
 /// The arguments of `write_todos`.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
 pub struct WriteTodosInput {
@@ -102,7 +111,7 @@ pub struct WriteTodos;
 
 impl ListWriter for WriteTodos {
     type Input = WriteTodosInput;
-    type Item = GeminiTodo;
+    type Item<'a> = GeminiTodoView<'a>;
     type Fields = ();
     const NAME: &'static str = "write_todos";
     const DESCRIPTION: &'static str = include_str!("../../descriptions/gemini/write_todos.md");
@@ -124,9 +133,9 @@ impl ListWriter for WriteTodos {
         Ok(todos)
     }
 
-    fn item(todo: &Todo, _position: usize) -> GeminiTodo {
-        GeminiTodo {
-            description: todo.content.clone(),
+    fn item(todo: &Todo, _position: usize) -> GeminiTodoView<'_> {
+        GeminiTodoView {
+            description: &todo.content,
             status: todo.status.into(),
         }
     }

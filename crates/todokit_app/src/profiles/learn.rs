@@ -5,6 +5,8 @@
 //! Models that forget it get nagged sooner here: after 3 tool rounds
 //! without a `todo` call instead of the usual 10.
 
+use std::borrow::Cow;
+
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use todokit_domain::{FieldNames, InProgressPolicy, Limits, ListRules, Status, Todo, TodoError, TodoState};
@@ -80,7 +82,7 @@ pub struct TodoTool;
 
 impl ListWriter for TodoTool {
     type Input = TodoInput;
-    type Item = LearnItem;
+    type Item<'a> = LearnItem<'a>;
     type Fields = ();
     const NAME: &'static str = "todo";
     const DESCRIPTION: &'static str = include_str!("../../descriptions/learn/todo.md");
@@ -111,10 +113,13 @@ impl ListWriter for TodoTool {
         Ok(todos)
     }
 
-    fn item(todo: &Todo, position: usize) -> LearnItem {
+    fn item(todo: &Todo, position: usize) -> LearnItem<'_> {
         LearnItem {
-            id: todo.id.clone().unwrap_or_else(|| (position + 1).to_string()),
-            text: todo.content.clone(),
+            id: match &todo.id {
+                Some(id) => Cow::Borrowed(id),
+                None => Cow::Owned((position + 1).to_string()),
+            },
+            text: &todo.content,
             status: todo.status.into(),
         }
     }
@@ -128,11 +133,11 @@ impl ListWriter for TodoTool {
 
 /// One stored item as `todo` writes it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct LearnItem {
+pub struct LearnItem<'a> {
     /// Its id (its 1-based position when it has none).
-    pub id: String,
+    pub id: Cow<'a, str>,
     /// What to do.
-    pub text: String,
+    pub text: &'a str,
     /// Where it stands.
     pub status: TriStatus,
 }

@@ -100,7 +100,7 @@ pub struct TodoWrite;
 
 impl ListWriter for TodoWrite {
     type Input = TodoWriteInput;
-    type Item = TodoItem;
+    type Item<'a> = TodoItem;
     type Fields = Counts;
     const NAME: &'static str = "TodoWrite";
     const DESCRIPTION: &'static str = include_str!("../../descriptions/nexo/TodoWrite.md");

@@ -95,6 +95,20 @@ pub struct OpencodeTodo {
     pub id: Option<String>,
 }
 
+/// A stored todo as an [`OpencodeTodo`] in the details, borrowing its text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct OpencodeTodoView<'a> {
+    /// What to do.
+    pub content: &'a str,
+    /// Where it stands.
+    pub status: OpencodeStatus,
+    /// How urgent it is.
+    pub priority: WirePriority,
+    /// Its id, when it has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<&'a str>,
+}
+
 /// The arguments of `todowrite`.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
 pub struct TodoWriteInput {
@@ -108,7 +122,7 @@ pub struct TodoWrite;
 
 impl ListWriter for TodoWrite {
     type Input = TodoWriteInput;
-    type Item = OpencodeTodo;
+    type Item<'a> = OpencodeTodoView<'a>;
     type Fields = Title;
     const NAME: &'static str = "todowrite";
     const DESCRIPTION: &'static str = include_str!("../../descriptions/opencode/todowrite.md");
@@ -128,12 +142,12 @@ impl ListWriter for TodoWrite {
             .collect())
     }
 
-    fn item(todo: &Todo, _position: usize) -> OpencodeTodo {
-        OpencodeTodo {
-            content: todo.content.clone(),
+    fn item(todo: &Todo, _position: usize) -> OpencodeTodoView<'_> {
+        OpencodeTodoView {
+            content: &todo.content,
             status: todo.status.into(),
             priority: todo.priority.unwrap_or(Priority::Medium).into(),
-            id: todo.id.clone(),
+            id: todo.id.as_deref(),
         }
     }
 

@@ -79,7 +79,7 @@ impl TypedTool for TodoWrite {
         // Ops fail one by one, but a batch whose result outgrows the size
         // limits is refused whole: nothing is stored.
         check_size(&batch.state, &ctx.rules.limits)?;
-        let transitions = diff(&ctx.state.flat_tasks(), &batch.state.flat_tasks());
+        let transitions = diff(&ctx.state.tasks().collect::<Vec<_>>(), &batch.state.tasks().collect::<Vec<_>>());
         let op = ToolOperation::new(Self::NAME, &input, ctx.state, &batch.state, &transitions).with_fields(
             BatchFields {
                 completed: &batch.completed,
@@ -112,7 +112,7 @@ const FIELDS: FieldNames = FieldNames {
 /// Refuses a list with more tasks, or longer task texts, phase names or
 /// notes, than `limits` allow.
 fn check_size(state: &TodoState, limits: &Limits) -> Result<(), TodoError> {
-    let tasks = state.flat_tasks();
+    let tasks: Vec<&Todo> = state.tasks().collect();
     let rules = ListRules::default()
         .limits(*limits)
         .in_progress(InProgressPolicy::Normalize);

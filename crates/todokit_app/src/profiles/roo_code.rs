@@ -61,9 +61,9 @@ pub struct UpdateTodoListInput {
 
 /// One stored todo as the details show it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct RooTodo {
+pub struct RooTodo<'a> {
     /// What to do.
-    pub content: String,
+    pub content: &'a str,
     /// Where it stands.
     pub status: TriStatus,
 }
@@ -74,7 +74,7 @@ pub struct UpdateTodoList;
 
 impl ListWriter for UpdateTodoList {
     type Input = UpdateTodoListInput;
-    type Item = RooTodo;
+    type Item<'a> = RooTodo<'a>;
     type Fields = ();
     const NAME: &'static str = "update_todo_list";
     const DESCRIPTION: &'static str = include_str!("../../descriptions/roo-code/update_todo_list.md");
@@ -121,9 +121,9 @@ impl ListWriter for UpdateTodoList {
         .into())
     }
 
-    fn item(todo: &Todo, _position: usize) -> RooTodo {
+    fn item(todo: &Todo, _position: usize) -> RooTodo<'_> {
         RooTodo {
-            content: todo.content.clone(),
+            content: &todo.content,
             status: todo.status.into(),
         }
     }

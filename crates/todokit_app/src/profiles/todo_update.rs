@@ -171,7 +171,10 @@ impl TypedTool for TodoUpdate {
 
     fn run(&self, input: TodoUpdateInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
         let (state, applied) = apply_updates(ctx.state, input.updates(), &ctx.rules.limits, ctx.now)?;
-        let transitions = todokit_domain::diff(&ctx.state.flat_tasks(), &state.flat_tasks());
+        let transitions = todokit_domain::diff(
+            &ctx.state.tasks().collect::<Vec<_>>(),
+            &state.tasks().collect::<Vec<_>>(),
+        );
         let op = ToolOperation::new(Self::NAME, &input, ctx.state, &state, &transitions).with_fields(&applied);
         let current = views(op.after);
         let content = serde_json::to_string(&Response {

@@ -2,7 +2,7 @@
 //! hosts that persist conversations themselves.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
 use todokit_app::{ConversationContext, StoreError, StoredConversation};
@@ -12,7 +12,7 @@ use todokit_domain::{Timestamp, TodoState};
 /// nothing survives the process.
 #[derive(Debug, Default)]
 pub struct MemoryStore {
-    lists: Mutex<HashMap<String, (TodoState, Timestamp)>>,
+    lists: Mutex<HashMap<String, (Arc<TodoState>, Timestamp)>>,
 }
 
 impl MemoryStore {
@@ -21,7 +21,7 @@ impl MemoryStore {
         Self::default()
     }
 
-    fn lists(&self) -> std::sync::MutexGuard<'_, HashMap<String, (TodoState, Timestamp)>> {
+    fn lists(&self) -> std::sync::MutexGuard<'_, HashMap<String, (Arc<TodoState>, Timestamp)>> {
         // A panic while holding the lock cannot leave a half-written entry
         // (entries are replaced whole), so a poisoned map is still sound.
         self.lists.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -34,11 +34,28 @@ impl ConversationContext for MemoryStore {
         Ok(self
             .lists()
             .get(conversation)
-            .map(|(state, _)| state.clone())
+            .map(|(state, _)| TodoState::clone(state))
+            .unwrap_or_default())
+    }
+
+    async fn load_shared(&self, conversation: &str) -> Result<Arc<TodoState>, StoreError> {
+        Ok(self
+            .lists()
+            .get(conversation)
+            .map(|(state, _)| Arc::clone(state))
             .unwrap_or_default())
     }
 
     async fn save(&self, conversation: &str, expected: u64, state: &TodoState) -> Result<(), StoreError> {
+        self.save_owned(conversation, expected, state.clone()).await
+    }
+
+    async fn save_owned(
+        &self,
+        conversation: &str,
+        expected: u64,
+        state: TodoState,
+    ) -> Result<(), StoreError> {
         let mut lists = self.lists();
         let found = lists.get(conversation).map_or(0, |(s, _)| s.version);
         if found != expected {
@@ -48,10 +65,14 @@ impl ConversationContext for MemoryStore {
                 found,
             });
         }
-        lists.insert(
-            conversation.to_owned(),
-            (state.clone(), crate::clock::now_millis()),
-        );
+        let changed_at = crate::clock::now_millis();
+        match lists.get_mut(conversation) {
+            // No new key for a conversation already stored.
+            Some(entry) => *entry = (Arc::new(state), changed_at),
+            None => {
+                lists.insert(conversation.to_owned(), (Arc::new(state), changed_at));
+            }
+        }
         Ok(())
     }
 
@@ -66,7 +87,7 @@ impl ConversationContext for MemoryStore {
             .map(|(id, (state, changed_at))| StoredConversation {
                 id: id.clone(),
                 changed_at: Some(*changed_at),
-                state: Ok(state.clone()),
+                state: Ok(TodoState::clone(state)),
             })
             .collect())
     }
