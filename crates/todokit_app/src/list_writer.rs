@@ -38,8 +38,10 @@ pub trait ListWriter: Send + Sync + 'static {
     const WIPE_WHEN_ALL_COMPLETED: bool = false;
 
     /// The todos the arguments describe, in order; an error refuses the
-    /// call before anything is compared or stored.
-    fn todos(input: &Self::Input) -> Result<Vec<Todo>, ToolError>;
+    /// call before anything is compared or stored. It may move text out of
+    /// `input` that [`ListWriter::text`] and [`ListWriter::fields`] do not
+    /// read (through [`ToolOperation::asked`]), rather than copy it.
+    fn todos(input: &mut Self::Input) -> Result<Vec<Todo>, ToolError>;
 
     /// A stored todo (at `position` in the list) in the wire format.
     fn item(todo: &Todo, position: usize) -> Self::Item<'_>;
@@ -72,8 +74,8 @@ impl<W: ListWriter> TypedTool for ListTool<W> {
     const DESCRIPTION: &'static str = W::DESCRIPTION;
     const METADATA: ToolMetadata = ToolMetadata::LIST_WRITER;
 
-    fn run(&self, input: W::Input, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
-        let todos = W::todos(&input)?;
+    fn run(&self, mut input: W::Input, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
+        let todos = W::todos(&mut input)?;
         let mut replaced = replace_flat(ctx.state, todos, ctx.rules, &W::FIELDS, ctx.now)?;
         if W::WIPE_WHEN_ALL_COMPLETED {
             replaced = replaced.wipe_if_all_completed();

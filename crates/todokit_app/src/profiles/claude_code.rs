@@ -102,14 +102,16 @@ impl ListWriter for TodoWrite {
     const FIELDS: FieldNames = FIELDS;
     const WIPE_WHEN_ALL_COMPLETED: bool = true;
 
-    fn todos(input: &TodoWriteInput) -> Result<Vec<Todo>, ToolError> {
+    /// Moves the text out of the input: the result text is fixed and the
+    /// counts do not read it.
+    fn todos(input: &mut TodoWriteInput) -> Result<Vec<Todo>, ToolError> {
         Ok(input
             .todos
-            .iter()
+            .iter_mut()
             .map(|item| {
-                Todo::new(item.content.clone())
+                Todo::new(std::mem::take(&mut item.content))
                     .status(item.status)
-                    .active_form(item.active_form.clone())
+                    .active_form(std::mem::take(&mut item.active_form))
             })
             .collect())
     }

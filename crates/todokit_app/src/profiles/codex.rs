@@ -87,7 +87,7 @@ impl ListWriter for UpdatePlan {
     const DESCRIPTION: &'static str = include_str!("../../descriptions/codex/update_plan.md");
     const FIELDS: FieldNames = FIELDS;
 
-    fn todos(input: &UpdatePlanInput) -> Result<Vec<Todo>, ToolError> {
+    fn todos(input: &mut UpdatePlanInput) -> Result<Vec<Todo>, ToolError> {
         Ok(input
             .plan
             .iter()

@@ -111,7 +111,7 @@ impl ListWriter for TodoWrite {
     const DESCRIPTION: &'static str = include_str!("../../descriptions/forge/todo_write.md");
     const FIELDS: FieldNames = FIELDS;
 
-    fn todos(input: &TodoWriteInput) -> Result<Vec<Todo>, ToolError> {
+    fn todos(input: &mut TodoWriteInput) -> Result<Vec<Todo>, ToolError> {
         Ok(input.todos.iter().map(TodoItem::to_todo).collect())
     }
 

@@ -117,7 +117,7 @@ impl ListWriter for WriteTodos {
     const DESCRIPTION: &'static str = include_str!("../../descriptions/gemini/write_todos.md");
     const FIELDS: FieldNames = FIELDS;
 
-    fn todos(input: &WriteTodosInput) -> Result<Vec<Todo>, ToolError> {
+    fn todos(input: &mut WriteTodosInput) -> Result<Vec<Todo>, ToolError> {
         let todos: Vec<Todo> = input
             .todos
             .iter()

@@ -88,7 +88,7 @@ impl ListWriter for TodoTool {
     const DESCRIPTION: &'static str = include_str!("../../descriptions/learn/todo.md");
     const FIELDS: FieldNames = FIELDS;
 
-    fn todos(input: &TodoInput) -> Result<Vec<Todo>, ToolError> {
+    fn todos(input: &mut TodoInput) -> Result<Vec<Todo>, ToolError> {
         let refuse = |message: String| -> ToolError {
             TodoError::Refused {
                 field: FIELDS.list.to_owned(),
@@ -147,18 +147,23 @@ fn render(state: &TodoState) -> String {
     if state.is_empty() {
         return "No todos.".to_owned();
     }
-    let mut lines: Vec<String> = state
-        .tasks()
-        .enumerate()
-        .map(|(i, t)| {
-            let id = t.id.clone().unwrap_or_else(|| (i + 1).to_string());
-            LEARN.write(t.status, &format!("#{id}: {}", t.content))
-        })
-        .collect();
+    // One buffer for every line: this text is written on every call.
+    let mut out = String::with_capacity(48 * state.tasks().count() + 32);
+    for (i, t) in state.tasks().enumerate() {
+        let position;
+        let id = match &t.id {
+            Some(id) => id.as_str(),
+            None => {
+                position = (i + 1).to_string();
+                &position
+            }
+        };
+        LEARN.write_into(&mut out, t.status, &["#", id, ": ", &t.content]);
+        out.push('\n');
+    }
     let counts = state.counts();
-    lines.push(String::new());
-    lines.push(format!("({}/{} completed)", counts.completed, counts.total()));
-    lines.join("\n")
+    out.push_str(&format!("\n({}/{} completed)", counts.completed, counts.total()));
+    out
 }
 
 #[cfg(test)]

@@ -107,7 +107,7 @@ impl ListWriter for TodoWrite {
     const FIELDS: FieldNames = FIELDS;
     const WIPE_WHEN_ALL_COMPLETED: bool = true;
 
-    fn todos(input: &TodoWriteInput) -> Result<Vec<Todo>, ToolError> {
+    fn todos(input: &mut TodoWriteInput) -> Result<Vec<Todo>, ToolError> {
         Ok(input.todos.iter().map(TodoItem::to_todo).collect())
     }
 

@@ -128,7 +128,7 @@ impl ListWriter for TodoWrite {
     const DESCRIPTION: &'static str = include_str!("../../descriptions/opencode/todowrite.md");
     const FIELDS: FieldNames = FIELDS;
 
-    fn todos(input: &TodoWriteInput) -> Result<Vec<Todo>, ToolError> {
+    fn todos(input: &mut TodoWriteInput) -> Result<Vec<Todo>, ToolError> {
         Ok(input
             .todos
             .iter()

@@ -230,9 +230,17 @@ pub fn summary(state: &TodoState, errors: &[String]) -> String {
             false => format!("Errors: {}", errors.join("; ")),
         };
     }
-    let mut lines: Vec<String> = Vec::new();
+    // One buffer, lines joined by `\n` as they are written: the summary
+    // is on every call's path, and a `String` per line was most of its cost.
+    let mut out = String::with_capacity(64 * state.tasks().count() + 128);
+    let line = |out: &mut String, parts: &[&str]| {
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        parts.iter().for_each(|part| out.push_str(part));
+    };
     if !errors.is_empty() {
-        lines.push(format!("Errors: {}", errors.join("; ")));
+        line(&mut out, &["Errors: ", &errors.join("; ")]);
     }
     let open: Vec<(&Phase, &Todo)> = state
         .phases
@@ -241,11 +249,12 @@ pub fn summary(state: &TodoState, errors: &[String]) -> String {
         .filter(|(_, t)| t.status.is_open())
         .collect();
     if open.is_empty() {
-        lines.push("Remaining items: none.".to_owned());
+        line(&mut out, &["Remaining items: none."]);
     } else {
-        lines.push(format!("Remaining items ({}):", open.len()));
+        line(&mut out, &["Remaining items (", &open.len().to_string(), "):"]);
         for (phase, task) in &open {
-            lines.push(format!("  - {} [{}] ({})", task.content, task.status, phase_label(phase)));
+            let status = task.status.as_str();
+            line(&mut out, &["  - ", &task.content, " [", status, "] (", phase_label(phase), ")"]);
         }
     }
     // The current phase: the first with open work, else the last.
@@ -257,37 +266,41 @@ pub fn summary(state: &TodoState, errors: &[String]) -> String {
         .or_else(|| state.phases.iter().enumerate().next_back());
     // A list with tasks has phases, so there is always a current one.
     let Some((index, current)) = current else {
-        return lines.join("\n");
+        return out;
     };
     let done = current.tasks.iter().filter(|t| t.status.is_finished()).count();
-    lines.push(format!(
-        "Phase {}/{} \"{}\" — {done}/{} tasks complete",
-        index + 1,
-        state.phases.len(),
-        phase_label(current),
-        current.tasks.len()
-    ));
+    line(
+        &mut out,
+        &[&format!(
+            "Phase {}/{} \"{}\" — {done}/{} tasks complete",
+            index + 1,
+            state.phases.len(),
+            phase_label(current),
+            current.tasks.len()
+        )],
+    );
     for phase in &state.phases {
-        lines.push(format!("  {}:", phase_label(phase)));
+        line(&mut out, &["  ", phase_label(phase), ":"]);
         for task in &phase.tasks {
-            let count = task.notes.len();
-            let marker = match count {
+            let marker = match task.notes.len() {
                 0 => String::new(),
                 1 => " (+1 note)".to_owned(),
                 n => format!(" (+{n} notes)"),
             };
-            lines.push(format!("    {} {}{marker}", glyph(task.status), task.content));
+            line(&mut out, &["    ", glyph(task.status), " ", &task.content, &marker]);
             if task.status == Status::InProgress {
                 for (j, note) in task.notes.iter().enumerate() {
                     if j > 0 {
-                        lines.push("        ---".to_owned());
+                        line(&mut out, &["        ---"]);
                     }
-                    lines.extend(note.split('\n').map(|line| format!("        {line}")));
+                    for text in note.split('\n') {
+                        line(&mut out, &["        ", text]);
+                    }
                 }
             }
         }
     }
-    lines.join("\n")
+    out
 }
 
 /// The collapsed preview a transcript shows: the tree without note bodies,

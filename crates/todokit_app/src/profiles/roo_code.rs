@@ -80,7 +80,7 @@ impl ListWriter for UpdateTodoList {
     const DESCRIPTION: &'static str = include_str!("../../descriptions/roo-code/update_todo_list.md");
     const FIELDS: FieldNames = FIELDS;
 
-    fn todos(input: &UpdateTodoListInput) -> Result<Vec<Todo>, ToolError> {
+    fn todos(input: &mut UpdateTodoListInput) -> Result<Vec<Todo>, ToolError> {
         let mut todos = Vec::new();
         let mut bad = Vec::new();
         for (index, line) in input.todos.split('\n').enumerate() {

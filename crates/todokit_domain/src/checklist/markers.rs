@@ -168,12 +168,24 @@ impl MarkerTable {
     /// One item line: bullet, box, a space, then `text` wrapped as the
     /// status says. No newline.
     pub fn write(&self, status: Status, text: &str) -> String {
+        let mut line = String::new();
+        self.write_into(&mut line, status, &[text]);
+        line
+    }
+
+    /// [`MarkerTable::write`] appended to `out`, the text given in parts (so
+    /// a caller need not join them first).
+    pub fn write_into(&self, out: &mut String, status: Status, text: &[&str]) {
         let mark = self.mark(status);
-        let bullet = match self.bullet {
-            Bullet::Required => "- ",
-            Bullet::Optional => "",
-        };
-        format!("{bullet}[{}] {}{text}{}", mark.marker, mark.before, mark.after)
+        if self.bullet == Bullet::Required {
+            out.push_str("- ");
+        }
+        out.push('[');
+        out.push(mark.marker);
+        out.push_str("] ");
+        out.push_str(mark.before);
+        text.iter().for_each(|part| out.push_str(part));
+        out.push_str(mark.after);
     }
 
     /// Reads an item line (without its leading indentation): `Ok(None)` when
