@@ -72,15 +72,20 @@ pub fn replace_flat(
     let in_progress_count = incoming.iter().filter(|t| t.status == Status::InProgress).count();
     let matches = match_tasks(&old, &incoming);
     // An id the new list gives explicitly is not handed to another task by
-    // carry-over, or the list would end up with the same id twice.
-    let given: std::collections::HashSet<String> = incoming.iter().filter_map(|t| t.id.clone()).collect();
+    // carry-over, or the list would end up with the same id twice. Decided
+    // per old task up front, so the new tasks can then be moved.
+    let id_taken: Vec<bool> = {
+        let mut given: Vec<&str> = incoming.iter().filter_map(|t| t.id.as_deref()).collect();
+        given.sort_unstable();
+        old.iter()
+            .map(|o| o.id.as_deref().is_some_and(|id| given.binary_search(&id).is_ok()))
+            .collect()
+    };
     let mut tasks: Vec<Todo> = incoming
         .into_iter()
         .zip(&matches)
         .map(|(task, m)| match m {
-            Some(i) => carry_over(task, old[*i], now, NotesFrom::OldWhenNewHasNone, |id| {
-                given.contains(id)
-            }),
+            Some(i) => carry_over(task, old[*i], now, NotesFrom::OldWhenNewHasNone, |_| id_taken[*i]),
             None => stamp_new(task, now),
         })
         .collect();

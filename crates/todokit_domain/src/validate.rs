@@ -25,7 +25,7 @@ pub fn validate_list<T: Borrow<Todo>>(
             max: limits.max_items,
         });
     }
-    let mut first_use: HashMap<&str, usize> = HashMap::new();
+    let mut first_use: HashMap<&str, usize> = HashMap::with_capacity(tasks.len());
     for (index, task) in tasks.iter().map(Borrow::borrow).enumerate() {
         let field = |name: &str| names.item(index, name);
         check_text_with(

@@ -22,11 +22,20 @@ impl CompiledSchema {
     }
 }
 
+/// The JSON Schema type names the decoding layer knows, in the order of
+/// [`Node::kinds`]' bits.
+pub(super) const TYPE_NAMES: [&str; 7] = [
+    "null", "boolean", "integer", "number", "string", "array", "object",
+];
+
 /// One schema node, as the decoding layer reads it.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(super) struct Node {
     /// The JSON types allowed (empty: any).
     pub(super) types: Vec<&'static str>,
+    /// The same types as bits, bit `i` for the `i`-th of [`TYPE_NAMES`]
+    /// (0: any), for the fast path's per-value test.
+    pub(super) kinds: u8,
     pub(super) enumeration: Option<Vec<Value>>,
     pub(super) aliases: Option<Map<String, Value>>,
     pub(super) is_id: bool,
@@ -55,9 +64,6 @@ impl Node {
             Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
             _ => Vec::new(),
         };
-        let known = [
-            "null", "boolean", "integer", "number", "string", "array", "object",
-        ];
         let properties: Option<Vec<(String, Node)>> = s
             .get("properties")
             .and_then(Value::as_object)
@@ -76,8 +82,12 @@ impl Node {
             // In the schema's order, which error messages follow.
             types: type_names
                 .iter()
-                .filter_map(|t| known.iter().find(|k| *k == t).copied())
+                .filter_map(|t| TYPE_NAMES.iter().find(|k| *k == t).copied())
                 .collect(),
+            kinds: type_names
+                .iter()
+                .filter_map(|t| TYPE_NAMES.iter().position(|k| k == t))
+                .fold(0, |bits, i| bits | 1 << i),
             enumeration: s.get("enum").and_then(Value::as_array).cloned(),
             aliases: s.get(ALIASES_KEY).and_then(Value::as_object).cloned(),
             is_id: s.get(ID_KEY) == Some(&Value::Bool(true)),

@@ -40,6 +40,7 @@ pub fn decode_well_formed<T: DeserializeOwned>(text: &str, schema: &CompiledSche
 /// array without `items`.
 static ANY: Node = Node {
     types: Vec::new(),
+    kinds: 0,
     enumeration: None,
     aliases: None,
     is_id: false,
@@ -53,7 +54,7 @@ static ANY: Node = Node {
     min_length: None,
 };
 
-/// The JSON kinds, named as the schema's `type` names them.
+/// The JSON kinds, in the order of the schema type names (`TYPE_NAMES`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
     Null,
@@ -66,16 +67,9 @@ enum Kind {
 }
 
 impl Kind {
-    fn name(self) -> &'static str {
-        match self {
-            Kind::Null => "null",
-            Kind::Boolean => "boolean",
-            Kind::Integer => "integer",
-            Kind::Number => "number",
-            Kind::String => "string",
-            Kind::Array => "array",
-            Kind::Object => "object",
-        }
+    /// Its bit in [`Node::kinds`] (the order of `TYPE_NAMES`).
+    fn bit(self) -> u8 {
+        1 << self as u8
     }
 }
 
@@ -96,10 +90,11 @@ fn resolve(node: &Node, kind: Kind, id: bool) -> Option<&Node> {
         let branch = node.any_of.iter().find(|b| b.types != ["null"])?;
         return resolve(branch, kind, id);
     }
-    let typed =
-        node.types.is_empty() || node.allows(kind.name()) || (kind == Kind::Integer && node.allows("number"));
+    let typed = node.kinds == 0
+        || node.kinds & kind.bit() != 0
+        || (kind == Kind::Integer && node.kinds & Kind::Number.bit() != 0);
     // An integer where an id may be a string is rewritten by the repair pass.
-    let numeric_id = kind == Kind::Integer && (id || node.is_id) && node.allows("string");
+    let numeric_id = kind == Kind::Integer && (id || node.is_id) && node.kinds & Kind::String.bit() != 0;
     (typed && !numeric_id).then_some(node)
 }
 

@@ -311,3 +311,25 @@ fn text_the_repairing_path_would_change_is_declined() {
     expected[0] = true;
     assert_eq!(actual, expected);
 }
+
+#[test]
+fn kind_bits_follow_the_schema_type_names() {
+    use super::Kind;
+    let kinds = [
+        Kind::Null,
+        Kind::Boolean,
+        Kind::Integer,
+        Kind::Number,
+        Kind::String,
+        Kind::Array,
+        Kind::Object,
+    ];
+    let actual: Vec<&str> = kinds
+        .iter()
+        .map(|k| super::super::compiled::TYPE_NAMES[*k as usize])
+        .collect();
+    let expected = vec![
+        "null", "boolean", "integer", "number", "string", "array", "object",
+    ];
+    assert_eq!(actual, expected);
+}
