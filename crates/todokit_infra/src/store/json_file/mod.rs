@@ -12,8 +12,9 @@
 //!   newer format or a shape this build does not know is refused, never read
 //!   as an empty list; fields this build does not know survive a write.
 //! - No link inside the folder is followed (see [`safe_fs`]), and temporary
-//!   files are removed on every failure path, or by the next write after a
-//!   crash.
+//!   files are removed on every failure path; one left by a killed writer
+//!   goes with the first write of the next store that opens the folder (and
+//!   every [`SWEEP_EVERY_SAVES`]th write of a long-lived one).
 
 mod names;
 mod safe_fs;
@@ -25,6 +26,8 @@ pub use names::MAX_SLUG_CHARS;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
@@ -35,9 +38,15 @@ use todokit_domain::TodoState;
 /// The version of the file layout this build writes and reads.
 pub const FILE_FORMAT: u32 = 1;
 
+/// How often a long-lived store looks for temporary files a killed writer
+/// left (one folder listing per this many writes; the first write of every
+/// store looks too). Listing the folder on every write cost each write a
+/// few syscalls for files that almost never exist.
+pub const SWEEP_EVERY_SAVES: usize = 64;
+
 /// What one file holds. The id is kept inside so that a hashed file name can
 /// be checked against the conversation that asked for it.
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Deserialize)]
 struct StoredFile {
     format: u32,
     conversation: String,
@@ -47,7 +56,17 @@ struct StoredFile {
     foreign: Map<String, Value>,
 }
 
-/// The one field read before the rest: which layout the file has.
+/// [`StoredFile`] as written, borrowing the list it writes.
+#[derive(Serialize)]
+struct StoredFileOut<'a> {
+    format: u32,
+    conversation: &'a str,
+    state: &'a TodoState,
+    #[serde(flatten)]
+    foreign: &'a Map<String, Value>,
+}
+
+/// The one field read when a file does not parse: which layout it has.
 #[derive(Deserialize)]
 struct FormatHeader {
     format: Option<u32>,
@@ -57,12 +76,17 @@ struct FormatHeader {
 #[derive(Debug, Clone)]
 pub struct JsonFileStore {
     root: PathBuf,
+    /// Writes so far by this store and its clones, for the sweep's cadence.
+    saves: Arc<AtomicUsize>,
 }
 
 impl JsonFileStore {
     /// A store under `root`. The folder is created on the first write.
     pub fn new(root: impl Into<PathBuf>) -> Self {
-        Self { root: root.into() }
+        Self {
+            root: root.into(),
+            saves: Arc::default(),
+        }
     }
 
     /// The folder it keeps its files in.
@@ -234,11 +258,12 @@ impl JsonFileStore {
                 found,
             });
         }
-        let body = StoredFile {
+        let foreign = stored.map(|file| file.foreign).unwrap_or_default();
+        let body = StoredFileOut {
             format: FILE_FORMAT,
-            conversation: conversation.to_owned(),
-            state: state.clone(),
-            foreign: stored.map(|file| file.foreign).unwrap_or_default(),
+            conversation,
+            state,
+            foreign: &foreign,
         };
         let path = self.path_for(conversation);
         let bytes = serde_json::to_vec_pretty(&body)
@@ -246,7 +271,9 @@ impl JsonFileStore {
         let prefix = Self::temp_prefix(conversation);
         // Holding the lock, no live writer of this conversation owns a
         // temporary file: any found now was left by a killed one.
-        safe_fs::sweep_temporaries(&self.root, &prefix);
+        if self.saves.fetch_add(1, Ordering::Relaxed) % SWEEP_EVERY_SAVES == 0 {
+            safe_fs::sweep_temporaries(&self.root, &prefix);
+        }
         safe_fs::replace_durably(&self.root, &prefix, &path, &bytes)?;
         drop(lock);
         Ok(())
@@ -261,7 +288,16 @@ impl ConversationContext for JsonFileStore {
     }
 
     async fn save(&self, conversation: &str, expected: u64, state: &TodoState) -> Result<(), StoreError> {
-        let (store, conversation, state) = (self.clone(), conversation.to_owned(), state.clone());
+        self.save_owned(conversation, expected, state.clone()).await
+    }
+
+    async fn save_owned(
+        &self,
+        conversation: &str,
+        expected: u64,
+        state: TodoState,
+    ) -> Result<(), StoreError> {
+        let (store, conversation) = (self.clone(), conversation.to_owned());
         blocking(move || store.save_blocking(&conversation, expected, &state)).await
     }
 
@@ -279,6 +315,15 @@ impl ConversationContext for JsonFileStore {
 /// so a newer file is refused as newer, not as a shape this build happens
 /// not to know) and its shape is one this build reads whole.
 fn decode_file(path: &Path, bytes: &[u8]) -> Result<StoredFile, StoreError> {
+    // One parse for a good file; the header is read on its own only to say
+    // why a file was refused, with the same precedence as before: the
+    // format first, then the shape.
+    let whole = serde_json::from_slice::<StoredFile>(bytes);
+    if let Ok(stored) = &whole
+        && stored.format == FILE_FORMAT
+    {
+        return whole.map_err(|e| corrupt(path, format!("not a todokit list: {e}")));
+    }
     let header: FormatHeader =
         serde_json::from_slice(bytes).map_err(|e| corrupt(path, format!("not a todokit list: {e}")))?;
     if header.format != Some(FILE_FORMAT) {
@@ -290,7 +335,7 @@ fn decode_file(path: &Path, bytes: &[u8]) -> Result<StoredFile, StoreError> {
             format!("{format} is not the format {FILE_FORMAT} this todokit reads"),
         ));
     }
-    serde_json::from_slice(bytes).map_err(|e| corrupt(path, format!("not a todokit list: {e}")))
+    whole.map_err(|e| corrupt(path, format!("not a todokit list: {e}")))
 }
 
 fn corrupt(path: &Path, reason: String) -> StoreError {

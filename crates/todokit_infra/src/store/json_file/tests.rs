@@ -316,7 +316,8 @@ async fn links_planted_in_the_store_never_change_a_file_outside_it() {
     // Where older builds and the current one put temporary files.
     link(root.join("c-c.json.tmp"));
     link(root.join(".c-c.json.planted.tmp"));
-    let through_temps = fixture.save("c", 1, &state("second", 2)).await;
+    // A store opening the folder anew sweeps on its first write.
+    let through_temps = JsonFileStore::new(&root).save("c", 1, &state("second", 2)).await;
     // The state file and the lock file themselves.
     link(fixture.path_for("c"));
     let state_link = (
@@ -345,18 +346,39 @@ async fn links_planted_in_the_store_never_change_a_file_outside_it() {
 }
 
 #[tokio::test]
-async fn a_temporary_file_left_by_a_killed_writer_goes_with_the_next_write() {
+async fn a_temporary_file_left_by_a_killed_writer_goes_with_the_next_stores_first_write() {
     let dir = tempfile::tempdir().unwrap();
-    let fixture = JsonFileStore::new(dir.path());
-    fixture.save("c", 0, &state("a", 1)).await.unwrap();
+    JsonFileStore::new(dir.path())
+        .save("c", 0, &state("a", 1))
+        .await
+        .unwrap();
     fs::write(dir.path().join(".c-c.json.Ab12Cd.tmp"), b"half a list").unwrap();
     fs::write(dir.path().join(".c-other.json.Ab12Cd.tmp"), b"not ours").unwrap();
+    // The next process: its store's first write sweeps.
+    let fixture = JsonFileStore::new(dir.path());
     fixture.save("c", 1, &state("b", 2)).await.unwrap();
-    let actual = names_in(dir.path());
-    let expected = BTreeSet::from([
+    let after_first_write = names_in(dir.path());
+    // A long-lived store sweeps again every SWEEP_EVERY_SAVES writes.
+    fs::write(dir.path().join(".c-c.json.Ef34Gh.tmp"), b"half a list").unwrap();
+    let mut version = 2;
+    for _ in 1..SWEEP_EVERY_SAVES {
+        fixture
+            .save("c", version, &state("b", version + 1))
+            .await
+            .unwrap();
+        version += 1;
+    }
+    let left_until_due = names_in(dir.path()).contains(".c-c.json.Ef34Gh.tmp");
+    fixture
+        .save("c", version, &state("b", version + 1))
+        .await
+        .unwrap();
+    let actual = (after_first_write, left_until_due, names_in(dir.path()));
+    let only_ours_gone = BTreeSet::from([
         ".c-other.json.Ab12Cd.tmp".to_owned(),
         "c-c.json".to_owned(),
         "c-c.lock".to_owned(),
     ]);
+    let expected = (only_ours_gone.clone(), true, only_ours_gone);
     assert_eq!(actual, expected);
 }
