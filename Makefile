@@ -52,10 +52,13 @@ build:
 snapshots-review:
 	$(CARGO) insta review --workspace-root .
 
-## Benchmarks on the shared payloads, with ratios measured in one run.
+## Benchmarks on the shared payloads, with ratios measured in one run: the
+## library's calls (memory, file and PostgreSQL stores, memory held), then
+## the binary's (one CLI call as a process, the MCP round trip).
 bench:
 	python3 ../shared/bench/gen_payloads.py $(CURDIR)/target/bench-payloads
 	./scripts/with-postgres.sh $(CARGO) bench -p todokit --all-features --bench calls -- $(CURDIR)/target/bench-payloads
+	$(CARGO) bench -p todokit_cli --bench process -- $(CURDIR)/target/bench-payloads
 
 ## A short run of every fuzz target (needs `cargo install cargo-fuzz`; the
 ## stable compiler is let through with RUSTC_BOOTSTRAP). Not part of CI.

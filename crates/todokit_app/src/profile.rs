@@ -2,7 +2,7 @@
 //! the rules its lists are held to and the slips it forgives.
 
 use std::borrow::Cow;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use derive_setters::Setters;
 use serde_json::Value;
@@ -27,11 +27,21 @@ pub struct Lifecycle {
     pub drop_finished_on_resume: bool,
 }
 
-/// A tool with its canonical schema, compiled once for the decoding layer.
+/// A tool with its canonical schema, compiled for the decoding layer on
+/// first use (once, shared by the profile's clones): generating a schema
+/// is the costliest part of building a profile, and a process that runs
+/// one call of one tool should not pay it for every tool of every profile.
 #[derive(Clone)]
 struct Registered {
     tool: Arc<dyn Tool>,
-    schema: CompiledSchema,
+    schema: Arc<OnceLock<CompiledSchema>>,
+}
+
+impl Registered {
+    fn schema(&self) -> &CompiledSchema {
+        self.schema
+            .get_or_init(|| CompiledSchema::new(&self.tool.input_schema()))
+    }
 }
 
 /// One tool family (`claude-code`, `forge`, ...): its tools, its rules and
@@ -85,10 +95,9 @@ impl Profile {
 
     /// Adds a tool.
     pub fn tool(mut self, tool: impl Tool + 'static) -> Self {
-        let schema = CompiledSchema::new(&tool.input_schema());
         self.tools.push(Registered {
             tool: Arc::new(tool),
-            schema,
+            schema: Arc::default(),
         });
         self
     }
@@ -257,7 +266,7 @@ impl Profile {
     /// (or the profile has no such tool).
     pub fn decode_well_formed(&self, name: &str, text: &str) -> Option<DecodedInput> {
         let registered = self.registered(name)?;
-        registered.tool.decode_well_formed(text, &registered.schema)
+        registered.tool.decode_well_formed(text, registered.schema())
     }
 
     /// The arguments for tool `name` with the accepted slips repaired, or
@@ -266,7 +275,7 @@ impl Profile {
     pub fn repair_and_check_args(&self, name: &str, args: Value) -> Result<Value, ToolError> {
         match self.registered(name) {
             Some(registered) => {
-                repair_and_check(args, &registered.schema, &self.leniency).map_err(ToolError::Arguments)
+                repair_and_check(args, registered.schema(), &self.leniency).map_err(ToolError::Arguments)
             }
             None => Ok(args),
         }

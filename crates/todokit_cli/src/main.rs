@@ -5,6 +5,7 @@
 mod conversations;
 mod demo;
 mod edits;
+mod inline;
 use store::{is_database_url, make_service};
 #[cfg(feature = "serve")]
 mod serve;
@@ -224,6 +225,12 @@ impl From<Target> for SchemaTarget {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // One call on a folder store needs no reactor: it runs on this thread,
+    // so the process starts neither a runtime nor a worker thread.
+    let on_folder = !cli.store.as_deref().is_some_and(is_database_url);
+    if on_folder && matches!(cli.command, Command::Call { .. }) {
+        return exit_code(inline::block_on(run(cli)));
+    }
     let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
@@ -231,7 +238,13 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(run(cli)) {
+    exit_code(runtime.block_on(run(cli)))
+}
+
+/// The process's exit code for what a command returned, saying why it
+/// failed on standard error.
+fn exit_code(outcome: Result<ExitCode>) -> ExitCode {
+    match outcome {
         Ok(code) => code,
         Err(e) => {
             eprintln!("todokit: {e:#}");

@@ -111,8 +111,14 @@ impl ServerHandler for TodoMcpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let conversation = self.conversation_of(&request, &context);
-        let args = Value::Object(request.arguments.clone().unwrap_or_default());
-        match self.service.call_value(&conversation, &request.name, &args).await {
+        // Back to text (no copy of the tree): well-formed arguments then go
+        // straight into the tool's typed input; others take the repairing
+        // path exactly as the parsed object would.
+        let args = match &request.arguments {
+            Some(arguments) => serde_json::to_string(arguments).unwrap_or_else(|_| "{}".to_owned()),
+            None => "{}".to_owned(),
+        };
+        match self.service.call(&conversation, &request.name, &args).await {
             Ok(result) => {
                 let content = vec![ContentBlock::text(result.content)];
                 let mut response = if result.is_error {

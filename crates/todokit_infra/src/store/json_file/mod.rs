@@ -271,7 +271,11 @@ impl JsonFileStore {
         let prefix = Self::temp_prefix(conversation);
         // Holding the lock, no live writer of this conversation owns a
         // temporary file: any found now was left by a killed one.
-        if self.saves.fetch_add(1, Ordering::Relaxed).is_multiple_of(SWEEP_EVERY_SAVES) {
+        if self
+            .saves
+            .fetch_add(1, Ordering::Relaxed)
+            .is_multiple_of(SWEEP_EVERY_SAVES)
+        {
             safe_fs::sweep_temporaries(&self.root, &prefix);
         }
         safe_fs::replace_durably(&self.root, &prefix, &path, &bytes)?;

@@ -1,0 +1,191 @@
+//! `make bench`, the process half: what the `todokit` binary adds to a call.
+//!
+//! - One CLI call (`todokit call TodoWrite ARGS`) as a whole process, against
+//!   starting `/bin/true`, on a store on tmpfs (`/dev/shm`) when there is one.
+//! - An MCP `tools/call` over stdio to `todokit mcp`, paired call by call
+//!   with the same call made in-process on the same JSON-file store: the
+//!   median of the differences is what the server adds.
+//!
+//! Usage: `cargo bench -p todokit_cli --bench process -- DIR`, DIR holding
+//! the generated payloads (`make bench` does it).
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use todokit::{JsonFileStore, SystemClock, TodoWriteService, profiles};
+
+const BINARY: &str = env!("CARGO_BIN_EXE_todokit");
+
+fn median(mut samples: Vec<f64>) -> f64 {
+    samples.sort_by(f64::total_cmp);
+    samples[samples.len() / 2]
+}
+
+/// Microseconds a run of `command` takes, start to exit, median of `runs`.
+fn process_time(runs: usize, mut command: impl FnMut() -> Command) -> f64 {
+    let samples = (0..runs)
+        .map(|_| {
+            let mut command = command();
+            command.stdout(Stdio::null()).stderr(Stdio::null());
+            let start = Instant::now();
+            let status = command.status().expect("the process starts");
+            assert!(status.success(), "{command:?} failed");
+            start.elapsed().as_secs_f64() * 1e6
+        })
+        .collect();
+    median(samples)
+}
+
+/// A folder on tmpfs when the machine has one, and whether it is.
+fn scratch() -> (tempfile::TempDir, bool) {
+    let shm = Path::new("/dev/shm");
+    match tempfile::tempdir_in(shm) {
+        Ok(dir) => (dir, true),
+        Err(_) => (tempfile::tempdir().expect("a temp folder"), false),
+    }
+}
+
+/// `todokit mcp` on stdio, past its handshake.
+struct Server {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+    next_id: u64,
+}
+
+impl Server {
+    fn start(store: &Path) -> Self {
+        let mut child = Command::new(BINARY)
+            .arg("--store")
+            .arg(store)
+            .args(["--profile", "claude-code", "mcp"])
+            .env_remove("TODOKIT_CONVERSATION")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("todokit mcp starts");
+        let stdin = child.stdin.take().expect("piped");
+        let stdout = BufReader::new(child.stdout.take().expect("piped"));
+        let mut server = Self {
+            child,
+            stdin,
+            stdout,
+            next_id: 1,
+        };
+        let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}});
+        server.send(&init);
+        server.receive();
+        server.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        server
+    }
+
+    fn send(&mut self, message: &Value) {
+        let mut line = message.to_string();
+        line.push('\n');
+        self.stdin.write_all(line.as_bytes()).expect("the server reads");
+        self.stdin.flush().expect("the server reads");
+    }
+
+    fn receive(&mut self) -> Value {
+        let mut line = String::new();
+        self.stdout.read_line(&mut line).expect("the server answers");
+        serde_json::from_str(&line).expect("an answer is JSON")
+    }
+
+    /// One `tools/call` round trip; panics on an error result.
+    fn call(&mut self, arguments: &Value) {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "TodoWrite", "arguments": arguments}}));
+        let answer = self.receive();
+        assert_eq!(answer["result"]["isError"], json!(false), "{answer}");
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn main() {
+    let dir = std::env::args()
+        .skip(1)
+        .find(|a| !a.starts_with('-'))
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("target/bench-payloads"));
+    let path = dir.join("w1_full_replace_50.json");
+    let w1 = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (run `make bench`)", path.display()));
+    let (scratch, on_tmpfs) = scratch();
+    let store = scratch.path().join("store");
+    let place = if on_tmpfs { "tmpfs" } else { "disk (no /dev/shm)" };
+
+    // One CLI call as a whole process.
+    let cli = |args: &str| {
+        let mut command = Command::new(BINARY);
+        command
+            .arg("--store")
+            .arg(&store)
+            .args(["--conversation", "cli", "call", "TodoWrite", args])
+            .env_remove("TODOKIT_CONVERSATION");
+        command
+    };
+    process_time(5, || cli(&w1));
+    let cli_call = process_time(60, || cli(&w1));
+    let true_call = process_time(60, || Command::new("true"));
+    println!(
+        "CLI: one `todokit call TodoWrite` (W1) as a process on {place}: {:.2} ms (goal ≤ 1.5 ms); starting `true`: {:.2} ms",
+        cli_call / 1e3,
+        true_call / 1e3
+    );
+
+    // MCP round trip against the same call in-process, paired.
+    let arguments: Value = serde_json::from_str(&w1).expect("W1 is JSON");
+    let mut server = Server::start(&store);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let in_process = TodoWriteService::new(
+        profiles::by_name("claude-code").expect("registered"),
+        Arc::new(JsonFileStore::new(&store)),
+        Arc::new(SystemClock),
+    );
+    let direct = || {
+        let result = runtime
+            .block_on(in_process.call("default", "TodoWrite", &w1))
+            .expect("W1 runs");
+        assert!(!result.is_error, "{}", result.content);
+    };
+    let warm = Instant::now();
+    while warm.elapsed() < Duration::from_millis(300) {
+        server.call(&arguments);
+        direct();
+    }
+    let (mut over_mcp, mut made_here, mut added) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..1_000 {
+        let start = Instant::now();
+        server.call(&arguments);
+        let mcp = start.elapsed().as_secs_f64() * 1e6;
+        let start = Instant::now();
+        direct();
+        let here = start.elapsed().as_secs_f64() * 1e6;
+        over_mcp.push(mcp);
+        made_here.push(here);
+        added.push(mcp - here);
+    }
+    println!(
+        "MCP: tools/call (W1) over stdio {:.0} µs, the same call in-process {:.0} µs, on the JSON-file store on {place}; \
+         the server adds {:.0} µs (median of 1000 paired differences; goal ≤ 100 µs)",
+        median(over_mcp),
+        median(made_here),
+        median(added)
+    );
+}
