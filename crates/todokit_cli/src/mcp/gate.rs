@@ -6,6 +6,7 @@
 
 use rmcp::model::{CallToolRequestParams, ClientJsonRpcMessage, ClientRequest, JsonRpcMessage};
 use serde::Deserialize;
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
 use todokit::app::json_kind;
 
@@ -63,6 +64,54 @@ pub enum Verdict {
 
 /// Decides what to do with one line from the client.
 pub fn classify(line: &[u8]) -> Verdict {
+    plain_tool_call(line).unwrap_or_else(|| classify_fully(line))
+}
+
+/// The message nearly every session is made of, a well-formed `tools/call`,
+/// recognised without building its arguments as a tree (they can be
+/// megabytes): `Some` only where [`classify_fully`] would pass it on too,
+/// `None` for anything else, which the full check then reads.
+fn plain_tool_call(line: &[u8]) -> Option<Verdict> {
+    /// The request's envelope, exactly these four keys.
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Envelope<'a> {
+        jsonrpc: &'a str,
+        id: Value,
+        method: &'a str,
+        #[serde(borrow)]
+        params: &'a RawValue,
+    }
+    /// `tools/call` params: a name, and arguments that are an object.
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Params<'a> {
+        #[allow(dead_code)]
+        name: &'a str,
+        #[serde(borrow)]
+        arguments: Option<&'a RawValue>,
+    }
+    let envelope: Envelope<'_> = serde_json::from_slice(line).ok()?;
+    // rmcp reads an id as a string or a signed 64-bit integer.
+    let id_fits = envelope.id.is_string() || envelope.id.is_i64();
+    if envelope.jsonrpc != "2.0" || envelope.method != "tools/call" || !id_fits {
+        return None;
+    }
+    let params: Params<'_> = serde_json::from_str(envelope.params.get()).ok()?;
+    if params
+        .arguments
+        .is_some_and(|a| !a.get().trim_start().starts_with('{'))
+    {
+        return None;
+    }
+    Some(Verdict::Forward {
+        request: Some(envelope.id),
+        cancels: None,
+    })
+}
+
+/// [`classify`] for any message: parsed whole, then read as rmcp would.
+fn classify_fully(line: &[u8]) -> Verdict {
     let value: Value = match serde_json::from_slice(line) {
         Ok(value) => value,
         Err(error) => return Verdict::Reply(error_reply(None, PARSE_ERROR, format!("Parse error: {error}"))),
@@ -180,6 +229,86 @@ mod tests {
             Verdict::Reply(reply) => (reply["error"]["code"].clone(), reply["id"].clone()),
             other => (json!(format!("{other:?}")), Value::Null),
         }
+    }
+
+    /// Every combination of the parts of a `tools/call` that the quick
+    /// reading looks at, well formed and not.
+    fn tool_call_variants() -> Vec<String> {
+        let ids = [
+            r#"1"#,
+            r#""a""#,
+            r#"-3"#,
+            r#"1.5"#,
+            r#"18446744073709551615"#,
+            r#"null"#,
+            r#"{}"#,
+            r#""\u0061""#,
+        ];
+        let versions = [r#""2.0""#, r#""1.0""#, r#"2"#, r#""2\u002e0""#];
+        let methods = [
+            r#""tools/call""#,
+            r#""tools/list""#,
+            r#""tools\/call""#,
+            r#""custom/thing""#,
+        ];
+        let params = [
+            r#"{"name":"TodoWrite","arguments":{"todos":[]}}"#,
+            r#"{"name":"TodoWrite"}"#,
+            r#"{"name":"TodoWrite","arguments":null}"#,
+            r#"{"name":"TodoWrite","arguments":[1]}"#,
+            r#"{"name":"TodoWrite","arguments":"{}"}"#,
+            r#"{"name":7,"arguments":{}}"#,
+            r#"{"arguments":{}}"#,
+            r#"{"name":"TodoWrite","arguments":{},"_meta":{"progressToken":1}}"#,
+            r#"{"name":"TodoWrite","arguments":{},"requestState":"s"}"#,
+            r#"{"name":"Todo\u0057rite","arguments":{}}"#,
+            r#"{"name":"TodoWrite","arguments":{},"name":"Other"}"#,
+            r#"[]"#,
+            r#"null"#,
+        ];
+        let mut lines = Vec::new();
+        for id in ids {
+            for version in versions {
+                for method in methods {
+                    for param in params {
+                        lines.push(format!(
+                            r#"{{"jsonrpc":{version},"id":{id},"method":{method},"params":{param}}}"#
+                        ));
+                    }
+                }
+            }
+        }
+        let good =
+            r#""jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"TodoWrite","arguments":{}}"#;
+        lines.extend([
+            format!("{{{good},\"extra\":true}}"),
+            format!("{{{good},\"id\":2}}"),
+            format!("{{{good}}} trailing"),
+            format!(" {{ {good} }} "),
+            r#"{"jsonrpc":"2.0","method":"tools/call","params":{"name":"TodoWrite","arguments":{}}}"#
+                .to_owned(),
+        ]);
+        lines
+    }
+
+    #[test]
+    fn the_quick_reading_of_a_tool_call_agrees_with_the_full_one() {
+        let lines = tool_call_variants();
+        let quick: Vec<(&String, Verdict)> = lines
+            .iter()
+            .filter_map(|line| Some((line, plain_tool_call(line.as_bytes())?)))
+            .collect();
+        let disagreements: Vec<&String> = quick
+            .iter()
+            .filter(|(line, verdict)| *verdict != classify_fully(line.as_bytes()))
+            .map(|(line, _)| *line)
+            .collect();
+        // Ids 1, "a", -3 and an escaped "a" under version "2.0" and method
+        // "tools/call", each with the three params that have a name and
+        // object or no arguments; and the whole message with spaces around.
+        let actual = (disagreements, quick.len());
+        let expected = (Vec::<&String>::new(), 4 * 3 + 1);
+        assert_eq!(actual, expected);
     }
 
     #[test]
