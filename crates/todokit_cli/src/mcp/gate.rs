@@ -98,16 +98,41 @@ fn plain_tool_call(line: &[u8]) -> Option<Verdict> {
         return None;
     }
     let params: Params<'_> = serde_json::from_str(envelope.params.get()).ok()?;
-    if params
-        .arguments
-        .is_some_and(|a| !a.get().trim_start().starts_with('{'))
-    {
+    // Arguments nested deeper than the parsers go are the full check's to
+    // refuse (a raw value is skimmed without that limit).
+    let fits = |text: &str| text.trim_start().starts_with('{') && nesting_depth(text) <= QUICK_MAX_DEPTH;
+    if params.arguments.is_some_and(|a| !fits(a.get())) {
         return None;
     }
     Some(Verdict::Forward {
         request: Some(envelope.id),
         cancels: None,
     })
+}
+
+/// The deepest arguments [`plain_tool_call`] reads; serde_json refuses
+/// more than 128 levels in the whole message, so this leaves room.
+const QUICK_MAX_DEPTH: usize = 64;
+
+/// How deeply arrays and objects nest in the JSON `text`.
+fn nesting_depth(text: &str) -> usize {
+    let (mut depth, mut deepest, mut in_string, mut escaped) = (0usize, 0usize, false, false);
+    for byte in text.bytes() {
+        match (in_string, escaped, byte) {
+            (true, true, _) => escaped = false,
+            (true, false, b'\\') => escaped = true,
+            (true, false, b'"') => in_string = false,
+            (true, false, _) => {}
+            (false, _, b'"') => in_string = true,
+            (false, _, b'[' | b'{') => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            (false, _, b']' | b'}') => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
 }
 
 /// [`classify`] for any message: parsed whole, then read as rmcp would.
@@ -280,6 +305,13 @@ mod tests {
         }
         let good =
             r#""jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"TodoWrite","arguments":{}}"#;
+        // Deep arguments, and brackets and escapes inside strings.
+        for depth in [60, 62, 63, 64, 65, 126, 127, 130, 100_000] {
+            let deep = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+            lines.push(format!(
+                r#"{{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{{"name":"T","arguments":{{"a":{deep},"s":"[[\"\\"}}}}}}"#
+            ));
+        }
         lines.extend([
             format!("{{{good},\"extra\":true}}"),
             format!("{{{good},\"id\":2}}"),
@@ -305,9 +337,11 @@ mod tests {
             .collect();
         // Ids 1, "a", -3 and an escaped "a" under version "2.0" and method
         // "tools/call", each with the three params that have a name and
-        // object or no arguments; and the whole message with spaces around.
+        // object or no arguments; arguments nested at most 64 deep (60, 62,
+        // 63: the object around them is one more); and the whole message
+        // with spaces around.
         let actual = (disagreements, quick.len());
-        let expected = (Vec::<&String>::new(), 4 * 3 + 1);
+        let expected = (Vec::<&String>::new(), 4 * 3 + 3 + 1);
         assert_eq!(actual, expected);
     }
 
