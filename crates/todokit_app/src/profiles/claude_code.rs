@@ -81,6 +81,17 @@ pub struct TodoItemView<'a> {
     pub active_form: &'a str,
 }
 
+impl<'a> TodoItemView<'a> {
+    /// `todo` as an item, its content standing in for a missing active form.
+    pub fn of(todo: &'a Todo) -> Self {
+        Self {
+            content: &todo.content,
+            status: todo.status.into(),
+            active_form: todo.active_form.as_deref().unwrap_or(&todo.content),
+        }
+    }
+}
+
 /// The arguments of `TodoWrite`.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -117,11 +128,7 @@ impl ListWriter for TodoWrite {
     }
 
     fn item(todo: &Todo, _position: usize) -> TodoItemView<'_> {
-        TodoItemView {
-            content: &todo.content,
-            status: todo.status.into(),
-            active_form: todo.active_form.as_deref().unwrap_or(&todo.content),
-        }
+        TodoItemView::of(todo)
     }
 
     fn text(_op: &ToolOperation<'_, TodoWriteInput>) -> String {

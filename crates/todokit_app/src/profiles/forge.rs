@@ -5,6 +5,8 @@
 //! turns that into a warning). The result carries the list before and after
 //! the call so a UI can show the change.
 
+use std::borrow::Cow;
+
 use derive_setters::Setters;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -83,13 +85,18 @@ impl TodoItem {
             .id(self.id.clone())
             .status(self.status)
     }
+}
 
-    /// A stored todo at `position`; one without an id (written by another
-    /// profile) gets its 1-based position.
-    fn from_todo(todo: &Todo, position: usize) -> Self {
-        let id = todo.id.clone().unwrap_or_else(|| (position + 1).to_string());
-        Self::new(id, todo.content.clone(), todo.status.into())
-    }
+/// A stored todo as a [`TodoItem`] in the details, borrowing its text; a
+/// todo without an id is shown with its 1-based position.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TodoItemView<'a> {
+    /// Its id.
+    pub id: Cow<'a, str>,
+    /// What to do.
+    pub content: &'a str,
+    /// Where it stands.
+    pub status: TriStatus,
 }
 
 /// The arguments of `todo_write`.
@@ -105,7 +112,7 @@ pub struct TodoWrite;
 
 impl ListWriter for TodoWrite {
     type Input = TodoWriteInput;
-    type Item<'a> = TodoItem;
+    type Item<'a> = TodoItemView<'a>;
     type Fields = ();
     const NAME: &'static str = "todo_write";
     const DESCRIPTION: &'static str = include_str!("../../descriptions/forge/todo_write.md");
@@ -115,8 +122,15 @@ impl ListWriter for TodoWrite {
         Ok(input.todos.iter().map(TodoItem::to_todo).collect())
     }
 
-    fn item(todo: &Todo, position: usize) -> TodoItem {
-        TodoItem::from_todo(todo, position)
+    fn item(todo: &Todo, position: usize) -> TodoItemView<'_> {
+        TodoItemView {
+            id: match &todo.id {
+                Some(id) => Cow::Borrowed(id),
+                None => Cow::Owned((position + 1).to_string()),
+            },
+            content: &todo.content,
+            status: todo.status.into(),
+        }
     }
 
     fn text(op: &ToolOperation<'_, TodoWriteInput>) -> String {

@@ -13,6 +13,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use todokit_domain::{FieldNames, InProgressPolicy, Limits, ListRules, Todo};
 
+// nexo's items are Claude Code's: the same three fields under the same names.
+use crate::profiles::claude_code::TodoItemView;
 use crate::wire::TriStatus;
 use crate::{Counts, ListTool, ListWriter, Profile, ToolError, ToolOperation};
 
@@ -77,14 +79,6 @@ impl TodoItem {
             .status(self.status)
             .active_form(self.active_form.clone())
     }
-
-    fn from_todo(task: &Todo) -> Self {
-        Self::new(
-            task.content.clone(),
-            task.status.into(),
-            task.active_form.clone().unwrap_or_else(|| task.content.clone()),
-        )
-    }
 }
 
 /// The arguments of `TodoWrite`.
@@ -100,7 +94,7 @@ pub struct TodoWrite;
 
 impl ListWriter for TodoWrite {
     type Input = TodoWriteInput;
-    type Item<'a> = TodoItem;
+    type Item<'a> = TodoItemView<'a>;
     type Fields = Counts;
     const NAME: &'static str = "TodoWrite";
     const DESCRIPTION: &'static str = include_str!("../../descriptions/nexo/TodoWrite.md");
@@ -111,12 +105,12 @@ impl ListWriter for TodoWrite {
         Ok(input.todos.iter().map(TodoItem::to_todo).collect())
     }
 
-    fn item(todo: &Todo, _position: usize) -> TodoItem {
-        TodoItem::from_todo(todo)
+    fn item(todo: &Todo, _position: usize) -> TodoItemView<'_> {
+        TodoItemView::of(todo)
     }
 
     fn text(op: &ToolOperation<'_, TodoWriteInput>) -> String {
-        let old_todos: Vec<TodoItem> = op.before.tasks().map(TodoItem::from_todo).collect();
+        let old_todos: Vec<TodoItemView<'_>> = op.before.tasks().map(TodoItemView::of).collect();
         let body = Response {
             old_todos: &old_todos,
             new_todos: &op.asked.todos,
@@ -135,7 +129,7 @@ impl ListWriter for TodoWrite {
 /// the standing instruction.
 #[derive(Serialize)]
 struct Response<'a> {
-    old_todos: &'a [TodoItem],
+    old_todos: &'a [TodoItemView<'a>],
     new_todos: &'a [TodoItem],
     #[serde(flatten)]
     counts: Counts,
