@@ -72,15 +72,25 @@ pub fn replace_flat(
     let in_progress_count = incoming.iter().filter(|t| t.status == Status::InProgress).count();
     let matches = match_tasks(&old, &incoming);
     // An id the new list gives explicitly is not handed to another task by
-    // carry-over, or the list would end up with the same id twice. Decided
-    // per old task up front, so the new tasks can then be moved.
-    let id_taken: Vec<bool> = {
+    // carry-over, or the list would end up with the same id twice. Only a
+    // new task without an id takes its old task's over, so only those old
+    // tasks are looked up, up front, so the new tasks can then be moved.
+    let mut id_taken = vec![false; old.len()];
+    let inheriting: Vec<usize> = incoming
+        .iter()
+        .zip(&matches)
+        .filter_map(|(task, m)| m.filter(|_| task.id.is_none()))
+        .collect();
+    if !inheriting.is_empty() {
         let mut given: Vec<&str> = incoming.iter().filter_map(|t| t.id.as_deref()).collect();
         given.sort_unstable();
-        old.iter()
-            .map(|o| o.id.as_deref().is_some_and(|id| given.binary_search(&id).is_ok()))
-            .collect()
-    };
+        for i in inheriting {
+            id_taken[i] = old[i]
+                .id
+                .as_deref()
+                .is_some_and(|id| given.binary_search(&id).is_ok());
+        }
+    }
     let mut tasks: Vec<Todo> = incoming
         .into_iter()
         .zip(&matches)
