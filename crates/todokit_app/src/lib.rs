@@ -36,7 +36,7 @@ pub use clock::{Clock, ManualClock};
 pub use context::{ConversationContext, StoreError, StoredConversation, Wake, WatchGuard};
 pub use conversations::ConversationSummary;
 pub use details::Details;
-pub use list_writer::{Counts, ListTool, ListWriter, current_details, list_details};
+pub use list_writer::{Counts, ListTool, ListWriter, current_details, id_or_position, list_details};
 pub use operation::ToolOperation;
 pub use profile::{DEFAULT_NAG_AFTER_ROUNDS, ExampleCall, Lifecycle, Profile};
 pub use reminder::{end_of_turn_reminder, stale_list_reminder};

@@ -7,6 +7,8 @@
 //! by implementing [`ListWriter`], and registers the writer wrapped in
 //! [`ListTool`], which makes it a [`TypedTool`] (and so a [`crate::Tool`]).
 
+use std::borrow::Cow;
+
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -141,6 +143,16 @@ pub fn current_details<W: ListWriter>(state: &TodoState) -> Details {
     })
 }
 
+/// A todo's id as a profile that numbers its items shows it: its own id,
+/// else its 1-based `position` (a todo written through another profile may
+/// have none).
+pub fn id_or_position(todo: &Todo, position: usize) -> Cow<'_, str> {
+    match &todo.id {
+        Some(id) => Cow::Borrowed(id),
+        None => Cow::Owned((position + 1).to_string()),
+    }
+}
+
 /// A stored list in `W`'s wire format, serialized item by item.
 fn items<W: ListWriter>(state: &TodoState) -> impl Serialize + '_ {
     SeqOf(move || state.tasks().enumerate().map(|(i, t)| W::item(t, i)))
@@ -153,4 +165,19 @@ struct ListDetails<'a, P, C, F> {
     transitions: &'a [Transition],
     #[serde(flatten)]
     fields: F,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    #[test]
+    fn a_todo_without_an_id_is_shown_by_its_one_based_position() {
+        let named = Todo::new("a").id("x7");
+        let unnamed = Todo::new("b");
+        let actual = (id_or_position(&named, 0), id_or_position(&unnamed, 2));
+        let expected = (Cow::Borrowed("x7"), Cow::<str>::Owned("3".to_owned()));
+        assert_eq!(actual, expected);
+    }
 }

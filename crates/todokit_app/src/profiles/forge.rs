@@ -15,7 +15,7 @@ use todokit_domain::{Checklist, FieldNames, InProgressPolicy, Limits, ListRules,
 use crate::wire::TriStatus;
 use crate::{
     CallContext, ListTool, ListWriter, Outcome, Profile, ToolError, ToolMetadata, ToolOperation, ToolResult,
-    TypedTool, current_details,
+    TypedTool, current_details, id_or_position,
 };
 
 /// The profile's name.
@@ -124,10 +124,7 @@ impl ListWriter for TodoWrite {
 
     fn item(todo: &Todo, position: usize) -> TodoItemView<'_> {
         TodoItemView {
-            id: match &todo.id {
-                Some(id) => Cow::Borrowed(id),
-                None => Cow::Owned((position + 1).to_string()),
-            },
+            id: id_or_position(todo, position),
             content: &todo.content,
             status: todo.status.into(),
         }

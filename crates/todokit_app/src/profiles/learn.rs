@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use todokit_domain::{FieldNames, InProgressPolicy, Limits, ListRules, Status, Todo, TodoError, TodoState};
 
 use crate::wire::TriStatus;
-use crate::{Leniency, ListTool, ListWriter, Profile, ToolError, ToolOperation};
+use crate::{Leniency, ListTool, ListWriter, Profile, ToolError, ToolOperation, id_or_position};
 use todokit_domain::checklist::LEARN;
 
 /// The profile's name.
@@ -115,10 +115,7 @@ impl ListWriter for TodoTool {
 
     fn item(todo: &Todo, position: usize) -> LearnItem<'_> {
         LearnItem {
-            id: match &todo.id {
-                Some(id) => Cow::Borrowed(id),
-                None => Cow::Owned((position + 1).to_string()),
-            },
+            id: id_or_position(todo, position),
             text: &todo.content,
             status: todo.status.into(),
         }
@@ -150,15 +147,8 @@ fn render(state: &TodoState) -> String {
     // One buffer for every line: this text is written on every call.
     let mut out = String::with_capacity(48 * state.tasks().count() + 32);
     for (i, t) in state.tasks().enumerate() {
-        let position;
-        let id = match &t.id {
-            Some(id) => id.as_str(),
-            None => {
-                position = (i + 1).to_string();
-                &position
-            }
-        };
-        LEARN.write_into(&mut out, t.status, &["#", id, ": ", &t.content]);
+        let id = id_or_position(t, i);
+        LEARN.write_into(&mut out, t.status, &["#", &id, ": ", &t.content]);
         out.push('\n');
     }
     let counts = state.counts();
