@@ -14,22 +14,27 @@ use serde_json::{Value, json};
 
 mod cli_support;
 mod serve_support;
-use serve_support::{Browser, Server, todo, todokit, write};
+use serve_support::{Browser, Server, todo, todokit, write_todos};
 
 const HOSTILE: &str = r#"<img src=x onerror="window.pwned=1">"#;
 const CLOSING: &str = "</script><script>window.pwned=2</script>";
+
+/// The plain two-task list most pages here start from.
+fn write_alpha(store: &std::path::Path) {
+    write_todos(
+        store,
+        "alpha",
+        &json!([todo("Plan A", "in_progress"), todo("Ship A", "pending")]),
+    );
+}
 
 #[test]
 fn the_overview_follows_another_process_and_hostile_text_stays_text() {
     let dir = tempfile::tempdir().expect("temp dir");
     let store = dir.path().join("store");
-    write(
-        &store,
-        "alpha",
-        &json!([todo("Plan A", "in_progress"), todo("Ship A", "pending")]),
-    );
-    write(&store, "beta", &json!([todo("Plan B", "in_progress")]));
-    write(
+    write_alpha(&store);
+    write_todos(&store, "beta", &json!([todo("Plan B", "in_progress")]));
+    write_todos(
         &store,
         "gamma",
         &json!([todo(HOSTILE, "in_progress"), todo(CLOSING, "pending")]),
@@ -46,7 +51,7 @@ fn the_overview_follows_another_process_and_hostile_text_stays_text() {
 
     // Another process commits; the open page shows it without a reload.
     let started = Instant::now();
-    write(
+    write_todos(
         &store,
         "alpha",
         &json!([todo("Plan A", "completed"), todo("Ship A", "in_progress")]),
@@ -148,11 +153,7 @@ fn each_page_is_photographed_at_desktop_and_phone_width() {
 fn a_signed_in_browser_edits_the_list_and_the_model_is_told() {
     let dir = tempfile::tempdir().expect("temp dir");
     let store = dir.path().join("store");
-    write(
-        &store,
-        "alpha",
-        &json!([todo("Plan A", "in_progress"), todo("Ship A", "pending")]),
-    );
+    write_alpha(&store);
     let server = Server::start(&store, &["--token", "s3cret-token"]);
     let browser = Browser::start(1280, 900, false);
     let code = server.login_code.clone().unwrap_or_default();

@@ -9,12 +9,12 @@ use serde_json::{Value, json};
 
 mod cli_support;
 mod serve_support;
-use serve_support::{Events, Server, request, todo, todokit, write};
+use serve_support::{Events, Server, request, todo, todokit, write_todos};
 
 /// Three conversations, written in this order (so `gamma` is the newest).
 fn three(store: &std::path::Path) {
     for (id, text) in [("alpha", "Plan A"), ("beta", "Plan B"), ("gamma", "Plan C")] {
-        write(
+        write_todos(
             store,
             id,
             &json!([todo(text, "in_progress"), todo("Ship", "pending")]),
@@ -45,7 +45,7 @@ fn the_api_lists_every_conversation_newest_first_and_events_bring_another_proces
         .next("list", Duration::from_secs(10))
         .map(|d| serde_json::from_str::<Value>(&d).unwrap_or_default());
     let started = Instant::now();
-    write(
+    write_todos(
         &store,
         "alpha",
         &json!([todo("Plan A", "completed"), todo("Ship", "in_progress")]),
@@ -243,25 +243,21 @@ fn on_a_task_board_the_user_gives_and_takes_tasks_from_the_board() {
             Some(body),
         )
     };
-    let view = request(
-        &server.address,
-        "GET",
-        "/api/conversations/team",
-        &[headers[1]],
-        None,
-    )
-    .json();
+    let list = || {
+        request(
+            &server.address,
+            "GET",
+            "/api/conversations/team",
+            &[headers[1]],
+            None,
+        )
+        .json()
+    };
+    let view = list();
     let claimed = post(r#"{"action":"claim","name":"upload","owner":"bob"}"#);
     let nobody = post(r#"{"action":"claim","name":"upload"}"#);
     let released = post(r#"{"action":"release","name":"upload"}"#);
-    let after = request(
-        &server.address,
-        "GET",
-        "/api/conversations/team",
-        &[headers[1]],
-        None,
-    )
-    .json();
+    let after = list();
     let actual = (
         view["can_claim"].clone(),
         claimed.json()["action"].clone(),

@@ -12,7 +12,7 @@ use pretty_assertions::assert_eq;
 
 mod cli_support;
 mod tmux_support;
-use cli_support::todokit;
+use cli_support::{todokit, write_todos};
 use serde_json::{Value, json};
 use tmux_support::Pane;
 
@@ -60,21 +60,7 @@ impl Drop for PipedWatch {
     }
 }
 
-fn call(store: &Path, conversation: &str, args: &Value) {
-    let out = todokit(store)
-        .args([
-            "--conversation",
-            conversation,
-            "call",
-            "TodoWrite",
-            &args.to_string(),
-        ])
-        .output()
-        .expect("todokit call runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-}
-
-/// 40 todos: 10 completed, the 11th in progress (or the 12th when
+/// 40 todos for `write_todos`: 10 completed, the 11th in progress (or the 12th when
 /// `moved`), the rest pending; long enough to wrap at 40 columns.
 fn forty(moved: bool) -> Value {
     let in_progress = if moved { 11 } else { 10 };
@@ -92,7 +78,7 @@ fn forty(moved: bool) -> Value {
             })
         })
         .collect();
-    json!({ "todos": todos })
+    Value::Array(todos)
 }
 
 /// What the done-when asks of a screen of `height` rows: header first,
@@ -109,7 +95,7 @@ fn fits(rows: &[String], width: usize, height: usize, progress: &str, active: &s
 fn watch_fits_the_pane_is_redrawn_on_resize_and_never_splits_a_word() {
     let dir = tempfile::tempdir().expect("temp dir");
     let store = dir.path().join("store");
-    call(&store, "release", &forty(false));
+    write_todos(&store, "release", &forty(false));
     let command = format!(
         "{} --store store --conversation release --color never watch --interval-ms 5000",
         env!("CARGO_BIN_EXE_todokit")
@@ -123,7 +109,7 @@ fn watch_fits_the_pane_is_redrawn_on_resize_and_never_splits_a_word() {
         pane.wait_for(|rows| rows.len() <= 20 && fits(rows, 100, 20, "Progress: 10/40 completed", active));
 
     // Another process moves the list on: the pane follows within the wait.
-    call(&store, "release", &forty(true));
+    write_todos(&store, "release", &forty(true));
     let moved =
         pane.wait_for(|rows| fits(rows, 100, 20, "Progress: 11/40 completed", "~ Working on step 12"));
 
@@ -132,7 +118,7 @@ fn watch_fits_the_pane_is_redrawn_on_resize_and_never_splits_a_word() {
         rows.iter().all(|r| r.chars().count() <= 40)
             && fits(rows, 40, 30, "Progress: 11/40 completed", "~ Working")
     });
-    let words: HashSet<String> = forty(true)["todos"]
+    let words: HashSet<String> = forty(true)
         .as_array()
         .into_iter()
         .flatten()
@@ -197,18 +183,17 @@ fn watch_fits_the_pane_is_redrawn_on_resize_and_never_splits_a_word() {
 #[test]
 fn watch_latest_follows_whichever_conversation_changed_last() {
     let store = tempfile::tempdir().expect("temp dir");
-    let plan =
-        |text: &str| json!({"todos": [{"content": text, "status": "in_progress", "activeForm": text}]});
-    call(store.path(), "first", &plan("Plan A"));
+    let plan = |text: &str| json!([{"content": text, "status": "in_progress", "activeForm": text}]);
+    write_todos(store.path(), "first", &plan("Plan A"));
     let watcher = PipedWatch::start(store.path(), &["--latest", "--interval-ms", "200"]);
     let next = || watcher.next();
     let mut lines = vec![next()];
     // Store times are in milliseconds: keep the two commits apart.
     std::thread::sleep(Duration::from_millis(20));
-    call(store.path(), "second", &plan("Plan B"));
+    write_todos(store.path(), "second", &plan("Plan B"));
     lines.push(next());
     std::thread::sleep(Duration::from_millis(20));
-    call(store.path(), "first", &plan("Plan A2"));
+    write_todos(store.path(), "first", &plan("Plan A2"));
     lines.push(next());
     drop(watcher);
     let expected = vec![
@@ -226,15 +211,15 @@ fn watch_prints_one_line_per_change_when_not_on_a_terminal() {
     let next = || watcher.next();
     let mut lines = vec![next()];
     let writes = [
-        r#"{"todos":[{"content":"Plan","status":"in_progress","activeForm":"Planning"},{"content":"Build","status":"pending","activeForm":"Building"}]}"#,
-        r#"{"todos":[{"content":"Plan","status":"completed","activeForm":"Planning"},{"content":"Build","status":"in_progress","activeForm":"Building \u001b[31m"}]}"#,
-        r#"{"todos":[{"content":"Plan","status":"completed","activeForm":"Planning"},{"content":"Build","status":"completed","activeForm":"Building"}]}"#,
+        r#"[{"content":"Plan","status":"in_progress","activeForm":"Planning"},{"content":"Build","status":"pending","activeForm":"Building"}]"#,
+        r#"[{"content":"Plan","status":"completed","activeForm":"Planning"},{"content":"Build","status":"in_progress","activeForm":"Building \u001b[31m"}]"#,
+        r#"[{"content":"Plan","status":"completed","activeForm":"Planning"},{"content":"Build","status":"completed","activeForm":"Building"}]"#,
     ];
-    for args in writes {
-        call(
+    for todos in writes {
+        write_todos(
             store.path(),
             "default",
-            &serde_json::from_str(args).expect("JSON"),
+            &serde_json::from_str(todos).expect("JSON"),
         );
         lines.push(next());
     }

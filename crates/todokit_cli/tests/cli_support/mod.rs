@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 pub fn todokit(store: &Path) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_todokit"));
@@ -22,6 +22,14 @@ pub fn todokit(store: &Path) -> Command {
     }
     cmd.env("NO_COLOR", "1");
     cmd
+}
+
+/// Commits `todos` to `conversation` with a `TodoWrite` call made by
+/// another `todokit` process, as a model's host would.
+pub fn write_todos(store: &Path, conversation: &str, todos: &Value) {
+    let args = json!({ "todos": todos }).to_string();
+    let out = run(todokit(store).args(["--conversation", conversation, "call", "TodoWrite", &args]));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
 pub fn run(cmd: &mut Command) -> Output {

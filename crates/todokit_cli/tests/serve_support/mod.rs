@@ -14,24 +14,9 @@ use serde_json::{Value, json};
 
 /// The `todokit` command on a store, free of the caller's environment
 /// (the tests that use this module declare `cli_support` too).
-pub use crate::cli_support::todokit;
+pub use crate::cli_support::{todokit, write_todos};
 
-/// Runs a `TodoWrite` call on `conversation` in another process.
-pub fn write(store: &Path, conversation: &str, todos: &Value) {
-    let out = todokit(store)
-        .args([
-            "--conversation",
-            conversation,
-            "call",
-            "TodoWrite",
-            &json!({ "todos": todos }).to_string(),
-        ])
-        .output()
-        .expect("todokit call runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-}
-
-/// One todo for `write`.
+/// One todo for `write_todos`.
 pub fn todo(content: &str, status: &str) -> Value {
     json!({"content": content, "status": status, "activeForm": content})
 }
