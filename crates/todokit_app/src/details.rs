@@ -38,6 +38,11 @@ impl Details {
         self.0.get()
     }
 
+    /// The JSON text as a raw value, to embed in a larger message as it is.
+    pub fn as_raw(&self) -> &RawValue {
+        &self.0
+    }
+
     /// The details parsed into a JSON value (`null` if the text were ever
     /// not JSON, which [`Details::of`] rules out).
     pub fn value(&self) -> Value {

@@ -272,7 +272,10 @@ async fn run(cli: Cli) -> Result<ExitCode> {
     };
     let conversation = cli.conversation.clone();
     let store = cli.store.as_deref();
-    let service = || make_service(store, &cli.profile);
+    // The MCP server serves one client on a one-thread runtime: waiting for
+    // its disk there is cheaper than two thread switches per file access.
+    let files_on_calling_thread = matches!(cli.command, Command::Mcp);
+    let service = || make_service(store, &cli.profile, files_on_calling_thread);
     let conversation_or_default = || conversation.clone().unwrap_or_else(|| "default".to_owned());
     match cli.command {
         Command::Call { tool, json } => {
@@ -375,7 +378,7 @@ async fn run(cli: Cli) -> Result<ExitCode> {
                 );
                 return Ok(ExitCode::from(EXIT_USAGE));
             }
-            let service = make_service(store, demo::PROFILE).await?;
+            let service = make_service(store, demo::PROFILE, false).await?;
             let delay = delay_ms.unwrap_or(if std::io::stdout().is_terminal() { 700 } else { 0 });
             let conversation = conversation.unwrap_or_else(|| demo::CONVERSATION.to_owned());
             demo::run(

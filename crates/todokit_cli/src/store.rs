@@ -2,7 +2,7 @@
 //! default), or a PostgreSQL URL in builds with the `postgres` feature.
 
 use anyhow::Result;
-use todokit::{TodoWriteService, Todokit};
+use todokit::{JsonFileStore, TodoWriteService, Todokit};
 
 /// True for a `--store` that names a database rather than a folder.
 pub fn is_database_url(store: &std::path::Path) -> bool {
@@ -12,8 +12,14 @@ pub fn is_database_url(store: &std::path::Path) -> bool {
 }
 
 /// The service for `profile` on the store `--store` names (a folder, or a
-/// `postgres://` URL in builds with the `postgres` feature).
-pub async fn make_service(store: Option<&std::path::Path>, profile: &str) -> Result<TodoWriteService> {
+/// `postgres://` URL in builds with the `postgres` feature). With
+/// `files_on_calling_thread`, a folder store does its file work on the
+/// thread that awaits it ([`JsonFileStore::on_calling_thread`]).
+pub async fn make_service(
+    store: Option<&std::path::Path>,
+    profile: &str,
+    files_on_calling_thread: bool,
+) -> Result<TodoWriteService> {
     let builder = Todokit::builder().profile(profile)?;
     let builder = match store {
         Some(url) if is_database_url(url) => {
@@ -36,7 +42,13 @@ pub async fn make_service(store: Option<&std::path::Path>, profile: &str) -> Res
                 );
             }
         }
+        Some(dir) if files_on_calling_thread => builder.store(JsonFileStore::new(dir).on_calling_thread()),
         Some(dir) => builder.store_dir(dir),
+        None if files_on_calling_thread => match todokit::default_store_dir() {
+            Some(dir) => builder.store(JsonFileStore::new(dir).on_calling_thread()),
+            // Left to `build`, which says why there is no folder.
+            None => builder,
+        },
         None => builder,
     };
     Ok(builder.build()?)

@@ -6,6 +6,7 @@
 
 use rmcp::model::{CallToolRequestParams, ClientJsonRpcMessage, ClientRequest, JsonRpcMessage};
 use serde::Deserialize;
+use serde::de::IgnoredAny;
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
 use todokit::app::json_kind;
@@ -64,15 +65,33 @@ pub enum Verdict {
 
 /// Decides what to do with one line from the client.
 pub fn classify(line: &[u8]) -> Verdict {
-    plain_tool_call(line).unwrap_or_else(|| classify_fully(line))
+    match plain_tool_call(line) {
+        Some(call) => Verdict::Forward {
+            request: Some(call.id),
+            cancels: None,
+        },
+        None => classify_fully(line),
+    }
+}
+
+/// A well-formed `tools/call` with nothing but a name and arguments, read
+/// without building its arguments as a tree.
+#[derive(Debug)]
+pub struct PlainToolCall<'a> {
+    /// The request's id (a string or a 64-bit integer).
+    pub id: Value,
+    /// The tool's name, as written (no escapes).
+    pub name: &'a str,
+    /// The arguments' JSON text, an object; `None` when absent or `null`.
+    pub arguments: Option<&'a RawValue>,
 }
 
 /// The message nearly every session is made of, a well-formed `tools/call`,
 /// recognised without building its arguments as a tree (they can be
 /// megabytes): `Some` only where [`classify_fully`] would pass it on too,
 /// `None` for anything else, which the full check then reads.
-fn plain_tool_call(line: &[u8]) -> Option<Verdict> {
-    /// The request's envelope, exactly these four keys.
+pub fn plain_tool_call(line: &[u8]) -> Option<PlainToolCall<'_>> {
+    /// The request's envelope, exactly these four keys, read in one pass.
     #[derive(Deserialize)]
     #[serde(deny_unknown_fields)]
     struct Envelope<'a> {
@@ -80,13 +99,12 @@ fn plain_tool_call(line: &[u8]) -> Option<Verdict> {
         id: Value,
         method: &'a str,
         #[serde(borrow)]
-        params: &'a RawValue,
+        params: Params<'a>,
     }
     /// `tools/call` params: a name, and arguments that are an object.
     #[derive(Deserialize)]
     #[serde(deny_unknown_fields)]
     struct Params<'a> {
-        #[allow(dead_code)]
         name: &'a str,
         #[serde(borrow)]
         arguments: Option<&'a RawValue>,
@@ -97,17 +115,30 @@ fn plain_tool_call(line: &[u8]) -> Option<Verdict> {
     if envelope.jsonrpc != "2.0" || envelope.method != "tools/call" || !id_fits {
         return None;
     }
-    let params: Params<'_> = serde_json::from_str(envelope.params.get()).ok()?;
+    let params = envelope.params;
     // Arguments nested deeper than the parsers go are the full check's to
     // refuse (a raw value is skimmed without that limit).
     let fits = |text: &str| text.trim_start().starts_with('{') && nesting_depth(text) <= QUICK_MAX_DEPTH;
     if params.arguments.is_some_and(|a| !fits(a.get())) {
         return None;
     }
-    Some(Verdict::Forward {
-        request: Some(envelope.id),
-        cancels: None,
+    Some(PlainToolCall {
+        id: envelope.id,
+        name: params.name,
+        arguments: params.arguments,
     })
+}
+
+/// True for an `initialize` request: the one that opens a session.
+pub fn is_initialize(line: &[u8]) -> bool {
+    #[derive(Deserialize)]
+    struct Head<'a> {
+        #[serde(borrow)]
+        method: Option<std::borrow::Cow<'a, str>>,
+        id: Option<IgnoredAny>,
+    }
+    serde_json::from_slice::<Head<'_>>(line)
+        .is_ok_and(|head| head.id.is_some() && head.method.as_deref() == Some("initialize"))
 }
 
 /// The deepest arguments [`plain_tool_call`] reads; serde_json refuses
@@ -328,7 +359,7 @@ mod tests {
         let lines = tool_call_variants();
         let quick: Vec<(&String, Verdict)> = lines
             .iter()
-            .filter_map(|line| Some((line, plain_tool_call(line.as_bytes())?)))
+            .filter_map(|line| plain_tool_call(line.as_bytes()).map(|_| (line, classify(line.as_bytes()))))
             .collect();
         let disagreements: Vec<&String> = quick
             .iter()

@@ -11,6 +11,7 @@ mod framing;
 mod gate;
 mod server;
 mod session;
+mod stdio;
 
 pub use gate::{INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR};
 pub use server::{CONVERSATION_META_KEY, TOOL_META_KEY, TodoMcpServer};

@@ -12,9 +12,13 @@ use rmcp::model::{
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
+use serde::Serialize;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 use todokit::app::schema::{SchemaTarget, definition};
-use todokit::app::{ServiceError, TodoWriteService};
+use todokit::app::{ServiceError, TodoWriteService, ToolResult};
+
+use super::gate::PlainToolCall;
 
 /// The key of a call's `_meta` that names the conversation, for clients
 /// that keep several conversations on one server.
@@ -90,6 +94,91 @@ impl TodoMcpServer {
     }
 }
 
+impl TodoMcpServer {
+    /// Runs one call: a tool result (refusals included), or the protocol
+    /// error for a call that names no tool of the profile or cannot reach
+    /// the store.
+    async fn run(&self, conversation: &str, name: &str, args: &str) -> Result<ToolResult, ErrorData> {
+        match self.service.call(conversation, name, args).await {
+            Ok(result) => Ok(result),
+            Err(error @ ServiceError::UnknownTool { .. }) => {
+                Err(ErrorData::invalid_params(error.to_string(), None))
+            }
+            Err(error) => Err(ErrorData::internal_error(error.to_string(), None)),
+        }
+    }
+
+    /// Runs a plain `tools/call` (a name and arguments, nothing else) and
+    /// writes the reply line rmcp would write for it in a session opened by
+    /// `initialize` at a protocol version before 2026-07-28. The arguments
+    /// go to the service as the text they came in, and the details into the
+    /// reply as the text they were written as: no tree is built either way.
+    pub(super) async fn answer_plain_call(&self, call: &PlainToolCall<'_>) -> Vec<u8> {
+        let args = call.arguments.map_or("{}", RawValue::get);
+        let written = match self.run(&self.conversation, call.name, args).await {
+            Ok(result) => serde_json::to_vec(&PlainReply {
+                jsonrpc: "2.0",
+                id: &call.id,
+                result: PlainResult {
+                    content: [TextBlock {
+                        kind: "text",
+                        text: &result.content,
+                    }],
+                    structured_content: result.details.as_raw(),
+                    is_error: result.is_error,
+                },
+            }),
+            Err(error) => serde_json::to_vec(&PlainError {
+                jsonrpc: "2.0",
+                id: &call.id,
+                error: &error,
+            }),
+        };
+        // Every part is a string, a number or JSON already checked, so
+        // writing cannot fail; the fallback is an internal error all the same.
+        let mut line = written.unwrap_or_else(|error| {
+            super::gate::error_reply(Some(call.id.clone()), -32603, error.to_string())
+                .to_string()
+                .into_bytes()
+        });
+        line.push(b'\n');
+        line
+    }
+}
+
+/// A JSON-RPC response to a plain `tools/call`, in rmcp's key order.
+#[derive(Serialize)]
+struct PlainReply<'a> {
+    jsonrpc: &'static str,
+    id: &'a Value,
+    result: PlainResult<'a>,
+}
+
+/// `CallToolResult` with one text block and the details as structured
+/// content, in rmcp's key order.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PlainResult<'a> {
+    content: [TextBlock<'a>; 1],
+    structured_content: &'a RawValue,
+    is_error: bool,
+}
+
+#[derive(Serialize)]
+struct TextBlock<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    text: &'a str,
+}
+
+/// A JSON-RPC error response.
+#[derive(Serialize)]
+struct PlainError<'a> {
+    jsonrpc: &'static str,
+    id: &'a Value,
+    error: &'a ErrorData,
+}
+
 impl ServerHandler for TodoMcpServer {
     fn get_info(&self) -> ServerConfig {
         InitializeResult::new(ServerCapabilities::builder().enable_tools().build())
@@ -118,21 +207,14 @@ impl ServerHandler for TodoMcpServer {
             Some(arguments) => serde_json::to_string(arguments).unwrap_or_else(|_| "{}".to_owned()),
             None => "{}".to_owned(),
         };
-        match self.service.call(&conversation, &request.name, &args).await {
-            Ok(result) => {
-                let content = vec![ContentBlock::text(result.content)];
-                let mut response = if result.is_error {
-                    CallToolResult::error(content)
-                } else {
-                    CallToolResult::success(content)
-                };
-                response.structured_content = Some(result.details.value());
-                Ok(response.into())
-            }
-            Err(error @ ServiceError::UnknownTool { .. }) => {
-                Err(ErrorData::invalid_params(error.to_string(), None))
-            }
-            Err(error) => Err(ErrorData::internal_error(error.to_string(), None)),
-        }
+        let result = self.run(&conversation, &request.name, &args).await?;
+        let content = vec![ContentBlock::text(result.content)];
+        let mut response = if result.is_error {
+            CallToolResult::error(content)
+        } else {
+            CallToolResult::success(content)
+        };
+        response.structured_content = Some(result.details.value());
+        Ok(response.into())
     }
 }

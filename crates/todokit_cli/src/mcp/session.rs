@@ -10,7 +10,12 @@
 //!   a time, and settles each request it sees answered;
 //! - at the end of input, every request already read is answered before
 //!   rmcp's input is closed (rmcp drops requests still running when its
-//!   input ends).
+//!   input ends);
+//! - once rmcp has answered the client's `initialize`, the reader answers
+//!   plain `tools/call` requests (a name and arguments, no `_meta`) itself,
+//!   with the reply rmcp would give: they are nearly every message of a
+//!   session, and rmcp's reading and writing of a 50-item list cost more
+//!   than the call. Everything else still goes to rmcp.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -24,7 +29,7 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader
 use tokio::sync::{Semaphore, mpsc};
 
 use super::framing::{Frame, FrameReader};
-use super::gate::{Verdict, classify, too_large};
+use super::gate::{Verdict, classify, is_initialize, plain_tool_call, too_large};
 use super::server::TodoMcpServer;
 
 /// The longest message the server reads, in bytes (4 MiB: a full list at
@@ -47,7 +52,7 @@ const PIPE_BYTES: usize = 1 << 16;
 /// Serves `server` on standard input and output until the client closes its
 /// end; see [`serve`].
 pub async fn serve_stdio(server: TodoMcpServer) -> std::io::Result<()> {
-    serve(server, tokio::io::stdin(), tokio::io::stdout()).await
+    serve(server, super::stdio::input(), super::stdio::Output::new()).await
 }
 
 /// Serves `server` over newline-delimited JSON-RPC on `input` and `output`
@@ -63,12 +68,45 @@ where
     I: AsyncRead + Unpin + Send + 'static,
     O: AsyncWrite + Unpin + Send + 'static,
 {
+    serve_session(server, input, output, true).await.0
+}
+
+/// [`serve`], answering plain tool calls in the reader or not (the tests
+/// compare the two), and how many it answered there.
+async fn serve_session<I, O>(
+    server: TodoMcpServer,
+    input: I,
+    output: O,
+    plain_calls_here: bool,
+) -> (std::io::Result<()>, usize)
+where
+    I: AsyncRead + Unpin + Send + 'static,
+    O: AsyncWrite + Unpin + Send + 'static,
+{
     let (to_service, service_in) = tokio::io::duplex(PIPE_BYTES);
     let (service_out, from_service) = tokio::io::duplex(PIPE_BYTES);
     let (replies, pending) = mpsc::channel::<Vec<u8>>(MAX_IN_FLIGHT);
     let in_flight = Arc::new(InFlight::new());
-    let writer = tokio::spawn(write_replies(output, from_service, pending, in_flight.clone()));
-    let reader = tokio::spawn(read_requests(input, to_service, replies, in_flight));
+    let lifecycle = Arc::new(Lifecycle(Mutex::new(if plain_calls_here {
+        Opening::NotYet
+    } else {
+        Opening::Off
+    })));
+    let writer = tokio::spawn(write_replies(
+        output,
+        from_service,
+        pending,
+        in_flight.clone(),
+        lifecycle.clone(),
+    ));
+    let reader = tokio::spawn(read_requests(
+        input,
+        server.clone(),
+        to_service,
+        replies,
+        in_flight,
+        lifecycle,
+    ));
     let served = server.serve((service_in, service_out)).await;
     let handshake = match served {
         Ok(running) => {
@@ -77,9 +115,9 @@ where
         }
         Err(error) => Err(std::io::Error::other(error)),
     };
-    let _ = reader.await;
+    let answered_here = reader.await.unwrap_or(0);
     let _ = writer.await;
-    handshake
+    (handshake, answered_here)
 }
 
 /// Requests passed to rmcp and not yet answered, by id.
@@ -125,12 +163,81 @@ impl InFlight {
     }
 }
 
+/// How far the session's opening has got, as the reader and writer see
+/// it: plain tool calls are answered by the reader only once rmcp has
+/// answered the one `initialize` request, with the version it settled.
+struct Lifecycle(Mutex<Opening>);
+
+enum Opening {
+    /// No `initialize` passed on yet.
+    NotYet,
+    /// The `initialize` request with this id is with rmcp.
+    Asked(Value),
+    /// rmcp accepted it, at a protocol version before 2026-07-28.
+    Open,
+    /// A second `initialize` (after which rmcp changes the shape of its
+    /// results), one rmcp refused, or a session at 2026-07-28 or later
+    /// (whose results rmcp shapes differently, and which this server does
+    /// not offer yet): rmcp answers everything.
+    Off,
+}
+
+impl Lifecycle {
+    fn opening(&self) -> std::sync::MutexGuard<'_, Opening> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// True once plain tool calls may be answered directly.
+    fn open(&self) -> bool {
+        matches!(*self.opening(), Opening::Open)
+    }
+
+    /// The reader passed on an `initialize` request with `id`.
+    fn asked(&self, id: &Value) {
+        let mut opening = self.opening();
+        *opening = match *opening {
+            Opening::NotYet => Opening::Asked(id.clone()),
+            _ => Opening::Off,
+        };
+    }
+
+    /// rmcp wrote `line`, the response to the request `id`.
+    fn answered(&self, id: &Value, line: &str) {
+        /// The part of an `initialize` response that matters here.
+        #[derive(Deserialize)]
+        struct Response {
+            result: Option<Settled>,
+        }
+        #[derive(Deserialize)]
+        struct Settled {
+            #[serde(rename = "protocolVersion")]
+            protocol_version: String,
+        }
+        let mut opening = self.opening();
+        if !matches!(&*opening, Opening::Asked(asked) if asked == id) {
+            return;
+        }
+        *opening = match serde_json::from_str::<Response>(line) {
+            // As rmcp compares them: ISO dates order as text.
+            Ok(Response {
+                result: Some(Settled { protocol_version }),
+            }) if protocol_version.as_str() < rmcp::model::ProtocolVersion::V_2026_07_28.as_str() => {
+                Opening::Open
+            }
+            _ => Opening::Off,
+        };
+    }
+}
+
 async fn read_requests<I: AsyncRead + Unpin>(
     input: I,
+    server: TodoMcpServer,
     mut to_service: tokio::io::DuplexStream,
     replies: mpsc::Sender<Vec<u8>>,
     in_flight: Arc<InFlight>,
-) {
+    lifecycle: Arc<Lifecycle>,
+) -> usize {
+    let mut answered_here = 0;
     let mut frames = FrameReader::new(BufReader::new(input), MAX_MESSAGE_BYTES);
     loop {
         let frame = match frames.next().await {
@@ -151,9 +258,20 @@ async fn read_requests<I: AsyncRead + Unpin>(
         if line.trim_ascii().is_empty() {
             continue;
         }
+        if lifecycle.open()
+            && let Some(call) = plain_tool_call(&line)
+        {
+            let reply = server.answer_plain_call(&call).await;
+            let _ = replies.send(reply).await;
+            answered_here += 1;
+            continue;
+        }
         match classify(&line) {
             Verdict::Forward { request, cancels } => {
                 if let Some(id) = &request {
+                    if is_initialize(&line) {
+                        lifecycle.asked(id);
+                    }
                     in_flight.admit(id).await;
                 }
                 if let Some(id) = &cancels {
@@ -178,6 +296,7 @@ async fn read_requests<I: AsyncRead + Unpin>(
         eprintln!("todokit mcp: gave up waiting for replies after {DRAIN_LIMIT:?}");
     }
     drop(to_service);
+    answered_here
 }
 
 fn line_of(reply: &Value) -> Vec<u8> {
@@ -198,6 +317,7 @@ async fn write_replies<O: AsyncWrite + Unpin>(
     from_service: tokio::io::DuplexStream,
     mut pending: mpsc::Receiver<Vec<u8>>,
     in_flight: Arc<InFlight>,
+    lifecycle: Arc<Lifecycle>,
 ) {
     let mut lines = BufReader::new(from_service).lines();
     let mut service_open = true;
@@ -208,6 +328,7 @@ async fn write_replies<O: AsyncWrite + Unpin>(
             line = lines.next_line(), if service_open => match line {
                 Ok(Some(line)) => {
                     if let Ok(Outgoing { id: Some(id), method: None }) = serde_json::from_str(&line) {
+                        lifecycle.answered(&id, &line);
                         in_flight.settle(&id);
                     }
                     let mut bytes = line.into_bytes();
@@ -233,3 +354,7 @@ async fn write_replies<O: AsyncWrite + Unpin>(
         }
     }
 }
+
+#[cfg(test)]
+#[path = "session_tests.rs"]
+mod tests;

@@ -78,6 +78,8 @@ pub struct JsonFileStore {
     root: PathBuf,
     /// Writes so far by this store and its clones, for the sweep's cadence.
     saves: Arc<AtomicUsize>,
+    /// File work runs on the calling thread even under tokio.
+    on_calling_thread: bool,
 }
 
 impl JsonFileStore {
@@ -86,7 +88,20 @@ impl JsonFileStore {
         Self {
             root: root.into(),
             saves: Arc::default(),
+            on_calling_thread: false,
         }
+    }
+
+    /// This store, doing its file work on the thread that awaits it even
+    /// inside a tokio runtime, instead of on tokio's blocking pool. Each
+    /// hand-off to the pool and back costs two thread switches, which on a
+    /// busy machine is most of a call on a fast disk; the price is that the
+    /// runtime's thread waits for the disk. For a process that serves one
+    /// client and has nothing else to do meanwhile (`todokit mcp`), not for
+    /// a server with other work on its runtime.
+    pub fn on_calling_thread(mut self) -> Self {
+        self.on_calling_thread = true;
+        self
     }
 
     /// The folder it keeps its files in.
@@ -287,6 +302,9 @@ impl JsonFileStore {
 #[async_trait]
 impl ConversationContext for JsonFileStore {
     async fn load(&self, conversation: &str) -> Result<TodoState, StoreError> {
+        if self.on_calling_thread {
+            return self.load_blocking(conversation);
+        }
         let (store, conversation) = (self.clone(), conversation.to_owned());
         blocking(move || store.load_blocking(&conversation)).await
     }
@@ -301,6 +319,9 @@ impl ConversationContext for JsonFileStore {
         expected: u64,
         state: TodoState,
     ) -> Result<(), StoreError> {
+        if self.on_calling_thread {
+            return self.save_blocking(conversation, expected, &state);
+        }
         let (store, conversation) = (self.clone(), conversation.to_owned());
         blocking(move || store.save_blocking(&conversation, expected, &state)).await
     }
@@ -310,6 +331,9 @@ impl ConversationContext for JsonFileStore {
     }
 
     async fn conversations(&self) -> Result<Vec<StoredConversation>, StoreError> {
+        if self.on_calling_thread {
+            return self.list_blocking();
+        }
         let store = self.clone();
         blocking(move || store.list_blocking()).await
     }

@@ -382,3 +382,26 @@ async fn a_temporary_file_left_by_a_killed_writer_goes_with_the_next_stores_firs
     let expected = (only_ours_gone.clone(), true, only_ours_gone);
     assert_eq!(actual, expected);
 }
+
+#[tokio::test]
+async fn a_store_on_the_calling_thread_reads_and_writes_the_same_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = JsonFileStore::new(dir.path()).on_calling_thread();
+    fixture.save("conv", 0, &state("a", 1)).await.unwrap();
+    let stale = fixture.save("conv", 0, &state("b", 1)).await.is_err();
+    let listed: Vec<String> = fixture
+        .conversations()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|conversation| conversation.id)
+        .collect();
+    let actual = (
+        fixture.load("conv").await.unwrap(),
+        JsonFileStore::new(dir.path()).load("conv").await.unwrap(),
+        stale,
+        listed,
+    );
+    let expected = (state("a", 1), state("a", 1), true, vec!["conv".to_owned()]);
+    assert_eq!(actual, expected);
+}
