@@ -23,6 +23,7 @@ use sha2::{Digest, Sha256};
 use todokit::app::CallContext;
 
 mod fixed_store;
+mod group_commit;
 use fixed_store::FixedStore;
 use todokit::{
     ConversationContext, JsonFileStore, ManualClock, MemoryStore, TodoState, TodoWriteService, profiles,
@@ -265,6 +266,13 @@ fn main() {
         w1_durable_floor / 1e3,
         w1_file / w1_durable_floor
     ));
+
+    group_commit::report(
+        &w1,
+        &stored_bytes,
+        |store| service("claude-code", store),
+        &mut say,
+    );
 
     // Memory per stored conversation of 50 items, in the memory store: as
     // a host holds many (most packed, the few used last ready), and with
