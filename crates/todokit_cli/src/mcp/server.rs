@@ -6,9 +6,9 @@
 //! protocol error, and so is a store that cannot be read or written.
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, InitializeResult,
-    ListToolsResult, MetaObject, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
-    ToolAnnotations,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorCode, Implementation,
+    InitializeResult, ListToolsResult, MetaObject, PaginatedRequestParams, ServerCapabilities, ServerConfig,
+    Tool, ToolAnnotations,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -137,9 +137,13 @@ impl TodoMcpServer {
         // Every part is a string, a number or JSON already checked, so
         // writing cannot fail; the fallback is an internal error all the same.
         let mut line = written.unwrap_or_else(|error| {
-            super::gate::error_reply(Some(call.id.clone()), -32603, error.to_string())
-                .to_string()
-                .into_bytes()
+            super::gate::error_reply(
+                Some(call.id.clone()),
+                ErrorCode::INTERNAL_ERROR.0.into(),
+                error.to_string(),
+            )
+            .to_string()
+            .into_bytes()
         });
         line.push(b'\n');
         line

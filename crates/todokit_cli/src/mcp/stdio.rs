@@ -5,7 +5,10 @@
 //!
 //! - Input: when standard input is a pipe (as every MCP client starts its
 //!   server), it is read through the runtime's own event loop; anything
-//!   else (a terminal, a file, a socket) through tokio's `stdin()`.
+//!   else (a terminal, a file, a socket) through tokio's `stdin()`. The
+//!   pipe's read end is made non-blocking, which a process that reads the
+//!   same pipe after this one would see too; a client's pipe to its server
+//!   has no other reader.
 //! - Output: replies are written on the runtime's thread. A pipe's buffer
 //!   takes a whole reply at once unless the client has stopped reading, and
 //!   then the session has nothing to do until it reads again. Standard
