@@ -199,22 +199,30 @@ fn transitions<O: Borrow<Todo>, N: Borrow<Todo>>(
 /// same content.
 fn match_tasks<O: Borrow<Todo>, N: Borrow<Todo>>(old: &[O], new: &[N]) -> Vec<Option<usize>> {
     let mut claimed = vec![false; old.len()];
+    // Every old task before `first_open` is claimed, so no search looks
+    // there: a list rewritten in the same order (the usual call) is matched
+    // in one pass instead of a scan per task.
+    let mut first_open = 0;
     new.iter()
         .map(Borrow::borrow)
         .map(|task: &Todo| {
-            let found = old
+            let found = old[first_open..]
                 .iter()
                 .map(Borrow::borrow)
-                .enumerate()
-                .position(|(i, o): (usize, &Todo)| {
+                .zip(first_open..)
+                .find(|&(o, i): &(&Todo, usize)| {
                     !claimed[i]
                         && match &task.id {
                             Some(id) => o.id.as_ref() == Some(id),
                             None => o.content == task.content,
                         }
-                });
+                })
+                .map(|(_, i)| i);
             if let Some(i) = found {
                 claimed[i] = true;
+                while claimed.get(first_open) == Some(&true) {
+                    first_open += 1;
+                }
             }
             found
         })
@@ -439,6 +447,58 @@ mod tests {
             from: Some(Status::Pending),
             to: Some(Status::Completed),
         }];
+        assert_eq!(actual, expected);
+    }
+
+    /// The matching as first written: a scan of every old task per new one.
+    fn match_by_full_scan(old: &[Todo], new: &[Todo]) -> Vec<Option<usize>> {
+        let mut claimed = vec![false; old.len()];
+        new.iter()
+            .map(|task| {
+                let found = (0..old.len()).find(|&i| {
+                    !claimed[i]
+                        && match &task.id {
+                            Some(id) => old[i].id.as_ref() == Some(id),
+                            None => old[i].content == task.content,
+                        }
+                });
+                if let Some(i) = found {
+                    claimed[i] = true;
+                }
+                found
+            })
+            .collect()
+    }
+
+    #[test]
+    fn matching_skips_only_claimed_tasks_and_agrees_with_a_full_scan() {
+        // Every list of up to four tasks drawn from two contents, with and
+        // without an id (ids shared between contents too), old against new.
+        let kinds = [
+            Todo::new("a"),
+            Todo::new("b"),
+            Todo::new("a").id("1"),
+            Todo::new("b").id("1"),
+        ];
+        let mut lists: Vec<Vec<Todo>> = vec![Vec::new()];
+        for length in 1..=4 {
+            let shorter: Vec<Vec<Todo>> = lists.iter().filter(|l| l.len() == length - 1).cloned().collect();
+            for list in shorter {
+                for kind in &kinds {
+                    let mut longer = list.clone();
+                    longer.push(kind.clone());
+                    lists.push(longer);
+                }
+            }
+        }
+        let disagreements: Vec<(&Vec<Todo>, &Vec<Todo>)> = lists
+            .iter()
+            .flat_map(|old| lists.iter().map(move |new| (old, new)))
+            .filter(|(old, new)| match_tasks(old, new) != match_by_full_scan(old, new))
+            .collect();
+        let in_order = match_tasks(&kinds, &kinds);
+        let actual = (lists.len(), disagreements, in_order);
+        let expected = (341, Vec::new(), vec![Some(0), Some(1), Some(2), Some(3)]);
         assert_eq!(actual, expected);
     }
 }
