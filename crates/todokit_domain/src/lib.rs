@@ -34,7 +34,7 @@ pub use patch::{TodoField, TodoPatch};
 pub use rules::{FieldNames, InProgressPolicy, ItemPath, Limits, ListRules};
 pub use state::{Notice, NoticeKind, Phase, StatusCounts, Timestamp, TodoState};
 pub use status::{Priority, Status};
-pub use todo::{NotesFrom, Todo, carry_over, stamp_new};
+pub use todo::{NotesFrom, Todo, carry_over, carry_over_in_place, stamp_new, stamp_new_in_place};
 pub use transition::{Replacement, Transition, adopt_hidden_fields, diff, replace_flat};
 pub use updates::{Applied, NewTodo, Updates, apply_updates};
 pub use validate::{Presence, check_text, check_text_with, validate_list};

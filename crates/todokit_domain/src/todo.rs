@@ -104,12 +104,25 @@ pub enum NotesFrom {
 /// only while the content is unchanged (it describes that content); `old`'s
 /// id comes over only when `id_taken` says no other todo has it.
 pub fn carry_over(
-    new: Todo,
+    mut new: Todo,
     old: &Todo,
     now: Timestamp,
     notes_from: NotesFrom,
     id_taken: impl Fn(&str) -> bool,
 ) -> Todo {
+    carry_over_in_place(&mut new, old, now, notes_from, id_taken);
+    new
+}
+
+/// [`carry_over`] on a todo where it lies, so a list is rewritten without
+/// moving its todos.
+pub fn carry_over_in_place(
+    new: &mut Todo,
+    old: &Todo,
+    now: Timestamp,
+    notes_from: NotesFrom,
+    id_taken: impl Fn(&str) -> bool,
+) {
     // Destructured without `..`: a field added to `Todo` fails to compile
     // here until it is decided whether a rewrite carries it.
     let Todo {
@@ -138,50 +151,57 @@ pub fn carry_over(
         owner,
         metadata,
         blocked_by,
-        created_at: _,
-        status_changed_at: _,
+        created_at,
+        status_changed_at,
         foreign,
     } = new;
-    let same_content = content == *old_content;
-    Todo {
-        id: id.or_else(|| old_id.clone().filter(|id| !id_taken(id))),
-        active_form: active_form.or_else(|| old_active_form.clone().filter(|_| same_content)),
-        priority: priority.or(*old_priority),
-        notes: match notes_from {
-            NotesFrom::OldWhenNewHasNone if notes.is_empty() => old_notes.clone(),
-            _ => notes,
-        },
-        description: description.or_else(|| old_description.clone()),
-        owner: owner.or_else(|| old_owner.clone()),
-        metadata: metadata.or_else(|| old_metadata.clone()),
-        blocked_by: if blocked_by.is_empty() {
-            old_blocked_by.clone()
-        } else {
-            blocked_by
-        },
-        // What a newer version stored on the task it replaces stays with it.
-        foreign: if foreign.is_empty() {
-            old_foreign.clone()
-        } else {
-            foreign
-        },
-        created_at: old_created_at.or(Some(now)),
-        status_changed_at: if status == *old_status {
-            old_status_changed_at.or(Some(now))
-        } else {
-            Some(now)
-        },
-        content,
-        status,
+    if id.is_none() {
+        *id = old_id.clone().filter(|id| !id_taken(id));
     }
+    if active_form.is_none() && *content == *old_content {
+        active_form.clone_from(old_active_form);
+    }
+    if priority.is_none() {
+        *priority = *old_priority;
+    }
+    if matches!(notes_from, NotesFrom::OldWhenNewHasNone) && notes.is_empty() {
+        notes.clone_from(old_notes);
+    }
+    if description.is_none() {
+        description.clone_from(old_description);
+    }
+    if owner.is_none() {
+        owner.clone_from(old_owner);
+    }
+    if metadata.is_none() {
+        metadata.clone_from(old_metadata);
+    }
+    if blocked_by.is_empty() {
+        blocked_by.clone_from(old_blocked_by);
+    }
+    // What a newer version stored on the task it replaces stays with it.
+    if foreign.is_empty() && !old_foreign.is_empty() {
+        foreign.clone_from(old_foreign);
+    }
+    *created_at = old_created_at.or(Some(now));
+    *status_changed_at = if *status == *old_status {
+        old_status_changed_at.or(Some(now))
+    } else {
+        Some(now)
+    };
 }
 
 /// `todo` as a newly added one: created and status-stamped `now` unless
 /// it already says when.
 pub fn stamp_new(mut todo: Todo, now: Timestamp) -> Todo {
+    stamp_new_in_place(&mut todo, now);
+    todo
+}
+
+/// [`stamp_new`] on a todo where it lies.
+pub fn stamp_new_in_place(todo: &mut Todo, now: Timestamp) {
     todo.created_at = todo.created_at.or(Some(now));
     todo.status_changed_at = todo.status_changed_at.or(Some(now));
-    todo
 }
 
 #[cfg(test)]

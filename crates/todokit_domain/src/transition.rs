@@ -8,7 +8,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::Phase;
-use crate::todo::{NotesFrom, carry_over, stamp_new};
+use crate::todo::{NotesFrom, carry_over_in_place, stamp_new_in_place};
 use crate::{
     FieldNames, InProgressPolicy, ListRules, Status, Timestamp, Todo, TodoError, TodoState, validate_list,
 };
@@ -91,14 +91,16 @@ pub fn replace_flat(
                 .is_some_and(|id| given.binary_search(&id).is_ok());
         }
     }
-    let mut tasks: Vec<Todo> = incoming
-        .into_iter()
-        .zip(&matches)
-        .map(|(task, m)| match m {
-            Some(i) => carry_over(task, old[*i], now, NotesFrom::OldWhenNewHasNone, |_| id_taken[*i]),
-            None => stamp_new(task, now),
-        })
-        .collect();
+    // Rewritten where they lie: a `Todo` is a few hundred bytes to move.
+    let mut tasks = incoming;
+    for (task, m) in tasks.iter_mut().zip(&matches) {
+        match m {
+            Some(i) => {
+                carry_over_in_place(task, old[*i], now, NotesFrom::OldWhenNewHasNone, |_| id_taken[*i])
+            }
+            None => stamp_new_in_place(task, now),
+        }
+    }
     if rules.in_progress == InProgressPolicy::Normalize {
         keep_first_in_progress(&mut tasks);
     }
@@ -136,18 +138,17 @@ pub fn adopt_hidden_fields(old: &TodoState, new: &mut TodoState, now: Timestamp)
     let previous = old.flat_tasks();
     let mut claimed = vec![false; previous.len()];
     for todo in new.phases.iter_mut().flat_map(|p| p.tasks.iter_mut()) {
-        let written = std::mem::take(todo);
         let found = previous
             .iter()
             .enumerate()
-            .position(|(i, o)| !claimed[i] && o.content == written.content);
-        *todo = match found {
+            .position(|(i, o)| !claimed[i] && o.content == todo.content);
+        match found {
             Some(i) => {
                 claimed[i] = true;
-                carry_over(written, &previous[i], now, NotesFrom::New, |_| false)
+                carry_over_in_place(todo, &previous[i], now, NotesFrom::New, |_| false);
             }
-            None => stamp_new(written, now),
-        };
+            None => stamp_new_in_place(todo, now),
+        }
     }
 }
 
