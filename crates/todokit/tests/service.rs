@@ -268,3 +268,49 @@ async fn a_stored_version_at_its_maximum_is_refused_not_wrapped() {
                     written by something other than todokit: repair or remove it";
     assert_eq!(actual, expected);
 }
+
+#[tokio::test]
+async fn details_read_after_later_calls_show_their_own_call_as_written_at_once() {
+    let first_args = r#"{"todos":[{"content":"Parse","status":"in_progress","activeForm":"Parsing"}]}"#;
+    let second_args = r#"{"todos":[{"content":"Parse","status":"completed","activeForm":"Parsing"},{"content":"Ship","status":"pending","activeForm":"Shipping"}]}"#;
+    let folder = tempfile::tempdir().unwrap();
+    let stores: [Arc<dyn ConversationContext>; 2] = [
+        Arc::new(MemoryStore::new()),
+        Arc::new(JsonFileStore::new(folder.path())),
+    ];
+    let profile = profiles::by_name("claude-code").unwrap();
+    // What the tool writes at once, called directly on the same lists.
+    let empty = todokit::TodoState::default();
+    let direct_first = profile
+        .run_text(
+            "TodoWrite",
+            first_args,
+            &todokit::app::CallContext::new(&empty, START, profile.rules()),
+        )
+        .unwrap();
+    let after_first = direct_first.commit.clone().unwrap();
+    let direct_second = profile
+        .run_text(
+            "TodoWrite",
+            second_args,
+            &todokit::app::CallContext::new(&after_first, START, profile.rules()),
+        )
+        .unwrap();
+    let mut actual = Vec::new();
+    for store in stores {
+        let service = TodoWriteService::new(profile.clone(), store, Arc::new(ManualClock::new(START)));
+        let first = service.call("c", "TodoWrite", first_args).await.unwrap();
+        let second = service.call("c", "TodoWrite", second_args).await.unwrap();
+        // Read only now, after the list moved on.
+        actual.push((
+            first.details.as_str().to_owned(),
+            second.details.as_str().to_owned(),
+        ));
+    }
+    let written_at_once = (
+        direct_first.result.details.as_str().to_owned(),
+        direct_second.result.details.as_str().to_owned(),
+    );
+    let expected = vec![written_at_once.clone(), written_at_once];
+    assert_eq!(actual, expected);
+}

@@ -96,14 +96,15 @@ pub trait ConversationContext: Send + Sync {
         self.load(conversation).await.map(Arc::new)
     }
 
-    /// [`ConversationContext::save`], taking the state: a store that keeps
-    /// lists in memory keeps this one instead of cloning it. The default
-    /// saves by reference.
-    async fn save_owned(
+    /// [`ConversationContext::save`], with the state shared: a store that
+    /// keeps lists in memory keeps this one instead of cloning it (the
+    /// service also keeps it, to write the call's details from). The
+    /// default saves by reference.
+    async fn save_shared(
         &self,
         conversation: &str,
         expected: u64,
-        state: TodoState,
+        state: Arc<TodoState>,
     ) -> Result<(), StoreError> {
         self.save(conversation, expected, &state).await
     }

@@ -8,6 +8,7 @@
 //! [`ListTool`], which makes it a [`TypedTool`] (and so a [`crate::Tool`]).
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -26,8 +27,9 @@ pub trait ListWriter: Send + Sync + 'static {
     /// text.
     type Item<'a>: Serialize;
     /// The profile's own fields in the details, beside `previous`, `current`
-    /// and `transitions` (`()` for none).
-    type Fields: Serialize;
+    /// and `transitions` (`()` for none). Owned, since the details may be
+    /// written after the call, when a host first reads them.
+    type Fields: Serialize + Send + 'static;
 
     /// The name the model calls it by.
     const NAME: &'static str;
@@ -95,8 +97,18 @@ impl<W: ListWriter> TypedTool for ListTool<W> {
             wiped: replaced.wiped,
             fields: (),
         };
-        let result = ToolResult::ok(W::text(&op), list_details::<W, _, _>(&op, W::fields(&op)));
-        Ok(Outcome::commit(replaced.state, result))
+        let (text, fields) = (W::text(&op), W::fields(&op));
+        let details = match ctx.shared_state() {
+            // Through the service: written if and when a host reads them.
+            Some(before) => {
+                let transitions = replaced.transitions;
+                Details::deferred(Arc::clone(before), move |before, after| {
+                    details_of::<W>(before, after, &transitions, fields)
+                })
+            }
+            None => list_details::<W, _, _>(&op, fields),
+        };
+        Ok(Outcome::commit(replaced.state, ToolResult::ok(text, details)))
     }
 }
 
@@ -123,10 +135,20 @@ impl Counts {
 /// The details every list tool gives: the list before and after in the
 /// profile's wire format, the transitions, then the profile's own fields.
 pub fn list_details<W: ListWriter, A, F>(op: &ToolOperation<'_, A, F>, fields: impl Serialize) -> Details {
+    details_of::<W>(op.before, op.after, op.transitions, fields)
+}
+
+/// [`list_details`] from its parts.
+fn details_of<W: ListWriter>(
+    before: &TodoState,
+    after: &TodoState,
+    transitions: &[Transition],
+    fields: impl Serialize,
+) -> Details {
     Details::of(&ListDetails {
-        previous: items::<W>(op.before),
-        current: items::<W>(op.after),
-        transitions: op.transitions,
+        previous: items::<W>(before),
+        current: items::<W>(after),
+        transitions,
         fields,
     })
 }

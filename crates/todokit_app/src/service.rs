@@ -2,6 +2,7 @@
 //! compare-and-swap on the version, and format the result. The same
 //! commit loop serves user edits, resume and taking notices.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, Weak};
 
@@ -194,25 +195,30 @@ impl TodoWriteService {
             true => Some(self.exclusive(conversation).await),
             false => None,
         };
-        self.transact(conversation, |state, now| {
-            let ctx = CallContext::new(state, now, &rules).durable(durable);
-            let outcome = match &mut prepared {
-                Prepared::Checked(args) => tool.call(args, &ctx),
-                // The decoded input is used up by the first attempt; a retry
-                // after a conflict decodes the text again.
-                Prepared::Decoded { input, text } => match input.take() {
-                    Some(input) => tool.call_decoded(input, &ctx),
-                    None => self
-                        .profile
-                        .run_text(tool.name(), text, &ctx)
-                        .unwrap_or_else(|| tool.call(&Value::Null, &ctx)),
-                },
-            };
-            // Viewers show a list the way the agent that wrote it does.
-            let commit = outcome.commit.map(|state| state.profile(profile_name));
-            Ok((commit, outcome.result))
-        })
-        .await
+        let (result, before, committed) = self
+            .commit_loop(conversation, |state, now| {
+                let ctx = CallContext::shared(state, now, &rules).durable(durable);
+                let outcome = match &mut prepared {
+                    Prepared::Checked(args) => tool.call(args, &ctx),
+                    // The decoded input is used up by the first attempt; a retry
+                    // after a conflict decodes the text again.
+                    Prepared::Decoded { input, text } => match input.take() {
+                        Some(input) => tool.call_decoded(input, &ctx),
+                        None => self
+                            .profile
+                            .run_text(tool.name(), text, &ctx)
+                            .unwrap_or_else(|| tool.call(&Value::Null, &ctx)),
+                    },
+                };
+                // Viewers show a list the way the agent that wrote it does.
+                let commit = outcome.commit.map(|state| state.profile(profile_name));
+                Ok::<_, ServiceError>((commit, outcome.result))
+            })
+            .await?;
+        // Details deferred by the tool are written from the list as
+        // committed (or, when nothing was, as it stood), if a host reads them.
+        result.details.bind_after(committed.as_ref().unwrap_or(&before));
+        Ok(result)
     }
 
     /// Runs `change` on the current list of `conversation` (as it stands
@@ -224,6 +230,19 @@ impl TodoWriteService {
         conversation: &str,
         mut change: impl FnMut(&TodoState, Timestamp) -> Result<(Option<TodoState>, T), E>,
     ) -> Result<T, E> {
+        self.commit_loop(conversation, |state, now| change(state, now))
+            .await
+            .map(|(value, _, _)| value)
+    }
+
+    /// [`TodoWriteService::transact`], giving `change` the current list
+    /// shared and returning, beside its value, the list it saw and the list
+    /// committed (if any).
+    async fn commit_loop<T, E: From<ServiceError>>(
+        &self,
+        conversation: &str,
+        mut change: impl FnMut(&Arc<TodoState>, Timestamp) -> Result<(Option<TodoState>, T), E>,
+    ) -> Result<(T, Arc<TodoState>, Option<Arc<TodoState>>), E> {
         for _ in 0..MAX_COMMIT_ATTEMPTS {
             let stored = self
                 .store
@@ -231,10 +250,13 @@ impl TodoWriteService {
                 .await
                 .map_err(ServiceError::from)?;
             let now = self.clock.now();
-            let current = self.profile.settle(&stored, now);
+            let current = match self.profile.settle(&stored, now) {
+                Cow::Borrowed(_) => Arc::clone(&stored),
+                Cow::Owned(settled) => Arc::new(settled),
+            };
             let (next, value) = change(&current, now)?;
             let Some(mut next) = next else {
-                return Ok(value);
+                return Ok((value, current, None));
             };
             // A version at its maximum cannot move on; wrapping to 0 would
             // make every other writer's compare-and-swap lie.
@@ -245,10 +267,15 @@ impl TodoWriteService {
                 .into());
             };
             next.version = version;
-            match self.store.save_owned(conversation, stored.version, next).await {
+            let next = Arc::new(next);
+            match self
+                .store
+                .save_shared(conversation, stored.version, Arc::clone(&next))
+                .await
+            {
                 Ok(()) => {
                     ring_all(&self.alarms, conversation);
-                    return Ok(value);
+                    return Ok((value, current, Some(next)));
                 }
                 Err(StoreError::Conflict { .. }) => continue,
                 Err(e) => return Err(ServiceError::from(e).into()),

@@ -21,7 +21,8 @@ pub struct ToolResult {
     pub content: String,
     /// Structured details: for a list tool, the list before and after
     /// (`previous`, `current`), the `transitions` and the profile's own
-    /// fields; for a refused call, the `error`.
+    /// fields; for a refused call, the `error`. A call through the service
+    /// writes them when they are first read.
     pub details: Details,
 }
 
@@ -218,6 +219,9 @@ pub struct CallContext<'a> {
     pub rules: &'a ListRules,
     /// Whether what the call commits survives the process.
     pub durable: bool,
+    /// `state`, shared, when the caller binds the committed list to the
+    /// result afterwards (the service does): details may then be deferred.
+    shared: Option<&'a std::sync::Arc<TodoState>>,
 }
 
 impl<'a> CallContext<'a> {
@@ -229,7 +233,24 @@ impl<'a> CallContext<'a> {
             now,
             rules,
             durable: false,
+            shared: None,
         }
+    }
+
+    /// A context whose state is `shared`, for a caller that binds the list
+    /// each call commits to its result's details
+    /// ([`crate::Details::bind_after`]), as the service does.
+    pub(crate) fn shared(state: &'a std::sync::Arc<TodoState>, now: Timestamp, rules: &'a ListRules) -> Self {
+        Self {
+            shared: Some(state),
+            ..Self::new(state, now, rules)
+        }
+    }
+
+    /// The state as an `Arc`, when the caller binds committed lists to
+    /// deferred details.
+    pub(crate) fn shared_state(&self) -> Option<&'a std::sync::Arc<TodoState>> {
+        self.shared
     }
 
     /// Says whether the store keeps what is committed.

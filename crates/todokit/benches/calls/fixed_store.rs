@@ -38,11 +38,11 @@ impl ConversationContext for FixedStore {
         Ok(())
     }
 
-    async fn save_owned(
+    async fn save_shared(
         &self,
         _conversation: &str,
         _expected: u64,
-        state: TodoState,
+        state: Arc<TodoState>,
     ) -> Result<(), StoreError> {
         drop(state);
         Ok(())

@@ -2,7 +2,9 @@
 //! valid arguments generated from each tool's schema, then bent in the ways
 //! models bend them. Wherever the fast path decodes, the call it makes must
 //! be exactly the call the repairing path makes (result text, details and
-//! the state committed); where it declines, nothing is claimed.
+//! the state committed); where it declines, nothing is claimed. The same
+//! calls also check that details deferred to their first reading (as the
+//! service has them written) are the details written at once.
 
 use pretty_assertions::assert_eq;
 use serde_json::{Map, Value, json};
@@ -266,6 +268,63 @@ fn fast_and_repairing_paths_agree() {
     }
     let actual = (mismatches, fast_taken > 2_000, declined > 2_000);
     let expected = (Vec::<String>::new(), true, true);
+    assert_eq!(actual, expected);
+}
+
+/// A call as the service makes it: on a shared state, with the deferred
+/// details given the list as committed (stamped with the profile and the
+/// next version, as the service stores it) or, when nothing is, the list as
+/// it stood.
+fn deferred(profile: &Profile, tool: &str, text: &str, state: &TodoState) -> Outcome {
+    let shared = std::sync::Arc::new(state.clone());
+    let ctx = CallContext::shared(&shared, NOW, profile.rules()).durable(true);
+    let outcome = match parse_arguments(text) {
+        Ok(args) => profile.run(tool, &args, &ctx).expect("the profile has the tool"),
+        Err(e) => Outcome::read(ToolError::from(e).into_result(tool)),
+    };
+    let committed = outcome.commit.as_ref().map(|next| {
+        let mut stored = next.clone().profile(profile.name());
+        stored.version = state.version + 1;
+        std::sync::Arc::new(stored)
+    });
+    outcome
+        .result
+        .details
+        .bind_after(committed.as_ref().unwrap_or(&shared));
+    outcome
+}
+
+#[test]
+fn deferred_details_are_the_details_written_at_once() {
+    let mut rng = Rng(0x5eed_1234_abcd_0002);
+    let (mut compared, mut mismatches) = (0usize, Vec::new());
+    for profile in profiles::all() {
+        let states = [TodoState::default(), example_state(&profile)];
+        for tool in profile.tool_names() {
+            let schema = profile.find(tool).expect("listed").input_schema();
+            let example = profile.example().filter(|e| e.tool == tool).map(|e| e.arguments);
+            for round in 0..60 {
+                let text = match (example, round) {
+                    (Some(example), 0) => example.to_owned(),
+                    _ => text_of(&instance(&schema, &mut rng, 0), &mut rng),
+                };
+                for state in &states {
+                    let ctx = CallContext::new(state, NOW, profile.rules()).durable(true);
+                    let expected = slow(&profile, tool, &text, &ctx);
+                    let actual = deferred(&profile, tool, &text, state);
+                    compared += 1;
+                    // Compared as text, read before the outcomes are.
+                    if (actual.result.details.as_str(), &actual)
+                        != (expected.result.details.as_str(), &expected)
+                    {
+                        mismatches.push(format!("{} {tool} {text}", profile.name()));
+                    }
+                }
+            }
+        }
+    }
+    let actual = (mismatches, compared > 1_000);
+    let expected = (Vec::<String>::new(), true);
     assert_eq!(actual, expected);
 }
 

@@ -9,16 +9,17 @@
 //! dropped when a stored conversation is resumed.
 
 use std::fmt::Write;
+use std::sync::Arc;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use todokit_domain::{
-    CompletedTask, FieldNames, diff, InProgressPolicy, Limits, ListRules, Op, Phase, Presence, Status, Todo,
+    CompletedTask, FieldNames, InProgressPolicy, Limits, ListRules, Op, Phase, Presence, Status, Todo,
     TodoError, TodoState, Violations, apply_ops, check_text, validate_list,
 };
 
 use crate::{
-    CallContext, Details, Leniency, Lifecycle, Outcome, ToolOperation, Profile, ToolError, ToolMetadata, ToolResult,
+    CallContext, Details, Leniency, Lifecycle, Outcome, Profile, ToolError, ToolMetadata, ToolResult,
     TypedTool,
 };
 
@@ -79,18 +80,23 @@ impl TypedTool for TodoWrite {
         // Ops fail one by one, but a batch whose result outgrows the size
         // limits is refused whole: nothing is stored.
         check_size(&batch.state, &ctx.rules.limits)?;
-        let transitions = diff(&ctx.state.tasks().collect::<Vec<_>>(), &batch.state.tasks().collect::<Vec<_>>());
-        let op = ToolOperation::new(Self::NAME, &input, ctx.state, &batch.state, &transitions).with_fields(
-            BatchFields {
-                completed: &batch.completed,
-                errors: &batch.errors,
-                durable: ctx.durable,
-            },
-        );
+        let content = summary(&batch.state, &batch.errors);
+        let is_error = !batch.errors.is_empty();
+        let durable = ctx.durable;
+        let details = match ctx.shared_state() {
+            // Through the service: written if and when a host reads them.
+            Some(before) => {
+                let (completed, errors) = (batch.completed, batch.errors);
+                Details::deferred(Arc::clone(before), move |_, after| {
+                    batch_details(after, &completed, &errors, durable)
+                })
+            }
+            None => batch_details(&batch.state, &batch.completed, &batch.errors, durable),
+        };
         let result = ToolResult {
-            is_error: !op.fields.errors.is_empty(),
-            content: summary(op.after, op.fields.errors),
-            details: batch_details(&op),
+            is_error,
+            content,
+            details,
         };
         if batch.state == *ctx.state {
             return Ok(Outcome::read(result));
@@ -187,25 +193,14 @@ pub fn phases(state: &TodoState) -> Vec<PhaseView<'_>> {
         .collect()
 }
 
-/// What a batch did besides changing the list.
-#[derive(Debug, Clone, Copy)]
-struct BatchFields<'a> {
-    /// Tasks the batch completed.
-    completed: &'a [CompletedTask],
-    /// The ops that failed, in the original's words.
-    errors: &'a [String],
-    /// Whether the store keeps what is committed.
-    durable: bool,
-}
-
-/// The details of a batch: the phases as they now stand, where they are
-/// kept, what was completed and what failed.
-fn batch_details(op: &ToolOperation<'_, TodoWriteInput, BatchFields<'_>>) -> Details {
+/// The details of a batch: the phases as they now stand (`after`), where
+/// they are kept, what was completed and what failed.
+fn batch_details(after: &TodoState, completed: &[CompletedTask], errors: &[String], durable: bool) -> Details {
     Details::of(&BatchDetails {
-        phases: phases(op.after),
-        storage: if op.fields.durable { "session" } else { "memory" },
-        completed_tasks: op.fields.completed,
-        errors: op.fields.errors,
+        phases: phases(after),
+        storage: if durable { "session" } else { "memory" },
+        completed_tasks: completed,
+        errors,
     })
 }
 

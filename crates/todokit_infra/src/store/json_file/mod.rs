@@ -310,14 +310,18 @@ impl ConversationContext for JsonFileStore {
     }
 
     async fn save(&self, conversation: &str, expected: u64, state: &TodoState) -> Result<(), StoreError> {
-        self.save_owned(conversation, expected, state.clone()).await
+        if self.on_calling_thread {
+            return self.save_blocking(conversation, expected, state);
+        }
+        self.save_shared(conversation, expected, Arc::new(state.clone()))
+            .await
     }
 
-    async fn save_owned(
+    async fn save_shared(
         &self,
         conversation: &str,
         expected: u64,
-        state: TodoState,
+        state: Arc<TodoState>,
     ) -> Result<(), StoreError> {
         if self.on_calling_thread {
             return self.save_blocking(conversation, expected, &state);

@@ -146,14 +146,15 @@ impl ConversationContext for MemoryStore {
     }
 
     async fn save(&self, conversation: &str, expected: u64, state: &TodoState) -> Result<(), StoreError> {
-        self.save_owned(conversation, expected, state.clone()).await
+        self.save_shared(conversation, expected, Arc::new(state.clone()))
+            .await
     }
 
-    async fn save_owned(
+    async fn save_shared(
         &self,
         conversation: &str,
         expected: u64,
-        state: TodoState,
+        state: Arc<TodoState>,
     ) -> Result<(), StoreError> {
         let mut lists = self.lists();
         let found = lists.entries.get(conversation).map_or(0, |entry| entry.version);
@@ -169,7 +170,7 @@ impl ConversationContext for MemoryStore {
             list: if lists.ready_limit == 0 {
                 Kept::Packed(packed::pack(&state))
             } else {
-                Kept::Ready(Arc::new(state))
+                Kept::Ready(state)
             },
             changed_at: crate::clock::now_millis(),
         };
