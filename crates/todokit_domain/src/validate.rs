@@ -25,7 +25,7 @@ pub fn validate_list<T: Borrow<Todo>>(
             max: limits.max_items,
         });
     }
-    let mut first_use: HashMap<&str, usize> = HashMap::with_capacity(tasks.len());
+    let mut first_use = FirstUse::with_capacity(tasks.len());
     for (index, task) in tasks.iter().map(Borrow::borrow).enumerate() {
         let field = |name: &str| names.item(index, name);
         check_text_with(
@@ -60,11 +60,11 @@ pub fn validate_list<T: Borrow<Todo>>(
                 );
                 let id_ok = problems.list.len() + problems.omitted == before;
                 if id_ok {
-                    if let Some(first) = first_use.get(id.as_str()) {
+                    if let Some(first) = first_use.get(id) {
                         problems.push(Violation::DuplicateId {
                             field: field(names.id),
                             id: clip(id),
-                            first: names.item(*first, names.id),
+                            first: names.item(first, names.id),
                         });
                     } else {
                         first_use.insert(id, index);
@@ -90,6 +90,45 @@ pub fn validate_list<T: Borrow<Todo>>(
         }
     }
     problems.into_result()
+}
+
+/// Where each id was first used. A short list (most are) is searched in
+/// order, which costs less than hashing every id; a long one is hashed.
+struct FirstUse<'a> {
+    few: Vec<(&'a str, usize)>,
+    many: HashMap<&'a str, usize>,
+}
+
+impl<'a> FirstUse<'a> {
+    /// Ids kept in order before they are hashed.
+    const FEW: usize = 32;
+
+    /// Room for the ids of a list of `count` tasks.
+    fn with_capacity(count: usize) -> Self {
+        Self {
+            few: Vec::with_capacity(count.min(Self::FEW)),
+            many: HashMap::new(),
+        }
+    }
+
+    fn get(&self, id: &str) -> Option<usize> {
+        match self.many.is_empty() {
+            true => self.few.iter().find(|(seen, _)| *seen == id).map(|(_, at)| *at),
+            false => self.many.get(id).copied(),
+        }
+    }
+
+    /// Records `id` at `index`; the caller has checked it is not there yet.
+    fn insert(&mut self, id: &'a str, index: usize) {
+        if !self.many.is_empty() {
+            self.many.insert(id, index);
+        } else if self.few.len() < Self::FEW {
+            self.few.push((id, index));
+        } else {
+            self.many = self.few.drain(..).collect();
+            self.many.insert(id, index);
+        }
+    }
 }
 
 /// Whether a text field must say something.
@@ -205,6 +244,37 @@ mod tests {
             ],
             omitted: 0,
         }));
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn repeated_ids_point_at_their_first_use_in_short_and_long_lists() {
+        // 50 distinct ids cross from the ordered search to the hashed one;
+        // the two repeats name one id from each side of that line.
+        let duplicates = |ids: Vec<usize>| {
+            let fixture: Vec<Todo> = ids.iter().map(|i| Todo::new("a").id(i.to_string())).collect();
+            let rules = ListRules::default().limits(Limits::DEFAULT.max_items(fixture.len()));
+            validate_list(&fixture, &rules, &FieldNames::default())
+        };
+        let repeat = |at: usize, id: usize, first: usize| Violation::DuplicateId {
+            field: format!("todos[{at}].id"),
+            id: id.to_string(),
+            first: format!("todos[{first}].id"),
+        };
+        let actual = (
+            duplicates(vec![0, 1, 0, 1, 2]),
+            duplicates((0..50).chain([47, 3]).collect()),
+        );
+        let expected = (
+            Err(TodoError::Invalid(Violations {
+                list: vec![repeat(2, 0, 0), repeat(3, 1, 1)],
+                omitted: 0,
+            })),
+            Err(TodoError::Invalid(Violations {
+                list: vec![repeat(50, 47, 47), repeat(51, 3, 3)],
+                omitted: 0,
+            })),
+        );
         assert_eq!(actual, expected);
     }
 

@@ -100,12 +100,16 @@ impl ListWriter for TodoTool {
             return Err(refuse(TOO_MANY.to_owned()));
         }
         let mut todos = Vec::with_capacity(input.items.len());
-        for item in &input.items {
-            let text = item.text.trim();
-            if text.is_empty() {
-                return Err(refuse(format!("Item {}: text required", item.id)));
-            }
-            todos.push(Todo::new(text).id(item.id.clone()).status(item.status));
+        // The text and id move into the todo (the result is rendered from
+        // the stored list, not from the input); text with spaces around it
+        // is trimmed into a copy.
+        for item in &mut input.items {
+            let text = match item.text.trim() {
+                "" => return Err(refuse(format!("Item {}: text required", item.id))),
+                trimmed if trimmed.len() == item.text.len() => std::mem::take(&mut item.text),
+                trimmed => trimmed.to_owned(),
+            };
+            todos.push(Todo::new(text).id(std::mem::take(&mut item.id)).status(item.status));
         }
         if todos.iter().filter(|t| t.status == Status::InProgress).count() > 1 {
             return Err(refuse(ONE_IN_PROGRESS.to_owned()));
