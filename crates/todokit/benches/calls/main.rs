@@ -22,12 +22,11 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use todokit::app::CallContext;
 
+mod file_store;
 mod fixed_store;
 mod group_commit;
 use fixed_store::FixedStore;
-use todokit::{
-    ConversationContext, JsonFileStore, ManualClock, MemoryStore, TodoState, TodoWriteService, profiles,
-};
+use todokit::{ConversationContext, ManualClock, MemoryStore, TodoState, TodoWriteService, profiles};
 
 /// Counts the bytes the process holds, for the memory figure.
 struct Counting;
@@ -234,54 +233,7 @@ fn main() {
 
     // W1 on the JSON-file store against writing the same bytes durably.
     let files = tempfile::tempdir().expect("a temp folder");
-    let file_store = service(
-        "claude-code",
-        Arc::new(JsonFileStore::new(files.path().join("store"))),
-    );
-    runtime
-        .block_on(file_store.call("w1", "TodoWrite", &w1))
-        .expect("W1 runs");
-    let stored_bytes =
-        std::fs::read(JsonFileStore::new(files.path().join("store")).path_for("w1")).expect("stored");
-    let w1_file = measure(|| {
-        black_box(
-            runtime
-                .block_on(file_store.call("w1", "TodoWrite", &w1))
-                .expect("W1 runs")
-                .content,
-        );
-    });
-    let floor_dir = files.path().join("floor");
-    std::fs::create_dir_all(&floor_dir).expect("a folder");
-    let w1_file_floor = measure(|| {
-        let temp = floor_dir.join("x.json.tmp");
-        let mut file = std::fs::File::create(&temp).expect("create");
-        file.write_all(&stored_bytes).expect("write");
-        file.sync_all().expect("sync");
-        std::fs::rename(&temp, floor_dir.join("x.json")).expect("rename");
-    });
-    // The same, with the folder fsynced after the rename as the store does
-    // (without it a crash could lose the new name): the durable floor.
-    let w1_durable_floor = measure(|| {
-        let temp = floor_dir.join("x.json.tmp");
-        let mut file = std::fs::File::create(&temp).expect("create");
-        file.write_all(&stored_bytes).expect("write");
-        file.sync_all().expect("sync");
-        std::fs::rename(&temp, floor_dir.join("x.json")).expect("rename");
-        std::fs::File::open(&floor_dir)
-            .and_then(|d| d.sync_all())
-            .expect("sync the folder");
-    });
-    say(format!(
-        "W1 on the JSON-file store: {:.0} µs; floor (write, fsync, rename the same {} bytes) {:.0} µs; ratio {:.2}x (goal ≤ 1.5x); \
-         durable floor (and fsync the folder) {:.0} µs; ratio {:.2}x",
-        w1_file / 1e3,
-        stored_bytes.len(),
-        w1_file_floor / 1e3,
-        w1_file / w1_file_floor,
-        w1_durable_floor / 1e3,
-        w1_file / w1_durable_floor
-    ));
+    let stored_bytes = file_store::report(files.path(), &w1, |store| service("claude-code", store), &mut say);
 
     group_commit::report(
         &w1,
