@@ -6,6 +6,7 @@
 //! without a `todo` call instead of the usual 10.
 
 use std::borrow::Cow;
+use std::fmt::Write;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -149,14 +150,15 @@ fn render(state: &TodoState) -> String {
         return "No todos.".to_owned();
     }
     // One buffer for every line: this text is written on every call.
-    let mut out = String::with_capacity(48 * state.tasks().count() + 32);
+    let mut out = String::with_capacity(64 * state.tasks().count() + 32);
     for (i, t) in state.tasks().enumerate() {
         let id = id_or_position(t, i);
         LEARN.write_into(&mut out, t.status, &["#", &id, ": ", &t.content]);
         out.push('\n');
     }
     let counts = state.counts();
-    out.push_str(&format!("\n({}/{} completed)", counts.completed, counts.total()));
+    // Writing into a `String` cannot fail.
+    let _ = write!(out, "\n({}/{} completed)", counts.completed, counts.total());
     out
 }
 

@@ -15,7 +15,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use todokit_domain::{
     CompletedTask, FieldNames, InProgressPolicy, Limits, ListRules, Op, Phase, Presence, Status, Todo,
-    TodoError, TodoState, Violations, apply_ops, check_text, validate_list,
+    TodoError, TodoState, Violations, apply_ops, check_text_with, validate_list,
 };
 
 use crate::{
@@ -127,23 +127,23 @@ fn check_size(state: &TodoState, limits: &Limits) -> Result<(), TodoError> {
         Err(TodoError::Invalid(found)) => found,
         Err(other) => return Err(other),
     };
+    // Field names are written only for a problem: most calls have none.
     for (p, phase) in state.phases.iter().enumerate() {
-        check_text(
+        check_text_with(
             &phase.name,
             limits.max_content_bytes,
             Presence::Optional,
-            format!("phases[{p}].name"),
+            || format!("phases[{p}].name"),
             &mut problems,
         );
     }
     for (i, task) in tasks.iter().enumerate() {
         for (n, note) in task.notes.iter().enumerate() {
-            let field = format!("tasks[{i}].notes[{n}]");
-            check_text(
+            check_text_with(
                 note,
                 limits.max_description_bytes,
                 Presence::Optional,
-                field,
+                || format!("tasks[{i}].notes[{n}]"),
                 &mut problems,
             );
         }
@@ -227,7 +227,9 @@ pub fn summary(state: &TodoState, errors: &[String]) -> String {
     }
     // One buffer, lines joined by `\n` as they are written: the summary
     // is on every call's path, and a `String` per line was most of its cost.
-    let mut out = String::with_capacity(64 * state.tasks().count() + 128);
+    // Each task appears twice (as open work, then in its phase): room for
+    // both lines of a typical task, so the text is rarely moved as it grows.
+    let mut out = String::with_capacity(128 * state.tasks().count() + 256);
     let line = |out: &mut String, parts: &[&str]| {
         if !out.is_empty() {
             out.push('\n');
@@ -237,19 +239,21 @@ pub fn summary(state: &TodoState, errors: &[String]) -> String {
     if !errors.is_empty() {
         line(&mut out, &["Errors: ", &errors.join("; ")]);
     }
-    let open: Vec<(&Phase, &Todo)> = state
-        .phases
-        .iter()
-        .flat_map(|p| p.tasks.iter().map(move |t| (p, t)))
-        .filter(|(_, t)| t.status.is_open())
-        .collect();
-    if open.is_empty() {
-        line(&mut out, &["Remaining items: none."]);
-    } else {
-        line(&mut out, &["Remaining items (", &open.len().to_string(), "):"]);
-        for (phase, task) in &open {
-            let status = task.status.as_str();
-            line(&mut out, &["  - ", &task.content, " [", status, "] (", phase_label(phase), ")"]);
+    let open_tasks = || {
+        state
+            .phases
+            .iter()
+            .flat_map(|p| p.tasks.iter().map(move |t| (p, t)))
+            .filter(|(_, t)| t.status.is_open())
+    };
+    match open_tasks().count() {
+        0 => line(&mut out, &["Remaining items: none."]),
+        count => {
+            line(&mut out, &["Remaining items (", &count.to_string(), "):"]);
+            for (phase, task) in open_tasks() {
+                let status = task.status.as_str();
+                line(&mut out, &["  - ", &task.content, " [", status, "] (", phase_label(phase), ")"]);
+            }
         }
     }
     // The current phase: the first with open work, else the last.
@@ -264,25 +268,26 @@ pub fn summary(state: &TodoState, errors: &[String]) -> String {
         return out;
     };
     let done = current.tasks.iter().filter(|t| t.status.is_finished()).count();
-    line(
-        &mut out,
-        &[&format!(
-            "Phase {}/{} \"{}\" — {done}/{} tasks complete",
-            index + 1,
-            state.phases.len(),
-            phase_label(current),
-            current.tasks.len()
-        )],
+    // Writing into a `String` cannot fail.
+    let _ = write!(
+        out,
+        "\nPhase {}/{} \"{}\" — {done}/{} tasks complete",
+        index + 1,
+        state.phases.len(),
+        phase_label(current),
+        current.tasks.len()
     );
     for phase in &state.phases {
         line(&mut out, &["  ", phase_label(phase), ":"]);
         for task in &phase.tasks {
-            let marker = match task.notes.len() {
-                0 => String::new(),
-                1 => " (+1 note)".to_owned(),
-                n => format!(" (+{n} notes)"),
-            };
-            line(&mut out, &["    ", glyph(task.status), " ", &task.content, &marker]);
+            line(&mut out, &["    ", glyph(task.status), " ", &task.content]);
+            match task.notes.len() {
+                0 => {}
+                1 => out.push_str(" (+1 note)"),
+                n => {
+                    let _ = write!(out, " (+{n} notes)");
+                }
+            }
             if task.status == Status::InProgress {
                 for (j, note) in task.notes.iter().enumerate() {
                     if j > 0 {
