@@ -16,11 +16,13 @@
 //!   goes with the first write of the next store that opens the folder (and
 //!   every [`SWEEP_EVERY_SAVES`]th write of a long-lived one).
 
+mod last_file;
 mod names;
 mod safe_fs;
 #[cfg(test)]
 mod tests;
 
+pub use last_file::LAST_FILE_MAX_BYTES;
 pub use names::MAX_SLUG_CHARS;
 
 use std::fs;
@@ -30,6 +32,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use async_trait::async_trait;
+use last_file::LastFile;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use todokit_app::{ConversationContext, StoreError, StoredConversation};
@@ -78,6 +81,8 @@ pub struct JsonFileStore {
     root: PathBuf,
     /// Writes so far by this store and its clones, for the sweep's cadence.
     saves: Arc<AtomicUsize>,
+    /// The file this store and its clones last read whole or wrote.
+    last: Arc<LastFile>,
     /// File work runs on the calling thread even under tokio.
     on_calling_thread: bool,
 }
@@ -88,6 +93,7 @@ impl JsonFileStore {
         Self {
             root: root.into(),
             saves: Arc::default(),
+            last: Arc::default(),
             on_calling_thread: false,
         }
     }
@@ -145,24 +151,22 @@ impl JsonFileStore {
     /// one this build reads whole, and it holds the conversation asked for.
     fn read_file(&self, conversation: &str) -> Result<Option<StoredFile>, StoreError> {
         let path = self.path_for(conversation);
-        let bytes = match safe_fs::read_if_exists(&path)? {
-            Some(bytes) => bytes,
-            None => match self.move_legacy_file(conversation, &path)? {
-                Some(bytes) => bytes,
-                None => return Ok(None),
-            },
+        let Some(bytes) = self.read_bytes(conversation, &path)? else {
+            return Ok(None);
         };
-        let stored = decode_file(&path, &bytes)?;
-        if stored.conversation != conversation {
-            return Err(corrupt(
-                &path,
-                format!(
-                    "it holds conversation {:?}, not the one asked for",
-                    todokit_domain::clip(&stored.conversation)
-                ),
-            ));
-        }
+        let stored = check_file(conversation, &path, &bytes)?;
+        self.last
+            .remember(conversation, bytes, stored.state.version, &stored.foreign);
         Ok(Some(stored))
+    }
+
+    /// The bytes of the conversation's file (moved first from where an
+    /// earlier build named it), or `None` when there is none.
+    fn read_bytes(&self, conversation: &str, path: &Path) -> Result<Option<Vec<u8>>, StoreError> {
+        match safe_fs::read_if_exists(path)? {
+            Some(bytes) => Ok(Some(bytes)),
+            None => self.move_legacy_file(conversation, path),
+        }
     }
 
     /// The conversation's file as an earlier build named it, moved to its
@@ -264,8 +268,19 @@ impl JsonFileStore {
         lock.lock()
             .map_err(|e| safe_fs::io_error("lock", &lock_path, e))?;
         // The lock is released when `lock` is dropped, on every path out.
-        let stored = self.read_file(conversation)?;
-        let found = stored.as_ref().map_or(0, |file| file.state.version);
+        let path = self.path_for(conversation);
+        let (found, foreign) = match self.read_bytes(conversation, &path)? {
+            None => (0, Map::new()),
+            // The file this store loaded or wrote last, byte for byte: it
+            // was checked whole then.
+            Some(bytes) => match self.last.recall(conversation, &bytes) {
+                Some(known) => known,
+                None => {
+                    let file = check_file(conversation, &path, &bytes)?;
+                    (file.state.version, file.foreign)
+                }
+            },
+        };
         if found != expected {
             return Err(StoreError::Conflict {
                 conversation: conversation.to_owned(),
@@ -273,14 +288,12 @@ impl JsonFileStore {
                 found,
             });
         }
-        let foreign = stored.map(|file| file.foreign).unwrap_or_default();
         let body = StoredFileOut {
             format: FILE_FORMAT,
             conversation,
             state,
             foreign: &foreign,
         };
-        let path = self.path_for(conversation);
         let bytes = serde_json::to_vec_pretty(&body)
             .map_err(|e| safe_fs::io_error("encode", &path, io::Error::other(e)))?;
         let prefix = Self::temp_prefix(conversation);
@@ -294,6 +307,7 @@ impl JsonFileStore {
             safe_fs::sweep_temporaries(&self.root, &prefix);
         }
         safe_fs::replace_durably(&self.root, &prefix, &path, &bytes)?;
+        self.last.remember(conversation, bytes, state.version, &foreign);
         drop(lock);
         Ok(())
     }
@@ -350,7 +364,13 @@ fn decode_file(path: &Path, bytes: &[u8]) -> Result<StoredFile, StoreError> {
     // One parse for a good file; the header is read on its own only to say
     // why a file was refused, with the same precedence as before: the
     // format first, then the shape.
-    let whole = serde_json::from_slice::<StoredFile>(bytes);
+    // Text checked as UTF-8 in one pass is parsed without checking each
+    // string again; bytes that are not UTF-8 go to `from_slice`, which
+    // says where they go wrong.
+    let whole = match std::str::from_utf8(bytes) {
+        Ok(text) => serde_json::from_str::<StoredFile>(text),
+        Err(_) => serde_json::from_slice::<StoredFile>(bytes),
+    };
     if let Ok(stored) = &whole
         && stored.format == FILE_FORMAT
     {
@@ -368,6 +388,22 @@ fn decode_file(path: &Path, bytes: &[u8]) -> Result<StoredFile, StoreError> {
         ));
     }
     whole.map_err(|e| corrupt(path, format!("not a todokit list: {e}")))
+}
+
+/// [`decode_file`], and the file holds `conversation` (a hashed file name
+/// is checked against the id inside).
+fn check_file(conversation: &str, path: &Path, bytes: &[u8]) -> Result<StoredFile, StoreError> {
+    let stored = decode_file(path, bytes)?;
+    if stored.conversation != conversation {
+        return Err(corrupt(
+            path,
+            format!(
+                "it holds conversation {:?}, not the one asked for",
+                todokit_domain::clip(&stored.conversation)
+            ),
+        ));
+    }
+    Ok(stored)
 }
 
 fn corrupt(path: &Path, reason: String) -> StoreError {

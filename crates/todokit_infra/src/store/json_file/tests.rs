@@ -405,3 +405,86 @@ async fn a_store_on_the_calling_thread_reads_and_writes_the_same_files() {
     let expected = (state("a", 1), state("a", 1), true, vec!["conv".to_owned()]);
     assert_eq!(actual, expected);
 }
+
+/// A write skips parsing the file under its lock only when it holds the
+/// very bytes the store loaded: any change since, however alike, is read
+/// whole and judged as before.
+#[tokio::test]
+async fn a_write_reads_whole_a_file_changed_since_its_load() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = JsonFileStore::new(dir.path());
+    let path = fixture.path_for("c");
+    let file = |state: serde_json::Value, extra: Option<(&str, &str)>| {
+        let mut file = serde_json::json!({"format": 1, "conversation": "c", "state": state});
+        if let Some((key, value)) = extra {
+            file[key] = serde_json::json!(value);
+        }
+        serde_json::to_vec_pretty(&file).unwrap()
+    };
+    let good = serde_json::json!({"version": 1, "phases": [{"name": "", "tasks": [{"content": "a"}]}]});
+    let unknown = serde_json::json!({"version": 1, "phases": [{"name": "", "tasks": [{"content": "a", "status": "paused"}]}]});
+    let newer = serde_json::json!({"version": 2, "phases": [{"name": "", "tasks": [{"content": "b"}]}]});
+    let changed = [
+        file(unknown, None),
+        file(newer, None),
+        file(good.clone(), Some(("written_by", "todokit 9"))),
+    ];
+    let mut actual = Vec::new();
+    for bytes in changed {
+        fs::write(&path, file(good.clone(), None)).unwrap();
+        let loaded = fixture.load("c").await.unwrap().version;
+        fs::write(&path, &bytes).unwrap();
+        let save = fixture.save("c", loaded, &state("x", loaded + 1)).await;
+        let written: serde_json::Value = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
+        actual.push((
+            match save {
+                Ok(()) => "saved".to_owned(),
+                Err(StoreError::Corrupt { .. }) => "corrupt".to_owned(),
+                Err(StoreError::Conflict { found, .. }) => format!("conflict at {found}"),
+                Err(other) => other.to_string(),
+            },
+            written["state"]["version"].clone(),
+            written.get("written_by").cloned(),
+        ));
+    }
+    let expected = vec![
+        ("corrupt".to_owned(), serde_json::json!(1), None),
+        ("conflict at 2".to_owned(), serde_json::json!(2), None),
+        (
+            "saved".to_owned(),
+            serde_json::json!(2),
+            Some(serde_json::json!("todokit 9")),
+        ),
+    ];
+    assert_eq!(actual, expected);
+}
+
+/// Two stores on one folder (two processes) each keep their own last file;
+/// a commit by one is seen by the other's next write.
+#[tokio::test]
+async fn a_commit_by_another_store_on_the_folder_is_a_conflict() {
+    let dir = tempfile::tempdir().unwrap();
+    let (first, second) = (JsonFileStore::new(dir.path()), JsonFileStore::new(dir.path()));
+    first.save("c", 0, &state("a", 1)).await.unwrap();
+    let loaded = (
+        first.load("c").await.unwrap().version,
+        second.load("c").await.unwrap().version,
+    );
+    let by_second = second.save("c", loaded.1, &state("b", loaded.1 + 1)).await;
+    let by_first = first.save("c", loaded.0, &state("c", loaded.0 + 1)).await;
+    let actual = (
+        loaded,
+        by_second.is_ok(),
+        matches!(
+            by_first,
+            Err(StoreError::Conflict {
+                expected: 1,
+                found: 2,
+                ..
+            })
+        ),
+        first.load("c").await.unwrap(),
+    );
+    let expected = ((1, 1), true, true, state("b", 2));
+    assert_eq!(actual, expected);
+}

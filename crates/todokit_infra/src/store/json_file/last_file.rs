@@ -1,0 +1,114 @@
+//! The file a store last checked, kept so that a write can see, by
+//! comparing bytes, that the file it finds under its lock is the one it
+//! loaded (or wrote) and skip parsing it again.
+//!
+//! A write must re-read the file under the lock: another writer may have
+//! committed since the load. Parsing that file whole was a third of a
+//! call's CPU on a fast disk, and almost always found the very bytes the
+//! load had just checked. Equal bytes are the same file, so what was
+//! learned from them (its version, its top-level fields this build does
+//! not know, and that it is a file this build reads whole) still holds.
+//! Metadata (size, times, inode) would not do: times can be coarse and
+//! inodes are reused, so a changed file could look unchanged.
+//!
+//! One slot per store (shared by its clones), whatever the number of
+//! conversations: calls that alternate between conversations only miss it
+//! and parse, as before.
+
+use std::sync::{Mutex, PoisonError};
+
+use serde_json::{Map, Value};
+
+/// The largest file whose bytes a store keeps between a load and a write.
+/// A longer file is parsed again under the lock, so an idle store never
+/// holds more than this.
+pub const LAST_FILE_MAX_BYTES: usize = 256 * 1024;
+
+/// What a store learned from one file it read whole or wrote.
+#[derive(Debug)]
+struct Checked {
+    conversation: String,
+    bytes: Vec<u8>,
+    version: u64,
+    foreign: Map<String, Value>,
+}
+
+/// The slot: the last file checked, if it was short enough to keep.
+#[derive(Debug, Default)]
+pub(super) struct LastFile(Mutex<Option<Checked>>);
+
+impl LastFile {
+    /// Keeps `bytes`, `conversation`'s file as just read whole (or
+    /// written), with the version and foreign top-level fields it holds.
+    pub(super) fn remember(
+        &self,
+        conversation: &str,
+        bytes: Vec<u8>,
+        version: u64,
+        foreign: &Map<String, Value>,
+    ) {
+        let mut slot = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if bytes.len() > LAST_FILE_MAX_BYTES {
+            *slot = None;
+            return;
+        }
+        *slot = Some(Checked {
+            conversation: conversation.to_owned(),
+            bytes,
+            version,
+            foreign: foreign.clone(),
+        });
+    }
+
+    /// The version and foreign top-level fields of `conversation`'s file
+    /// when `bytes` are exactly the ones last remembered for it.
+    pub(super) fn recall(&self, conversation: &str, bytes: &[u8]) -> Option<(u64, Map<String, Value>)> {
+        let slot = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        slot.as_ref()
+            .filter(|checked| checked.conversation == conversation && checked.bytes == bytes)
+            .map(|checked| (checked.version, checked.foreign.clone()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+    use serde_json::json;
+
+    fn foreign() -> Map<String, Value> {
+        let mut map = Map::new();
+        map.insert("colour".to_owned(), json!("teal"));
+        map
+    }
+
+    #[test]
+    fn only_the_same_bytes_of_the_same_conversation_are_recalled() {
+        let fixture = LastFile::default();
+        fixture.remember("c", b"{\"v\":3}".to_vec(), 3, &foreign());
+        let actual = [
+            fixture.recall("c", b"{\"v\":3}"),
+            fixture.recall("c", b"{\"v\":4}"),
+            fixture.recall("c", b"{\"v\":3} "),
+            fixture.recall("d", b"{\"v\":3}"),
+        ];
+        let expected = [Some((3, foreign())), None, None, None];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn a_later_file_replaces_the_earlier_and_a_long_one_empties_the_slot() {
+        let fixture = LastFile::default();
+        fixture.remember("c", b"first".to_vec(), 1, &Map::new());
+        fixture.remember("d", b"second".to_vec(), 2, &Map::new());
+        let after_second = (fixture.recall("c", b"first"), fixture.recall("d", b"second"));
+        fixture.remember("d", vec![b' '; LAST_FILE_MAX_BYTES + 1], 3, &Map::new());
+        let after_long = (
+            fixture.recall("d", b"second"),
+            fixture.recall("d", &vec![b' '; LAST_FILE_MAX_BYTES + 1]),
+        );
+        let actual = (after_second, after_long);
+        let expected = ((None, Some((2, Map::new()))), (None, None));
+        assert_eq!(actual, expected);
+    }
+}
