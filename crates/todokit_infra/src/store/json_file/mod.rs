@@ -5,7 +5,9 @@
 //!   either the old or the new list, whole.
 //! - Writers take an advisory lock on a per-conversation lock file, check
 //!   the stored version and only then write: compare-and-swap across
-//!   threads and processes. Readers need no lock; a rename is atomic.
+//!   threads and processes. Readers need no lock; a rename is atomic. The
+//!   file found under the lock is parsed only when its bytes differ from
+//!   the ones the store last checked (see [`last_file`]).
 //! - Any conversation id maps to a file name inside the folder that no other
 //!   id maps to (see [`JsonFileStore::file_stem`]).
 //! - A file that cannot be parsed is reported, never overwritten; one in a
