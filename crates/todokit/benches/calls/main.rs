@@ -26,7 +26,9 @@ mod file_store;
 mod fixed_store;
 mod group_commit;
 use fixed_store::FixedStore;
-use todokit::{ConversationContext, ManualClock, MemoryStore, TodoState, TodoWriteService, profiles};
+use todokit::{
+    ConversationContext, JsonFileStore, ManualClock, MemoryStore, TodoState, TodoWriteService, profiles,
+};
 
 /// Counts the bytes the process holds, for the memory figure.
 struct Counting;
@@ -275,6 +277,30 @@ fn main() {
         ));
         drop(many);
     }
+    // The JSON-file store keeps nothing per conversation: what it holds
+    // after W1 on many more conversations, against after the first.
+    let folder = tempfile::tempdir().expect("a temp folder");
+    let on_disk = service(
+        "claude-code",
+        Arc::new(JsonFileStore::new(folder.path()).on_calling_thread()),
+    );
+    let held_after = |names: std::ops::Range<u32>| {
+        for i in names {
+            runtime
+                .block_on(on_disk.call(&format!("f{i:04}"), "TodoWrite", &w1))
+                .expect("W1 runs");
+        }
+        HELD.load(Ordering::Relaxed)
+    };
+    let first = held_after(0..1);
+    let grown = held_after(1..conversations + 1) - first;
+    say(format!(
+        "memory held by the JSON-file store after W1 on {conversations} conversations, beyond what it held after the first: \
+         {grown} bytes, {:.1} per conversation (goal: nothing per idle conversation; it keeps the one file it last read or wrote)",
+        grown as f64 / f64::from(conversations)
+    ));
+    drop(on_disk);
+
     // What a packed list costs its next call: W1 on a store that keeps
     // nothing ready (unpack, call, pack again), beside W1 in memory above.
     let cold = service("claude-code", Arc::new(MemoryStore::with_ready_limit(0)));
