@@ -48,7 +48,8 @@ impl<R: AsyncBufRead + Unpin> FrameReader<R> {
                     None => Some(Frame::Line(line)),
                 });
             }
-            let newline = chunk.iter().position(|&b| b == b'\n');
+            // Found with `memchr`: a tool call's line is kilobytes long.
+            let newline = memchr::memchr(b'\n', chunk);
             let body = &chunk[..newline.unwrap_or(chunk.len())];
             match oversize.as_mut() {
                 Some((bytes, scanner)) => {

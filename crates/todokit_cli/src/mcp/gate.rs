@@ -118,7 +118,9 @@ pub fn plain_tool_call(line: &[u8]) -> Option<PlainToolCall<'_>> {
     let params = envelope.params;
     // Arguments nested deeper than the parsers go are the full check's to
     // refuse (a raw value is skimmed without that limit).
-    let fits = |text: &str| text.trim_start().starts_with('{') && nesting_depth(text) <= QUICK_MAX_DEPTH;
+    let fits = |text: &str| {
+        text.trim_start().starts_with('{') && nesting_depth(text, QUICK_MAX_DEPTH) <= QUICK_MAX_DEPTH
+    };
     if params.arguments.is_some_and(|a| !fits(a.get())) {
         return None;
     }
@@ -145,21 +147,40 @@ pub fn is_initialize(line: &[u8]) -> bool {
 /// more than 128 levels in the whole message, so this leaves room.
 const QUICK_MAX_DEPTH: usize = 64;
 
-/// How deeply arrays and objects nest in the JSON `text`.
-fn nesting_depth(text: &str) -> usize {
-    let (mut depth, mut deepest, mut in_string, mut escaped) = (0usize, 0usize, false, false);
-    for byte in text.bytes() {
-        match (in_string, escaped, byte) {
-            (true, true, _) => escaped = false,
-            (true, false, b'\\') => escaped = true,
-            (true, false, b'"') => in_string = false,
-            (true, false, _) => {}
-            (false, _, b'"') => in_string = true,
-            (false, _, b'[' | b'{') => {
+/// How deeply arrays and objects nest in the JSON `text`, counted up to
+/// one past `limit` (a deeper text is refused whatever its depth). Strings
+/// are skipped to their closing quote with `memchr`: they are most of a
+/// tool call's bytes, and only the brackets outside them count.
+fn nesting_depth(text: &str, limit: usize) -> usize {
+    let bytes = text.as_bytes();
+    let (mut depth, mut deepest, mut at) = (0usize, 0usize, 0usize);
+    while let Some(&byte) = bytes.get(at) {
+        at += 1;
+        match byte {
+            b'"' => loop {
+                // The next quote or backslash; a backslash escapes the byte
+                // after it. A string left open ends the scan.
+                let Some(found) = bytes
+                    .get(at..)
+                    .and_then(|rest| memchr::memchr2(b'"', b'\\', rest))
+                else {
+                    return deepest;
+                };
+                let escape = bytes[at + found] == b'\\';
+                at += found + 1;
+                if !escape {
+                    break;
+                }
+                at += 1;
+            },
+            b'[' | b'{' => {
                 depth += 1;
                 deepest = deepest.max(depth);
+                if deepest > limit {
+                    return deepest;
+                }
             }
-            (false, _, b']' | b'}') => depth = depth.saturating_sub(1),
+            b']' | b'}' => depth = depth.saturating_sub(1),
             _ => {}
         }
     }
@@ -272,220 +293,5 @@ fn invalid_params(id: Option<Value>, method: &str, params: Option<&Value>) -> Va
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use pretty_assertions::assert_eq;
-
-    fn verdict(line: &str) -> Verdict {
-        classify(line.as_bytes())
-    }
-
-    fn code_and_id(verdict: Verdict) -> (Value, Value) {
-        match verdict {
-            Verdict::Reply(reply) => (reply["error"]["code"].clone(), reply["id"].clone()),
-            other => (json!(format!("{other:?}")), Value::Null),
-        }
-    }
-
-    /// Every combination of the parts of a `tools/call` that the quick
-    /// reading looks at, well formed and not.
-    fn tool_call_variants() -> Vec<String> {
-        let ids = [
-            r#"1"#,
-            r#""a""#,
-            r#"-3"#,
-            r#"1.5"#,
-            r#"18446744073709551615"#,
-            r#"null"#,
-            r#"{}"#,
-            r#""\u0061""#,
-        ];
-        let versions = [r#""2.0""#, r#""1.0""#, r#"2"#, r#""2\u002e0""#];
-        let methods = [
-            r#""tools/call""#,
-            r#""tools/list""#,
-            r#""tools\/call""#,
-            r#""custom/thing""#,
-        ];
-        let params = [
-            r#"{"name":"TodoWrite","arguments":{"todos":[]}}"#,
-            r#"{"name":"TodoWrite"}"#,
-            r#"{"name":"TodoWrite","arguments":null}"#,
-            r#"{"name":"TodoWrite","arguments":[1]}"#,
-            r#"{"name":"TodoWrite","arguments":"{}"}"#,
-            r#"{"name":7,"arguments":{}}"#,
-            r#"{"arguments":{}}"#,
-            r#"{"name":"TodoWrite","arguments":{},"_meta":{"progressToken":1}}"#,
-            r#"{"name":"TodoWrite","arguments":{},"requestState":"s"}"#,
-            r#"{"name":"Todo\u0057rite","arguments":{}}"#,
-            r#"{"name":"TodoWrite","arguments":{},"name":"Other"}"#,
-            r#"[]"#,
-            r#"null"#,
-        ];
-        let mut lines = Vec::new();
-        for id in ids {
-            for version in versions {
-                for method in methods {
-                    for param in params {
-                        lines.push(format!(
-                            r#"{{"jsonrpc":{version},"id":{id},"method":{method},"params":{param}}}"#
-                        ));
-                    }
-                }
-            }
-        }
-        let good =
-            r#""jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"TodoWrite","arguments":{}}"#;
-        // Deep arguments, and brackets and escapes inside strings.
-        for depth in [60, 62, 63, 64, 65, 126, 127, 130, 100_000] {
-            let deep = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
-            lines.push(format!(
-                r#"{{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{{"name":"T","arguments":{{"a":{deep},"s":"[[\"\\"}}}}}}"#
-            ));
-        }
-        lines.extend([
-            format!("{{{good},\"extra\":true}}"),
-            format!("{{{good},\"id\":2}}"),
-            format!("{{{good}}} trailing"),
-            format!(" {{ {good} }} "),
-            r#"{"jsonrpc":"2.0","method":"tools/call","params":{"name":"TodoWrite","arguments":{}}}"#
-                .to_owned(),
-        ]);
-        lines
-    }
-
-    #[test]
-    fn the_quick_reading_of_a_tool_call_agrees_with_the_full_one() {
-        let lines = tool_call_variants();
-        let quick: Vec<(&String, Verdict)> = lines
-            .iter()
-            .filter_map(|line| plain_tool_call(line.as_bytes()).map(|_| (line, classify(line.as_bytes()))))
-            .collect();
-        let disagreements: Vec<&String> = quick
-            .iter()
-            .filter(|(line, verdict)| *verdict != classify_fully(line.as_bytes()))
-            .map(|(line, _)| *line)
-            .collect();
-        // Ids 1, "a", -3 and an escaped "a" under version "2.0" and method
-        // "tools/call", each with the three params that have a name and
-        // object or no arguments; arguments nested at most 64 deep (60, 62,
-        // 63: the object around them is one more); and the whole message
-        // with spaces around.
-        let actual = (disagreements, quick.len());
-        let expected = (Vec::<&String>::new(), 4 * 3 + 3 + 1);
-        assert_eq!(actual, expected);
-    }
-
-    #[test]
-    fn well_formed_messages_pass_with_the_ids_to_wait_for() {
-        let actual = vec![
-            verdict(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#),
-            verdict(
-                r#"{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"TodoWrite","arguments":{}}}"#,
-            ),
-            verdict(r#"{"jsonrpc":"2.0","id":2,"method":"no/such/method"}"#),
-            verdict(r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"a"}}"#),
-        ];
-        let expected = vec![
-            Verdict::Forward {
-                request: Some(json!(1)),
-                cancels: None,
-            },
-            Verdict::Forward {
-                request: Some(json!("a")),
-                cancels: None,
-            },
-            Verdict::Forward {
-                request: Some(json!(2)),
-                cancels: None,
-            },
-            Verdict::Forward {
-                request: None,
-                cancels: Some(json!("a")),
-            },
-        ];
-        assert_eq!(actual, expected);
-    }
-
-    #[test]
-    fn wrong_params_of_a_known_method_are_invalid_params_with_the_request_id() {
-        let actual: Vec<_> = [
-            r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":5}}"#,
-            r#"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":"x"}"#,
-            r#"{"jsonrpc":"2.0","id":9,"method":"tools/list","params":5}"#,
-            r#"{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"T","arguments":[1]}}"#,
-            r#"{"jsonrpc":"2.0","id":11,"method":"tools/call"}"#,
-        ]
-        .into_iter()
-        .map(|line| code_and_id(verdict(line)))
-        .collect();
-        let expected: Vec<_> = (7..=11).map(|id| (json!(INVALID_PARAMS), json!(id))).collect();
-        assert_eq!(actual, expected);
-    }
-
-    #[test]
-    fn the_invalid_params_message_says_what_is_wrong_with_a_tool_call() {
-        let actual = verdict(r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":5}}"#);
-        let expected = Verdict::Reply(error_reply(
-            Some(json!(7)),
-            INVALID_PARAMS,
-            "Invalid params for tools/call: invalid type: integer `5`, expected a string".to_owned(),
-        ));
-        assert_eq!(actual, expected);
-    }
-
-    #[test]
-    fn what_is_not_a_request_is_answered_or_dropped_never_passed_on() {
-        let actual = vec![
-            code_and_id(verdict("not json")),
-            code_and_id(verdict("[1,2]")),
-            code_and_id(verdict(r#"{"id":12,"method":"tools/list"}"#)),
-            code_and_id(verdict(r#"{"jsonrpc":"2.0","id":{"a":1},"method":"tools/list"}"#)),
-            code_and_id(verdict(
-                r#"{"jsonrpc":"1.0","method":"notifications/initialized"}"#,
-            )),
-        ];
-        let expected = vec![
-            (json!(PARSE_ERROR), Value::Null),
-            (json!(INVALID_REQUEST), Value::Null),
-            (json!(INVALID_REQUEST), json!(12)),
-            (json!(INVALID_REQUEST), Value::Null),
-            (
-                json!(format!(
-                    "{:?}",
-                    Verdict::Drop("Invalid request: \"jsonrpc\" must be \"2.0\"".to_owned())
-                )),
-                Value::Null,
-            ),
-        ];
-        assert_eq!(actual, expected);
-    }
-
-    #[test]
-    fn every_answer_and_drop_reason_of_the_gate_is_pinned() {
-        let fixture = [
-            "{not json",
-            "[1, 2]",
-            "42",
-            r#"{"jsonrpc":"2.0","id":{"nested":true},"method":"tools/call","params":{"name":"x"}}"#,
-            r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"arguments":{}}}"#,
-            r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":"TodoWrite"}"#,
-            r#"{"jsonrpc":"2.0","id":5,"method":"tools/list","params":[1]}"#,
-            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":"soon"}"#,
-            r#"{"jsonrpc":"2.0","result":7}"#,
-        ];
-        let actual: Vec<Value> = fixture
-            .iter()
-            .map(|line| match verdict(line) {
-                Verdict::Reply(reply) => json!({"line": line, "reply": reply}),
-                Verdict::Drop(reason) => json!({"line": line, "dropped": reason}),
-                Verdict::Forward { request, .. } => json!({"line": line, "forwarded": request}),
-            })
-            .chain([json!({"line": "(5 MiB)", "reply": too_large(Some(json!(7)), 5_242_880)})])
-            .collect();
-        let mut settings = insta::Settings::clone_current();
-        settings.set_snapshot_path(concat!(env!("CARGO_MANIFEST_DIR"), "/../../snapshots"));
-        settings.set_omit_expression(true);
-        settings.bind(|| insta::assert_json_snapshot!("mcp_gate_answers", actual));
-    }
-}
+#[path = "gate_tests.rs"]
+mod tests;
