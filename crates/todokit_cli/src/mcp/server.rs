@@ -116,18 +116,29 @@ impl TodoMcpServer {
     pub(super) async fn answer_plain_call(&self, call: &PlainToolCall<'_>) -> Vec<u8> {
         let args = call.arguments.map_or("{}", RawValue::get);
         let written = match self.run(&self.conversation, call.name, args).await {
-            Ok(result) => serde_json::to_vec(&PlainReply {
-                jsonrpc: "2.0",
-                id: &call.id,
-                result: PlainResult {
-                    content: [TextBlock {
-                        kind: "text",
-                        text: &result.content,
-                    }],
-                    structured_content: result.details.as_raw(),
-                    is_error: result.is_error,
-                },
-            }),
+            Ok(result) => {
+                let details = result.details.as_raw();
+                // Room for the whole reply up front: the details alone are
+                // kilobytes, and a buffer grown from empty copies them over
+                // and over as it doubles.
+                let mut out = Vec::with_capacity(details.get().len() + result.content.len() * 9 / 8 + 160);
+                serde_json::to_writer(
+                    &mut out,
+                    &PlainReply {
+                        jsonrpc: "2.0",
+                        id: &call.id,
+                        result: PlainResult {
+                            content: [TextBlock {
+                                kind: "text",
+                                text: &result.content,
+                            }],
+                            structured_content: details,
+                            is_error: result.is_error,
+                        },
+                    },
+                )
+                .map(|()| out)
+            }
             Err(error) => serde_json::to_vec(&PlainError {
                 jsonrpc: "2.0",
                 id: &call.id,
