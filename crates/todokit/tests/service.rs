@@ -280,22 +280,12 @@ async fn details_read_after_later_calls_show_their_own_call_as_written_at_once()
     ];
     let profile = profiles::by_name("claude-code").unwrap();
     // What the tool writes at once, called directly on the same lists.
-    let empty = todokit::TodoState::default();
-    let direct_first = profile
-        .run_text(
-            "TodoWrite",
-            first_args,
-            &todokit::app::CallContext::new(&empty, START, profile.rules()),
-        )
-        .unwrap();
-    let after_first = direct_first.commit.clone().unwrap();
-    let direct_second = profile
-        .run_text(
-            "TodoWrite",
-            second_args,
-            &todokit::app::CallContext::new(&after_first, START, profile.rules()),
-        )
-        .unwrap();
+    let direct = |args: &str, state: &todokit::TodoState| {
+        let ctx = todokit::app::CallContext::new(state, START, profile.rules());
+        profile.run_text("TodoWrite", args, &ctx).unwrap()
+    };
+    let direct_first = direct(first_args, &todokit::TodoState::default());
+    let direct_second = direct(second_args, &direct_first.commit.clone().unwrap());
     let mut actual = Vec::new();
     for store in stores {
         let service = TodoWriteService::new(profile.clone(), store, Arc::new(ManualClock::new(START)));

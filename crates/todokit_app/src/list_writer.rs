@@ -8,7 +8,6 @@
 //! [`ListTool`], which makes it a [`TypedTool`] (and so a [`crate::Tool`]).
 
 use std::borrow::Cow;
-use std::sync::Arc;
 
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -98,16 +97,10 @@ impl<W: ListWriter> TypedTool for ListTool<W> {
             fields: (),
         };
         let (text, fields) = (W::text(&op), W::fields(&op));
-        let details = match ctx.shared_state() {
-            // Through the service: written if and when a host reads them.
-            Some(before) => {
-                let transitions = replaced.transitions;
-                Details::deferred(Arc::clone(before), move |before, after| {
-                    details_of::<W>(before, after, &transitions, fields)
-                })
-            }
-            None => list_details::<W, _, _>(&op, fields),
-        };
+        let transitions = replaced.transitions;
+        let details = ctx.details(&replaced.state, move |before, after| {
+            details_of::<W>(before, after, &transitions, fields)
+        });
         Ok(Outcome::commit(replaced.state, ToolResult::ok(text, details)))
     }
 }

@@ -1,6 +1,8 @@
 //! What a tool is: a name, a description, an input schema, metadata for the
 //! host, and a pure function from (arguments, current state) to an outcome.
 
+use std::sync::Arc;
+
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -221,7 +223,7 @@ pub struct CallContext<'a> {
     pub durable: bool,
     /// `state`, shared, when the caller binds the committed list to the
     /// result afterwards (the service does): details may then be deferred.
-    shared: Option<&'a std::sync::Arc<TodoState>>,
+    shared: Option<&'a Arc<TodoState>>,
 }
 
 impl<'a> CallContext<'a> {
@@ -240,17 +242,25 @@ impl<'a> CallContext<'a> {
     /// A context whose state is `shared`, for a caller that binds the list
     /// each call commits to its result's details
     /// ([`crate::Details::bind_after`]), as the service does.
-    pub(crate) fn shared(state: &'a std::sync::Arc<TodoState>, now: Timestamp, rules: &'a ListRules) -> Self {
+    pub(crate) fn shared(state: &'a Arc<TodoState>, now: Timestamp, rules: &'a ListRules) -> Self {
         Self {
             shared: Some(state),
             ..Self::new(state, now, rules)
         }
     }
 
-    /// The state as an `Arc`, when the caller binds committed lists to
-    /// deferred details.
-    pub(crate) fn shared_state(&self) -> Option<&'a std::sync::Arc<TodoState>> {
-        self.shared
+    /// The details `write` gives from the list before the call and `after`,
+    /// the list it leaves: written when first read if the caller binds the
+    /// committed list to the result (the service does), else written now.
+    pub(crate) fn details(
+        &self,
+        after: &TodoState,
+        write: impl FnOnce(&TodoState, &TodoState) -> Details + Send + 'static,
+    ) -> Details {
+        match self.shared {
+            Some(before) => Details::deferred(Arc::clone(before), write),
+            None => write(self.state, after),
+        }
     }
 
     /// Says whether the store keeps what is committed.

@@ -9,7 +9,6 @@
 //! dropped when a stored conversation is resumed.
 
 use std::fmt::Write;
-use std::sync::Arc;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -82,17 +81,10 @@ impl TypedTool for TodoWrite {
         check_size(&batch.state, &ctx.rules.limits)?;
         let content = summary(&batch.state, &batch.errors);
         let is_error = !batch.errors.is_empty();
-        let durable = ctx.durable;
-        let details = match ctx.shared_state() {
-            // Through the service: written if and when a host reads them.
-            Some(before) => {
-                let (completed, errors) = (batch.completed, batch.errors);
-                Details::deferred(Arc::clone(before), move |_, after| {
-                    batch_details(after, &completed, &errors, durable)
-                })
-            }
-            None => batch_details(&batch.state, &batch.completed, &batch.errors, durable),
-        };
+        let (completed, errors, durable) = (batch.completed, batch.errors, ctx.durable);
+        let details = ctx.details(&batch.state, move |_, after| {
+            batch_details(after, &completed, &errors, durable)
+        });
         let result = ToolResult {
             is_error,
             content,
