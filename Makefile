@@ -2,7 +2,7 @@
 
 CARGO ?= cargo
 
-.PHONY: test packages screenshots toolchain fmt-check clippy doc unit lean demo build snapshots-review bench fuzz-smoke
+.PHONY: test packages screenshots toolchain fmt-check clippy doc unit lean demo build insta snapshots bench fuzz-smoke
 
 ## Everything CI checks: formatting, lints, every test (snapshots included),
 ## the PostgreSQL store's against a throwaway cluster this target starts.
@@ -48,9 +48,14 @@ demo:
 build:
 	$(CARGO) build --workspace --release --locked
 
-## Review snapshot changes (needs `cargo install cargo-insta`).
-snapshots-review:
-	$(CARGO) insta review --workspace-root .
+## cargo-insta, the snapshot reviewer, installed when missing.
+insta:
+	@$(CARGO) insta --version >/dev/null 2>&1 || $(CARGO) install cargo-insta --locked
+
+## Every test run, then each new or changed snapshot shown as a diff to
+## accept or reject (the review before a commit; AGENTS.md says when).
+snapshots: insta packages
+	./scripts/with-postgres.sh $(CARGO) insta test --workspace --all-features --review
 
 ## Benchmarks on the shared payloads, with ratios measured in one run: the
 ## library's calls (memory, file and PostgreSQL stores, memory held), then

@@ -11,21 +11,18 @@ mod arguments;
 mod clock;
 mod compaction;
 mod context;
-mod conversations;
 mod details;
 mod list_writer;
 mod operation;
+pub mod prelude;
 mod profile;
 pub mod profiles;
 mod reminder;
 mod replay;
-mod restore;
 pub mod schema;
 mod service;
-mod subscription;
 mod tool;
 pub mod turn;
-mod user_edit;
 pub mod wire;
 
 pub use arguments::{
@@ -34,22 +31,28 @@ pub use arguments::{
 };
 pub use clock::{Clock, ManualClock};
 pub use context::{ConversationContext, StoreError, StoredConversation, Wake, WatchGuard};
-pub use conversations::ConversationSummary;
 pub use details::Details;
-pub use list_writer::{Counts, ListTool, ListWriter, current_details, id_or_position, list_details};
+pub use list_writer::{
+    Counts, ListTool, ListWriter, WriterTool, current_details, id_or_position, list_details, write_list,
+};
 pub use operation::ToolOperation;
 pub use profile::{DEFAULT_NAG_AFTER_ROUNDS, ExampleCall, Lifecycle, Profile};
 pub use reminder::{end_of_turn_reminder, stale_list_reminder};
 pub use replay::{Replay, replay};
 pub use schema::SchemaTarget;
-pub use service::{MAX_COMMIT_ATTEMPTS, ServiceError, TodoWriteService};
-pub use subscription::{SUBSCRIBE_NOTIFIED_POLL_INTERVAL, SUBSCRIBE_POLL_INTERVAL, Subscription};
-pub use tool::{CallContext, DecodedInput, Outcome, Tool, ToolError, ToolMetadata, ToolResult, TypedTool};
+pub use service::{
+    ConversationSummary, ImportError, MAX_COMMIT_ATTEMPTS, MarkdownCodec, SUBSCRIBE_NOTIFIED_POLL_INTERVAL,
+    SUBSCRIBE_POLL_INTERVAL, ServiceError, Subscription, TodoWriteService, UserAction, UserEdit,
+    UserEditError, user_edit_reminder,
+};
+pub use tool::{
+    CallContext, CommandTool, Commands, DecodedInput, Outcome, Tool, ToolError, ToolMetadata, ToolResult,
+    TypedTool,
+};
 pub use turn::{
     CallRecord, Enforcement, Injection, Placement, ReminderKind, TurnConfig, TurnCounters, TurnEnd,
     TurnPolicy,
 };
-pub use user_edit::{ImportError, MarkdownCodec, UserAction, UserEdit, UserEditError, user_edit_reminder};
 
 #[cfg(test)]
 mod test_support;

@@ -30,11 +30,6 @@ pub trait ListWriter: Send + Sync + 'static {
     /// written after the call, when a host first reads them.
     type Fields: Serialize + Send + 'static;
 
-    /// The name the model calls it by.
-    const NAME: &'static str;
-    /// The description the model reads (a markdown file, loaded at compile
-    /// time).
-    const DESCRIPTION: &'static str;
     /// The wire names of the list and its fields, for error messages.
     const FIELDS: FieldNames;
     /// Empty the list when every todo in it is completed.
@@ -66,43 +61,65 @@ pub trait ListWriter: Send + Sync + 'static {
     }
 }
 
-/// A [`ListWriter`] as a tool: register `ListTool(MyWriter)` with
+/// A [`ListWriter`] that is a tool of its own (rather than one command of
+/// a [`crate::CommandTool`]): the name and description the model reads.
+pub trait WriterTool: ListWriter {
+    /// The name the model calls it by.
+    const NAME: &'static str;
+    /// The description the model reads (a markdown file, loaded at compile
+    /// time).
+    const DESCRIPTION: &'static str;
+}
+
+/// A [`WriterTool`] as a tool: register `ListTool(MyWriter)` with
 /// [`crate::Profile::tool`].
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ListTool<W>(pub W);
 
-impl<W: ListWriter> TypedTool for ListTool<W> {
+impl<W: WriterTool> TypedTool for ListTool<W> {
     type Input = W::Input;
     const NAME: &'static str = W::NAME;
     const DESCRIPTION: &'static str = W::DESCRIPTION;
     const METADATA: ToolMetadata = ToolMetadata::LIST_WRITER;
 
-    fn run(&self, mut input: W::Input, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
-        let todos = W::todos(&mut input)?;
-        let mut replaced = replace_flat(ctx.state, todos, ctx.rules, &W::FIELDS, ctx.now)?;
-        if W::WIPE_WHEN_ALL_COMPLETED {
-            replaced = replaced.wipe_if_all_completed();
-        }
-        if W::EXPLAINS {
-            replaced.state.explanation = W::explanation(&input);
-        }
-        let op = ToolOperation {
-            tool: W::NAME,
-            asked: &input,
-            before: ctx.state,
-            after: &replaced.state,
-            transitions: &replaced.transitions,
-            in_progress_count: replaced.in_progress_count,
-            wiped: replaced.wiped,
-            fields: (),
-        };
-        let (text, fields) = (W::text(&op), W::fields(&op));
-        let transitions = replaced.transitions;
-        let details = ctx.details(&replaced.state, move |before, after| {
-            details_of::<W>(before, after, &transitions, fields)
-        });
-        Ok(Outcome::commit(replaced.state, ToolResult::ok(text, details)))
+    fn run(&self, input: W::Input, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
+        write_list::<W>(W::NAME, input, ctx)
     }
+}
+
+/// Runs `W` on `input` as a call of tool `tool`: the list the input
+/// describes replaces the stored one, checked whole, and the result is
+/// formatted from what happened. What a [`ListTool`] runs, and what a
+/// command of a [`crate::CommandTool`] that replaces the list calls.
+pub fn write_list<W: ListWriter>(
+    tool: &'static str,
+    mut input: W::Input,
+    ctx: &CallContext<'_>,
+) -> Result<Outcome, ToolError> {
+    let todos = W::todos(&mut input)?;
+    let mut replaced = replace_flat(ctx.state, todos, ctx.rules, &W::FIELDS, ctx.now)?;
+    if W::WIPE_WHEN_ALL_COMPLETED {
+        replaced = replaced.wipe_if_all_completed();
+    }
+    if W::EXPLAINS {
+        replaced.state.explanation = W::explanation(&input);
+    }
+    let op = ToolOperation {
+        tool,
+        asked: &input,
+        before: ctx.state,
+        after: &replaced.state,
+        transitions: &replaced.transitions,
+        in_progress_count: replaced.in_progress_count,
+        wiped: replaced.wiped,
+        fields: (),
+    };
+    let (text, fields) = (W::text(&op), W::fields(&op));
+    let transitions = replaced.transitions;
+    let details = ctx.details(&replaced.state, move |before, after| {
+        details_of::<W>(before, after, &transitions, fields)
+    });
+    Ok(Outcome::commit(replaced.state, ToolResult::ok(text, details)))
 }
 
 /// What a list writer that wipes a completed list (and counts what was

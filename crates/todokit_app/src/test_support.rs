@@ -14,6 +14,26 @@ pub fn snapshot_settings() -> insta::Settings {
     settings
 }
 
+/// Runs `check` on every case, going on past a case that fails (an insta
+/// assertion that finds a changed snapshot panics), then fails once,
+/// naming every case that did: a change to several profiles shows them
+/// all in one run, each with its diff.
+pub fn check_every<T>(cases: impl IntoIterator<Item = (String, T)>, check: impl Fn(&str, T)) {
+    let failed: Vec<String> = cases
+        .into_iter()
+        .filter_map(|(name, case)| {
+            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(&name, case)));
+            run.is_err().then_some(name)
+        })
+        .collect();
+    assert!(
+        failed.is_empty(),
+        "{} cases differ: {}",
+        failed.len(),
+        failed.join(", ")
+    );
+}
+
 /// The time every profile test runs at.
 pub const NOW: u64 = 1_700_000_000_000;
 
@@ -40,6 +60,67 @@ pub fn problem_messages(outcome: &crate::Outcome) -> Vec<String> {
                 .collect()
         })
         .unwrap_or_default()
+}
+
+/// What a call came to, whole: whether it was an error, the problems it
+/// reports, and what it stored.
+pub fn verdict(outcome: crate::Outcome) -> (bool, Vec<String>, Option<todokit_domain::TodoState>) {
+    (
+        outcome.result.is_error,
+        problem_messages(&outcome),
+        outcome.commit,
+    )
+}
+
+/// One profile under test: its tools called as the service would call
+/// them, at [`NOW`], and what they stored read back. Every profile's tests
+/// use it, so none keeps helpers of its own.
+pub struct ProfileCase {
+    profile: crate::Profile,
+}
+
+impl ProfileCase {
+    /// Tests of `profile`.
+    pub fn new(profile: crate::Profile) -> Self {
+        Self { profile }
+    }
+
+    /// Calls `tool` on an empty list.
+    pub fn call(&self, tool: &str, args: &str) -> crate::Outcome {
+        self.call_on(&todokit_domain::TodoState::new(), tool, args)
+    }
+
+    /// Calls `tool` on `state`.
+    pub fn call_on(&self, state: &todokit_domain::TodoState, tool: &str, args: &str) -> crate::Outcome {
+        run_tool(&self.profile, tool, state, args)
+    }
+
+    /// The problems a call of `tool` on an empty list is refused for.
+    pub fn problems(&self, tool: &str, args: &str) -> Vec<String> {
+        problem_messages(&self.call(tool, args))
+    }
+
+    /// Each stored task's content and status after `outcome`; `None` when
+    /// it stored nothing.
+    pub fn stored(outcome: &crate::Outcome) -> Option<Vec<(String, todokit_domain::Status)>> {
+        outcome
+            .commit
+            .as_ref()
+            .map(|state| state.tasks().map(|t| (t.content.clone(), t.status)).collect())
+    }
+
+    /// The status stored for the one task of a call of `tool` built by
+    /// `args` around a status word; `None` when the call was refused.
+    pub fn stored_status(
+        &self,
+        tool: &str,
+        args: impl Fn(&str) -> String,
+        word: &str,
+    ) -> Option<todokit_domain::Status> {
+        Self::stored(&self.call(tool, &args(word)))?
+            .first()
+            .map(|(_, status)| *status)
+    }
 }
 
 /// A store that keeps lists in a map, for the service's own tests (the
@@ -96,5 +177,27 @@ pub fn block_on<F: std::future::Future>(future: F) -> F::Output {
         if let std::task::Poll::Ready(out) = future.as_mut().poll(&mut cx) {
             return out;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    #[test]
+    fn check_every_runs_every_case_and_names_each_that_failed() {
+        let ran = std::cell::Cell::new(0);
+        let cases = [("a".to_owned(), 1), ("b".to_owned(), 2), ("c".to_owned(), 3)];
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            check_every(cases, |_, n| {
+                ran.set(ran.get() + 1);
+                assert!(n == 1, "case {n} fails on purpose");
+            })
+        }));
+        let message = run.err().and_then(|e| e.downcast::<String>().ok()).map(|m| *m);
+        let actual = (ran.get(), message);
+        let expected = (3, Some("2 cases differ: b, c".to_owned()));
+        assert_eq!(actual, expected);
     }
 }

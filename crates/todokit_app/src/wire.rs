@@ -5,6 +5,11 @@
 use serde::de::{self, Deserializer, Visitor};
 use todokit_domain::{Priority, Status};
 
+/// The stored status, for [`crate::status_words!`] in crates that do not
+/// name the domain crate.
+#[doc(hidden)]
+pub use todokit_domain::Status as __Status;
+
 /// A string enum of a wire format.
 pub trait WireEnum: Sized + Copy + 'static {
     /// Every canonical spelling with the value it stands for.
@@ -114,17 +119,138 @@ macro_rules! wire_enum {
     };
 }
 
-wire_enum! {
-    /// The three statuses most agents' todo tools know.
+/// A dialect's status words: a [`WireEnum`] whose every spelling stands
+/// for one stored [`Status`]. Declared with [`crate::status_words!`], which
+/// states the table once and derives both directions from it.
+pub trait StatusWords: WireEnum + PartialEq {
+    /// Each word with the stored status it stands for, in the order the
+    /// dialect lists them. A status several words stand for is written as
+    /// the first of them.
+    const STATUSES: &'static [(Self, Status)];
+
+    /// The stored status this word stands for.
+    fn status(self) -> Status {
+        Self::STATUSES
+            .iter()
+            .find(|(word, _)| *word == self)
+            .map_or(Status::Pending, |(_, status)| *status)
+    }
+
+    /// The word a stored status is written as: its own word, else the word
+    /// of its [nearest common status](Status::nearest_common).
+    fn word(status: Status) -> Self {
+        let own = |wanted: Status| Self::STATUSES.iter().find(|(_, s)| *s == wanted).map(|(w, _)| *w);
+        own(status)
+            .or_else(|| status.nearest_common().and_then(own))
+            // `status_words!` refuses at compile time a table that leaves a
+            // status without a word, so this is never reached.
+            .unwrap_or(Self::STATUSES[0].0)
+    }
+}
+
+/// Whether a status table gives every stored status a word, itself or
+/// through its nearest common status. Evaluated at compile time by
+/// [`crate::status_words!`].
+#[doc(hidden)]
+pub const fn covers_every_status(table: &[Status]) -> bool {
+    let mut s = 0;
+    while s < Status::ALL.len() {
+        let status = Status::ALL[s];
+        let fallback = match status.nearest_common() {
+            Some(common) => common as u8,
+            None => status as u8,
+        };
+        let mut found = false;
+        let mut i = 0;
+        while i < table.len() {
+            if table[i] as u8 == status as u8 || table[i] as u8 == fallback {
+                found = true;
+            }
+            i += 1;
+        }
+        if !found {
+            return false;
+        }
+        s += 1;
+    }
+    true
+}
+
+/// Declares a dialect's status words: a [`wire_enum!`] whose variants each
+/// name the stored [`Status`] they stand for (`Cancelled = "cancelled" =>
+/// Abandoned`). Decoding, encoding, the schema's enum, the allowed-values
+/// error and the forgiven spellings all come from this one table; a table
+/// that leaves a stored status without a word does not compile.
+#[macro_export]
+macro_rules! status_words {
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident {
+            $( $(#[$vmeta:meta])* $variant:ident = $spelling:literal => $status:ident ),+ $(,)?
+        }
+        aliases { $( $alias:literal => $target:ident ),* $(,)? }
+    ) => {
+        $crate::wire_enum! {
+            $(#[$meta])*
+            pub enum $name {
+                $( $(#[$vmeta])* $variant = $spelling ),+
+            }
+            aliases { $( $alias => $target ),* }
+        }
+
+        impl $crate::wire::StatusWords for $name {
+            const STATUSES: &'static [(Self, $crate::wire::__Status)] =
+                &[ $( ($name::$variant, $crate::wire::__Status::$status) ),+ ];
+        }
+
+        const _: () = assert!(
+            $crate::wire::covers_every_status(&[ $( $crate::wire::__Status::$status ),+ ]),
+            concat!("every stored status needs a word in ", stringify!($name)),
+        );
+
+        impl From<$name> for $crate::wire::__Status {
+            fn from(word: $name) -> Self {
+                $crate::wire::StatusWords::status(word)
+            }
+        }
+
+        impl From<$crate::wire::__Status> for $name {
+            fn from(status: $crate::wire::__Status) -> Self {
+                $crate::wire::StatusWords::word(status)
+            }
+        }
+    };
+}
+
+status_words! {
+    /// The three statuses most agents' todo tools know. A list written
+    /// through a richer profile shows blocked tasks as pending and
+    /// abandoned ones as completed (they need no more work).
     pub enum TriStatus {
         /// Not started.
-        Pending = "pending",
+        Pending = "pending" => Pending,
         /// Being worked on.
-        InProgress = "in_progress",
+        InProgress = "in_progress" => InProgress,
         /// Done.
-        Completed = "completed",
+        Completed = "completed" => Completed,
     }
     aliases {}
+}
+
+status_words! {
+    /// The common three statuses and `cancelled` (opencode's, Gemini CLI's
+    /// before it had `blocked`, Cursor's).
+    pub enum CancellableStatus {
+        /// Not started.
+        Pending = "pending" => Pending,
+        /// Being worked on.
+        InProgress = "in_progress" => InProgress,
+        /// Done.
+        Completed = "completed" => Completed,
+        /// No longer needed.
+        Cancelled = "cancelled" => Abandoned,
+    }
+    aliases { "done" => Completed, "canceled" => Cancelled, "abandoned" => Cancelled, "dropped" => Cancelled }
 }
 
 wire_enum! {
@@ -156,29 +282,6 @@ impl From<Priority> for WirePriority {
             Priority::High => WirePriority::High,
             Priority::Medium => WirePriority::Medium,
             Priority::Low => WirePriority::Low,
-        }
-    }
-}
-
-impl From<TriStatus> for Status {
-    fn from(status: TriStatus) -> Self {
-        match status {
-            TriStatus::Pending => Status::Pending,
-            TriStatus::InProgress => Status::InProgress,
-            TriStatus::Completed => Status::Completed,
-        }
-    }
-}
-
-impl From<Status> for TriStatus {
-    /// The closest of the three for a stored status: a list written through
-    /// a richer profile shows blocked tasks as pending and abandoned ones as
-    /// completed (they need no more work).
-    fn from(status: Status) -> Self {
-        match status {
-            Status::Pending | Status::Blocked => TriStatus::Pending,
-            Status::InProgress => TriStatus::InProgress,
-            Status::Completed | Status::Abandoned => TriStatus::Completed,
         }
     }
 }

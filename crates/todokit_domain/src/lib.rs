@@ -16,6 +16,7 @@ mod patch;
 mod rules;
 mod state;
 mod status;
+mod time;
 mod todo;
 mod transition;
 mod updates;
@@ -32,8 +33,9 @@ pub use error::{MAX_QUOTED_CHARS, MAX_REPORTED_VIOLATIONS, TodoError, Violation,
 pub use lifecycle::{auto_clear, auto_clear_due, drop_finished};
 pub use patch::{TodoField, TodoPatch};
 pub use rules::{FieldNames, InProgressPolicy, ItemPath, Limits, ListRules};
-pub use state::{Notice, NoticeKind, Phase, StatusCounts, Timestamp, TodoState};
+pub use state::{Notice, NoticeKind, Phase, StatusCounts, TodoState};
 pub use status::{Priority, Status};
+pub use time::Timestamp;
 pub use todo::{NotesFrom, Todo, carry_over, carry_over_in_place, stamp_new, stamp_new_in_place};
 pub use transition::{Replacement, Transition, adopt_hidden_fields, diff, replace_flat};
 pub use updates::{Applied, NewTodo, Updates, apply_updates};

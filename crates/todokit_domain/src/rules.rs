@@ -65,6 +65,19 @@ pub struct ListRules {
     pub require_ids: bool,
 }
 
+impl ListRules {
+    /// Todokit's [default limits](Limits::DEFAULT) under the given
+    /// one-task-in-progress rule: the rules of a profile whose original
+    /// sets no limits of its own.
+    pub const fn with_default_limits(in_progress: InProgressPolicy) -> Self {
+        Self {
+            limits: Limits::DEFAULT,
+            in_progress,
+            require_ids: false,
+        }
+    }
+}
+
 /// The names a profile's wire format gives to the task fields, so that an
 /// error can point at the exact field the model sent (`todos[3].activeForm`,
 /// `items[0].text`, `plan[2].step`).
@@ -81,6 +94,10 @@ pub struct FieldNames {
     pub id: &'static str,
     /// The key of a task's status.
     pub status: &'static str,
+    /// The key of a task's notes when the format writes them (a task sent
+    /// without notes then has none); `None` when it has no notes (a
+    /// rewrite keeps the notes each task had).
+    pub notes: Option<&'static str>,
     /// How an item is named in a path.
     pub items: ItemPath,
 }
@@ -104,6 +121,7 @@ impl FieldNames {
         active_form: "activeForm",
         id: "id",
         status: "status",
+        notes: None,
         items: ItemPath::Indexed,
     };
 

@@ -6,10 +6,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::{Status, Todo};
-
-/// Milliseconds since the Unix epoch, as an injected clock reports them.
-pub type Timestamp = u64;
+use crate::{Status, Timestamp, Todo};
 
 /// A named group of tasks. Flat profiles keep all their tasks in one phase
 /// whose name is [`Phase::IMPLICIT`], which renderers never show.

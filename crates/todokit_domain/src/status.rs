@@ -60,6 +60,17 @@ impl Status {
     pub fn is_finished(self) -> bool {
         matches!(self, Status::Completed | Status::Abandoned)
     }
+
+    /// The status a dialect that lacks this one shows it as: a blocked task
+    /// is still to be done (pending), an abandoned one needs no more work
+    /// (completed). `None` for the three statuses every dialect has.
+    pub const fn nearest_common(self) -> Option<Status> {
+        match self {
+            Status::Blocked => Some(Status::Pending),
+            Status::Abandoned => Some(Status::Completed),
+            Status::Pending | Status::InProgress | Status::Completed => None,
+        }
+    }
 }
 
 impl std::fmt::Display for Status {
@@ -120,6 +131,21 @@ mod tests {
             (Status::Blocked, false, false),
             (Status::Completed, false, true),
             (Status::Abandoned, false, true),
+        ];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn a_status_outside_the_common_three_falls_back_to_the_nearest_of_them() {
+        let fixture = Status::ALL;
+        let actual: Vec<(Status, Option<Status>)> =
+            fixture.iter().map(|s| (*s, s.nearest_common())).collect();
+        let expected = vec![
+            (Status::Pending, None),
+            (Status::InProgress, None),
+            (Status::Blocked, Some(Status::Pending)),
+            (Status::Completed, None),
+            (Status::Abandoned, Some(Status::Completed)),
         ];
         assert_eq!(actual, expected);
     }

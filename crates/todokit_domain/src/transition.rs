@@ -91,13 +91,15 @@ pub fn replace_flat(
                 .is_some_and(|id| given.binary_search(&id).is_ok());
         }
     }
+    let notes_from = match names.notes {
+        Some(_) => NotesFrom::New,
+        None => NotesFrom::OldWhenNewHasNone,
+    };
     // Rewritten where they lie: a `Todo` is a few hundred bytes to move.
     let mut tasks = incoming;
     for (task, m) in tasks.iter_mut().zip(&matches) {
         match m {
-            Some(i) => {
-                carry_over_in_place(task, old[*i], now, NotesFrom::OldWhenNewHasNone, |_| id_taken[*i])
-            }
+            Some(i) => carry_over_in_place(task, old[*i], now, notes_from, |_| id_taken[*i]),
             None => stamp_new_in_place(task, now),
         }
     }
@@ -406,6 +408,23 @@ mod tests {
             .wipe_if_all_completed();
         let actual = (outcome.state, outcome.wiped);
         let expected = (TodoState::new(), false);
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn notes_survive_a_format_without_notes_and_not_one_that_writes_them() {
+        let fixture = TodoState::flat(vec![Todo::new("a").notes(vec!["kept?".to_owned()])]);
+        let with_notes = FieldNames::DEFAULT.notes("notes");
+        let notes_after = |names: &FieldNames| {
+            let replaced = replace_flat(&fixture, vec![Todo::new("a")], &rules(), names, LATER).unwrap();
+            replaced
+                .state
+                .tasks()
+                .map(|t| t.notes.clone())
+                .collect::<Vec<_>>()
+        };
+        let actual = (notes_after(&FieldNames::DEFAULT), notes_after(&with_notes));
+        let expected = (vec![vec!["kept?".to_owned()]], vec![Vec::<String>::new()]);
         assert_eq!(actual, expected);
     }
 

@@ -4,7 +4,7 @@
 use serde_json::{Map, Value};
 use todokit_domain::clip;
 
-use super::compiled::Node;
+use super::compiled::{Node, json_type};
 use super::parse::{ArgumentError, ROOT_FIELD, kind};
 use super::repair::case_variant;
 use super::{Leniency, TEXT_SYNONYMS};
@@ -220,18 +220,6 @@ fn missing_hint(name: &str, map: &Map<String, Value>, leniency: &Leniency) -> St
         return format!(" (got `{other}`; this tool calls that field `{name}`)");
     }
     String::new()
-}
-
-pub(super) fn json_type(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(n) if n.is_u64() || n.is_i64() => "integer",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
 }
 
 fn expected(types: &[&str]) -> String {

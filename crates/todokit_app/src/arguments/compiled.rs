@@ -127,3 +127,16 @@ impl Node {
         self.any_of.iter().find(|b| b.types != ["null"])
     }
 }
+/// The schema type a JSON value has (`integer` for a whole number), as
+/// the schema's `type` keyword names it.
+pub(super) fn json_type(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_u64() || n.is_i64() => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}

@@ -328,12 +328,17 @@ fn deferred_details_are_the_details_written_at_once() {
     assert_eq!(actual, expected);
 }
 
+/// Every example of a tool without commands (a command tool reads which
+/// fields were sent from the arguments, so it always takes the checked path).
 #[test]
 fn every_profile_example_takes_the_fast_path() {
     let actual: Vec<(&str, bool)> = profiles::all()
         .iter()
         .filter_map(|p| {
             let example = p.example()?;
+            if !p.find(example.tool)?.commands().is_empty() {
+                return None;
+            }
             Some((
                 p.name(),
                 p.decode_well_formed(example.tool, example.arguments).is_some(),

@@ -5,8 +5,7 @@
 use serde_json::{Map, Value};
 
 use super::Leniency;
-use super::check::json_type;
-use super::compiled::Node;
+use super::compiled::{Node, json_type};
 
 pub(super) fn normalize(value: &mut Value, node: &Node, leniency: &Leniency, in_id_list: bool) {
     if !node.any_of.is_empty() {

@@ -13,7 +13,8 @@ use serde::{Deserialize, Serialize};
 use todokit_domain::{FieldNames, InProgressPolicy, Limits, ListRules, Todo};
 
 use crate::wire::TriStatus;
-use crate::{Counts, ListTool, ListWriter, Profile, ToolError, ToolOperation};
+
+use crate::prelude::*;
 
 /// The profile's name.
 pub const NAME: &str = "claude-code";
@@ -104,12 +105,15 @@ pub struct TodoWriteInput {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct TodoWrite;
 
+impl WriterTool for TodoWrite {
+    const NAME: &'static str = "TodoWrite";
+    const DESCRIPTION: &'static str = include_str!("../../descriptions/claude-code/TodoWrite.md");
+}
+
 impl ListWriter for TodoWrite {
     type Input = TodoWriteInput;
     type Item<'a> = TodoItemView<'a>;
     type Fields = Counts;
-    const NAME: &'static str = "TodoWrite";
-    const DESCRIPTION: &'static str = include_str!("../../descriptions/claude-code/TodoWrite.md");
     const FIELDS: FieldNames = FIELDS;
     const WIPE_WHEN_ALL_COMPLETED: bool = true;
 

@@ -6,10 +6,11 @@
 use derive_setters::Setters;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use todokit_domain::{FieldNames, InProgressPolicy, Limits, ListRules, Todo};
+use todokit_domain::{FieldNames, InProgressPolicy, ListRules, Todo};
 
 use crate::wire::TriStatus;
-use crate::{ListTool, ListWriter, Profile, ToolError, ToolOperation};
+
+use crate::prelude::*;
 
 /// The profile's name.
 pub const NAME: &str = "codex";
@@ -25,19 +26,12 @@ const FIELDS: FieldNames = FieldNames {
     ..FieldNames::DEFAULT
 };
 
-/// The rules plans are held to by default: one step in progress, enforced.
-pub fn rules() -> ListRules {
-    ListRules::default()
-        .limits(Limits::DEFAULT)
-        .in_progress(InProgressPolicy::Reject)
-}
-
 /// The profile with its default rules.
 pub fn profile() -> Profile {
     Profile::new(
         NAME,
         "Codex's update_plan: explanation and a plan of steps",
-        rules(),
+        ListRules::with_default_limits(InProgressPolicy::Reject),
     )
     .with_system_prompt(include_str!("../../descriptions/codex/system-prompt.md"))
     .with_example("update_plan", r#"{"explanation":"Tests first","plan":[{"step":"Run the tests","status":"in_progress"},{"step":"Fix what fails","status":"pending"}]}"#)
@@ -79,12 +73,15 @@ pub struct UpdatePlanInput {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct UpdatePlan;
 
+impl WriterTool for UpdatePlan {
+    const NAME: &'static str = "update_plan";
+    const DESCRIPTION: &'static str = include_str!("../../descriptions/codex/update_plan.md");
+}
+
 impl ListWriter for UpdatePlan {
     type Input = UpdatePlanInput;
     type Item<'a> = PlanItemView<'a>;
     type Fields = Explanation;
-    const NAME: &'static str = "update_plan";
-    const DESCRIPTION: &'static str = include_str!("../../descriptions/codex/update_plan.md");
     const FIELDS: FieldNames = FIELDS;
 
     fn todos(input: &mut UpdatePlanInput) -> Result<Vec<Todo>, ToolError> {
@@ -139,12 +136,6 @@ impl PlanItem {
 #[cfg(test)]
 mod tests {
     use super::*;
-    #[allow(unused_imports)]
-    use crate::{CallContext, Outcome, ToolError, ToolResult};
-    #[allow(unused_imports)]
-    use serde_json::json;
-    #[allow(unused_imports)]
-    use todokit_domain::TodoState;
 
     use crate::test_support::{problem_messages, run_tool, snapshot_settings};
     use pretty_assertions::assert_eq;

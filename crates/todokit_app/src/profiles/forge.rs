@@ -13,10 +13,8 @@ use serde::{Deserialize, Serialize};
 use todokit_domain::{Checklist, FieldNames, InProgressPolicy, Limits, ListRules, Todo};
 
 use crate::wire::TriStatus;
-use crate::{
-    CallContext, ListTool, ListWriter, Outcome, Profile, ToolError, ToolMetadata, ToolOperation, ToolResult,
-    TypedTool, current_details, id_or_position,
-};
+
+use crate::prelude::*;
 
 /// The profile's name.
 pub const NAME: &str = "forge";
@@ -110,12 +108,15 @@ pub struct TodoWriteInput {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct TodoWrite;
 
+impl WriterTool for TodoWrite {
+    const NAME: &'static str = "todo_write";
+    const DESCRIPTION: &'static str = include_str!("../../descriptions/forge/todo_write.md");
+}
+
 impl ListWriter for TodoWrite {
     type Input = TodoWriteInput;
     type Item<'a> = TodoItemView<'a>;
     type Fields = ();
-    const NAME: &'static str = "todo_write";
-    const DESCRIPTION: &'static str = include_str!("../../descriptions/forge/todo_write.md");
     const FIELDS: FieldNames = FIELDS;
 
     fn todos(input: &mut TodoWriteInput) -> Result<Vec<Todo>, ToolError> {
@@ -169,12 +170,7 @@ impl TypedTool for TodoRead {
 #[cfg(test)]
 mod tests {
     use super::*;
-    #[allow(unused_imports)]
-    use crate::{CallContext, Outcome, ToolError, ToolResult};
-    #[allow(unused_imports)]
     use serde_json::json;
-    #[allow(unused_imports)]
-    use todokit_domain::TodoState;
 
     use crate::test_support::{problem_messages, run_tool, snapshot_settings};
     use pretty_assertions::assert_eq;

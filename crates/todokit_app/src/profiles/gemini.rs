@@ -5,10 +5,11 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use todokit_domain::{FieldNames, InProgressPolicy, Limits, ListRules, Status, Todo, TodoError, TodoState};
+use todokit_domain::{FieldNames, InProgressPolicy, ListRules, Status, Todo, TodoError, TodoState};
 
 use crate::wire::WireEnum;
-use crate::{Leniency, ListTool, ListWriter, Profile, ToolError, ToolOperation};
+
+use crate::prelude::*;
 
 /// The profile's name.
 pub const NAME: &str = "gemini";
@@ -22,57 +23,15 @@ const FIELDS: FieldNames = FieldNames {
     ..FieldNames::DEFAULT
 };
 
-crate::wire_enum! {
-    /// The statuses `write_todos` knows.
-    pub enum GeminiStatus {
-        /// Not started.
-        Pending = "pending",
-        /// Being worked on.
-        InProgress = "in_progress",
-        /// Done.
-        Completed = "completed",
-        /// No longer needed.
-        Cancelled = "cancelled",
-    }
-    aliases { "done" => Completed, "canceled" => Cancelled, "abandoned" => Cancelled, "dropped" => Cancelled }
-}
-
-impl From<GeminiStatus> for Status {
-    fn from(status: GeminiStatus) -> Self {
-        match status {
-            GeminiStatus::Pending => Status::Pending,
-            GeminiStatus::InProgress => Status::InProgress,
-            GeminiStatus::Completed => Status::Completed,
-            GeminiStatus::Cancelled => Status::Abandoned,
-        }
-    }
-}
-
-impl From<Status> for GeminiStatus {
-    fn from(status: Status) -> Self {
-        match status {
-            Status::Pending | Status::Blocked => GeminiStatus::Pending,
-            Status::InProgress => GeminiStatus::InProgress,
-            Status::Completed => GeminiStatus::Completed,
-            Status::Abandoned => GeminiStatus::Cancelled,
-        }
-    }
-}
-
-/// The rules `write_todos` lists are held to by default.
-pub fn rules() -> ListRules {
-    ListRules::default()
-        .limits(Limits::DEFAULT)
-        // Checked by the tool itself, in the original's words.
-        .in_progress(InProgressPolicy::Warn)
-}
+/// The statuses `write_todos` knows: the common three and `cancelled`.
+pub type GeminiStatus = crate::wire::CancellableStatus;
 
 /// The profile with its default rules.
 pub fn profile() -> Profile {
     Profile::new(
         NAME,
         "Gemini CLI's write_todos: four statuses, a numbered list back",
-        rules(),
+        ListRules::with_default_limits(InProgressPolicy::Warn),
     )
     .with_system_prompt(include_str!("../../descriptions/gemini/system-prompt.md"))
     .with_example("write_todos", r#"{"todos":[{"description":"Run the tests","status":"in_progress"},{"description":"Fix what fails","status":"pending"}]}"#)
@@ -109,12 +68,15 @@ pub struct WriteTodosInput {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct WriteTodos;
 
+impl WriterTool for WriteTodos {
+    const NAME: &'static str = "write_todos";
+    const DESCRIPTION: &'static str = include_str!("../../descriptions/gemini/write_todos.md");
+}
+
 impl ListWriter for WriteTodos {
     type Input = WriteTodosInput;
     type Item<'a> = GeminiTodoView<'a>;
     type Fields = ();
-    const NAME: &'static str = "write_todos";
-    const DESCRIPTION: &'static str = include_str!("../../descriptions/gemini/write_todos.md");
     const FIELDS: FieldNames = FIELDS;
 
     fn todos(input: &mut WriteTodosInput) -> Result<Vec<Todo>, ToolError> {
@@ -170,14 +132,8 @@ fn render(state: &TodoState) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    #[allow(unused_imports)]
-    use crate::{CallContext, Outcome, ToolError, ToolResult};
-    #[allow(unused_imports)]
-    use serde_json::json;
-    #[allow(unused_imports)]
-    use todokit_domain::TodoState;
 
-    use crate::test_support::{problem_messages, run_tool, snapshot_settings};
+    use crate::test_support::{ProfileCase, problem_messages, run_tool, snapshot_settings};
     use pretty_assertions::assert_eq;
 
     fn call(args: &str) -> Outcome {
@@ -186,11 +142,8 @@ mod tests {
 
     /// The stored status of a one-item list sent with `status`.
     fn stored_status(status: &str) -> Option<Status> {
-        call(&format!(
-            r#"{{"todos":[{{"description":"a","status":"{status}"}}]}}"#
-        ))
-        .commit
-        .and_then(|state| state.tasks().next().map(|t| t.status))
+        let one_item = |word: &str| format!(r#"{{"todos":[{{"description":"a","status":"{word}"}}]}}"#);
+        ProfileCase::new(profile()).stored_status(WriteTodos::NAME, one_item, status)
     }
 
     #[test]

@@ -13,8 +13,9 @@ use serde::{Deserialize, Serialize};
 use todokit_domain::{FieldNames, InProgressPolicy, Limits, ListRules, Status, Todo, TodoError, TodoState};
 
 use crate::wire::TriStatus;
-use crate::{Leniency, ListTool, ListWriter, Profile, ToolError, ToolOperation, id_or_position};
 use todokit_domain::checklist::LEARN;
+
+use crate::prelude::*;
 
 /// The profile's name.
 pub const NAME: &str = "learn";
@@ -81,12 +82,15 @@ pub struct TodoInput {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct TodoTool;
 
+impl WriterTool for TodoTool {
+    const NAME: &'static str = "todo";
+    const DESCRIPTION: &'static str = include_str!("../../descriptions/learn/todo.md");
+}
+
 impl ListWriter for TodoTool {
     type Input = TodoInput;
     type Item<'a> = LearnItem<'a>;
     type Fields = ();
-    const NAME: &'static str = "todo";
-    const DESCRIPTION: &'static str = include_str!("../../descriptions/learn/todo.md");
     const FIELDS: FieldNames = FIELDS;
 
     fn todos(input: &mut TodoInput) -> Result<Vec<Todo>, ToolError> {
@@ -165,12 +169,7 @@ fn render(state: &TodoState) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    #[allow(unused_imports)]
-    use crate::{CallContext, Outcome, ToolError, ToolResult};
-    #[allow(unused_imports)]
     use serde_json::json;
-    #[allow(unused_imports)]
-    use todokit_domain::TodoState;
 
     use crate::test_support::{problem_messages, run_tool, snapshot_settings};
     use pretty_assertions::assert_eq;

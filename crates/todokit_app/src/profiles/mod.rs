@@ -31,6 +31,7 @@ registry! {
     todo_update,
     claude_tasks,
     roo_code,
+    openhands,
 }
 
 /// The profile hosts get when they name none.
@@ -55,7 +56,7 @@ pub fn names() -> Vec<&'static str> {
 mod tests {
     use super::*;
     use crate::schema::{SchemaTarget, anthropic_violations, definition, strict_violations};
-    use crate::test_support::{run_tool, snapshot_settings};
+    use crate::test_support::{check_every, run_tool, snapshot_settings};
     use pretty_assertions::assert_eq;
     use todokit_domain::TodoState;
 
@@ -73,6 +74,7 @@ mod tests {
     #[test]
     fn every_profile_has_an_example_call_that_is_accepted_and_pinned() {
         let fixture = all();
+        let mut texts = Vec::new();
         let actual: Vec<(&str, bool, bool)> = fixture
             .iter()
             .map(|profile| {
@@ -80,45 +82,47 @@ mod tests {
                     return (profile.name(), false, false);
                 };
                 let outcome = run_tool(profile, example.tool, &TodoState::new(), example.arguments);
-                snapshot_settings().bind(|| {
-                    insta::assert_snapshot!(
-                        format!("example__{}__{}", profile.name(), example.tool),
-                        outcome.result.content
-                    );
-                });
+                texts.push((
+                    format!("example__{}__{}", profile.name(), example.tool),
+                    outcome.result.content,
+                ));
                 (profile.name(), !outcome.result.is_error, outcome.commit.is_some())
             })
             .collect();
+        snapshot_settings().bind(|| {
+            check_every(texts, |name, text| insta::assert_snapshot!(name, text));
+        });
         let expected: Vec<(&str, bool, bool)> = fixture.iter().map(|p| (p.name(), true, true)).collect();
         assert_eq!(actual, expected);
     }
 
     #[test]
     fn every_tool_has_a_snapshotted_schema_in_every_view() {
-        let settings = snapshot_settings();
-        settings.bind(|| {
-            for profile in all() {
-                for tool in profile.tools() {
-                    for target in SchemaTarget::ALL {
-                        let name =
-                            format!("schema__{}__{}__{}", profile.name(), tool.name(), target.as_str());
-                        insta::assert_json_snapshot!(name, definition(tool, target));
-                    }
-                }
-            }
+        let profiles = all();
+        let cases = profiles.iter().flat_map(|profile| {
+            profile.tools().flat_map(move |tool| {
+                SchemaTarget::ALL.into_iter().map(move |target| {
+                    let name = format!("schema__{}__{}__{}", profile.name(), tool.name(), target.as_str());
+                    (name, definition(tool, target))
+                })
+            })
+        });
+        snapshot_settings().bind(|| {
+            check_every(cases, |name, schema| insta::assert_json_snapshot!(name, schema));
         });
     }
 
     #[test]
     fn every_tool_has_a_snapshotted_description() {
-        let settings = snapshot_settings();
-        settings.bind(|| {
-            for profile in all() {
-                for tool in profile.tools() {
-                    let name = format!("description__{}__{}", profile.name(), tool.name());
-                    insta::assert_snapshot!(name, tool.description());
-                }
-            }
+        let profiles = all();
+        let cases = profiles.iter().flat_map(|profile| {
+            profile.tools().map(move |tool| {
+                let name = format!("description__{}__{}", profile.name(), tool.name());
+                (name, tool.description())
+            })
+        });
+        snapshot_settings().bind(|| {
+            check_every(cases, |name, text| insta::assert_snapshot!(name, text));
         });
     }
 
@@ -130,13 +134,11 @@ mod tests {
             .filter(|p| p.system_prompt().trim().is_empty())
             .map(Profile::name)
             .collect();
+        let cases = fixture
+            .iter()
+            .map(|p| (format!("system_prompt__{}", p.name()), p.system_prompt()));
         snapshot_settings().bind(|| {
-            for profile in &fixture {
-                insta::assert_snapshot!(
-                    format!("system_prompt__{}", profile.name()),
-                    profile.system_prompt()
-                );
-            }
+            check_every(cases, |name, text| insta::assert_snapshot!(name, text));
         });
         assert_eq!(empty, Vec::<&str>::new());
     }
@@ -148,10 +150,17 @@ mod tests {
             .iter()
             .flat_map(|p| p.tools().map(move |t| (p, t)))
             .map(|(p, t)| {
-                (
-                    format!("{}/{}", p.name(), t.name()),
-                    serde_json::json!(t.metadata()),
-                )
+                let mut facts = serde_json::json!(t.metadata());
+                // A command tool's facts per command, beside what holds for all.
+                let commands: serde_json::Map<String, serde_json::Value> = t
+                    .commands()
+                    .into_iter()
+                    .map(|(word, meta)| (word.to_owned(), serde_json::json!(meta)))
+                    .collect();
+                if !commands.is_empty() {
+                    facts["commands"] = serde_json::Value::Object(commands);
+                }
+                (format!("{}/{}", p.name(), t.name()), facts)
             })
             .collect();
         snapshot_settings().bind(|| insta::assert_json_snapshot!("metadata__every_tool", actual));

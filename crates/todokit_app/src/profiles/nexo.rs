@@ -16,7 +16,8 @@ use todokit_domain::{FieldNames, InProgressPolicy, Limits, ListRules, Todo};
 // nexo's items are Claude Code's: the same three fields under the same names.
 use crate::profiles::claude_code::TodoItemView;
 use crate::wire::TriStatus;
-use crate::{Counts, ListTool, ListWriter, Profile, ToolError, ToolOperation};
+
+use crate::prelude::*;
 
 /// The profile's name.
 pub const NAME: &str = "nexo";
@@ -92,12 +93,15 @@ pub struct TodoWriteInput {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct TodoWrite;
 
+impl WriterTool for TodoWrite {
+    const NAME: &'static str = "TodoWrite";
+    const DESCRIPTION: &'static str = include_str!("../../descriptions/nexo/TodoWrite.md");
+}
+
 impl ListWriter for TodoWrite {
     type Input = TodoWriteInput;
     type Item<'a> = TodoItemView<'a>;
     type Fields = Counts;
-    const NAME: &'static str = "TodoWrite";
-    const DESCRIPTION: &'static str = include_str!("../../descriptions/nexo/TodoWrite.md");
     const FIELDS: FieldNames = FIELDS;
     const WIPE_WHEN_ALL_COMPLETED: bool = true;
 
@@ -144,17 +148,12 @@ pub const INSTRUCTIONS: &str = "Todos updated. Keep exactly one item `in_progres
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
     use crate::parse_arguments;
-    use crate::test_support::{NOW, problem_messages, run_tool, snapshot_settings};
-    #[allow(unused_imports)]
-    use crate::{CallContext, Outcome, ToolError, ToolResult};
+    use crate::test_support::{NOW, problem_messages, run_tool, snapshot_settings, verdict};
     use pretty_assertions::assert_eq;
     use serde_json::Value;
-    #[allow(unused_imports)]
-    use serde_json::json;
     use todokit_domain::Status;
-    #[allow(unused_imports)]
-    use todokit_domain::TodoState;
 
     fn call(state: &TodoState, args: &str) -> Outcome {
         run_tool(&profile(), TodoWrite::NAME, state, args)
@@ -192,11 +191,7 @@ mod tests {
     fn fifty_one_items_fail() {
         let fixture = items(MAX_ITEMS + 1, "Step");
         let outcome = call(&TodoState::new(), &fixture);
-        let actual = (
-            outcome.result.is_error,
-            problem_messages(&outcome),
-            outcome.commit,
-        );
+        let actual = verdict(outcome);
         let expected = (
             true,
             vec!["todos: 51 items were sent; at most 50 are allowed".to_owned()],

@@ -5,10 +5,11 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use todokit_domain::{FieldNames, InProgressPolicy, Limits, ListRules, Priority, Status, Todo};
+use todokit_domain::{FieldNames, InProgressPolicy, ListRules, Priority, Todo};
 
 use crate::wire::WirePriority;
-use crate::{Leniency, ListTool, ListWriter, Profile, ToolError, ToolOperation};
+
+use crate::prelude::*;
 
 /// The profile's name.
 pub const NAME: &str = "opencode";
@@ -22,57 +23,15 @@ const FIELDS: FieldNames = FieldNames {
     ..FieldNames::DEFAULT
 };
 
-crate::wire_enum! {
-    /// The statuses `todowrite` knows.
-    pub enum OpencodeStatus {
-        /// Not started.
-        Pending = "pending",
-        /// Being worked on.
-        InProgress = "in_progress",
-        /// Done.
-        Completed = "completed",
-        /// No longer needed.
-        Cancelled = "cancelled",
-    }
-    aliases { "done" => Completed, "canceled" => Cancelled, "abandoned" => Cancelled, "dropped" => Cancelled }
-}
-
-impl From<OpencodeStatus> for Status {
-    fn from(status: OpencodeStatus) -> Self {
-        match status {
-            OpencodeStatus::Pending => Status::Pending,
-            OpencodeStatus::InProgress => Status::InProgress,
-            OpencodeStatus::Completed => Status::Completed,
-            OpencodeStatus::Cancelled => Status::Abandoned,
-        }
-    }
-}
-
-impl From<Status> for OpencodeStatus {
-    fn from(status: Status) -> Self {
-        match status {
-            Status::Pending | Status::Blocked => OpencodeStatus::Pending,
-            Status::InProgress => OpencodeStatus::InProgress,
-            Status::Completed => OpencodeStatus::Completed,
-            Status::Abandoned => OpencodeStatus::Cancelled,
-        }
-    }
-}
-
-/// The rules `todowrite` lists are held to by default: several items in
-/// progress are allowed and counted, as in the original.
-pub fn rules() -> ListRules {
-    ListRules::default()
-        .limits(Limits::DEFAULT)
-        .in_progress(InProgressPolicy::Warn)
-}
+/// The statuses `todowrite` knows: the common three and `cancelled`.
+pub type OpencodeStatus = crate::wire::CancellableStatus;
 
 /// The profile with its default rules.
 pub fn profile() -> Profile {
     Profile::new(
         NAME,
         "opencode's todowrite: prioritised items, the list back as JSON",
-        rules(),
+        ListRules::with_default_limits(InProgressPolicy::Warn),
     )
     .with_system_prompt(include_str!("../../descriptions/opencode/system-prompt.md"))
     .with_example("todowrite", r#"{"todos":[{"content":"Run the tests","status":"in_progress","priority":"high"},{"content":"Fix what fails","status":"pending","priority":"medium"}]}"#)
@@ -120,12 +79,15 @@ pub struct TodoWriteInput {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct TodoWrite;
 
+impl WriterTool for TodoWrite {
+    const NAME: &'static str = "todowrite";
+    const DESCRIPTION: &'static str = include_str!("../../descriptions/opencode/todowrite.md");
+}
+
 impl ListWriter for TodoWrite {
     type Input = TodoWriteInput;
     type Item<'a> = OpencodeTodoView<'a>;
     type Fields = Title;
-    const NAME: &'static str = "todowrite";
-    const DESCRIPTION: &'static str = include_str!("../../descriptions/opencode/todowrite.md");
     const FIELDS: FieldNames = FIELDS;
 
     fn todos(input: &mut TodoWriteInput) -> Result<Vec<Todo>, ToolError> {
@@ -183,12 +145,7 @@ pub struct Title {
 #[cfg(test)]
 mod tests {
     use super::*;
-    #[allow(unused_imports)]
-    use crate::{CallContext, Outcome, ToolError, ToolResult};
-    #[allow(unused_imports)]
     use serde_json::json;
-    #[allow(unused_imports)]
-    use todokit_domain::TodoState;
 
     use crate::test_support::{problem_messages, run_tool, snapshot_settings};
     use pretty_assertions::assert_eq;

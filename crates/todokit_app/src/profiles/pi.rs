@@ -17,10 +17,8 @@ use todokit_domain::{
     TodoError, TodoState, Violations, apply_ops, check_text_with, validate_list,
 };
 
-use crate::{
-    CallContext, Details, Leniency, Lifecycle, Outcome, Profile, ToolError, ToolMetadata, ToolResult,
-    TypedTool,
-};
+use crate::prelude::*;
+
 
 /// The profile's name.
 pub const NAME: &str = "pi";
@@ -28,14 +26,6 @@ pub const NAME: &str = "pi";
 pub const DEFAULT_CLEAR_DELAY_MS: i64 = 60_000;
 /// The collapsed preview shows at most this many tasks per phase.
 pub const PREVIEW_TASKS_PER_PHASE: usize = 8;
-
-/// The rules `pi` lists are held to by default: one task in progress, by
-/// normalization.
-pub fn rules() -> ListRules {
-    ListRules::default()
-        .limits(Limits::DEFAULT)
-        .in_progress(InProgressPolicy::Normalize)
-}
 
 /// How finished tasks leave `pi` lists by default.
 pub fn lifecycle() -> Lifecycle {
@@ -46,7 +36,7 @@ pub fn lifecycle() -> Lifecycle {
 
 /// The profile with its defaults.
 pub fn profile() -> Profile {
-    Profile::new(NAME, "pi's todo_write: ordered ops over phases of tasks", rules())
+    Profile::new(NAME, "pi's todo_write: ordered ops over phases of tasks", ListRules::with_default_limits(InProgressPolicy::Normalize))
         .with_system_prompt(include_str!("../../descriptions/pi/system-prompt.md"))
         .with_phases()
         .with_example("todo_write", r#"{"ops":[{"op":"init","list":[{"phase":"Build","items":["Scaffold","Wire"]},{"phase":"Ship","items":["Tag"]}]}]}"#)
@@ -350,7 +340,7 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    use crate::test_support::{NOW, problem_messages, run_tool, snapshot_settings};
+    use crate::test_support::{NOW, run_tool, snapshot_settings, verdict};
     use pretty_assertions::assert_eq;
 
     fn call(state: &TodoState, args: &str) -> Outcome {
@@ -507,11 +497,7 @@ mod tests {
         let long = "x".repeat(Limits::DEFAULT.max_content_bytes + 1);
         let args = json!({"ops": [{"op": "append", "phase": "P", "items": ["ok", long]}]});
         let outcome = call(&initialized(), &args.to_string());
-        let actual = (
-            outcome.result.is_error,
-            problem_messages(&outcome),
-            outcome.commit,
-        );
+        let actual = verdict(outcome);
         let expected = (
             true,
             vec![

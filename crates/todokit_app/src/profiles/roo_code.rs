@@ -10,10 +10,11 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use todokit_domain::checklist::{LineError, ROO};
-use todokit_domain::{FieldNames, InProgressPolicy, ItemPath, Limits, ListRules, Todo, TodoError};
+use todokit_domain::{FieldNames, InProgressPolicy, ItemPath, ListRules, Todo, TodoError};
 
 use crate::wire::TriStatus;
-use crate::{ListTool, ListWriter, Profile, ToolError, ToolOperation};
+
+use crate::prelude::*;
 
 /// The profile's name.
 pub const NAME: &str = "roo-code";
@@ -29,20 +30,12 @@ const FIELDS: FieldNames = FieldNames {
     ..FieldNames::DEFAULT
 };
 
-/// The rules lists are held to by default: several items in progress are
-/// accepted and counted.
-pub fn rules() -> ListRules {
-    ListRules::default()
-        .limits(Limits::DEFAULT)
-        .in_progress(InProgressPolicy::Warn)
-}
-
 /// The profile with its default rules.
 pub fn profile() -> Profile {
     Profile::new(
         NAME,
         "Roo Code's update_todo_list: the whole list as a markdown checklist",
-        rules(),
+        ListRules::with_default_limits(InProgressPolicy::Warn),
     )
     .with_system_prompt(include_str!("../../descriptions/roo-code/system-prompt.md"))
     .with_example(
@@ -72,12 +65,15 @@ pub struct RooTodo<'a> {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct UpdateTodoList;
 
+impl WriterTool for UpdateTodoList {
+    const NAME: &'static str = "update_todo_list";
+    const DESCRIPTION: &'static str = include_str!("../../descriptions/roo-code/update_todo_list.md");
+}
+
 impl ListWriter for UpdateTodoList {
     type Input = UpdateTodoListInput;
     type Item<'a> = RooTodo<'a>;
     type Fields = ();
-    const NAME: &'static str = "update_todo_list";
-    const DESCRIPTION: &'static str = include_str!("../../descriptions/roo-code/update_todo_list.md");
     const FIELDS: FieldNames = FIELDS;
 
     fn todos(input: &mut UpdateTodoListInput) -> Result<Vec<Todo>, ToolError> {

@@ -6,58 +6,28 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use todokit_domain::{
-    Applied, InProgressPolicy, Limits, ListRules, NewTodo, Priority, Status, TodoPatch, TodoState,
+    Applied, InProgressPolicy, ListRules, NewTodo, Priority, Status, TodoPatch, TodoState,
     Transition, Updates, apply_updates,
 };
 
 use crate::wire::WirePriority;
-use crate::{
-    CallContext, Details, Leniency, Outcome, Profile, ToolError, ToolMetadata, ToolOperation, ToolResult,
-    TypedTool,
-};
+
+use crate::prelude::*;
 
 /// The profile's name.
 pub const NAME: &str = "todo-update";
 
-crate::wire_enum! {
+crate::status_words! {
     /// The statuses of `todo_update`.
     pub enum UpdateStatus {
         /// Not started.
-        Pending = "pending",
+        Pending = "pending" => Pending,
         /// Being worked on.
-        InProgress = "in_progress",
+        InProgress = "in_progress" => InProgress,
         /// Finished.
-        Done = "done",
+        Done = "done" => Completed,
     }
     aliases { "completed" => Done, "complete" => Done, "finished" => Done }
-}
-
-impl From<UpdateStatus> for Status {
-    fn from(status: UpdateStatus) -> Self {
-        match status {
-            UpdateStatus::Pending => Status::Pending,
-            UpdateStatus::InProgress => Status::InProgress,
-            UpdateStatus::Done => Status::Completed,
-        }
-    }
-}
-
-impl From<Status> for UpdateStatus {
-    fn from(status: Status) -> Self {
-        match status {
-            Status::Pending | Status::Blocked => UpdateStatus::Pending,
-            Status::InProgress => UpdateStatus::InProgress,
-            Status::Completed | Status::Abandoned => UpdateStatus::Done,
-        }
-    }
-}
-
-/// The rules lists are held to by default: several items in progress are
-/// allowed and counted.
-pub fn rules() -> ListRules {
-    ListRules::default()
-        .limits(Limits::DEFAULT)
-        .in_progress(InProgressPolicy::Warn)
 }
 
 /// The profile with its default rules.
@@ -65,7 +35,7 @@ pub fn profile() -> Profile {
     Profile::new(
         NAME,
         "todo_read and todo_update: id'd items changed by add/update/remove/reorder",
-        rules(),
+        ListRules::with_default_limits(InProgressPolicy::Warn),
     )
     .with_system_prompt(include_str!("../../descriptions/todo-update/system-prompt.md"))
     .with_example(

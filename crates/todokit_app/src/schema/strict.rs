@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::walk;
+use super::walk::walk;
 
 /// Keywords OpenAI's strict mode does not accept; the strict view drops them
 /// (the limits they carried are enforced by validation anyway).

@@ -15,7 +15,8 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 use todokit_domain::{InProgressPolicy, Limits, ListRules};
 
-use crate::Profile;
+use crate::prelude::*;
+
 
 pub use read::{TaskGet, TaskList};
 pub use write::{TaskCreate, TaskUpdate};

@@ -5,10 +5,10 @@ use std::fmt::Write;
 use serde::Serialize;
 use todokit_domain::Todo;
 
-use super::view::{OneTask, TaskView, view};
+use super::view::{OneTask, TaskView, status_name, view};
 use super::{TaskGetInput, TaskListInput};
-use crate::wire::{TriStatus, WireEnum};
-use crate::{CallContext, Details, Outcome, ToolError, ToolMetadata, ToolResult, TypedTool};
+
+use crate::prelude::*;
 
 /// The `TaskList` tool.
 #[derive(Debug, Clone, Copy, Default)]
@@ -96,12 +96,6 @@ pub const NO_TASKS: &str = "No tasks found";
 /// What `TaskGet` and `TaskUpdate` answer for an unknown id, as Claude Code
 /// words it (a plain result, not an error).
 pub const NOT_FOUND: &str = "Task not found";
-
-/// A task's status in Claude Code's three words: blocked tasks (written
-/// through another profile) are pending, abandoned ones completed.
-pub(super) fn status_name(task: &Todo) -> &'static str {
-    TriStatus::from(task.status).as_str()
-}
 
 /// `#1, #2`.
 fn hashed(ids: &[&str]) -> String {

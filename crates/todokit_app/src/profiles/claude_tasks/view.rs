@@ -2,10 +2,11 @@
 
 use serde::Serialize;
 use serde_json::{Map, Value};
-use todokit_domain::TodoState;
+use todokit_domain::{Todo, TodoState};
 
-use super::read::status_name;
-use crate::Details;
+use crate::wire::{TriStatus, WireEnum};
+
+use crate::prelude::*;
 
 /// One task as the tools' details show it; `None` (JSON `null`) when there
 /// is no such task.
@@ -53,4 +54,10 @@ impl<'a> OneTask<'a> {
             unblocked: None,
         })
     }
+}
+
+/// A task's status in Claude Code's three words: blocked tasks (written
+/// through another profile) are pending, abandoned ones completed.
+pub(super) fn status_name(task: &Todo) -> &'static str {
+    TriStatus::from(task.status).as_str()
 }

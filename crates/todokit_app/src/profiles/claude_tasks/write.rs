@@ -8,7 +8,8 @@ use todokit_domain::{
 use super::read::NOT_FOUND;
 use super::view::{OneTask, TaskView, view};
 use super::{TaskCreateInput, TaskStatus, TaskUpdateInput};
-use crate::{CallContext, Details, Outcome, ToolError, ToolMetadata, ToolOperation, ToolResult, TypedTool};
+
+use crate::prelude::*;
 
 /// How `TaskUpdate` names the fields of a claim, for the refusal message.
 const CLAIM_FIELDS: ClaimFields = ClaimFields {

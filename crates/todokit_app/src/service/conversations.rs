@@ -5,8 +5,9 @@ use serde::Serialize;
 use serde_json::Value;
 use todokit_domain::{StatusCounts, Timestamp};
 
+use super::error::ServiceError;
+use super::todo_write_service::TodoWriteService;
 use crate::schema::{SchemaTarget, definitions};
-use crate::{ServiceError, TodoWriteService};
 
 /// One stored conversation as [`TodoWriteService::conversations`] lists it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -9,18 +9,19 @@
 //! check runs on a small thread of its own, so the feed needs no async
 //! runtime: any executor can poll it.
 
-use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, PoisonError, Weak};
-use std::task::{Context, Poll, Waker};
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, PoisonError};
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use futures_core::Stream;
 use todokit_domain::TodoState;
 
-use crate::{ServiceError, TodoWriteService};
+use super::alarms::Alarm;
+use super::error::ServiceError;
+use super::todo_write_service::TodoWriteService;
 
 /// How often a feed checks the store for commits made outside this
 /// service, when the store cannot say (see [`crate::ConversationContext::watch`]).
@@ -29,46 +30,6 @@ pub const SUBSCRIBE_POLL_INTERVAL: Duration = Duration::from_millis(200);
 /// How often a feed still checks a store that does say when a conversation
 /// changed: a safety net for a notification lost with a connection.
 pub const SUBSCRIBE_NOTIFIED_POLL_INTERVAL: Duration = Duration::from_secs(5);
-
-/// A wake-up shared by a feed, its polling thread and the service's
-/// commits.
-#[derive(Debug, Default)]
-pub(crate) struct Alarm {
-    rung: AtomicBool,
-    stopped: AtomicBool,
-    waker: Mutex<Option<Waker>>,
-}
-
-impl Alarm {
-    /// Marks the feed due for a check and wakes whoever polls it.
-    pub(crate) fn ring(&self) {
-        self.rung.store(true, Ordering::SeqCst);
-        let waker = self.waker.lock().unwrap_or_else(PoisonError::into_inner).take();
-        if let Some(waker) = waker {
-            waker.wake();
-        }
-    }
-}
-
-/// The feeds of each conversation, so a commit can ring them.
-pub(crate) type Alarms = Arc<Mutex<HashMap<String, Vec<Weak<Alarm>>>>>;
-
-/// Rings every feed of `conversation`, dropping the ones that are gone.
-pub(crate) fn ring_all(alarms: &Alarms, conversation: &str) {
-    let mut alarms = alarms.lock().unwrap_or_else(PoisonError::into_inner);
-    if let Some(feeds) = alarms.get_mut(conversation) {
-        feeds.retain(|feed| match feed.upgrade() {
-            Some(alarm) => {
-                alarm.ring();
-                true
-            }
-            None => false,
-        });
-        if feeds.is_empty() {
-            alarms.remove(conversation);
-        }
-    }
-}
 
 type Loading = Pin<Box<dyn Future<Output = Result<TodoState, ServiceError>> + Send>>;
 
@@ -102,7 +63,7 @@ impl TodoWriteService {
     pub fn subscribe(&self, conversation: &str) -> Subscription {
         let alarm = Arc::new(Alarm::default());
         alarm.rung.store(true, Ordering::SeqCst);
-        self.alarms()
+        self.alarms
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .entry(conversation.to_owned())
@@ -201,7 +162,7 @@ mod tests {
     use super::*;
     use crate::test_support::{block_on, memory_service};
     use pretty_assertions::assert_eq;
-    use std::task::Wake;
+    use std::task::{Wake, Waker};
 
     /// A waker that counts its wake-ups.
     #[derive(Default)]

@@ -13,7 +13,8 @@ use todokit_domain::{
     adopt_hidden_fields, apply_ops, diff, normalize_in_progress, task_exists,
 };
 
-use crate::{ServiceError, TodoWriteService};
+use super::error::ServiceError;
+use super::todo_write_service::TodoWriteService;
 
 /// Reads and writes a list as markdown. The infra crate provides the
 /// format; the app layer only needs these two directions.

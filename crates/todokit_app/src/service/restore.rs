@@ -8,7 +8,9 @@
 
 use serde_json::{Value, json};
 
-use crate::{Replay, ServiceError, TodoWriteService, TurnPolicy, replay};
+use super::error::ServiceError;
+use super::todo_write_service::TodoWriteService;
+use crate::{Replay, TurnPolicy, replay};
 
 impl TodoWriteService {
     /// Rebuilds `conversation` from `messages` (OpenAI chat messages with

@@ -1,0 +1,18 @@
+//! What a profile author imports: `use todokit_app::prelude::*;` (inside
+//! this crate, `crate::prelude::*`) brings the profile builder, the three
+//! ways to write a tool, the pieces results are made of, the shared wire
+//! words, and the domain types a profile maps its wire format onto.
+
+pub use crate::list_writer::{
+    Counts, ListTool, ListWriter, WriterTool, current_details, id_or_position, list_details, write_list,
+};
+pub use crate::operation::ToolOperation;
+pub use crate::profile::{Lifecycle, Profile};
+pub use crate::tool::{
+    CallContext, CommandTool, Commands, Outcome, ToolError, ToolMetadata, ToolResult, TypedTool,
+};
+pub use crate::wire::{CancellableStatus, StatusWords, TriStatus, WireEnum, WirePriority};
+pub use crate::{Details, Leniency};
+pub use todokit_domain::{
+    FieldNames, InProgressPolicy, ItemPath, Limits, ListRules, Priority, Status, Todo, TodoError, TodoState,
+};

@@ -1,0 +1,86 @@
+//! The commit loop every change goes through: load, settle under the
+//! profile's lifecycle, change, compare-and-swap, ring the feeds; on a
+//! conflict, again.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use todokit_domain::{Timestamp, TodoState};
+
+use super::alarms::ring_all;
+use super::error::ServiceError;
+use super::todo_write_service::TodoWriteService;
+use crate::StoreError;
+
+/// How often a call is re-run against a fresh load when another writer
+/// committed in between, before the service gives up.
+pub const MAX_COMMIT_ATTEMPTS: usize = 64;
+
+impl TodoWriteService {
+    /// Runs `change` on the current list of `conversation` (as it stands
+    /// now under the profile's lifecycle) and commits the state it returns,
+    /// if any, with compare-and-swap; on a conflict, reloads and runs it
+    /// again. The closure must be a pure function of its inputs.
+    pub async fn transact<T, E: From<ServiceError>>(
+        &self,
+        conversation: &str,
+        mut change: impl FnMut(&TodoState, Timestamp) -> Result<(Option<TodoState>, T), E>,
+    ) -> Result<T, E> {
+        self.commit_loop(conversation, |state, now| change(state, now))
+            .await
+            .map(|(value, _, _)| value)
+    }
+
+    /// [`TodoWriteService::transact`], giving `change` the current list
+    /// shared and returning, beside its value, the list it saw and the list
+    /// committed (if any).
+    pub(super) async fn commit_loop<T, E: From<ServiceError>>(
+        &self,
+        conversation: &str,
+        mut change: impl FnMut(&Arc<TodoState>, Timestamp) -> Result<(Option<TodoState>, T), E>,
+    ) -> Result<(T, Arc<TodoState>, Option<Arc<TodoState>>), E> {
+        for _ in 0..MAX_COMMIT_ATTEMPTS {
+            let stored = self
+                .store
+                .load_shared(conversation)
+                .await
+                .map_err(ServiceError::from)?;
+            let now = self.clock.now();
+            let current = match self.profile.settle(&stored, now) {
+                Cow::Borrowed(_) => Arc::clone(&stored),
+                Cow::Owned(settled) => Arc::new(settled),
+            };
+            let (next, value) = change(&current, now)?;
+            let Some(mut next) = next else {
+                return Ok((value, current, None));
+            };
+            // A version at its maximum cannot move on; wrapping to 0 would
+            // make every other writer's compare-and-swap lie.
+            let Some(version) = stored.version.checked_add(1) else {
+                return Err(ServiceError::VersionExhausted {
+                    conversation: conversation.to_owned(),
+                }
+                .into());
+            };
+            next.version = version;
+            let next = Arc::new(next);
+            match self
+                .store
+                .save_shared(conversation, stored.version, Arc::clone(&next))
+                .await
+            {
+                Ok(()) => {
+                    ring_all(&self.alarms, conversation);
+                    return Ok((value, current, Some(next)));
+                }
+                Err(StoreError::Conflict { .. }) => continue,
+                Err(e) => return Err(ServiceError::from(e).into()),
+            }
+        }
+        Err(ServiceError::Contention {
+            conversation: conversation.to_owned(),
+            attempts: MAX_COMMIT_ATTEMPTS,
+        }
+        .into())
+    }
+}

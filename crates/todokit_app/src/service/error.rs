@@ -1,0 +1,43 @@
+//! Why a call could not be processed at all.
+
+use thiserror::Error;
+
+use crate::StoreError;
+
+/// Why a call could not be processed at all. A bad payload is not one of
+/// these: it is a [`crate::ToolResult`] with `is_error` set.
+#[derive(Debug, Error)]
+pub enum ServiceError {
+    /// The profile has no tool by that name.
+    #[error("profile {profile:?} has no tool {tool:?}; its tools are: {}", available.join(", "))]
+    UnknownTool {
+        /// The profile.
+        profile: &'static str,
+        /// The name asked for.
+        tool: String,
+        /// What it has.
+        available: Vec<&'static str>,
+    },
+    /// The store failed; nothing was written.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The stored version is at its maximum, so no change can be committed.
+    #[error(
+        "conversation {conversation:?} is at the highest version a list can have; \
+         its stored state was written by something other than todokit: repair or remove it"
+    )]
+    VersionExhausted {
+        /// The conversation.
+        conversation: String,
+    },
+    /// Other writers kept committing first.
+    #[error(
+        "gave up after {attempts} attempts: conversation {conversation:?} kept changing underneath this call"
+    )]
+    Contention {
+        /// The conversation.
+        conversation: String,
+        /// How many times the call was tried.
+        attempts: usize,
+    },
+}

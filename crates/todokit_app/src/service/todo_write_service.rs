@@ -1,0 +1,87 @@
+//! [`TodoWriteService`]: a profile's tool calls over an injected store and
+//! clock. What it does lives in the modules beside this one, one job each.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, Weak};
+
+use super::alarms::Alarms;
+use super::error::ServiceError;
+use crate::{Clock, ConversationContext, Profile};
+
+/// One async lock per conversation, for exclusive tools. Entries whose
+/// lock nobody holds or waits for are dropped as new ones are made.
+type ConversationLocks = Arc<Mutex<HashMap<String, Weak<tokio::sync::Mutex<()>>>>>;
+
+/// Runs a profile's tool calls over an injected store and clock.
+#[derive(Clone)]
+pub struct TodoWriteService {
+    pub(super) profile: Profile,
+    pub(super) store: Arc<dyn ConversationContext>,
+    pub(super) clock: Arc<dyn Clock>,
+    locks: ConversationLocks,
+    pub(super) alarms: Alarms,
+}
+
+impl TodoWriteService {
+    /// A service for `profile` over `store`, telling time by `clock`.
+    pub fn new(profile: Profile, store: Arc<dyn ConversationContext>, clock: Arc<dyn Clock>) -> Self {
+        Self {
+            profile,
+            store,
+            clock,
+            locks: ConversationLocks::default(),
+            alarms: Alarms::default(),
+        }
+    }
+
+    /// Waits for, then holds, the lock that serializes exclusive calls on
+    /// `conversation` within this service (and its clones).
+    pub(super) async fn exclusive(&self, conversation: &str) -> tokio::sync::OwnedMutexGuard<()> {
+        let lock = {
+            // A panic elsewhere while holding this map cannot leave it in a
+            // state worse than a missing entry, so a poisoned map is used as is.
+            let mut locks = self.locks.lock().unwrap_or_else(|p| p.into_inner());
+            locks.retain(|_, weak| weak.strong_count() > 0);
+            match locks.get(conversation).and_then(Weak::upgrade) {
+                Some(lock) => lock,
+                None => {
+                    let lock = Arc::new(tokio::sync::Mutex::new(()));
+                    locks.insert(conversation.to_owned(), Arc::downgrade(&lock));
+                    lock
+                }
+            }
+        };
+        lock.lock_owned().await
+    }
+
+    /// The profile whose tools it runs.
+    pub fn profile(&self) -> &Profile {
+        &self.profile
+    }
+
+    /// The store it uses.
+    pub fn store(&self) -> &Arc<dyn ConversationContext> {
+        &self.store
+    }
+
+    /// The clock it tells time by.
+    pub fn clock(&self) -> &Arc<dyn Clock> {
+        &self.clock
+    }
+
+    pub(super) fn unknown(&self, tool: &str) -> ServiceError {
+        ServiceError::UnknownTool {
+            profile: self.profile.name(),
+            tool: tool.to_owned(),
+            available: self.profile.tool_names(),
+        }
+    }
+}
+
+impl std::fmt::Debug for TodoWriteService {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TodoWriteService")
+            .field("profile", &self.profile)
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,67 @@
+//! Facts about a tool that a host needs to schedule and gate it.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Facts about a tool that a host needs to schedule and gate it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct ToolMetadata {
+    /// It never touches the workspace (files, processes, network), so a host
+    /// may allow it in plan mode.
+    pub read_only_workspace: bool,
+    /// It does not change the list either.
+    pub read_only: bool,
+    /// Sending the same arguments twice leaves the same state.
+    pub idempotent: bool,
+    /// Only one call of it runs at a time per conversation; the service
+    /// queues the others.
+    pub exclusive: bool,
+    /// Subagents a host spawns get it too. List tools belong to the agent
+    /// that plans; shared task lists are meant for the whole team.
+    pub inherited_by_subagents: bool,
+}
+
+impl ToolMetadata {
+    /// A tool that rewrites the list and nothing else: usable in plan mode,
+    /// and the same arguments twice give the same list.
+    pub const LIST_WRITER: ToolMetadata = ToolMetadata {
+        read_only_workspace: true,
+        read_only: false,
+        idempotent: true,
+        exclusive: true,
+        inherited_by_subagents: false,
+    };
+
+    /// A tool that only reads the list.
+    pub const LIST_READER: ToolMetadata = ToolMetadata {
+        read_only_workspace: true,
+        read_only: true,
+        idempotent: true,
+        exclusive: false,
+        inherited_by_subagents: false,
+    };
+
+    /// The same facts, saying whether subagents get the tool.
+    pub const fn inherited(mut self, inherited: bool) -> Self {
+        self.inherited_by_subagents = inherited;
+        self
+    }
+
+    /// The same facts, saying whether the same call twice is a no-op.
+    pub const fn idempotent(mut self, idempotent: bool) -> Self {
+        self.idempotent = idempotent;
+        self
+    }
+
+    /// What holds for a tool that runs as `self` or as `other` by its
+    /// arguments: read-only only when both are, exclusive when either is.
+    pub const fn either(self, other: ToolMetadata) -> Self {
+        Self {
+            read_only_workspace: self.read_only_workspace && other.read_only_workspace,
+            read_only: self.read_only && other.read_only,
+            idempotent: self.idempotent && other.idempotent,
+            exclusive: self.exclusive || other.exclusive,
+            inherited_by_subagents: self.inherited_by_subagents || other.inherited_by_subagents,
+        }
+    }
+}

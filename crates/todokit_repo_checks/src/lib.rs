@@ -1,0 +1,15 @@
+//! Checks over the todokit repository itself, run by `make test` through
+//! this crate's tests: no module of any crate uses another that uses it
+//! back ([`module_graph`]), and every committed snapshot's header names a
+//! test source that exists ([`snapshots`]). Not published.
+
+pub mod module_graph;
+pub mod snapshots;
+
+use std::path::PathBuf;
+
+/// The workspace root: two folders above this crate.
+pub fn workspace_root() -> PathBuf {
+    let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    here.ancestors().nth(2).map(PathBuf::from).unwrap_or(here)
+}

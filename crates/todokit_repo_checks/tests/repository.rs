@@ -1,0 +1,57 @@
+//! The repository's own rules, checked on every `make test`.
+
+use pretty_assertions::assert_eq;
+use todokit_repo_checks::module_graph::read_crate;
+use todokit_repo_checks::snapshots::{StaleHeader, stale_headers};
+use todokit_repo_checks::workspace_root;
+
+/// Every crate's root files (library and binary).
+fn crate_roots() -> Vec<std::path::PathBuf> {
+    let crates = workspace_root().join("crates");
+    let mut roots = Vec::new();
+    let mut dirs: Vec<_> = std::fs::read_dir(&crates)
+        .expect("the crates folder is readable")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .collect();
+    dirs.sort();
+    for dir in dirs {
+        for root in ["src/lib.rs", "src/main.rs"] {
+            if dir.join(root).is_file() {
+                roots.push(dir.join(root));
+            }
+        }
+    }
+    roots
+}
+
+#[test]
+fn no_crate_has_a_module_cycle() {
+    let roots = crate_roots();
+    let actual: Vec<(String, Vec<String>)> = roots
+        .iter()
+        .flat_map(|root| {
+            let graph = read_crate(root).unwrap_or_else(|e| panic!("{e}"));
+            let name = root
+                .strip_prefix(workspace_root())
+                .unwrap_or(root)
+                .display()
+                .to_string();
+            graph
+                .cycles()
+                .into_iter()
+                .map(move |members| (name.clone(), graph.edges_within(&members)))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert_eq!(actual, Vec::<(String, Vec<String>)>::new());
+    // The check must have read something: at least the five crates.
+    assert!(roots.len() >= 5, "found crate roots: {roots:?}");
+}
+
+#[test]
+fn every_committed_snapshot_names_its_source() {
+    let root = workspace_root();
+    let actual = stale_headers(&root.join("snapshots"), &root).expect("snapshots/ is readable");
+    assert_eq!(actual, Vec::<StaleHeader>::new());
+}
