@@ -30,8 +30,10 @@ pub trait ListWriter: Send + Sync + 'static {
     /// written after the call, when a host first reads them.
     type Fields: Serialize + Send + 'static;
 
-    /// The wire names of the list and its fields, for error messages.
-    const FIELDS: FieldNames;
+    /// The wire names of the list and its fields, for error messages
+    /// (`todos`, `content`, `activeForm`, `id`, `status` unless a format
+    /// names them otherwise).
+    const FIELDS: FieldNames = FieldNames::DEFAULT;
     /// Empty the list when every todo in it is completed.
     const WIPE_WHEN_ALL_COMPLETED: bool = false;
 
@@ -69,6 +71,22 @@ pub trait WriterTool: ListWriter {
     /// The description the model reads (a markdown file, loaded at compile
     /// time).
     const DESCRIPTION: &'static str;
+}
+
+/// Declares a list writer's type and its [`WriterTool`] facts in one go:
+/// `writer_tool! { /// The `X` tool. X = "name", include_str!("...") }`.
+#[macro_export]
+macro_rules! writer_tool {
+    ($(#[$meta:meta])* $tool:ident = $name:literal, $description:expr $(,)?) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, Default)]
+        pub struct $tool;
+
+        impl $crate::WriterTool for $tool {
+            const NAME: &'static str = $name;
+            const DESCRIPTION: &'static str = $description;
+        }
+    };
 }
 
 /// A [`WriterTool`] as a tool: register `ListTool(MyWriter)` with

@@ -11,7 +11,9 @@ pub use crate::profile::{Lifecycle, Profile};
 pub use crate::tool::{
     CallContext, CommandTool, Commands, Outcome, ToolError, ToolMetadata, ToolResult, TypedTool,
 };
-pub use crate::wire::{CancellableStatus, StatusWords, TriStatus, WireEnum, WirePriority};
+pub use crate::wire::{
+    CancellableStatus, NoArguments, StatusWords, TriStatus, WholeList, WireEnum, WirePriority,
+};
 pub use crate::{Details, Leniency};
 pub use todokit_domain::{
     FieldNames, InProgressPolicy, ItemPath, Limits, ListRules, Priority, Status, Todo, TodoError, TodoState,

@@ -72,6 +72,14 @@ pub fn verdict(outcome: crate::Outcome) -> (bool, Vec<String>, Option<todokit_do
     )
 }
 
+/// Whether a call was an error, and one field of its details.
+pub fn detail(outcome: &crate::Outcome, key: &str) -> (bool, serde_json::Value) {
+    (
+        outcome.result.is_error,
+        outcome.result.details.value()[key].clone(),
+    )
+}
+
 /// One profile under test: its tools called as the service would call
 /// them, at [`NOW`], and what they stored read back. Every profile's tests
 /// use it, so none keeps helpers of its own.

@@ -253,6 +253,18 @@ status_words! {
     aliases { "done" => Completed, "canceled" => Cancelled, "abandoned" => Cancelled, "dropped" => Cancelled }
 }
 
+/// The arguments of a tool that replaces the whole list and takes nothing
+/// else: `{todos: [...]}`, as most agents' writers take it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize, schemars::JsonSchema)]
+pub struct WholeList<T> {
+    /// The complete, updated list. It replaces the stored one.
+    pub todos: Vec<T>,
+}
+
+/// The arguments of a tool that takes none (a reader): `{}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize, schemars::JsonSchema)]
+pub struct NoArguments {}
+
 wire_enum! {
     /// How urgent an item is, in the profiles that track it.
     pub enum WirePriority {

@@ -47,6 +47,20 @@ impl Limits {
     };
 }
 
+impl Limits {
+    /// The default limits with at most `max_items` tasks, and content and
+    /// active form each at most `max_text_bytes`: the caps most agents'
+    /// list writers state.
+    pub const fn capped(max_items: usize, max_text_bytes: usize) -> Self {
+        Self {
+            max_items,
+            max_content_bytes: max_text_bytes,
+            max_active_form_bytes: max_text_bytes,
+            ..Self::DEFAULT
+        }
+    }
+}
+
 impl Default for Limits {
     fn default() -> Self {
         Self::DEFAULT
@@ -70,8 +84,13 @@ impl ListRules {
     /// one-task-in-progress rule: the rules of a profile whose original
     /// sets no limits of its own.
     pub const fn with_default_limits(in_progress: InProgressPolicy) -> Self {
+        Self::new(Limits::DEFAULT, in_progress)
+    }
+
+    /// `limits` under the given one-task-in-progress rule, ids optional.
+    pub const fn new(limits: Limits, in_progress: InProgressPolicy) -> Self {
         Self {
-            limits: Limits::DEFAULT,
+            limits,
             in_progress,
             require_ids: false,
         }

@@ -10,7 +10,6 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use todokit_domain::{FieldNames, InProgressPolicy, Limits, ListRules, Todo};
 
 use crate::wire::TriStatus;
 
@@ -27,18 +26,10 @@ pub const MAX_TEXT_BYTES: usize = 200;
 pub const MODIFIED: &str = "Todos have been modified successfully. Ensure that you continue to use the todo \
      list to track your progress. Please proceed with the current tasks if applicable";
 
-const FIELDS: FieldNames = FieldNames::DEFAULT;
 
 /// The rules `TodoWrite` lists are held to by default.
 pub fn rules() -> ListRules {
-    ListRules::default()
-        .limits(
-            Limits::DEFAULT
-                .max_items(MAX_ITEMS)
-                .max_content_bytes(MAX_TEXT_BYTES)
-                .max_active_form_bytes(MAX_TEXT_BYTES),
-        )
-        .in_progress(InProgressPolicy::Warn)
+    ListRules::new(Limits::capped(MAX_ITEMS, MAX_TEXT_BYTES), InProgressPolicy::Warn)
 }
 
 /// The profile with its default rules.
@@ -101,20 +92,16 @@ pub struct TodoWriteInput {
     pub todos: Vec<TodoItem>,
 }
 
-/// The `TodoWrite` tool.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct TodoWrite;
-
-impl WriterTool for TodoWrite {
-    const NAME: &'static str = "TodoWrite";
-    const DESCRIPTION: &'static str = include_str!("../../descriptions/claude-code/TodoWrite.md");
+crate::writer_tool! {
+    /// The `TodoWrite` tool.
+    TodoWrite = "TodoWrite",
+    include_str!("../../descriptions/claude-code/TodoWrite.md")
 }
 
 impl ListWriter for TodoWrite {
     type Input = TodoWriteInput;
     type Item<'a> = TodoItemView<'a>;
     type Fields = Counts;
-    const FIELDS: FieldNames = FIELDS;
     const WIPE_WHEN_ALL_COMPLETED: bool = true;
 
     /// Moves the text out of the input: the result text is fixed and the

@@ -6,7 +6,6 @@
 use derive_setters::Setters;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use todokit_domain::{FieldNames, InProgressPolicy, ListRules, Todo};
 
 use crate::wire::TriStatus;
 
@@ -69,13 +68,10 @@ pub struct UpdatePlanInput {
     pub plan: Vec<PlanItem>,
 }
 
-/// The `update_plan` tool.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct UpdatePlan;
-
-impl WriterTool for UpdatePlan {
-    const NAME: &'static str = "update_plan";
-    const DESCRIPTION: &'static str = include_str!("../../descriptions/codex/update_plan.md");
+crate::writer_tool! {
+    /// The `update_plan` tool.
+    UpdatePlan = "update_plan",
+    include_str!("../../descriptions/codex/update_plan.md")
 }
 
 impl ListWriter for UpdatePlan {

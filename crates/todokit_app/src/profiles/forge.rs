@@ -10,7 +10,7 @@ use std::borrow::Cow;
 use derive_setters::Setters;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use todokit_domain::{Checklist, FieldNames, InProgressPolicy, Limits, ListRules, Todo};
+use todokit_domain::Checklist;
 
 use crate::wire::TriStatus;
 
@@ -26,7 +26,6 @@ pub const MAX_CONTENT_BYTES: usize = 500;
 /// Longest `id`, in UTF-8 bytes.
 pub const MAX_ID_BYTES: usize = 64;
 
-const FIELDS: FieldNames = FieldNames::DEFAULT;
 
 /// The rules `todo_write` lists are held to by default: one item in
 /// progress, enforced.
@@ -97,29 +96,18 @@ pub struct TodoItemView<'a> {
     pub status: TriStatus,
 }
 
-/// The arguments of `todo_write`.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
-pub struct TodoWriteInput {
-    /// The complete, updated list. It replaces the stored one.
-    pub todos: Vec<TodoItem>,
-}
-
-/// The `todo_write` tool.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct TodoWrite;
-
-impl WriterTool for TodoWrite {
-    const NAME: &'static str = "todo_write";
-    const DESCRIPTION: &'static str = include_str!("../../descriptions/forge/todo_write.md");
+crate::writer_tool! {
+    /// The `todo_write` tool.
+    TodoWrite = "todo_write",
+    include_str!("../../descriptions/forge/todo_write.md")
 }
 
 impl ListWriter for TodoWrite {
-    type Input = TodoWriteInput;
+    type Input = WholeList<TodoItem>;
     type Item<'a> = TodoItemView<'a>;
     type Fields = ();
-    const FIELDS: FieldNames = FIELDS;
 
-    fn todos(input: &mut TodoWriteInput) -> Result<Vec<Todo>, ToolError> {
+    fn todos(input: &mut WholeList<TodoItem>) -> Result<Vec<Todo>, ToolError> {
         Ok(input.todos.iter().map(TodoItem::to_todo).collect())
     }
 
@@ -131,7 +119,7 @@ impl ListWriter for TodoWrite {
         }
     }
 
-    fn text(op: &ToolOperation<'_, TodoWriteInput>) -> String {
+    fn text(op: &ToolOperation<'_, WholeList<TodoItem>>) -> String {
         let mut content = Checklist::new(op.after).render();
         if op.in_progress_count > 1 {
             content.push_str(&format!(
@@ -142,24 +130,20 @@ impl ListWriter for TodoWrite {
         content
     }
 
-    fn fields(_op: &ToolOperation<'_, TodoWriteInput>) {}
+    fn fields(_op: &ToolOperation<'_, WholeList<TodoItem>>) {}
 }
-
-/// The arguments of `todo_read`: none.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize, JsonSchema)]
-pub struct TodoReadInput {}
 
 /// The `todo_read` tool.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct TodoRead;
 
 impl TypedTool for TodoRead {
-    type Input = TodoReadInput;
+    type Input = NoArguments;
     const NAME: &'static str = "todo_read";
     const DESCRIPTION: &'static str = include_str!("../../descriptions/forge/todo_read.md");
     const METADATA: ToolMetadata = ToolMetadata::LIST_READER;
 
-    fn run(&self, _input: TodoReadInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
+    fn run(&self, _input: NoArguments, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
         let content = Checklist::new(ctx.state).render();
         // Under the writer's key, so a UI reads both alike.
         let details = current_details::<TodoWrite>(ctx.state);

@@ -5,7 +5,6 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use todokit_domain::{FieldNames, InProgressPolicy, ListRules, Status, Todo, TodoError, TodoState};
 
 use crate::wire::WireEnum;
 
@@ -64,13 +63,10 @@ pub struct WriteTodosInput {
     pub todos: Vec<GeminiTodo>,
 }
 
-/// The `write_todos` tool.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct WriteTodos;
-
-impl WriterTool for WriteTodos {
-    const NAME: &'static str = "write_todos";
-    const DESCRIPTION: &'static str = include_str!("../../descriptions/gemini/write_todos.md");
+crate::writer_tool! {
+    /// The `write_todos` tool.
+    WriteTodos = "write_todos",
+    include_str!("../../descriptions/gemini/write_todos.md")
 }
 
 impl ListWriter for WriteTodos {

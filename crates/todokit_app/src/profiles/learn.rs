@@ -10,7 +10,6 @@ use std::fmt::Write;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use todokit_domain::{FieldNames, InProgressPolicy, Limits, ListRules, Status, Todo, TodoError, TodoState};
 
 use crate::wire::TriStatus;
 use todokit_domain::checklist::LEARN;
@@ -78,13 +77,10 @@ pub struct TodoInput {
     pub items: Vec<TodoItem>,
 }
 
-/// The `todo` tool.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct TodoTool;
-
-impl WriterTool for TodoTool {
-    const NAME: &'static str = "todo";
-    const DESCRIPTION: &'static str = include_str!("../../descriptions/learn/todo.md");
+crate::writer_tool! {
+    /// The `todo` tool.
+    TodoTool = "todo",
+    include_str!("../../descriptions/learn/todo.md")
 }
 
 impl ListWriter for TodoTool {

@@ -11,7 +11,6 @@
 use derive_setters::Setters;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use todokit_domain::{FieldNames, InProgressPolicy, Limits, ListRules, Todo};
 
 // nexo's items are Claude Code's: the same three fields under the same names.
 use crate::profiles::claude_code::TodoItemView;
@@ -26,18 +25,10 @@ pub const MAX_ITEMS: usize = 50;
 /// Longest `content` and `activeForm`, in UTF-8 bytes.
 pub const MAX_TEXT_BYTES: usize = 200;
 
-const FIELDS: FieldNames = FieldNames::DEFAULT;
 
 /// The rules `TodoWrite` lists are held to by default.
 pub fn rules() -> ListRules {
-    ListRules::default()
-        .limits(
-            Limits::DEFAULT
-                .max_items(MAX_ITEMS)
-                .max_content_bytes(MAX_TEXT_BYTES)
-                .max_active_form_bytes(MAX_TEXT_BYTES),
-        )
-        .in_progress(InProgressPolicy::Warn)
+    ListRules::new(Limits::capped(MAX_ITEMS, MAX_TEXT_BYTES), InProgressPolicy::Warn)
 }
 
 /// The profile with its default rules.
@@ -82,30 +73,19 @@ impl TodoItem {
     }
 }
 
-/// The arguments of `TodoWrite`.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
-pub struct TodoWriteInput {
-    /// The complete, updated list. It replaces the stored one.
-    pub todos: Vec<TodoItem>,
-}
-
-/// The `TodoWrite` tool.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct TodoWrite;
-
-impl WriterTool for TodoWrite {
-    const NAME: &'static str = "TodoWrite";
-    const DESCRIPTION: &'static str = include_str!("../../descriptions/nexo/TodoWrite.md");
+crate::writer_tool! {
+    /// The `TodoWrite` tool.
+    TodoWrite = "TodoWrite",
+    include_str!("../../descriptions/nexo/TodoWrite.md")
 }
 
 impl ListWriter for TodoWrite {
-    type Input = TodoWriteInput;
+    type Input = WholeList<TodoItem>;
     type Item<'a> = TodoItemView<'a>;
     type Fields = Counts;
-    const FIELDS: FieldNames = FIELDS;
     const WIPE_WHEN_ALL_COMPLETED: bool = true;
 
-    fn todos(input: &mut TodoWriteInput) -> Result<Vec<Todo>, ToolError> {
+    fn todos(input: &mut WholeList<TodoItem>) -> Result<Vec<Todo>, ToolError> {
         Ok(input.todos.iter().map(TodoItem::to_todo).collect())
     }
 
@@ -113,7 +93,7 @@ impl ListWriter for TodoWrite {
         TodoItemView::of(todo)
     }
 
-    fn text(op: &ToolOperation<'_, TodoWriteInput>) -> String {
+    fn text(op: &ToolOperation<'_, WholeList<TodoItem>>) -> String {
         let old_todos: Vec<TodoItemView<'_>> = op.before.tasks().map(TodoItemView::of).collect();
         let body = Response {
             old_todos: &old_todos,
@@ -124,7 +104,7 @@ impl ListWriter for TodoWrite {
         serde_json::to_string(&body).unwrap_or_default()
     }
 
-    fn fields(op: &ToolOperation<'_, TodoWriteInput>) -> Counts {
+    fn fields(op: &ToolOperation<'_, WholeList<TodoItem>>) -> Counts {
         Counts::of(op)
     }
 }
@@ -150,7 +130,7 @@ mod tests {
     use super::*;
     use serde_json::json;
     use crate::parse_arguments;
-    use crate::test_support::{NOW, problem_messages, run_tool, snapshot_settings, verdict};
+    use crate::test_support::{detail, NOW, problem_messages, run_tool, snapshot_settings, verdict};
     use pretty_assertions::assert_eq;
     use serde_json::Value;
     use todokit_domain::Status;
@@ -317,10 +297,7 @@ mod tests {
     fn several_in_progress_are_allowed_and_counted() {
         let fixture = r#"{"todos":[{"content":"a","status":"in_progress","activeForm":"A"},{"content":"b","status":"in_progress","activeForm":"B"}]}"#;
         let outcome = call(&TodoState::new(), fixture);
-        let actual = (
-            outcome.result.is_error,
-            outcome.result.details.value()["in_progress_count"].clone(),
-        );
+        let actual = detail(&outcome, "in_progress_count");
         let expected = (false, json!(2));
         assert_eq!(actual, expected);
     }

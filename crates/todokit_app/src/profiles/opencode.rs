@@ -5,7 +5,6 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use todokit_domain::{FieldNames, InProgressPolicy, ListRules, Priority, Todo};
 
 use crate::wire::WirePriority;
 
@@ -14,14 +13,6 @@ use crate::prelude::*;
 /// The profile's name.
 pub const NAME: &str = "opencode";
 
-const FIELDS: FieldNames = FieldNames {
-    list: "todos",
-    content: "content",
-    active_form: "activeForm",
-    id: "id",
-    status: "status",
-    ..FieldNames::DEFAULT
-};
 
 /// The statuses `todowrite` knows: the common three and `cancelled`.
 pub type OpencodeStatus = crate::wire::CancellableStatus;
@@ -68,29 +59,18 @@ pub struct OpencodeTodoView<'a> {
     pub id: Option<&'a str>,
 }
 
-/// The arguments of `todowrite`.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
-pub struct TodoWriteInput {
-    /// The complete, updated list. It replaces the stored one.
-    pub todos: Vec<OpencodeTodo>,
-}
-
-/// The `todowrite` tool.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct TodoWrite;
-
-impl WriterTool for TodoWrite {
-    const NAME: &'static str = "todowrite";
-    const DESCRIPTION: &'static str = include_str!("../../descriptions/opencode/todowrite.md");
+crate::writer_tool! {
+    /// The `todowrite` tool.
+    TodoWrite = "todowrite",
+    include_str!("../../descriptions/opencode/todowrite.md")
 }
 
 impl ListWriter for TodoWrite {
-    type Input = TodoWriteInput;
+    type Input = WholeList<OpencodeTodo>;
     type Item<'a> = OpencodeTodoView<'a>;
     type Fields = Title;
-    const FIELDS: FieldNames = FIELDS;
 
-    fn todos(input: &mut TodoWriteInput) -> Result<Vec<Todo>, ToolError> {
+    fn todos(input: &mut WholeList<OpencodeTodo>) -> Result<Vec<Todo>, ToolError> {
         Ok(input
             .todos
             .iter()
@@ -114,11 +94,11 @@ impl ListWriter for TodoWrite {
     }
 
     /// The list as it was sent, as JSON with two-space indents.
-    fn text(op: &ToolOperation<'_, TodoWriteInput>) -> String {
+    fn text(op: &ToolOperation<'_, WholeList<OpencodeTodo>>) -> String {
         serde_json::to_string_pretty(&op.asked.todos).unwrap_or_default()
     }
 
-    fn fields(op: &ToolOperation<'_, TodoWriteInput>) -> Title {
+    fn fields(op: &ToolOperation<'_, WholeList<OpencodeTodo>>) -> Title {
         let not_completed = op
             .asked
             .todos
@@ -147,7 +127,7 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    use crate::test_support::{problem_messages, run_tool, snapshot_settings};
+    use crate::test_support::{detail, problem_messages, run_tool, snapshot_settings};
     use pretty_assertions::assert_eq;
 
     fn call(args: &str) -> Outcome {
@@ -187,10 +167,7 @@ mod tests {
         let outcome = call(
             r#"{"todos":[{"content":"a","status":"in_progress","priority":"high"},{"content":"b","status":"in_progress","priority":"high"}]}"#,
         );
-        let actual = (
-            outcome.result.is_error,
-            outcome.result.details.value()["in_progress_count"].clone(),
-        );
+        let actual = detail(&outcome, "in_progress_count");
         let expected = (false, json!(2));
         assert_eq!(actual, expected);
     }

@@ -12,10 +12,7 @@ use std::fmt::Write;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use todokit_domain::{
-    CompletedTask, FieldNames, InProgressPolicy, Limits, ListRules, Op, Phase, Presence, Status, Todo,
-    TodoError, TodoState, Violations, apply_ops, check_text_with, validate_list,
-};
+use todokit_domain::{CompletedTask, Op, Phase, Presence, Violations, apply_ops, check_text_with, validate_list};
 
 use crate::prelude::*;
 

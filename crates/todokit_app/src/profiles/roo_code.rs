@@ -10,7 +10,6 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use todokit_domain::checklist::{LineError, ROO};
-use todokit_domain::{FieldNames, InProgressPolicy, ItemPath, ListRules, Todo, TodoError};
 
 use crate::wire::TriStatus;
 
@@ -61,13 +60,10 @@ pub struct RooTodo<'a> {
     pub status: TriStatus,
 }
 
-/// The `update_todo_list` tool.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct UpdateTodoList;
-
-impl WriterTool for UpdateTodoList {
-    const NAME: &'static str = "update_todo_list";
-    const DESCRIPTION: &'static str = include_str!("../../descriptions/roo-code/update_todo_list.md");
+crate::writer_tool! {
+    /// The `update_todo_list` tool.
+    UpdateTodoList = "update_todo_list",
+    include_str!("../../descriptions/roo-code/update_todo_list.md")
 }
 
 impl ListWriter for UpdateTodoList {

@@ -5,10 +5,7 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use todokit_domain::{
-    Applied, InProgressPolicy, ListRules, NewTodo, Priority, Status, TodoPatch, TodoState,
-    Transition, Updates, apply_updates,
-};
+use todokit_domain::{Applied, NewTodo, TodoPatch, Transition, Updates, apply_updates};
 
 use crate::wire::WirePriority;
 
@@ -107,21 +104,17 @@ pub struct TodoUpdateInput {
     pub reorder: Option<Vec<String>>,
 }
 
-/// The arguments of `todo_read`: none.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize, JsonSchema)]
-pub struct TodoReadInput {}
-
 /// The `todo_read` tool.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct TodoRead;
 
 impl TypedTool for TodoRead {
-    type Input = TodoReadInput;
+    type Input = NoArguments;
     const NAME: &'static str = "todo_read";
     const DESCRIPTION: &'static str = include_str!("../../descriptions/todo-update/todo_read.md");
     const METADATA: ToolMetadata = ToolMetadata::LIST_READER;
 
-    fn run(&self, _input: TodoReadInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
+    fn run(&self, _input: NoArguments, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
         let todos = views(ctx.state);
         let content = serde_json::to_string(&todos).unwrap_or_default();
         let details = Details::of(&ReadDetails { current: &todos });
@@ -295,7 +288,7 @@ mod tests {
             props.as_object().map(|p| p.keys().cloned().collect::<Vec<_>>()),
             props["update"]["items"]["properties"]["status"]["enum"].clone(),
             props["add"]["items"]["properties"]["priority"]["enum"].clone(),
-            crate::schema::canonical::<TodoReadInput>()["properties"].as_object().map_or(0, |p| p.len()),
+            crate::schema::canonical::<NoArguments>()["properties"].as_object().map_or(0, |p| p.len()),
         );
         let expected = (
             Some(vec!["add".to_owned(), "update".to_owned(), "remove".to_owned(), "reorder".to_owned()]),

@@ -13,7 +13,6 @@ mod write;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Map, Value};
-use todokit_domain::{InProgressPolicy, Limits, ListRules};
 
 use crate::prelude::*;
 

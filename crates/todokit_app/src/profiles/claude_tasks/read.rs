@@ -3,7 +3,6 @@
 use std::fmt::Write;
 
 use serde::Serialize;
-use todokit_domain::Todo;
 
 use super::view::{OneTask, TaskView, status_name, view};
 use super::{TaskGetInput, TaskListInput};

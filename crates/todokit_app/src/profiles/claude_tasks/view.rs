@@ -2,7 +2,6 @@
 
 use serde::Serialize;
 use serde_json::{Map, Value};
-use todokit_domain::{Todo, TodoState};
 
 use crate::wire::{TriStatus, WireEnum};
 

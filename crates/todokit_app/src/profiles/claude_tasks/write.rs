@@ -1,9 +1,7 @@
 //! The tools that change the task list: `TaskCreate` and `TaskUpdate`.
 
 use serde::Serialize;
-use todokit_domain::{
-    Status, Todo, TodoError, TodoField, TodoPatch, TodoState, Transition, Violation, Violations, ClaimFields, check_claim,
-};
+use todokit_domain::{TodoField, TodoPatch, Transition, Violation, Violations, ClaimFields, check_claim};
 
 use super::read::NOT_FOUND;
 use super::view::{OneTask, TaskView, view};
