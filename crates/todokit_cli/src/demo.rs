@@ -9,7 +9,7 @@ use anyhow::Result;
 use serde_json::json;
 use todokit::{Format, TodoWriteService, end_of_turn_reminder, render};
 
-use crate::print_line;
+use crate::commands::output::print_line;
 
 /// The profile the script speaks.
 pub const PROFILE: &str = "claude-code";

@@ -11,7 +11,8 @@ use todokit::infra::PiMarkdown;
 use todokit::infra::render::sanitize;
 use todokit::{Format, TodoWriteService, render};
 
-use crate::{EXIT_USAGE, print_line};
+use crate::commands::EXIT_USAGE;
+use crate::commands::output::print_line;
 
 /// Prints the outcome of a user edit, or the reason it was refused.
 async fn apply(

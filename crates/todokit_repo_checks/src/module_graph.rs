@@ -28,6 +28,9 @@ struct Module {
     imports: BTreeMap<String, Vec<String>>,
     /// Paths it refers to, absolute where they could be made so.
     referenced: Vec<Vec<String>>,
+    /// Paths that start at a plain name (`child::item`), resolved once the
+    /// module's children are known.
+    relative: Vec<Vec<String>>,
 }
 
 /// Why a crate could not be read.
@@ -133,8 +136,10 @@ fn read_items(
                 collector.visit_item(other);
                 if let Some(entry) = modules.get_mut(&key) {
                     for found in collector.paths {
-                        if let Some(absolute) = absolute(path, &found) {
-                            entry.referenced.push(absolute);
+                        match absolute(path, &found) {
+                            Some(absolute) => entry.referenced.push(absolute),
+                            None if found.len() > 1 => entry.relative.push(found),
+                            None => {}
                         }
                     }
                 }
@@ -300,7 +305,19 @@ fn resolve(modules: &BTreeMap<ModulePath, Module>) -> ModuleGraph {
     let mut uses: BTreeMap<ModulePath, BTreeSet<ModulePath>> = BTreeMap::new();
     for (key, module) in modules {
         let entry = uses.entry(key.clone()).or_default();
-        for path in &module.referenced {
+        // `child::item` names a child module of this one.
+        let prefix: Vec<String> = key
+            .split("::")
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+            .collect();
+        let relative = module
+            .relative
+            .iter()
+            .filter(|path| module.children.contains(&path[0]))
+            .map(|path| prefix.iter().chain(path).cloned().collect::<Vec<_>>());
+        for path in module.referenced.iter().cloned().chain(relative) {
+            let path = &path;
             if let Some(target) = defining_module(modules, path, 0)
                 && &target != key
             {
@@ -432,7 +449,11 @@ mod tests {
     #[test]
     fn uses_through_re_exports_and_macro_declared_modules_close_a_cycle_and_test_code_does_not() {
         let root = crate_of(&[
-            ("lib.rs", "mod a;\nmod b;\nmod list;\npub use a::A;\n"),
+            (
+                "lib.rs",
+                "mod a;\nmod b;\nmod list;\nmod c;\npub use a::A;\nfn f() { c::g() }\n",
+            ),
+            ("c.rs", "pub fn g() { let _ = crate::f; }\n"),
             (
                 "a.rs",
                 "pub struct A(crate::b::B);\n#[cfg(test)]\nmod tests { use crate::list::one::One; }\n",
@@ -445,11 +466,16 @@ mod tests {
         let actual = (
             graph.cycles(),
             graph.edges_within(&["a".to_owned(), "b".to_owned()]),
+            graph.edges_within(&["".to_owned(), "c".to_owned()]),
             graph.uses.get("list::one").cloned(),
         );
         let expected = (
-            vec![vec!["a".to_owned(), "b".to_owned()]],
+            vec![
+                vec!["".to_owned(), "c".to_owned()],
+                vec!["a".to_owned(), "b".to_owned()],
+            ],
             vec!["a -> b".to_owned(), "b -> a".to_owned()],
+            vec!["crate -> c".to_owned(), "c -> crate".to_owned()],
             Some(BTreeSet::from(["a".to_owned()])),
         );
         assert_eq!(actual, expected);

@@ -10,8 +10,8 @@ use serde_json::{Value, json};
 use todokit::app::{UserAction, UserEditError};
 use todokit::{EditList, Profile, TodoState};
 
-use super::Board;
 use super::auth::refuse_edit;
+use super::board::Board;
 use crate::view::stored_view;
 
 /// `GET /api/conversations`: every conversation, newest change first.
@@ -100,7 +100,7 @@ pub async fn edit(
     headers: HeaderMap,
     Json(request): Json<EditRequest>,
 ) -> Response {
-    if let Some(refused) = refuse_edit(&board, &headers) {
+    if let Some(refused) = refuse_edit(&board.auth, &headers) {
         return refused;
     }
     let action = match request.action.as_str() {

@@ -8,15 +8,13 @@
 //! `Origin`.
 
 use std::io::Read;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use axum::extract::{Query, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
-
-use super::Board;
 
 /// The cookie a signed-in browser carries.
 const COOKIE: &str = "todokit_session";
@@ -75,8 +73,8 @@ impl Auth {
 }
 
 /// Refuses requests without the token (when the board has one).
-pub async fn require_token(State(board): State<Board>, request: Request, next: Next) -> Response {
-    if board.auth.admits(request.headers()) {
+pub async fn require_token(State(auth): State<Arc<Auth>>, request: Request, next: Next) -> Response {
+    if auth.admits(request.headers()) {
         return next.run(request).await;
     }
     (
@@ -89,8 +87,8 @@ pub async fn require_token(State(board): State<Board>, request: Request, next: N
 }
 
 /// Why an edit request is refused before it is read, if it is.
-pub fn refuse_edit(board: &Board, headers: &HeaderMap) -> Option<Response> {
-    if !board.auth.edits_allowed() {
+pub fn refuse_edit(auth: &Auth, headers: &HeaderMap) -> Option<Response> {
+    if !auth.edits_allowed() {
         return Some(
             (
                 StatusCode::FORBIDDEN,
@@ -128,8 +126,8 @@ pub struct Login {
 }
 
 /// `GET /login?code=…`: the one-time link sets the session cookie.
-pub async fn login(State(board): State<Board>, Query(login): Query<Login>) -> Response {
-    let mut code = board.auth.login_code.lock().unwrap_or_else(|p| p.into_inner());
+pub async fn login(State(auth): State<Arc<Auth>>, Query(login): Query<Login>) -> Response {
+    let mut code = auth.login_code.lock().unwrap_or_else(|p| p.into_inner());
     let matches = match (code.as_deref(), login.code.as_deref()) {
         (Some(expected), Some(given)) => same(given.as_bytes(), expected.as_bytes()),
         _ => false,
@@ -142,10 +140,7 @@ pub async fn login(State(board): State<Board>, Query(login): Query<Login>) -> Re
             .into_response();
     }
     *code = None;
-    let cookie = format!(
-        "{COOKIE}={}; HttpOnly; SameSite=Strict; Path=/",
-        board.auth.session
-    );
+    let cookie = format!("{COOKIE}={}; HttpOnly; SameSite=Strict; Path=/", auth.session);
     (
         StatusCode::SEE_OTHER,
         [(header::SET_COOKIE, cookie), (header::LOCATION, "/".to_owned())],

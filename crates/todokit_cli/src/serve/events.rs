@@ -13,7 +13,7 @@ use futures_util::{StreamExt, stream};
 use todokit::Subscription;
 
 use super::api::view;
-use super::{Board, MAX_EVENT_STREAMS};
+use super::board::{Board, MAX_EVENT_STREAMS};
 
 /// How often a stream looks again without a commit: finished tasks that
 /// clear with time, and the overview (which watches every conversation).

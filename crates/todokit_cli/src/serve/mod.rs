@@ -10,6 +10,7 @@
 
 mod api;
 mod auth;
+mod board;
 mod events;
 
 use std::net::SocketAddr;
@@ -25,6 +26,8 @@ use axum::routing::{get, post};
 use todokit::TodoWriteService;
 
 use auth::Auth;
+use board::Board;
+pub use board::MAX_EVENT_STREAMS;
 
 /// The address the board listens on unless `--bind` says otherwise.
 pub const DEFAULT_BIND: &str = "127.0.0.1:7420";
@@ -40,19 +43,6 @@ const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; st
 const PAGE: &str = include_str!("assets/board.html");
 const SCRIPT: &str = include_str!("assets/board.js");
 const STYLE: &str = include_str!("assets/board.css");
-
-/// The most live event streams open at once: each holds a feed (and its
-/// polling thread), so a client that opens streams without end is refused
-/// past this, not given a thread each.
-pub const MAX_EVENT_STREAMS: usize = 64;
-
-/// What the handlers share.
-#[derive(Clone)]
-struct Board {
-    service: TodoWriteService,
-    auth: Arc<Auth>,
-    streams: Arc<tokio::sync::Semaphore>,
-}
 
 /// Why `serve` will not start: a usage error (exit 2).
 #[derive(Debug)]
@@ -114,7 +104,10 @@ fn router(board: Board) -> Router {
         .route("/api/conversations/{id}/events", get(events::conversation))
         .route("/api/conversations/{id}/edits", post(api::edit))
         .route("/api/events", get(events::overview))
-        .layer(middleware::from_fn_with_state(board.clone(), auth::require_token));
+        .layer(middleware::from_fn_with_state(
+            Arc::clone(&board.auth),
+            auth::require_token,
+        ));
     Router::new()
         .route("/login", get(auth::login))
         .merge(guarded)

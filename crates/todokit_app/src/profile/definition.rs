@@ -1,44 +1,31 @@
-//! A profile: one agent's family of todo tools over the shared state, with
-//! the rules its lists are held to and the slips it forgives.
+//! [`Profile`]: what a profile is and how it is built (its tools, rules,
+//! leniency, lifecycle, prompt and example).
 
 use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
 
-use derive_setters::Setters;
-use serde_json::Value;
 use todokit_domain::{ListRules, Timestamp, TodoState, auto_clear, auto_clear_due};
 
-use crate::{CallContext, DecodedInput, Outcome, Tool, ToolError};
-use crate::{CompiledSchema, Leniency, parse_arguments, repair_and_check};
+use super::lifecycle::Lifecycle;
+use crate::arguments::{CompiledSchema, Leniency};
+use crate::tool::Tool;
 
 /// The default number of tool rounds without a todo call before a host nags
 /// the model to update its list.
 pub const DEFAULT_NAG_AFTER_ROUNDS: usize = 10;
-
-/// How finished tasks leave a profile's lists.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Setters)]
-#[setters(strip_option)]
-pub struct Lifecycle {
-    /// Completed and abandoned tasks leave the list this many milliseconds
-    /// after their last status change (0: at once; negative: never).
-    /// `None`: they stay until a call removes them.
-    pub clear_finished_after_ms: Option<i64>,
-    /// Resuming a stored conversation drops completed and abandoned tasks.
-    pub drop_finished_on_resume: bool,
-}
 
 /// A tool with its canonical schema, compiled for the decoding layer on
 /// first use (once, shared by the profile's clones): generating a schema
 /// is the costliest part of building a profile, and a process that runs
 /// one call of one tool should not pay it for every tool of every profile.
 #[derive(Clone)]
-struct Registered {
-    tool: Arc<dyn Tool>,
+pub(super) struct Registered {
+    pub(super) tool: Arc<dyn Tool>,
     schema: Arc<OnceLock<CompiledSchema>>,
 }
 
 impl Registered {
-    fn schema(&self) -> &CompiledSchema {
+    pub(super) fn schema(&self) -> &CompiledSchema {
         self.schema
             .get_or_init(|| CompiledSchema::new(&self.tool.input_schema()))
     }
@@ -231,57 +218,7 @@ impl Profile {
         self.tools().map(|t| t.name()).collect()
     }
 
-    /// Runs tool `name` on the arguments as the model sent them: repairs
-    /// the slips this profile accepts, checks them against the tool's
-    /// schema (reporting every problem), then calls the tool. `None` when
-    /// the profile has no such tool.
-    pub fn run(&self, name: &str, args: &Value, ctx: &CallContext<'_>) -> Option<Outcome> {
-        let tool = self.find(name)?;
-        Some(match self.repair_and_check_args(name, args.clone()) {
-            Ok(prepared) => tool.call(&prepared, ctx),
-            Err(error) => Outcome::read(error.into_result(tool.name())),
-        })
-    }
-
-    /// Runs tool `name` on the argument text as the model sent it: straight
-    /// from the text when it is well formed, else parsed, repaired and
-    /// checked as [`Profile::run`] does. `None` when the profile has no such
-    /// tool.
-    pub fn run_text(&self, name: &str, text: &str, ctx: &CallContext<'_>) -> Option<Outcome> {
-        let tool = self.find(name)?;
-        if let Some(input) = self.decode_well_formed(name, text) {
-            return Some(tool.call_decoded(input, ctx));
-        }
-        Some(match parse_arguments(text) {
-            Ok(args) => match self.repair_and_check_args(name, args) {
-                Ok(prepared) => tool.call(&prepared, ctx),
-                Err(error) => Outcome::read(error.into_result(tool.name())),
-            },
-            Err(error) => Outcome::read(ToolError::from(error).into_result(tool.name())),
-        })
-    }
-
-    /// The argument text for tool `name` decoded straight into its input,
-    /// when it is well formed; `None` when it needs repairing or checking
-    /// (or the profile has no such tool).
-    pub fn decode_well_formed(&self, name: &str, text: &str) -> Option<DecodedInput> {
-        let registered = self.registered(name)?;
-        registered.tool.decode_well_formed(text, registered.schema())
-    }
-
-    /// The arguments for tool `name` with the accepted slips repaired, or
-    /// every problem in them. Arguments for a tool the profile does not
-    /// have are passed through as they are.
-    pub fn repair_and_check_args(&self, name: &str, args: Value) -> Result<Value, ToolError> {
-        match self.registered(name) {
-            Some(registered) => {
-                repair_and_check(args, registered.schema(), &self.leniency).map_err(ToolError::Arguments)
-            }
-            None => Ok(args),
-        }
-    }
-
-    fn registered(&self, name: &str) -> Option<&Registered> {
+    pub(super) fn registered(&self, name: &str) -> Option<&Registered> {
         self.tools.iter().find(|r| r.tool.name() == name)
     }
 }

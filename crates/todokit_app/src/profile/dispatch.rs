@@ -1,0 +1,60 @@
+//! Running a profile's tool on the arguments a model sent: straight from
+//! well-formed text, or parsed, repaired and checked first.
+
+use serde_json::Value;
+
+use super::definition::Profile;
+use crate::arguments::{parse_arguments, repair_and_check};
+use crate::tool::{CallContext, DecodedInput, Outcome, ToolError};
+
+impl Profile {
+    /// Runs tool `name` on the arguments as the model sent them: repairs
+    /// the slips this profile accepts, checks them against the tool's
+    /// schema (reporting every problem), then calls the tool. `None` when
+    /// the profile has no such tool.
+    pub fn run(&self, name: &str, args: &Value, ctx: &CallContext<'_>) -> Option<Outcome> {
+        let tool = self.find(name)?;
+        Some(match self.repair_and_check_args(name, args.clone()) {
+            Ok(prepared) => tool.call(&prepared, ctx),
+            Err(error) => Outcome::read(error.into_result(tool.name())),
+        })
+    }
+
+    /// Runs tool `name` on the argument text as the model sent it: straight
+    /// from the text when it is well formed, else parsed, repaired and
+    /// checked as [`Profile::run`] does. `None` when the profile has no such
+    /// tool.
+    pub fn run_text(&self, name: &str, text: &str, ctx: &CallContext<'_>) -> Option<Outcome> {
+        let tool = self.find(name)?;
+        if let Some(input) = self.decode_well_formed(name, text) {
+            return Some(tool.call_decoded(input, ctx));
+        }
+        Some(match parse_arguments(text) {
+            Ok(args) => match self.repair_and_check_args(name, args) {
+                Ok(prepared) => tool.call(&prepared, ctx),
+                Err(error) => Outcome::read(error.into_result(tool.name())),
+            },
+            Err(error) => Outcome::read(ToolError::from(error).into_result(tool.name())),
+        })
+    }
+
+    /// The argument text for tool `name` decoded straight into its input,
+    /// when it is well formed; `None` when it needs repairing or checking
+    /// (or the profile has no such tool).
+    pub fn decode_well_formed(&self, name: &str, text: &str) -> Option<DecodedInput> {
+        let registered = self.registered(name)?;
+        registered.tool.decode_well_formed(text, registered.schema())
+    }
+
+    /// The arguments for tool `name` with the accepted slips repaired, or
+    /// every problem in them. Arguments for a tool the profile does not
+    /// have are passed through as they are.
+    pub fn repair_and_check_args(&self, name: &str, args: Value) -> Result<Value, ToolError> {
+        match self.registered(name) {
+            Some(registered) => {
+                repair_and_check(args, registered.schema(), self.leniency()).map_err(ToolError::Arguments)
+            }
+            None => Ok(args),
+        }
+    }
+}

@@ -1,0 +1,9 @@
+//! A profile: one agent's family of todo tools over the shared state, with
+//! the rules its lists are held to and the slips it forgives.
+
+mod definition;
+mod dispatch;
+mod lifecycle;
+
+pub use definition::{DEFAULT_NAG_AFTER_ROUNDS, ExampleCall, Profile};
+pub use lifecycle::Lifecycle;

@@ -1,0 +1,30 @@
+//! `todokit check`: the end-of-turn gate.
+
+use std::process::ExitCode;
+
+use anyhow::Result;
+use todokit::end_of_turn_reminder;
+
+use super::Context;
+use super::output::{print_line, warn_if_unknown};
+
+/// Exit code of `check` while something is open.
+pub const EXIT_OPEN: u8 = 3;
+
+/// Exit 0 when nothing is open; [`EXIT_OPEN`] with the reminder on
+/// standard output when something is.
+pub async fn run(ctx: &Context<'_>) -> Result<ExitCode> {
+    let service = ctx.service().await?;
+    warn_if_unknown(&service, &ctx.conversation()).await;
+    let state = service.view(&ctx.conversation()).await?;
+    match end_of_turn_reminder(&state) {
+        Some(reminder) => {
+            print_line(&reminder)?;
+            Ok(ExitCode::from(EXIT_OPEN))
+        }
+        None => {
+            print_line("No open todos.")?;
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}

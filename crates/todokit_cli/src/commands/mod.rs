@@ -1,0 +1,61 @@
+//! One module per command of the `todokit` binary, each a `run` over the
+//! [`Context`] every command shares: the store, profile and conversation
+//! the options name, and how the terminal is drawn.
+
+pub mod call;
+pub mod check;
+pub mod conversations;
+pub mod demo;
+pub mod edit;
+pub mod mcp;
+pub mod output;
+pub mod profiles;
+pub mod reminders;
+pub mod schema;
+#[cfg(feature = "serve")]
+pub mod serve;
+pub mod show;
+pub mod watch;
+
+use std::path::Path;
+
+use anyhow::Result;
+use todokit::{Format, TodoWriteService};
+
+use crate::store::make_service;
+
+/// Exit code for a usage error: unknown tool or profile, bad flags, or a
+/// hand edit or import that cannot be applied.
+pub const EXIT_USAGE: u8 = 2;
+
+/// The conversation a command works on when `--conversation` names none.
+pub const DEFAULT_CONVERSATION: &str = "default";
+
+/// What every command gets from the global options.
+pub struct Context<'a> {
+    /// `--store`: a folder or a database URL; `None` for the default.
+    pub store: Option<&'a Path>,
+    /// `--profile`.
+    pub profile: &'a str,
+    /// `--conversation`, when given.
+    pub conversation: Option<String>,
+    /// How lists are drawn on this terminal.
+    pub terminal: Format,
+    /// Whether file I/O runs on the calling thread (the MCP server's
+    /// one-thread runtime) rather than the blocking pool.
+    pub files_on_calling_thread: bool,
+}
+
+impl Context<'_> {
+    /// The service for the options' store and profile.
+    pub async fn service(&self) -> Result<TodoWriteService> {
+        make_service(self.store, self.profile, self.files_on_calling_thread).await
+    }
+
+    /// The conversation the options name, else [`DEFAULT_CONVERSATION`].
+    pub fn conversation(&self) -> String {
+        self.conversation
+            .clone()
+            .unwrap_or_else(|| DEFAULT_CONVERSATION.to_owned())
+    }
+}

@@ -1,0 +1,31 @@
+//! Writing to standard output and standard error the way every command does.
+
+use std::io::Write;
+
+use anyhow::{Context as _, Result};
+
+/// `value` as pretty JSON on its own line.
+pub fn print_json(value: &serde_json::Value) -> Result<()> {
+    print_line(&serde_json::to_string_pretty(value)?)
+}
+
+/// Says on stderr when a command reads a conversation the store does not
+/// have (likely a mistyped `--conversation`), with the closest ids. A store
+/// that cannot list its conversations says nothing: the command goes on.
+pub async fn warn_if_unknown(service: &todokit::TodoWriteService, conversation: &str) {
+    if let Ok(summaries) = service.conversations().await
+        && let Some(warning) = crate::conversations::unknown_conversation_warning(conversation, &summaries)
+    {
+        eprintln!("{warning}");
+    }
+}
+
+/// `text` and a line end on standard output; a closed pipe is not an error.
+pub fn print_line(text: &str) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    match writeln!(out, "{text}").and_then(|()| out.flush()) {
+        // A closed pipe (`todokit show | head -1`) is the reader's choice, not an error.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other.context("cannot write to standard output"),
+    }
+}

@@ -1,0 +1,22 @@
+//! `todokit serve`: the live web board.
+
+use std::process::ExitCode;
+
+use anyhow::Result;
+
+use super::Context;
+use super::EXIT_USAGE;
+use crate::serve;
+
+/// Serves the board on `bind`, with edits when a `token` is set.
+pub async fn run(ctx: &Context<'_>, bind: String, token: Option<String>) -> Result<ExitCode> {
+    let service = ctx.service().await?;
+    if let Err(error) = serve::run(service, &bind, token).await {
+        if error.downcast_ref::<serve::Refused>().is_some() {
+            eprintln!("todokit serve: {error}");
+            return Ok(ExitCode::from(EXIT_USAGE));
+        }
+        return Err(error);
+    }
+    Ok(ExitCode::SUCCESS)
+}
