@@ -23,11 +23,9 @@ mod updates;
 mod validate;
 
 pub use batch::{
-    Batch, CompletedTask, MISSING_APPEND_ITEMS, MISSING_APPEND_PHASE, MISSING_LIST, MISSING_NOTE_TEXT,
-    MISSING_PHASE, MISSING_TASK, Op, OpKind, PhaseItems, apply_ops, normalize_in_progress, phase_exists,
-    phase_not_found, task_exists, task_not_found,
+    Batch, BatchProblem, CompletedTask, Op, OpKind, PhaseItems, apply_ops, normalize_in_progress,
 };
-pub use checklist::{Checklist, Escape, progress_line};
+pub use checklist::{Escape, progress_line};
 pub use claim::{Claim, ClaimFields, check_claim};
 pub use error::{MAX_QUOTED_CHARS, MAX_REPORTED_VIOLATIONS, TodoError, Violation, Violations, clip};
 pub use lifecycle::{auto_clear, auto_clear_due, drop_finished};

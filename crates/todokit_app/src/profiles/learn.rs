@@ -12,7 +12,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::wire::TriStatus;
-use todokit_domain::checklist::LEARN;
+use todokit_domain::checklist::{Mark, MarkerTable, Bullet, Spacing};
 
 use crate::prelude::*;
 
@@ -43,6 +43,21 @@ pub fn rules() -> ListRules {
         // Checked by the tool itself, with the original's wording.
         .in_progress(InProgressPolicy::Warn)
 }
+
+/// learn-claude-code's lines: `[ ]`, `[>]` in progress, `[x]`, no bullet;
+/// blocked shows as pending and abandoned as done.
+pub const MARKERS: MarkerTable = MarkerTable {
+    written: [
+        Mark::plain(' '),
+        Mark::plain('>'),
+        Mark::plain(' '),
+        Mark::plain('x'),
+        Mark::plain('x'),
+    ],
+    also_read: &[],
+    bullet: Bullet::Optional,
+    spacing: Spacing::Exact,
+};
 
 /// The profile with its default rules.
 pub fn profile() -> Profile {
@@ -153,7 +168,7 @@ fn render(state: &TodoState) -> String {
     let mut out = String::with_capacity(64 * state.tasks().count() + 32);
     for (i, t) in state.tasks().enumerate() {
         let id = id_or_position(t, i);
-        LEARN.write_into(&mut out, t.status, &["#", &id, ": ", &t.content]);
+        MARKERS.write_into(&mut out, t.status, &["#", &id, ": ", &t.content]);
         out.push('\n');
     }
     let counts = state.counts();

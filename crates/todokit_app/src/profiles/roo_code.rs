@@ -9,7 +9,7 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use todokit_domain::checklist::{LineError, ROO};
+use todokit_domain::checklist::{Bullet, LineError, Mark, MarkerTable, Spacing};
 
 use crate::wire::TriStatus;
 
@@ -27,6 +27,22 @@ const FIELDS: FieldNames = FieldNames {
     content: "text",
     items: ItemPath::Ordinal,
     ..FieldNames::DEFAULT
+};
+
+/// Roo Code's checklist: `[ ]`, `[-]` in progress, `[x]`; `[~]` and `[X]`
+/// read too, with or without a bullet, spaces allowed in the box. Roo has
+/// no blocked or abandoned todos; they are written as pending and done.
+pub const MARKERS: MarkerTable = MarkerTable {
+    written: [
+        Mark::plain(' '),
+        Mark::plain('-'),
+        Mark::plain(' '),
+        Mark::plain('x'),
+        Mark::plain('x'),
+    ],
+    also_read: &[('~', Status::InProgress), ('X', Status::Completed)],
+    bullet: Bullet::Optional,
+    spacing: Spacing::Loose,
 };
 
 /// The profile with its default rules.
@@ -80,7 +96,7 @@ impl ListWriter for UpdateTodoList {
             if line.is_empty() {
                 continue;
             }
-            match ROO.parse(line) {
+            match MARKERS.parse(line) {
                 Ok(Some((status, text))) if !text.trim().is_empty() => {
                     todos.push(Todo::new(text.trim()).status(status));
                 }

@@ -9,12 +9,13 @@
 
 use thiserror::Error;
 use todokit_domain::{
-    MISSING_TASK, Notice, NoticeKind, Op, OpKind, Phase, Status, Timestamp, Todo, TodoState, Transition,
-    adopt_hidden_fields, apply_ops, diff, normalize_in_progress, task_exists,
+    BatchProblem, Notice, NoticeKind, Op, OpKind, Phase, Status, Timestamp, Todo, TodoState, Transition,
+    adopt_hidden_fields, apply_ops, diff, normalize_in_progress,
 };
 
 use super::error::ServiceError;
 use super::todo_write_service::TodoWriteService;
+use crate::profiles::pi;
 
 /// Reads and writes a list as markdown. The infra crate provides the
 /// format; the app layer only needs these two directions.
@@ -233,7 +234,13 @@ fn edit(
         let described = changes(state, &batch.state).join("; ");
         Ok((batch.state, described))
     } else {
-        Err(UserEditError::Rejected(batch.errors))
+        Err(UserEditError::Rejected(
+            batch
+                .errors
+                .iter()
+                .map(|problems| pi::op_error(problems))
+                .collect(),
+        ))
     }
 }
 
@@ -272,9 +279,9 @@ fn append_flat(state: &TodoState, items: &[String], now: Timestamp) -> Result<To
     for item in items {
         let content = item.trim();
         if content.is_empty() {
-            errors.push(MISSING_TASK.to_owned());
+            errors.push(pi::problem_text(&BatchProblem::MissingTask));
         } else if state.tasks().chain(&added).any(|t| t.content == content) {
-            errors.push(task_exists(content));
+            errors.push(pi::problem_text(&BatchProblem::TaskExists(content.to_owned())));
         } else {
             added.push(Todo::new(content).created_at(now).status_changed_at(now));
         }

@@ -8,14 +8,11 @@
 //! is an error rather than "everything", `init` without a list changes
 //! nothing, and `init` refuses duplicate task content.
 
-mod messages;
 mod op;
+mod problem;
 
-pub use messages::{
-    MISSING_APPEND_ITEMS, MISSING_APPEND_PHASE, MISSING_LIST, MISSING_NOTE_TEXT, MISSING_PHASE, MISSING_TASK,
-    phase_exists, phase_not_found, task_exists, task_not_found,
-};
 pub use op::{Batch, CompletedTask, Op, OpKind, PhaseItems};
+pub use problem::BatchProblem;
 
 use crate::{Phase, Status, Timestamp, Todo, TodoState};
 
@@ -74,11 +71,11 @@ pub fn normalize_in_progress(state: &mut TodoState, now: Timestamp) {
     }
 }
 
-fn apply(state: &mut TodoState, op: &Op, now: Timestamp) -> Result<(), String> {
+fn apply(state: &mut TodoState, op: &Op, now: Timestamp) -> Result<(), Vec<BatchProblem>> {
     match op.op {
         OpKind::Init => init(state, op, now),
         OpKind::Start => {
-            let name = named(op.task.as_deref(), MISSING_TASK)?;
+            let name = named(op.task.as_deref(), BatchProblem::MissingTask)?;
             locate(state, name)?;
             for task in state.phases.iter_mut().flat_map(|p| p.tasks.iter_mut()) {
                 if task.content == name {
@@ -94,10 +91,10 @@ fn apply(state: &mut TodoState, op: &Op, now: Timestamp) -> Result<(), String> {
         OpKind::Rm => remove(state, op),
         OpKind::Append => append(state, op, now),
         OpKind::Note => {
-            let name = named(op.task.as_deref(), MISSING_TASK)?;
+            let name = named(op.task.as_deref(), BatchProblem::MissingTask)?;
             let text = op.text.as_deref().map(str::trim_end).unwrap_or_default();
             if text.trim().is_empty() {
-                return Err(MISSING_NOTE_TEXT.to_owned());
+                return Err(BatchProblem::MissingNoteText.into());
             }
             let (p, t) = locate(state, name)?;
             state.phases[p].tasks[t].notes.push(text.to_owned());
@@ -106,24 +103,24 @@ fn apply(state: &mut TodoState, op: &Op, now: Timestamp) -> Result<(), String> {
     }
 }
 
-fn init(state: &mut TodoState, op: &Op, now: Timestamp) -> Result<(), String> {
-    let list = op.list.as_ref().ok_or_else(|| MISSING_LIST.to_owned())?;
+fn init(state: &mut TodoState, op: &Op, now: Timestamp) -> Result<(), Vec<BatchProblem>> {
+    let list = op.list.as_ref().ok_or(BatchProblem::MissingList)?;
     let mut phases: Vec<Phase> = Vec::new();
     for entry in list {
-        let name = named(Some(&entry.phase), MISSING_PHASE)?;
+        let name = named(Some(&entry.phase), BatchProblem::MissingPhase)?;
         if phases.iter().any(|p| p.name == name) {
-            return Err(phase_exists(name));
+            return Err(BatchProblem::PhaseExists(name.to_owned()).into());
         }
         let mut tasks = Vec::new();
         for item in &entry.items {
-            let content = named(Some(item), MISSING_TASK)?;
+            let content = named(Some(item), BatchProblem::MissingTask)?;
             if phases
                 .iter()
                 .flat_map(|p| &p.tasks)
                 .chain(&tasks)
                 .any(|t: &Todo| t.content == content)
             {
-                return Err(task_exists(content));
+                return Err(BatchProblem::TaskExists(content.to_owned()).into());
             }
             tasks.push(Todo::new(content).created_at(now).status_changed_at(now));
         }
@@ -133,20 +130,20 @@ fn init(state: &mut TodoState, op: &Op, now: Timestamp) -> Result<(), String> {
     Ok(())
 }
 
-fn mark(state: &mut TodoState, op: &Op, status: Status, now: Timestamp) -> Result<(), String> {
+fn mark(state: &mut TodoState, op: &Op, status: Status, now: Timestamp) -> Result<(), Vec<BatchProblem>> {
     for (p, t) in targets(state, op)? {
         state.phases[p].tasks[t].set_status(status, now);
     }
     Ok(())
 }
 
-fn remove(state: &mut TodoState, op: &Op) -> Result<(), String> {
+fn remove(state: &mut TodoState, op: &Op) -> Result<(), Vec<BatchProblem>> {
     if let Some(task) = op.task.as_deref() {
-        let name = named(Some(task), MISSING_TASK)?;
+        let name = named(Some(task), BatchProblem::MissingTask)?;
         let (p, t) = locate(state, name)?;
         state.phases[p].tasks.remove(t);
     } else if let Some(phase) = op.phase.as_deref() {
-        let p = locate_phase(state, named(Some(phase), MISSING_PHASE)?)?;
+        let p = locate_phase(state, named(Some(phase), BatchProblem::MissingPhase)?)?;
         state.phases[p].tasks.clear();
     } else {
         for phase in &mut state.phases {
@@ -156,20 +153,20 @@ fn remove(state: &mut TodoState, op: &Op) -> Result<(), String> {
     Ok(())
 }
 
-fn append(state: &mut TodoState, op: &Op, now: Timestamp) -> Result<(), String> {
-    let phase = named(op.phase.as_deref(), MISSING_APPEND_PHASE)?;
+fn append(state: &mut TodoState, op: &Op, now: Timestamp) -> Result<(), Vec<BatchProblem>> {
+    let phase = named(op.phase.as_deref(), BatchProblem::MissingAppendPhase)?;
     let items = op
         .items
         .as_deref()
         .filter(|i| !i.is_empty())
-        .ok_or_else(|| MISSING_APPEND_ITEMS.to_owned())?;
+        .ok_or(BatchProblem::MissingAppendItems)?;
     let mut errors = Vec::new();
     let mut added = Vec::new();
     for item in items {
-        match named(Some(item), MISSING_TASK) {
+        match named(Some(item), BatchProblem::MissingTask) {
             Err(e) => errors.push(e),
             Ok(content) if state.tasks().chain(&added).any(|t| t.content == content) => {
-                errors.push(task_exists(content));
+                errors.push(BatchProblem::TaskExists(content.to_owned()));
             }
             Ok(content) => added.push(Todo::new(content).created_at(now).status_changed_at(now)),
         }
@@ -184,20 +181,22 @@ fn append(state: &mut TodoState, op: &Op, now: Timestamp) -> Result<(), String> 
         };
         state.phases[index].tasks.extend(added);
     }
-    if errors.is_empty() {
-        Ok(())
-    } else {
-        Err(errors.join("; "))
-    }
+    if errors.is_empty() { Ok(()) } else { Err(errors) }
 }
 
 /// The tasks a `done`/`drop` targets: one task, one phase, or all.
-fn targets(state: &TodoState, op: &Op) -> Result<Vec<(usize, usize)>, String> {
+fn targets(state: &TodoState, op: &Op) -> Result<Vec<(usize, usize)>, BatchProblem> {
     if let Some(task) = op.task.as_deref() {
-        return Ok(vec![locate(state, named(Some(task), MISSING_TASK)?)?]);
+        return Ok(vec![locate(
+            state,
+            named(Some(task), BatchProblem::MissingTask)?,
+        )?]);
     }
     let phases: Vec<usize> = match op.phase.as_deref() {
-        Some(phase) => vec![locate_phase(state, named(Some(phase), MISSING_PHASE)?)?],
+        Some(phase) => vec![locate_phase(
+            state,
+            named(Some(phase), BatchProblem::MissingPhase)?,
+        )?],
         None => (0..state.phases.len()).collect(),
     };
     Ok(phases
@@ -207,13 +206,11 @@ fn targets(state: &TodoState, op: &Op) -> Result<Vec<(usize, usize)>, String> {
 }
 
 /// `value` when it is present and not empty after trimming, else `missing`.
-fn named<'a>(value: Option<&'a str>, missing: &str) -> Result<&'a str, String> {
-    value
-        .filter(|v| !v.trim().is_empty())
-        .ok_or_else(|| missing.to_owned())
+fn named(value: Option<&str>, missing: BatchProblem) -> Result<&str, BatchProblem> {
+    value.filter(|v| !v.trim().is_empty()).ok_or(missing)
 }
 
-fn locate(state: &TodoState, content: &str) -> Result<(usize, usize), String> {
+fn locate(state: &TodoState, content: &str) -> Result<(usize, usize), BatchProblem> {
     state
         .phases
         .iter()
@@ -225,15 +222,18 @@ fn locate(state: &TodoState, content: &str) -> Result<(usize, usize), String> {
                 .position(|t| t.content == content)
                 .map(|t| (p, t))
         })
-        .ok_or_else(|| task_not_found(content, state.is_empty()))
+        .ok_or_else(|| BatchProblem::TaskNotFound {
+            task: content.to_owned(),
+            list_is_empty: state.is_empty(),
+        })
 }
 
-fn locate_phase(state: &TodoState, name: &str) -> Result<usize, String> {
+fn locate_phase(state: &TodoState, name: &str) -> Result<usize, BatchProblem> {
     state
         .phases
         .iter()
         .position(|p| p.name == name)
-        .ok_or_else(|| phase_not_found(name))
+        .ok_or_else(|| BatchProblem::PhaseNotFound(name.to_owned()))
 }
 
 #[cfg(test)]
@@ -274,7 +274,7 @@ mod tests {
     }
 
     /// Each task's (content, status) after a batch, and the batch's errors.
-    type Run = (Vec<(String, Status)>, Vec<String>);
+    type Run = (Vec<(String, Status)>, Vec<Vec<BatchProblem>>);
 
     fn run(state: &TodoState, ops: &[Op]) -> Run {
         let batch = apply_ops(state, ops, NOW);
@@ -296,14 +296,14 @@ mod tests {
     fn init_without_a_list_changes_nothing() {
         let fixture = two_phases();
         let actual = run(&fixture, &[Op::new(OpKind::Init)]);
-        let expected = (statuses(&fixture), vec![MISSING_LIST.to_owned()]);
+        let expected = (statuses(&fixture), vec![vec![BatchProblem::MissingList]]);
         assert_eq!(actual, expected);
     }
 
     #[test]
     fn init_refuses_duplicate_content_and_phases_and_empty_names() {
         let fixture = two_phases();
-        let actual: Vec<Vec<String>> = [
+        let actual: Vec<Vec<Vec<BatchProblem>>> = [
             init_op(&[("X", &["a", "a"])]),
             init_op(&[("X", &["a"]), ("X", &["b"])]),
             init_op(&[("", &["a"])]),
@@ -313,10 +313,10 @@ mod tests {
         .map(|op| run(&fixture, &[op]).1)
         .collect();
         let expected = vec![
-            vec![task_exists("a")],
-            vec![phase_exists("X")],
-            vec![MISSING_PHASE.to_owned()],
-            vec![MISSING_TASK.to_owned()],
+            vec![vec![BatchProblem::TaskExists("a".to_owned())]],
+            vec![vec![BatchProblem::PhaseExists("X".to_owned())]],
+            vec![vec![BatchProblem::MissingPhase]],
+            vec![vec![BatchProblem::MissingTask]],
         ];
         assert_eq!(actual, expected);
     }
@@ -428,7 +428,7 @@ mod tests {
                 ("Ship".to_owned(), 1),
                 ("Docs".to_owned(), 2),
             ],
-            vec![task_exists("a")],
+            vec![vec![BatchProblem::TaskExists("a".to_owned())]],
         );
         assert_eq!(actual, expected);
     }
@@ -436,7 +436,7 @@ mod tests {
     #[test]
     fn append_needs_a_phase_and_items() {
         let fixture = two_phases();
-        let actual: Vec<Vec<String>> = [
+        let actual: Vec<Vec<Vec<BatchProblem>>> = [
             Op::new(OpKind::Append).items(vec!["x".to_owned()]),
             Op::new(OpKind::Append).phase("P"),
             Op::new(OpKind::Append).phase("P").items(Vec::<String>::new()),
@@ -445,9 +445,9 @@ mod tests {
         .map(|op| run(&fixture, &[op]).1)
         .collect();
         let expected = vec![
-            vec![MISSING_APPEND_PHASE.to_owned()],
-            vec![MISSING_APPEND_ITEMS.to_owned()],
-            vec![MISSING_APPEND_ITEMS.to_owned()],
+            vec![vec![BatchProblem::MissingAppendPhase]],
+            vec![vec![BatchProblem::MissingAppendItems]],
+            vec![vec![BatchProblem::MissingAppendItems]],
         ];
         assert_eq!(actual, expected);
     }
@@ -467,7 +467,10 @@ mod tests {
         let actual = (batch.state.tasks().next().map(|t| t.notes.clone()), batch.errors);
         let expected = (
             Some(vec!["  first line\nsecond".to_owned()]),
-            vec![MISSING_NOTE_TEXT.to_owned(), MISSING_NOTE_TEXT.to_owned()],
+            vec![
+                vec![BatchProblem::MissingNoteText],
+                vec![BatchProblem::MissingNoteText],
+            ],
         );
         assert_eq!(actual, expected);
     }
@@ -484,15 +487,15 @@ mod tests {
         .map(|op| run(&fixture, &[op]))
         .collect();
         let expected = vec![
-            (statuses(&fixture), vec![MISSING_TASK.to_owned()]),
-            (statuses(&fixture), vec![MISSING_PHASE.to_owned()]),
-            (statuses(&fixture), vec![MISSING_TASK.to_owned()]),
+            (statuses(&fixture), vec![vec![BatchProblem::MissingTask]]),
+            (statuses(&fixture), vec![vec![BatchProblem::MissingPhase]]),
+            (statuses(&fixture), vec![vec![BatchProblem::MissingTask]]),
         ];
         assert_eq!(actual, expected);
     }
 
     #[test]
-    fn not_found_names_the_task_or_phase_with_a_hint_on_an_empty_list() {
+    fn not_found_names_the_task_or_phase_and_whether_the_list_was_empty() {
         let actual = (
             run(
                 &two_phases(),
@@ -505,10 +508,17 @@ mod tests {
             run(&TodoState::new(), &[Op::new(OpKind::Start).task("zz")]).1,
         );
         let expected = (
-            vec![task_not_found("zz", false), phase_not_found("Q")],
             vec![
-                "Task \"zz\" not found (todo list is empty — was it replaced or not yet created?)".to_owned(),
+                vec![BatchProblem::TaskNotFound {
+                    task: "zz".to_owned(),
+                    list_is_empty: false,
+                }],
+                vec![BatchProblem::PhaseNotFound("Q".to_owned())],
             ],
+            vec![vec![BatchProblem::TaskNotFound {
+                task: "zz".to_owned(),
+                list_is_empty: true,
+            }]],
         );
         assert_eq!(actual, expected);
     }
@@ -531,7 +541,10 @@ mod tests {
                 ("b".to_owned(), Status::Pending),
                 ("c".to_owned(), Status::InProgress),
             ],
-            vec![task_not_found("missing", false)],
+            vec![vec![BatchProblem::TaskNotFound {
+                task: "missing".to_owned(),
+                list_is_empty: false,
+            }]],
         );
         assert_eq!(actual, expected);
     }

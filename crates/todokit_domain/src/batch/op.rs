@@ -4,6 +4,7 @@ use derive_setters::Setters;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::problem::BatchProblem;
 use crate::TodoState;
 
 /// What an op does.
@@ -88,8 +89,9 @@ pub struct CompletedTask {
 pub struct Batch {
     /// The state after every op that could apply, normalized.
     pub state: TodoState,
-    /// One message per op that failed, in op order.
-    pub errors: Vec<String>,
+    /// What kept each failed op from applying, one entry per failed op,
+    /// in op order (an `append` may find several problems).
+    pub errors: Vec<Vec<BatchProblem>>,
     /// Tasks that went from not completed to completed.
     pub completed: Vec<CompletedTask>,
 }

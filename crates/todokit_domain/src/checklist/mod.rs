@@ -6,5 +6,5 @@
 mod markers;
 mod render;
 
-pub use markers::{Bullet, FORGE, LEARN, LineError, Mark, MarkerTable, PI, ROO, Spacing};
-pub use render::{Checklist, Escape, progress_line};
+pub use markers::{Bullet, LineError, Mark, MarkerTable, Spacing};
+pub use render::{Escape, progress_line, verbatim};

@@ -1,22 +1,16 @@
-//! A whole list as a markdown checklist with a progress line on top, in
-//! the [`FORGE`] dialect: the text the `forge` profile shows the model and
-//! the markdown renderer shows a user.
-//!
-//! Rendering lives here, next to the state, because it is a pure function of
-//! it and two layers need the exact same text; each caller decides how model
-//! text is escaped (not at all for the model, made inert for a terminal).
+//! What every rendering of a list shares: the progress line on top, and
+//! how a caller treats model-written text ([`Escape`]).
 
 use std::borrow::Cow;
 use std::fmt::Write;
 
-use super::FORGE;
 use crate::TodoState;
 
 /// How model-written text is treated before it is placed in the output.
 pub type Escape = fn(&str) -> Cow<'_, str>;
 
 /// Leaves model text as it is.
-fn verbatim(text: &str) -> Cow<'_, str> {
+pub fn verbatim(text: &str) -> Cow<'_, str> {
     Cow::Borrowed(text)
 }
 
@@ -28,110 +22,4 @@ pub fn progress_line(state: &TodoState) -> String {
         let _ = write!(line, ", {} abandoned", counts.abandoned);
     }
     line
-}
-
-/// A markdown checklist of a whole list: `- [ ]` pending, `- [~]` in
-/// progress in bold, `- [x]` completed struck through, `- [!]` blocked,
-/// `- [-]` abandoned struck through; named phases as `##` headings.
-#[derive(Debug, Clone, Copy)]
-pub struct Checklist<'a> {
-    state: &'a TodoState,
-    escape: Escape,
-}
-
-impl<'a> Checklist<'a> {
-    /// A checklist of `state` that quotes model text as it is.
-    pub fn new(state: &'a TodoState) -> Self {
-        Self {
-            state,
-            escape: verbatim,
-        }
-    }
-
-    /// Passes every piece of model text through `escape` first.
-    pub fn escape(mut self, escape: Escape) -> Self {
-        self.escape = escape;
-        self
-    }
-
-    /// The checklist as markdown, ending without a newline.
-    pub fn render(&self) -> String {
-        if self.state.is_empty() {
-            return "No todos.".to_owned();
-        }
-        let mut out = progress_line(self.state);
-        out.push('\n');
-        for phase in &self.state.phases {
-            if phase.tasks.is_empty() {
-                continue;
-            }
-            if !phase.is_implicit() {
-                let _ = write!(out, "\n## {}\n", (self.escape)(&phase.name));
-            }
-            out.push('\n');
-            for task in &phase.tasks {
-                out.push_str(&FORGE.write(task.status, &(self.escape)(&task.content)));
-                out.push('\n');
-            }
-        }
-        out.truncate(out.trim_end().len());
-        out
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::{Phase, Status, Todo};
-    use pretty_assertions::assert_eq;
-
-    #[test]
-    fn empty_list() {
-        let fixture = TodoState::new();
-        let actual = Checklist::new(&fixture).render();
-        let expected = "No todos.";
-        assert_eq!(actual, expected);
-    }
-
-    #[test]
-    fn flat_list_with_every_status() {
-        let fixture = TodoState::flat(vec![
-            Todo::new("Write schema").status(Status::Completed),
-            Todo::new("Wire service").status(Status::InProgress),
-            Todo::new("Add tests"),
-            Todo::new("Ship").status(Status::Blocked),
-            Todo::new("Port to C").status(Status::Abandoned),
-        ]);
-        let actual = Checklist::new(&fixture).render();
-        let expected = "Progress: 1/5 completed, 1 abandoned
-
-- [x] ~~Write schema~~
-- [~] **Wire service**
-- [ ] Add tests
-- [!] Ship (blocked)
-- [-] ~~Port to C~~ (abandoned)";
-        assert_eq!(actual, expected);
-    }
-
-    #[test]
-    fn named_phases_get_headings_and_escaping_applies_to_all_model_text() {
-        let fixture = TodoState::new().phases(vec![
-            Phase::new("Build").tasks(vec![Todo::new("a")]),
-            Phase::new("Empty"),
-            Phase::new("Ship").tasks(vec![Todo::new("b").status(Status::Completed)]),
-        ]);
-        let actual = Checklist::new(&fixture)
-            .escape(|s| Cow::Owned(s.to_uppercase()))
-            .render();
-        let expected = "Progress: 1/2 completed
-
-## BUILD
-
-- [ ] A
-
-## SHIP
-
-- [x] ~~B~~";
-        assert_eq!(actual, expected);
-    }
 }

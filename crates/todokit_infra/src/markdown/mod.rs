@@ -46,8 +46,9 @@ mod escape;
 pub use escape::{escape, unescape};
 
 use crate::render::steers_terminal;
+use todokit_app::profiles::pi::MARKERS as PI;
 use todokit_app::{ImportError, MarkdownCodec};
-use todokit_domain::checklist::{LineError, PI};
+use todokit_domain::checklist::LineError;
 use todokit_domain::{Phase, Timestamp, Todo, TodoState, normalize_in_progress};
 
 /// The phase of an empty list, and of tasks written before any heading in

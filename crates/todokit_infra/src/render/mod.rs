@@ -8,7 +8,8 @@ mod ansi;
 mod plain;
 mod sanitize;
 
-use todokit_domain::{Checklist, TodoState};
+use todokit_app::profiles::forge::Checklist;
+use todokit_domain::TodoState;
 
 pub use ansi::{AnsiOptions, Glyphs, render_ansi, status_styles};
 pub use plain::render_plain;

@@ -10,11 +10,14 @@ use std::borrow::Cow;
 use derive_setters::Setters;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use todokit_domain::Checklist;
 
 use crate::wire::TriStatus;
 
 use crate::prelude::*;
+
+mod checklist;
+
+pub use checklist::{Checklist, MARKERS};
 
 /// The profile's name.
 pub const NAME: &str = "forge";
@@ -48,7 +51,7 @@ pub fn profile() -> Profile {
         "Forge's todo_write and todo_read: an id'd list rendered as a checklist",
         rules(),
     )
-    .with_system_prompt(include_str!("../../descriptions/forge/system-prompt.md"))
+    .with_system_prompt(include_str!("../../../descriptions/forge/system-prompt.md"))
     .with_example("todo_write", r#"{"todos":[{"id":"1","content":"Run the tests","status":"in_progress"},{"id":"2","content":"Fix what fails","status":"pending"}]}"#)
     .tool(ListTool(TodoWrite))
     .tool(TodoRead)
@@ -99,7 +102,7 @@ pub struct TodoItemView<'a> {
 crate::writer_tool! {
     /// The `todo_write` tool.
     TodoWrite = "todo_write",
-    include_str!("../../descriptions/forge/todo_write.md")
+    include_str!("../../../descriptions/forge/todo_write.md")
 }
 
 impl ListWriter for TodoWrite {
@@ -140,7 +143,7 @@ pub struct TodoRead;
 impl TypedTool for TodoRead {
     type Input = NoArguments;
     const NAME: &'static str = "todo_read";
-    const DESCRIPTION: &'static str = include_str!("../../descriptions/forge/todo_read.md");
+    const DESCRIPTION: &'static str = include_str!("../../../descriptions/forge/todo_read.md");
     const METADATA: ToolMetadata = ToolMetadata::LIST_READER;
 
     fn run(&self, _input: NoArguments, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
