@@ -25,10 +25,11 @@ mod tool;
 pub mod turn;
 pub mod wire;
 
-pub use arguments::{
-    ALIASES_KEY, ArgumentError, CompiledSchema, ID_KEY, Leniency, MAX_ERROR_CHARS, ROOT_FIELD, decode,
-    decode_well_formed, json_kind, parse_arguments, repair_and_check,
-};
+/// The schema keyword for a wire enum's forgiven spellings; named by
+/// [`wire_enum!`] in the crates that invoke it.
+#[doc(hidden)]
+pub use arguments::ALIASES_KEY;
+pub use arguments::{ArgumentError, CompiledSchema, Leniency, ROOT_FIELD, json_kind, parse_arguments};
 pub use clock::{Clock, ManualClock};
 pub use context::{ConversationContext, StoreError, StoredConversation, Wake, WatchGuard};
 pub use details::Details;

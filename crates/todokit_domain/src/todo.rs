@@ -44,6 +44,10 @@ pub struct Todo {
     /// Ids of the tasks that must complete before this one can.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub blocked_by: Vec<String>,
+    /// Why the task is blocked, where a profile says (a `block` with a
+    /// reason); it goes when the task leaves [`Status::Blocked`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blocked_reason: Option<String>,
     /// When the task first appeared in the list.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created_at: Option<Timestamp>,
@@ -68,10 +72,23 @@ impl Todo {
 
     /// Sets the status, stamping `now` as the time of the change when it
     /// really changes (setting the same status again keeps the old time).
+    /// A task that leaves [`Status::Blocked`] drops its blocked reason.
     pub fn set_status(&mut self, status: Status, now: Timestamp) {
         if self.status != status {
             self.status = status;
             self.status_changed_at = Some(now);
+            if status != Status::Blocked {
+                self.blocked_reason = None;
+            }
+        }
+    }
+
+    /// Marks the task blocked at `now`, for `reason` when one is given (a
+    /// new reason replaces the old one; none keeps it).
+    pub fn block(&mut self, reason: Option<String>, now: Timestamp) {
+        self.set_status(Status::Blocked, now);
+        if reason.is_some() {
+            self.blocked_reason = reason;
         }
     }
 
@@ -85,9 +102,9 @@ impl Todo {
     }
 }
 
-/// Which notes a replacing todo keeps in [`carry_over`].
+/// Which notes a replacing todo keeps in [`carry_over_in_place`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NotesFrom {
+pub(crate) enum NotesFrom {
     /// The new todo's notes, even when it has none: the format it came
     /// from writes notes, so none means the user removed them.
     New,
@@ -96,14 +113,9 @@ pub enum NotesFrom {
     OldWhenNewHasNone,
 }
 
-/// `new` as it replaces `old`: every field `new` leaves unset is taken from
-/// `old`, so what a wire format cannot say survives a rewrite.
-///
-/// The creation time is always `old`'s; the status-change time is `old`'s
-/// while the status is the same, else `now`; the active form comes over
-/// only while the content is unchanged (it describes that content); `old`'s
-/// id comes over only when `id_taken` says no other todo has it.
-pub fn carry_over(
+/// [`carry_over_in_place`] by value, for tests.
+#[cfg(test)]
+pub(crate) fn carry_over(
     mut new: Todo,
     old: &Todo,
     now: Timestamp,
@@ -114,9 +126,16 @@ pub fn carry_over(
     new
 }
 
-/// [`carry_over`] on a todo where it lies, so a list is rewritten without
-/// moving its todos.
-pub fn carry_over_in_place(
+/// `new` as it replaces `old`, rewritten where it lies (so a list is
+/// rewritten without moving its todos): every field `new` leaves unset is
+/// taken from `old`, so what a wire format cannot say survives a rewrite.
+///
+/// The creation time is always `old`'s; the status-change time is `old`'s
+/// while the status is the same, else `now`; the active form comes over
+/// only while the content is unchanged (it describes that content); `old`'s
+/// id comes over only when `id_taken` says no other todo has it; a blocked
+/// reason while the task stays blocked.
+pub(crate) fn carry_over_in_place(
     new: &mut Todo,
     old: &Todo,
     now: Timestamp,
@@ -136,6 +155,7 @@ pub fn carry_over_in_place(
         owner: old_owner,
         metadata: old_metadata,
         blocked_by: old_blocked_by,
+        blocked_reason: old_blocked_reason,
         created_at: old_created_at,
         status_changed_at: old_status_changed_at,
         foreign: old_foreign,
@@ -151,6 +171,7 @@ pub fn carry_over_in_place(
         owner,
         metadata,
         blocked_by,
+        blocked_reason,
         created_at,
         status_changed_at,
         foreign,
@@ -179,6 +200,10 @@ pub fn carry_over_in_place(
     if blocked_by.is_empty() {
         blocked_by.clone_from(old_blocked_by);
     }
+    // A reason says why the task is blocked: it stays while it still is.
+    if blocked_reason.is_none() && *status == Status::Blocked && *old_status == Status::Blocked {
+        blocked_reason.clone_from(old_blocked_reason);
+    }
     // What a newer version stored on the task it replaces stays with it.
     if foreign.is_empty() && !old_foreign.is_empty() {
         foreign.clone_from(old_foreign);
@@ -193,13 +218,7 @@ pub fn carry_over_in_place(
 
 /// `todo` as a newly added one: created and status-stamped `now` unless
 /// it already says when.
-pub fn stamp_new(mut todo: Todo, now: Timestamp) -> Todo {
-    stamp_new_in_place(&mut todo, now);
-    todo
-}
-
-/// [`stamp_new`] on a todo where it lies.
-pub fn stamp_new_in_place(todo: &mut Todo, now: Timestamp) {
+pub(crate) fn stamp_new_in_place(todo: &mut Todo, now: Timestamp) {
     todo.created_at = todo.created_at.or(Some(now));
     todo.status_changed_at = todo.status_changed_at.or(Some(now));
 }
@@ -263,6 +282,34 @@ mod tests {
     fn a_taken_id_is_not_carried_over() {
         let actual = carry_over(Todo::new("a"), &old(), NOW, NotesFrom::New, |id| id == "7").id;
         let expected = None;
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn a_blocked_reason_lasts_while_the_task_is_blocked() {
+        let mut blocked = Todo::new("a");
+        blocked.block(Some("waits on review".to_owned()), NOW);
+        let mut reblocked = blocked.clone();
+        reblocked.block(None, LATER);
+        let mut unblocked = blocked.clone();
+        unblocked.set_status(Status::Pending, LATER);
+        let rewritten_blocked = carry_over(
+            Todo::new("a").status(Status::Blocked),
+            &blocked,
+            LATER,
+            NotesFrom::New,
+            |_| false,
+        );
+        let rewritten_pending = carry_over(Todo::new("a"), &blocked, LATER, NotesFrom::New, |_| false);
+        let actual = [
+            blocked.blocked_reason,
+            reblocked.blocked_reason,
+            unblocked.blocked_reason,
+            rewritten_blocked.blocked_reason,
+            rewritten_pending.blocked_reason,
+        ];
+        let reason = Some("waits on review".to_owned());
+        let expected = [reason.clone(), reason.clone(), None, reason, None];
         assert_eq!(actual, expected);
     }
 }

@@ -133,7 +133,7 @@ pub fn replace_flat(
 }
 
 /// Gives each todo of `new` that matches a todo of `old` by content what a
-/// hand-edited text cannot carry (see [`carry_over`](crate::carry_over)); content, status and
+/// hand-edited text cannot carry (see `carry_over_in_place`); content, status and
 /// notes stay as `new` has them. A todo with no match is new and is
 /// stamped `now`.
 pub fn adopt_hidden_fields(old: &TodoState, new: &mut TodoState, now: Timestamp) {

@@ -35,7 +35,7 @@ pub use compiled::CompiledSchema;
 pub use guard::decode_well_formed;
 use leniency::TEXT_SYNONYMS;
 pub use leniency::{ALIASES_KEY, ID_KEY, Leniency};
-pub use parse::{ArgumentError, MAX_ERROR_CHARS, ROOT_FIELD, decode, kind as json_kind, parse_arguments};
+pub use parse::{ArgumentError, ROOT_FIELD, decode, kind as json_kind, parse_arguments};
 
 /// `args` brought into the shape `schema` describes where `leniency`
 /// allows, then checked against it: the repaired arguments, or every problem

@@ -35,7 +35,7 @@ pub trait Tool: Send + Sync {
     fn call(&self, args: &Value, ctx: &CallContext<'_>) -> Outcome;
     /// The argument text decoded straight into the tool's input when it is
     /// well formed for `schema` (the tool's own, compiled); `None` when the
-    /// text needs the repairing path ([`crate::decode_well_formed`]).
+    /// text needs the repairing path (parsed, repaired and checked).
     fn decode_well_formed(&self, text: &str, schema: &CompiledSchema) -> Option<DecodedInput>;
     /// Runs one call on an input [`Tool::decode_well_formed`] of this tool
     /// gave. Whatever it gives, it gives exactly what [`Tool::call`] gives

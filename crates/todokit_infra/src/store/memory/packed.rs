@@ -36,6 +36,7 @@ const BLOCKED_BY: u64 = 1 << 10;
 const CREATED_AT: u64 = 1 << 11;
 const STATUS_CHANGED_AT: u64 = 1 << 12;
 const FOREIGN: u64 = 1 << 13;
+const BLOCKED_REASON: u64 = 1 << 14;
 const STATUS_BITS: u64 = 0b111;
 
 // Which optional parts of the state are present.
@@ -200,6 +201,7 @@ impl Packer {
             owner,
             metadata,
             blocked_by,
+            blocked_reason,
             created_at,
             status_changed_at,
             foreign,
@@ -215,7 +217,8 @@ impl Packer {
             | flag(!blocked_by.is_empty(), BLOCKED_BY)
             | flag(created_at.is_some(), CREATED_AT)
             | flag(status_changed_at.is_some(), STATUS_CHANGED_AT)
-            | flag(!foreign.is_empty(), FOREIGN);
+            | flag(!foreign.is_empty(), FOREIGN)
+            | flag(blocked_reason.is_some(), BLOCKED_REASON);
         self.varint(head);
         self.text(content);
         self.optional(id);
@@ -243,6 +246,7 @@ impl Packer {
         if !foreign.is_empty() {
             self.json(foreign);
         }
+        self.optional(blocked_reason);
     }
 }
 
@@ -363,6 +367,7 @@ impl Unpacker<'_> {
         } else {
             Map::new()
         };
+        let blocked_reason = self.optional(head & BLOCKED_REASON != 0)?;
         Ok(Todo {
             content,
             id,
@@ -374,6 +379,7 @@ impl Unpacker<'_> {
             owner,
             metadata,
             blocked_by,
+            blocked_reason,
             created_at,
             status_changed_at,
             foreign,
@@ -404,6 +410,7 @@ mod tests {
             .owner("agent-7")
             .metadata(object(json!({"b": 1, "a": [1.5, null, {"x": "y"}]})))
             .blocked_by(vec!["t0".to_owned()])
+            .blocked_reason("waits for the grammar review")
             .created_at(1_763_000_000_000u64)
             .status_changed_at(u64::MAX)
             .foreign(object(json!({"zeta": true, "alpha": "kept"})));
