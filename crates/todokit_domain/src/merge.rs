@@ -128,27 +128,18 @@ mod tests {
         )
         .expect("the merge is valid");
         let actual = (merged.state, merged.transitions.len(), merged.in_progress_count);
-        let expected = (
-            TodoState::flat(vec![
-                Todo::new("Read")
-                    .id("1")
-                    .status(Status::Completed)
-                    .created_at(NOW)
-                    .status_changed_at(NOW),
-                Todo::new("Write")
-                    .id("2")
-                    .status(Status::Completed)
-                    .created_at(NOW)
-                    .status_changed_at(LATER),
-                Todo::new("Ship")
-                    .id("3")
-                    .status(Status::InProgress)
-                    .created_at(LATER)
-                    .status_changed_at(LATER),
-            ]),
-            2,
-            1,
+        let mut expected_state = stored();
+        if let Some(write) = expected_state.find_mut("2") {
+            write.set_status(Status::Completed, LATER);
+        }
+        expected_state.push_task(
+            Todo::new("Ship")
+                .id("3")
+                .status(Status::InProgress)
+                .created_at(LATER)
+                .status_changed_at(LATER),
         );
+        let expected = (expected_state, 2, 1);
         assert_eq!(actual, expected);
     }
 
