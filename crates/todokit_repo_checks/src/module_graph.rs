@@ -458,7 +458,7 @@ mod tests {
                 "a.rs",
                 "pub struct A(crate::b::B);\n#[cfg(test)]\nmod tests { use crate::list::one::One; }\n",
             ),
-            ("b.rs", "pub struct B;\nfn f() -> crate::A { todo!() }\n"),
+            ("b.rs", "pub struct B;\nfn f(_: crate::A) {}\n"),
             ("list/mod.rs", "registry! { one }\n"),
             ("list/one.rs", "pub(super) struct One;\nuse crate::A;\n"),
         ]);

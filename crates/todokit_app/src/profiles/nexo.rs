@@ -144,8 +144,8 @@ mod tests {
         json!({"todos": vec![item; n]}).to_string()
     }
 
-    // Golden fact: seed 000 (shared/seeds/000-todowrite-full-replace.txt,
-    // "Response") gives the `instructions` string of every accepted call.
+    // Golden fact: nexo-rs's TodoWrite design note (seed 000, "TodoWrite
+    // (Phase 79.4)", its "Response" section) gives the `instructions` string of every accepted call.
     #[test]
     fn the_instruction_is_the_seeds_word_for_word() {
         let fixture = items(1, "Step");

@@ -274,8 +274,8 @@ mod tests {
         )
     }
 
-    // Golden facts from seed 002 (shared/seeds/002-todo-read-update.txt,
-    // "Request Structure"): `todo_update` takes `add` (`content`,
+    // Golden facts from the todo_read/todo_update reference (seed 002, "Todo
+    // Tool Reference", its "Request Structure" section): `todo_update` takes `add` (`content`,
     // `priority` low/medium/high), `update` (`id`, `status`
     // pending/in_progress/done, optional `priority` and `content`), `remove`
     // and `reorder` (every id once), applied remove -> update -> add ->

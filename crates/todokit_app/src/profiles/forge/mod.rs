@@ -178,8 +178,8 @@ mod tests {
         json!({ "todos": items }).to_string()
     }
 
-    // Golden facts from seed 004 (shared/seeds/004-todo-write-layered-plan.txt,
-    // steps 1, 5 and 6): items are `{id, content, status}` with pending,
+    // Golden facts from forge's todo_write design note (seed 004, "Todo
+    // Write Tool Implementation", steps 1, 5 and 6): items are `{id, content, status}` with pending,
     // in_progress and completed; the output is a markdown checklist with a
     // completed/total summary on top, `[ ]` pending, `[~]` in progress in
     // bold, `[x]` completed struck through; ids must be unique, content

@@ -12,11 +12,13 @@ use std::fmt::Write;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use todokit_domain::{BatchProblem, CompletedTask, Op, Phase, Presence, Violations, apply_ops, check_text_with, validate_list};
-
-use todokit_domain::checklist::{Bullet, Mark, MarkerTable, Spacing};
+use todokit_domain::{CompletedTask, Op, Phase, Presence, Violations, apply_ops, check_text_with, validate_list};
 
 use crate::prelude::*;
+
+mod words;
+
+pub use words::{MARKERS, op_error, problem_text};
 
 
 /// The profile's name.
@@ -33,29 +35,10 @@ pub fn lifecycle() -> Lifecycle {
         .drop_finished_on_resume(true)
 }
 
-/// `pi`'s markdown: `- [ ]`, `- [/]` in progress, `- [x]`, `- [-]`
-/// abandoned, `- [!]` blocked; `>`, `~` and `X` read too.
-pub const MARKERS: MarkerTable = MarkerTable {
-    written: [
-        Mark::plain(' '),
-        Mark::plain('/'),
-        Mark::plain('!'),
-        Mark::plain('x'),
-        Mark::plain('-'),
-    ],
-    also_read: &[
-        ('>', Status::InProgress),
-        ('~', Status::Abandoned),
-        ('X', Status::Completed),
-    ],
-    bullet: Bullet::Required,
-    spacing: Spacing::Exact,
-};
-
 /// The profile with its defaults.
 pub fn profile() -> Profile {
     Profile::new(NAME, "pi's todo_write: ordered ops over phases of tasks", ListRules::with_default_limits(InProgressPolicy::Normalize))
-        .with_system_prompt(include_str!("../../descriptions/pi/system-prompt.md"))
+        .with_system_prompt(include_str!("../../../descriptions/pi/system-prompt.md"))
         .with_phases()
         .with_example("todo_write", r#"{"ops":[{"op":"init","list":[{"phase":"Build","items":["Scaffold","Wire"]},{"phase":"Ship","items":["Tag"]}]}]}"#)
         .with_leniency(Leniency::STANDARD.enum_spelling(true))
@@ -78,7 +61,7 @@ pub struct TodoWrite;
 impl TypedTool for TodoWrite {
     type Input = TodoWriteInput;
     const NAME: &'static str = "todo_write";
-    const DESCRIPTION: &'static str = include_str!("../../descriptions/pi/todo_write.md");
+    const DESCRIPTION: &'static str = include_str!("../../../descriptions/pi/todo_write.md");
     // Notes and appends add on every call: the same batch twice is not the same list.
     const METADATA: ToolMetadata = ToolMetadata::LIST_WRITER.idempotent(false);
 
@@ -103,35 +86,6 @@ impl TypedTool for TodoWrite {
             return Ok(Outcome::read(result));
         }
         Ok(Outcome::commit(batch.state, result))
-    }
-}
-
-/// What kept one op from applying, in oh-my-pi's words; several problems
-/// of one op (an `append` with more than one bad item) joined by `; `.
-pub fn op_error(problems: &[BatchProblem]) -> String {
-    let words: Vec<String> = problems.iter().map(problem_text).collect();
-    words.join("; ")
-}
-
-/// One problem of the batch engine, worded as oh-my-pi's `todo_write`
-/// words it (todokit's own where the original has no such check:
-/// `Phase "X" already exists`).
-pub fn problem_text(problem: &BatchProblem) -> String {
-    match problem {
-        BatchProblem::MissingList => "Missing list for init operation".to_owned(),
-        BatchProblem::MissingTask => "Missing task content".to_owned(),
-        BatchProblem::MissingPhase => "Missing phase name".to_owned(),
-        BatchProblem::MissingAppendPhase => "Missing phase name for append operation".to_owned(),
-        BatchProblem::MissingAppendItems => "Missing items for append operation".to_owned(),
-        BatchProblem::MissingNoteText => "Missing text for note operation".to_owned(),
-        BatchProblem::TaskNotFound {
-            task,
-            list_is_empty: true,
-        } => format!("Task \"{task}\" not found (todo list is empty — was it replaced or not yet created?)"),
-        BatchProblem::TaskNotFound { task, .. } => format!("Task \"{task}\" not found"),
-        BatchProblem::PhaseNotFound(phase) => format!("Phase \"{phase}\" not found"),
-        BatchProblem::TaskExists(task) => format!("Task \"{task}\" already exists"),
-        BatchProblem::PhaseExists(phase) => format!("Phase \"{phase}\" already exists"),
     }
 }
 
@@ -399,49 +353,6 @@ mod tests {
 
     fn initialized() -> TodoState {
         call(&TodoState::new(), INIT).commit.unwrap_or_default()
-    }
-
-    // Golden facts from the same file (xtxk110/oh-my-pi,
-    // packages/coding-agent/src/tools/todo-write.ts at commit
-    // 2f871b6d2359c4fd560936c5ce9197b5eb25c40d): the error of each op that
-    // cannot apply; `Phase "X" already exists` is todokit's own (the
-    // original lets `init` name a phase twice).
-    #[test]
-    fn every_batch_problem_is_worded_as_oh_my_pi_words_it() {
-        let fixture = [
-            BatchProblem::MissingList,
-            BatchProblem::MissingTask,
-            BatchProblem::MissingPhase,
-            BatchProblem::MissingAppendPhase,
-            BatchProblem::MissingAppendItems,
-            BatchProblem::MissingNoteText,
-            BatchProblem::TaskNotFound {
-                task: "a".to_owned(),
-                list_is_empty: false,
-            },
-            BatchProblem::TaskNotFound {
-                task: "a".to_owned(),
-                list_is_empty: true,
-            },
-            BatchProblem::PhaseNotFound("P".to_owned()),
-            BatchProblem::TaskExists("a".to_owned()),
-            BatchProblem::PhaseExists("P".to_owned()),
-        ];
-        let actual: Vec<String> = fixture.iter().map(problem_text).collect();
-        let expected = vec![
-            "Missing list for init operation",
-            "Missing task content",
-            "Missing phase name",
-            "Missing phase name for append operation",
-            "Missing items for append operation",
-            "Missing text for note operation",
-            "Task \"a\" not found",
-            "Task \"a\" not found (todo list is empty — was it replaced or not yet created?)",
-            "Phase \"P\" not found",
-            "Task \"a\" already exists",
-            "Phase \"P\" already exists",
-        ];
-        assert_eq!(actual, expected);
     }
 
     // Golden facts from oh-my-pi: repository xtxk110/oh-my-pi,
