@@ -57,11 +57,11 @@ insta:
 snapshots: insta packages
 	./scripts/with-postgres.sh $(CARGO) insta test --workspace --all-features --review
 
-## Benchmarks on the shared payloads, with ratios measured in one run: the
-## library's calls (memory, file and PostgreSQL stores, memory held), then
-## the binary's (one CLI call as a process, the MCP round trip).
+## Benchmarks on fixed payloads (scripts/bench-payloads.py), with ratios
+## measured in one run: the library's calls (memory, file and PostgreSQL
+## stores, memory held), then the binary's (one CLI call as a process, the MCP round trip).
 bench:
-	python3 ../shared/bench/gen_payloads.py $(CURDIR)/target/bench-payloads
+	python3 scripts/bench-payloads.py $(CURDIR)/target/bench-payloads
 	./scripts/with-postgres.sh $(CARGO) bench -p todokit --all-features --bench calls -- $(CURDIR)/target/bench-payloads
 	$(CARGO) bench -p todokit_cli --bench process -- $(CURDIR)/target/bench-payloads
 

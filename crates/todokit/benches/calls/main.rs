@@ -1,5 +1,5 @@
 //! `make bench`: each call from the argument string to the result string,
-//! on the payloads `shared/bench/gen_payloads.py` writes, with the floors
+//! on the payloads `scripts/bench-payloads.py` writes, with the floors
 //! they are compared against measured in the same run.
 //!
 //! Usage: `cargo bench -p todokit --all-features --bench calls -- DIR`,

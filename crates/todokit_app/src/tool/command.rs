@@ -136,3 +136,120 @@ impl<T: CommandTool> Tool for Commands<T> {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::{NOW, problem_messages};
+    use crate::{ToolResult, wire_enum};
+    use pretty_assertions::assert_eq;
+    use todokit_domain::{ListRules, TodoState};
+
+    wire_enum! {
+        /// What the test tool does.
+        pub enum Action {
+            /// Reads.
+            Read = "read",
+            /// Writes.
+            Write = "write",
+        }
+        aliases {}
+    }
+
+    /// A tool whose `write` needs `list`, which the schema leaves optional.
+    #[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize, schemars::JsonSchema)]
+    struct ActionInput {
+        /// What to do.
+        action: Action,
+        /// The items, for `write`.
+        list: Option<Vec<String>>,
+    }
+
+    struct Tracker;
+
+    impl CommandTool for Tracker {
+        type Input = ActionInput;
+        type Command = Action;
+        const NAME: &'static str = "tracker";
+        const DESCRIPTION: &'static str = "test";
+        const REQUIRES: &'static [(Action, &'static str)] = &[(Action::Write, "list")];
+
+        fn command(input: &ActionInput) -> Action {
+            input.action
+        }
+
+        fn metadata(command: Action) -> ToolMetadata {
+            match command {
+                Action::Read => ToolMetadata::LIST_READER,
+                Action::Write => ToolMetadata::LIST_WRITER,
+            }
+        }
+
+        fn missing(command: Action, field: &'static str) -> String {
+            format!("Parameter '{field}' is required for '{}'", command.as_str())
+        }
+
+        fn run(
+            &self,
+            command: Action,
+            input: ActionInput,
+            _: &CallContext<'_>,
+        ) -> Result<Outcome, ToolError> {
+            let items = input.list.map_or(0, |l| l.len());
+            let text = format!("{} {items}", command.as_str());
+            Ok(Outcome::read(ToolResult::ok(text, crate::Details::null())))
+        }
+    }
+
+    fn call(args: serde_json::Value) -> (String, Vec<String>) {
+        let rules = ListRules::default();
+        let state = TodoState::new();
+        let outcome = Commands(Tracker).call(&args, &CallContext::new(&state, NOW, &rules));
+        let problems = problem_messages(&outcome);
+        let text = if problems.is_empty() {
+            outcome.result.content
+        } else {
+            String::new()
+        };
+        (text, problems)
+    }
+
+    #[test]
+    fn a_command_missing_a_field_it_requires_is_refused_in_the_dialects_words() {
+        let fixture = [
+            serde_json::json!({"action": "write"}),
+            serde_json::json!({"action": "write", "list": null}),
+            serde_json::json!({"action": "write", "list": ["a"]}),
+            serde_json::json!({"action": "read"}),
+        ];
+        let actual: Vec<(String, Vec<String>)> = fixture.into_iter().map(call).collect();
+        let refused = vec!["list: Parameter 'list' is required for 'write'".to_owned()];
+        let expected = vec![
+            (String::new(), refused.clone()),
+            (String::new(), refused),
+            ("write 1".to_owned(), Vec::new()),
+            ("read 0".to_owned(), Vec::new()),
+        ];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn each_command_has_its_facts_and_the_tool_those_that_hold_for_all() {
+        let tool = Commands(Tracker);
+        let actual = (
+            tool.commands(),
+            tool.metadata(),
+            tool.decode_well_formed("{}", &CompiledSchema::new(&tool.input_schema()))
+                .is_none(),
+        );
+        let expected = (
+            vec![
+                ("read", ToolMetadata::LIST_READER),
+                ("write", ToolMetadata::LIST_WRITER),
+            ],
+            ToolMetadata::LIST_WRITER,
+            true,
+        );
+        assert_eq!(actual, expected);
+    }
+}
