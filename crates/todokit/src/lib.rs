@@ -64,10 +64,10 @@ pub use todokit_app::turn::{
     TurnPolicy,
 };
 pub use todokit_app::{
-    Clock, ConversationContext, ConversationSummary, ManualClock, Profile, SUBSCRIBE_NOTIFIED_POLL_INTERVAL,
-    SUBSCRIBE_POLL_INTERVAL, SchemaTarget, ServiceError, StoreError, StoredConversation, Subscription,
-    TodoWriteService, ToolResult, UserAction, UserEdit, UserEditError, Wake, WatchGuard,
-    end_of_turn_reminder, profiles,
+    Clock, ConversationContext, ConversationSummary, ManualClock, Pin, Profile,
+    SUBSCRIBE_NOTIFIED_POLL_INTERVAL, SUBSCRIBE_POLL_INTERVAL, SchemaTarget, ServiceError, StoreError,
+    StoredConversation, Subscription, TodoWriteService, ToolResult, Upstream, UserAction, UserEdit,
+    UserEditError, Wake, WatchGuard, end_of_turn_reminder, profiles,
 };
 pub use todokit_domain::{Phase, Priority, Status, Todo, TodoState};
 pub use todokit_infra::{Format, JsonFileStore, MemoryStore, SystemClock, render};

@@ -12,8 +12,10 @@ use std::borrow::Cow;
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use serde_json::Value;
 use todokit_domain::{FieldNames, Todo, TodoState, Transition, replace_flat};
 
+use crate::arguments::ArgumentError;
 use crate::details::SeqOf;
 use crate::{CallContext, Details, Outcome, ToolError, ToolMetadata, ToolOperation, ToolResult, TypedTool};
 
@@ -61,6 +63,13 @@ pub trait ListWriter: Send + Sync + 'static {
     fn explanation(_input: &Self::Input) -> Option<String> {
         None
     }
+
+    /// See [`crate::Tool::refusal`]: the problems as they are, unless the
+    /// dialect words some of them itself.
+    fn refusal(args: &Value, problems: Vec<ArgumentError>) -> ToolError {
+        let _ = args;
+        ToolError::Arguments(problems)
+    }
 }
 
 /// A [`ListWriter`] that is a tool of its own (rather than one command of
@@ -102,6 +111,10 @@ impl<W: WriterTool> TypedTool for ListTool<W> {
 
     fn run(&self, input: W::Input, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
         write_list::<W>(W::NAME, input, ctx)
+    }
+
+    fn refusal(args: &Value, problems: Vec<ArgumentError>) -> ToolError {
+        W::refusal(args, problems)
     }
 }
 

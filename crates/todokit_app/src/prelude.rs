@@ -3,11 +3,12 @@
 //! ways to write a tool, the pieces results are made of, the shared wire
 //! words, and the domain types a profile maps its wire format onto.
 
+pub use crate::arguments::ArgumentError;
 pub use crate::list_writer::{
     Counts, ListTool, ListWriter, WriterTool, current_details, id_or_position, list_details, write_list,
 };
 pub use crate::operation::ToolOperation;
-pub use crate::profile::{Lifecycle, Profile};
+pub use crate::profile::{Lifecycle, Pin, Profile, Upstream};
 pub use crate::tool::{
     CallContext, CommandTool, Commands, Outcome, ToolError, ToolMetadata, ToolResult, TypedTool,
 };

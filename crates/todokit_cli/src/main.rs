@@ -91,8 +91,12 @@ enum Command {
     },
     /// The end-of-turn check: exit 0 when nothing is open, 3 (printing the reminder) when something is
     Check,
-    /// List the profiles and their tools
-    Profiles,
+    /// List the profiles, their tools and the upstream version each reproduces
+    Profiles {
+        /// `text` for people, `markdown` for the table in docs/dialects.md, `json` for programs
+        #[arg(long, value_enum, default_value = "text")]
+        format: commands::profiles::ProfilesFormat,
+    },
     /// List every conversation in the store, most recently changed first
     Conversations {
         /// `text` for people (open/total, last change, what is in progress); `json`: an array of objects, each with an `id`
@@ -255,7 +259,7 @@ async fn run(cli: Cli) -> Result<ExitCode> {
         Command::Show { format } => commands::show::run(&ctx, format).await,
         Command::Schema { target } => commands::schema::run(&ctx, target.into()),
         Command::Check => commands::check::run(&ctx).await,
-        Command::Profiles => commands::profiles::run(),
+        Command::Profiles { format } => commands::profiles::run(format),
         Command::Conversations { format } => commands::conversations::run(&ctx, format).await,
         Command::Demo { delay_ms } => commands::demo::run(&ctx, delay_ms).await,
         Command::Export { file } => commands::edit::export(&ctx, file.as_deref()).await,

@@ -40,18 +40,29 @@ pub use parse::{ArgumentError, ROOT_FIELD, decode, kind as json_kind, parse_argu
 /// `args` brought into the shape `schema` describes where `leniency`
 /// allows, then checked against it: the repaired arguments, or every problem
 /// found (at most [`MAX_REPORTED_VIOLATIONS`]).
+#[cfg(test)]
 pub fn repair_and_check(
-    mut args: Value,
+    args: Value,
     schema: &CompiledSchema,
     leniency: &Leniency,
 ) -> Result<Value, Vec<ArgumentError>> {
+    repair_then_check(args, schema, leniency).map_err(|(_, problems)| problems)
+}
+
+/// [`repair_and_check`], giving back the repaired arguments with the
+/// problems, so a tool can word its refusal from what was sent.
+pub(crate) fn repair_then_check(
+    mut args: Value,
+    schema: &CompiledSchema,
+    leniency: &Leniency,
+) -> Result<Value, (Value, Vec<ArgumentError>)> {
     repair::normalize(&mut args, &schema.root, leniency, false);
     let mut problems = check::problems(&args, &schema.root, leniency);
     if problems.is_empty() {
         Ok(args)
     } else {
         problems.truncate(MAX_REPORTED_VIOLATIONS);
-        Err(problems)
+        Err((args, problems))
     }
 }
 

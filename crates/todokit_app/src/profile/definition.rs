@@ -7,6 +7,7 @@ use std::sync::{Arc, OnceLock};
 use todokit_domain::{ListRules, Timestamp, TodoState, auto_clear, auto_clear_due};
 
 use super::lifecycle::Lifecycle;
+use super::upstream::Upstream;
 use crate::arguments::{CompiledSchema, Leniency};
 use crate::tool::Tool;
 
@@ -46,6 +47,7 @@ pub struct Profile {
     lifecycle: Lifecycle,
     system_prompt: &'static str,
     example: Option<ExampleCall>,
+    upstream: Option<Upstream>,
     shows_ids: bool,
     phased: bool,
     tools: Vec<Registered>,
@@ -74,10 +76,24 @@ impl Profile {
             lifecycle: Lifecycle::default(),
             system_prompt: "",
             example: None,
+            upstream: None,
             shows_ids: false,
             phased: false,
             tools: Vec::new(),
         }
+    }
+
+    /// States the upstream tool this profile reproduces and the version of
+    /// it that was read.
+    pub fn with_upstream(mut self, upstream: Upstream) -> Self {
+        self.upstream = Some(upstream);
+        self
+    }
+
+    /// The upstream tool this profile reproduces (every registered profile
+    /// states one).
+    pub fn upstream(&self) -> Option<&Upstream> {
+        self.upstream.as_ref()
     }
 
     /// Adds a tool.

@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::definition::Profile;
-use crate::arguments::{parse_arguments, repair_and_check};
+use crate::arguments::{parse_arguments, repair_then_check};
 use crate::tool::{CallContext, DecodedInput, Outcome, ToolError};
 
 impl Profile {
@@ -51,9 +51,8 @@ impl Profile {
     /// have are passed through as they are.
     pub fn repair_and_check_args(&self, name: &str, args: Value) -> Result<Value, ToolError> {
         match self.registered(name) {
-            Some(registered) => {
-                repair_and_check(args, registered.schema(), self.leniency()).map_err(ToolError::Arguments)
-            }
+            Some(registered) => repair_then_check(args, registered.schema(), self.leniency())
+                .map_err(|(args, problems)| registered.tool.refusal(&args, problems)),
             None => Ok(args),
         }
     }

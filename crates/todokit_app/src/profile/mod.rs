@@ -4,6 +4,8 @@
 mod definition;
 mod dispatch;
 mod lifecycle;
+mod upstream;
 
 pub use definition::{DEFAULT_NAG_AFTER_ROUNDS, ExampleCall, Profile};
 pub use lifecycle::Lifecycle;
+pub use upstream::{Pin, Upstream};

@@ -32,6 +32,16 @@ pub fn profile() -> Profile {
         "Codex's update_plan: explanation and a plan of steps",
         ListRules::with_default_limits(InProgressPolicy::Reject),
     )
+    .with_upstream(Upstream {
+        agent: "Codex",
+        pin: Pin::Source {
+            repository: "openai/codex",
+            path: "codex-rs/core/src/tools/handlers/plan.rs",
+            commit: "001cb8e233f250c7086c791c51390286c087faea",
+            date: None,
+        },
+        ships_in: "Codex CLI (`update_plan`; opt-in since 0.152.0)",
+    })
     .with_system_prompt(include_str!("../../descriptions/codex/system-prompt.md"))
     .with_example("update_plan", r#"{"explanation":"Tests first","plan":[{"step":"Run the tests","status":"in_progress"},{"step":"Fix what fails","status":"pending"}]}"#)
     .tool(ListTool(UpdatePlan))

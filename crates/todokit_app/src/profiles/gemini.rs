@@ -1,7 +1,7 @@
 //! `gemini`: Gemini CLI's `write_todos`: the whole list of
-//! `{description, status}` items, with `cancelled` besides the
-//! usual three; more than one item in progress is an error. The result is
-//! the list, numbered.
+//! `{description, status}` items, with `cancelled` and `blocked` besides
+//! the usual three; more than one item in progress is an error. The result
+//! is the list, numbered.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -22,16 +22,41 @@ const FIELDS: FieldNames = FieldNames {
     ..FieldNames::DEFAULT
 };
 
-/// The statuses `write_todos` knows: the common three and `cancelled`.
-pub type GeminiStatus = crate::wire::CancellableStatus;
+crate::status_words! {
+    /// The statuses `write_todos` knows: the common three, `cancelled` and
+    /// (since March 2026) `blocked`.
+    pub enum GeminiStatus {
+        /// Not started.
+        Pending = "pending" => Pending,
+        /// Being worked on.
+        InProgress = "in_progress" => InProgress,
+        /// Done.
+        Completed = "completed" => Completed,
+        /// No longer needed.
+        Cancelled = "cancelled" => Abandoned,
+        /// Cannot go on for now.
+        Blocked = "blocked" => Blocked,
+    }
+    aliases { "done" => Completed, "canceled" => Cancelled, "abandoned" => Cancelled, "dropped" => Cancelled }
+}
 
 /// The profile with its default rules.
 pub fn profile() -> Profile {
     Profile::new(
         NAME,
-        "Gemini CLI's write_todos: four statuses, a numbered list back",
+        "Gemini CLI's write_todos: five statuses, a numbered list back",
         ListRules::with_default_limits(InProgressPolicy::Warn),
     )
+    .with_upstream(Upstream {
+        agent: "Gemini CLI",
+        pin: Pin::Source {
+            repository: "google-gemini/gemini-cli",
+            path: "packages/core/src/tools/write-todos.ts",
+            commit: "5411f113cafae26161b4969b0237b8e1e024e2c2",
+            date: Some("2026-08-21"),
+        },
+        ships_in: "Gemini CLI (`write_todos`) on Gemini 2 models that are not previews, with the tracker off",
+    })
     .with_system_prompt(include_str!("../../descriptions/gemini/system-prompt.md"))
     .with_example("write_todos", r#"{"todos":[{"description":"Run the tests","status":"in_progress"},{"description":"Fix what fails","status":"pending"}]}"#)
     .with_leniency(Leniency::STANDARD.enum_spelling(true))
@@ -143,14 +168,15 @@ mod tests {
     }
 
     #[test]
-    fn every_status_maps_to_the_stored_one_and_blocked_is_not_one() {
-        let fixture = ["pending", "in_progress", "completed", "cancelled", "blocked"];
+    fn every_status_maps_to_the_stored_one() {
+        let fixture = ["pending", "in_progress", "completed", "cancelled", "blocked", "paused"];
         let actual: Vec<Option<Status>> = fixture.iter().map(|s| stored_status(s)).collect();
         let expected = vec![
             Some(Status::Pending),
             Some(Status::InProgress),
             Some(Status::Completed),
             Some(Status::Abandoned),
+            Some(Status::Blocked),
             None,
         ];
         assert_eq!(actual, expected);
@@ -190,10 +216,11 @@ mod tests {
     }
 
     // Golden facts from google-gemini/gemini-cli,
-    // packages/core/src/tools/write-todos.ts at commits
-    // f19b1f97420a63c90f726d32a4baa26a07932e54 and
-    // 04fbf50725b94cef0a8f37be6436bd0a84dafc9b (the same in both): statuses
-    // pending, in_progress, completed, cancelled; the answer is "Successfully
+    // packages/core/src/tools/write-todos.ts at commit
+    // 5411f113cafae26161b4969b0237b8e1e024e2c2 (2026-08-21; the statuses
+    // last changed in b8719bcd47d01a488a9e12695851b43d30d36db3, 2026-03-17,
+    // which added `blocked`): statuses pending, in_progress, completed,
+    // cancelled, blocked; the answer is "Successfully
     // updated the todo list. The current list is now:" then one
     // `N. [status] description` line per item, or "Successfully cleared the
     // todo list." for an empty list; a second item in progress is refused
@@ -201,14 +228,14 @@ mod tests {
     #[test]
     fn the_answers_are_gemini_clis_word_for_word() {
         let actual = [
-            call(r#"{"todos":[{"description":"Read the code","status":"completed"},{"description":"Port it","status":"cancelled"},{"description":"Fix the bug","status":"in_progress"}]}"#)
+            call(r#"{"todos":[{"description":"Read the code","status":"completed"},{"description":"Port it","status":"cancelled"},{"description":"Fix the bug","status":"in_progress"},{"description":"Ask for keys","status":"blocked"}]}"#)
                 .result
                 .content,
             call(r#"{"todos":[]}"#).result.content,
         ];
         let expected = [
             "Successfully updated the todo list. The current list is now:\n1. [completed] Read the code\n\
-             2. [cancelled] Port it\n3. [in_progress] Fix the bug"
+             2. [cancelled] Port it\n3. [in_progress] Fix the bug\n4. [blocked] Ask for keys"
                 .to_owned(),
             "Successfully cleared the todo list.".to_owned(),
         ];
@@ -221,7 +248,7 @@ mod tests {
             ("empty", r#"{"todos":[]}"#),
             (
                 "every_status",
-                r#"{"todos":[{"description":"Find the config loader","status":"completed"},{"description":"Add the flag","status":"in_progress"},{"description":"Write tests","status":"pending"},{"description":"Port to Windows","status":"cancelled"}]}"#,
+                r#"{"todos":[{"description":"Find the config loader","status":"completed"},{"description":"Add the flag","status":"in_progress"},{"description":"Write tests","status":"pending"},{"description":"Port to Windows","status":"cancelled"},{"description":"Sign the release","status":"blocked"}]}"#,
             ),
             ("refused", r#"{"todos":[{"description":"a","status":"paused"}]}"#),
         ];

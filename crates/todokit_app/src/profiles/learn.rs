@@ -10,6 +10,7 @@ use std::fmt::Write;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use crate::wire::TriStatus;
 use todokit_domain::checklist::{Mark, MarkerTable, Bullet, Spacing};
@@ -66,6 +67,16 @@ pub fn profile() -> Profile {
         "learn-claude-code's todo: up to 20 items, one in progress",
         rules(),
     )
+    .with_upstream(Upstream {
+        agent: "learn-claude-code",
+        pin: Pin::Source {
+            repository: "shareAI-lab/learn-claude-code",
+            path: "agents/s03_todo_write.py",
+            commit: "0f691a092cb7dfcb9b51db5e72d99866f6d8588d",
+            date: None,
+        },
+        ships_in: "learn-claude-code's s03 teaching agent (`todo`)",
+    })
     .with_system_prompt(include_str!("../../descriptions/learn/system-prompt.md"))
     .with_example("todo", r#"{"items":[{"id":"1","text":"Run the tests","status":"in_progress"},{"id":"2","text":"Fix what fails","status":"pending"}]}"#)
     .with_leniency(Leniency::STANDARD.enum_spelling(true))
@@ -146,6 +157,37 @@ impl ListWriter for TodoTool {
     }
 
     fn fields(_op: &ToolOperation<'_, TodoInput>) {}
+
+    /// An unknown status is refused in the original's words, naming the
+    /// item by its id (its position when it has none) and the status as
+    /// the original compares it, lowercased; other problems stay as found.
+    fn refusal(args: &Value, problems: Vec<ArgumentError>) -> ToolError {
+        let mut reworded = Vec::with_capacity(problems.len());
+        for problem in problems {
+            match invalid_status(args, problem.field()) {
+                Some(message) => reworded.push(ArgumentError::Field {
+                    field: FIELDS.list.to_owned(),
+                    message,
+                }),
+                None => reworded.push(problem),
+            }
+        }
+        ToolError::Arguments(reworded)
+    }
+}
+
+/// `Item <id>: invalid status '<status>'` when `field` is the status of an
+/// item of `args` holding a string the schema does not allow.
+fn invalid_status(args: &Value, field: &str) -> Option<String> {
+    let position: usize = field.strip_prefix("items[")?.strip_suffix("].status")?.parse().ok()?;
+    let item = args.get(FIELDS.list)?.get(position)?;
+    let status = item.get(FIELDS.status)?.as_str()?.to_lowercase();
+    let id = match item.get(FIELDS.id) {
+        Some(Value::String(id)) => id.clone(),
+        Some(id @ Value::Number(_)) => id.to_string(),
+        _ => (position + 1).to_string(),
+    };
+    Some(format!("Item {id}: invalid status '{status}'"))
 }
 
 /// One stored item as `todo` writes it.
@@ -291,12 +333,21 @@ mod tests {
         assert_eq!(actual, expected);
     }
 
+    // Golden facts, same file and commit: `TodoManager.update` lowercases
+    // the status, then refuses one outside pending/in_progress/completed
+    // with "Item <id>: invalid status '<status>'", the id being the item's
+    // or, when it has none, its 1-based position.
     #[test]
-    fn an_unknown_status_is_refused_naming_the_allowed_ones() {
-        let fixture = r#"{"items":[{"id":"1","text":"a","status":"doing"}]}"#;
-        let actual = problem_messages(&call(&TodoState::new(), fixture));
-        let expected =
-            vec!["items[0].status: got \"doing\"; allowed: `pending`, `in_progress`, `completed`".to_owned()];
+    fn an_unknown_status_is_refused_in_the_originals_words() {
+        let fixtures = [
+            r#"{"items":[{"id":"1","text":"a","status":"pending"},{"id":"b7","text":"b","status":"Doing"}]}"#,
+            r#"{"items":[{"text":"a","status":"paused"}]}"#,
+        ];
+        let actual: Vec<Vec<String>> = fixtures.iter().map(|f| problem_messages(&call(&TodoState::new(), f))).collect();
+        let expected = vec![
+            vec!["items: Item b7: invalid status 'doing'".to_owned()],
+            vec!["items[0]: missing `id`".to_owned(), "items: Item 1: invalid status 'paused'".to_owned()],
+        ];
         assert_eq!(actual, expected);
     }
 
@@ -321,6 +372,7 @@ mod tests {
             ),
             ("two_in_progress", r#"{"items":[{"id":"1","text":"a","status":"in_progress"},{"id":"2","text":"b","status":"in_progress"}]}"#),
             ("missing_fields", r#"{"items":[{"text":"a"}]}"#),
+            ("unknown_status", r#"{"items":[{"id":"1","text":"a","status":"blocked"}]}"#),
         ];
         snapshot_settings().bind(|| {
             for (name, args) in cases {

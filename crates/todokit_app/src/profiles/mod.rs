@@ -55,6 +55,7 @@ pub fn names() -> Vec<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Pin;
     use crate::schema::{SchemaTarget, anthropic_violations, definition, strict_violations};
     use crate::test_support::{check_every, run_tool, snapshot_settings};
     use pretty_assertions::assert_eq;
@@ -69,6 +70,41 @@ mod tests {
         let mut expected = fixture.clone();
         expected.sort();
         assert_eq!((actual, fixture.contains(&DEFAULT)), (expected, true));
+    }
+
+    #[test]
+    fn every_profile_pins_its_upstream_to_a_full_commit_or_a_design_note() {
+        let fixture = all();
+        let actual: Vec<(&str, bool)> = fixture
+            .iter()
+            .map(|profile| {
+                let pinned = match profile.upstream().map(|u| (u.pin, u.agent, u.ships_in)) {
+                    Some((Pin::Source { repository, path, commit, date }, agent, ships_in)) => {
+                        repository.split('/').count() == 2
+                            && !path.is_empty()
+                            && commit.len() == 40
+                            && commit.bytes().all(|b| b.is_ascii_hexdigit())
+                            && date.is_none_or(is_date)
+                            && !agent.is_empty()
+                            && !ships_in.is_empty()
+                    }
+                    Some((Pin::DesignNote { title, date }, agent, ships_in)) => {
+                        !title.is_empty() && date.is_none_or(is_date) && !agent.is_empty() && !ships_in.is_empty()
+                    }
+                    None => false,
+                };
+                (profile.name(), pinned)
+            })
+            .collect();
+        let expected: Vec<(&str, bool)> = fixture.iter().map(|p| (p.name(), true)).collect();
+        assert_eq!(actual, expected);
+    }
+
+    /// `YYYY-MM-DD`.
+    fn is_date(text: &str) -> bool {
+        let parts: Vec<&str> = text.split('-').collect();
+        parts.len() == 3
+            && [4, 2, 2].iter().zip(&parts).all(|(n, p)| p.len() == *n && p.bytes().all(|b| b.is_ascii_digit()))
     }
 
     #[test]

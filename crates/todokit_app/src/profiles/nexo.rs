@@ -38,6 +38,16 @@ pub fn profile() -> Profile {
         "nexo-rs's TodoWrite: the whole list, answered with old and new lists and counts",
         rules(),
     )
+    .with_upstream(Upstream {
+        agent: "nexo-rs",
+        pin: Pin::Source {
+            repository: "lordmacu/nexo-rs",
+            path: "crates/core/src/agent/todo_write_tool.rs",
+            commit: "5b45273de9a181b75c5433e2ad409ab98792cff4",
+            date: Some("2026-05-02"),
+        },
+        ships_in: "nexo-rs agents (`TodoWrite`)",
+    })
     .with_system_prompt(include_str!("../../descriptions/nexo/system-prompt.md"))
     .with_example("TodoWrite", r#"{"todos":[{"content":"Run the tests","status":"in_progress","activeForm":"Running the tests"},{"content":"Fix what fails","status":"pending","activeForm":"Fixing what fails"}]}"#)
     .tool(ListTool(TodoWrite))

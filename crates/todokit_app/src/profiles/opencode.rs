@@ -24,6 +24,16 @@ pub fn profile() -> Profile {
         "opencode's todowrite: prioritised items, the list back as JSON",
         ListRules::with_default_limits(InProgressPolicy::Warn),
     )
+    .with_upstream(Upstream {
+        agent: "opencode",
+        pin: Pin::Source {
+            repository: "anomalyco/opencode",
+            path: "packages/opencode/src/tool/todo.ts",
+            commit: "0fbbcdb58b83edf5ccf77b4aadaecd92b76a369f",
+            date: None,
+        },
+        ships_in: "opencode and Kilo Code's CLI (`todowrite`)",
+    })
     .with_system_prompt(include_str!("../../descriptions/opencode/system-prompt.md"))
     .with_example("todowrite", r#"{"todos":[{"content":"Run the tests","status":"in_progress","priority":"high"},{"content":"Fix what fails","status":"pending","priority":"medium"}]}"#)
     .with_leniency(Leniency::STANDARD.enum_spelling(true))

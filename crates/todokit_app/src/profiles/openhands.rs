@@ -68,6 +68,16 @@ pub fn profile() -> Profile {
         "OpenHands' task_tracker: `view` the list, `plan` it whole",
         ListRules::with_default_limits(InProgressPolicy::Warn),
     )
+    .with_upstream(Upstream {
+        agent: "OpenHands",
+        pin: Pin::Source {
+            repository: "OpenHands/software-agent-sdk",
+            path: "openhands-tools/openhands/tools/task_tracker/definition.py",
+            commit: "611629e6999ad398dc49c761721eefe18d5e6bd9",
+            date: Some("2026-08-22"),
+        },
+        ships_in: "OpenHands agents built on the software-agent-sdk (`task_tracker`)",
+    })
     .with_system_prompt(include_str!("../../descriptions/openhands/system-prompt.md"))
     .with_example(
         TaskTracker::NAME,

@@ -52,6 +52,16 @@ pub fn profile() -> Profile {
         "Roo Code's update_todo_list: the whole list as a markdown checklist",
         ListRules::with_default_limits(InProgressPolicy::Warn),
     )
+    .with_upstream(Upstream {
+        agent: "Roo Code",
+        pin: Pin::Source {
+            repository: "RooCodeInc/Roo-Code",
+            path: "src/core/tools/UpdateTodoListTool.ts",
+            commit: "13e27909ec287547640a06c8cc8b5584f9be2732",
+            date: Some("2026-01-19"),
+        },
+        ships_in: "Roo Code (`update_todo_list`; the product shut down on 2026-05-15) and its community fork Zoo Code",
+    })
     .with_system_prompt(include_str!("../../descriptions/roo-code/system-prompt.md"))
     .with_example(
         "update_todo_list",

@@ -34,6 +34,14 @@ pub fn profile() -> Profile {
         "todo_read and todo_update: id'd items changed by add/update/remove/reorder",
         ListRules::with_default_limits(InProgressPolicy::Warn),
     )
+    .with_upstream(Upstream {
+        agent: "generic read/update tools",
+        pin: Pin::DesignNote {
+            title: "Todo Tool Reference",
+            date: Some("2025-11-18"),
+        },
+        ships_in: "hosts that want one reader and one batched updater, not an agent's own tool",
+    })
     .with_system_prompt(include_str!("../../descriptions/todo-update/system-prompt.md"))
     .with_example(
         "todo_update",

@@ -41,6 +41,14 @@ pub trait Tool: Send + Sync {
     /// gave. Whatever it gives, it gives exactly what [`Tool::call`] gives
     /// for the same arguments repaired and checked.
     fn call_decoded(&self, input: DecodedInput, ctx: &CallContext<'_>) -> Outcome;
+    /// The refusal of arguments that failed the schema check, as the
+    /// problems found in `args` (repaired as far as the profile allows).
+    /// Most tools report them as they are; a dialect whose original words
+    /// some of them itself rewords those here.
+    fn refusal(&self, args: &Value, problems: Vec<ArgumentError>) -> ToolError {
+        let _ = args;
+        ToolError::Arguments(problems)
+    }
 }
 
 /// A tool's input, decoded from well-formed text by
@@ -68,6 +76,12 @@ pub trait TypedTool: Send + Sync + 'static {
 
     /// Runs one call. An error means nothing is stored.
     fn run(&self, input: Self::Input, ctx: &CallContext<'_>) -> Result<Outcome, ToolError>;
+
+    /// See [`Tool::refusal`]: the problems as they are, unless overridden.
+    fn refusal(args: &Value, problems: Vec<ArgumentError>) -> ToolError {
+        let _ = args;
+        ToolError::Arguments(problems)
+    }
 }
 
 impl<T: TypedTool> Tool for T {
@@ -100,6 +114,10 @@ impl<T: TypedTool> Tool for T {
     fn decode_well_formed(&self, text: &str, schema: &CompiledSchema) -> Option<DecodedInput> {
         let input: T::Input = decode_well_formed(text, schema)?;
         Some(DecodedInput(Box::new(input)))
+    }
+
+    fn refusal(&self, args: &Value, problems: Vec<ArgumentError>) -> ToolError {
+        T::refusal(args, problems)
     }
 
     fn call_decoded(&self, input: DecodedInput, ctx: &CallContext<'_>) -> Outcome {

@@ -1,23 +1,110 @@
-//! `todokit profiles`: every profile with its tools.
+//! `todokit profiles`: every profile with its tools and the upstream
+//! version it reproduces, for people, as the markdown table
+//! `docs/dialects.md` carries, or as JSON.
 
 use std::process::ExitCode;
 
 use anyhow::Result;
+use clap::ValueEnum;
+use serde_json::json;
 use todokit::profiles;
+use todokit::{Pin, Profile};
 
-use super::output::print_line;
+use super::output::{print_json, print_line};
 
-/// Prints one aligned line per profile: name, tools, summary.
-pub fn run() -> Result<ExitCode> {
+/// How `profiles` prints the list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ProfilesFormat {
+    /// Aligned columns: name, tools, pinned upstream version, summary
+    Text,
+    /// The markdown table of docs/dialects.md
+    Markdown,
+    /// An array of objects with name, summary, tools and upstream
+    Json,
+}
+
+/// Prints every profile in registration order.
+pub fn run(format: ProfilesFormat) -> Result<ExitCode> {
     let all = profiles::all();
-    let rows: Vec<(&str, String, &str)> = all
-        .iter()
-        .map(|p| (p.name(), p.tool_names().join(", "), p.summary()))
-        .collect();
-    let name_width = rows.iter().map(|r| r.0.len()).max().unwrap_or(0);
-    let tools_width = rows.iter().map(|r| r.1.len()).max().unwrap_or(0);
-    for (name, tools, summary) in rows {
-        print_line(&format!("{name:<name_width$}  {tools:<tools_width$}  {summary}"))?;
+    match format {
+        ProfilesFormat::Text => print_text(&all)?,
+        ProfilesFormat::Markdown => print_line(&markdown_table(&all))?,
+        ProfilesFormat::Json => print_json(&json!(
+            all.iter()
+                .map(|p| json!({
+                    "name": p.name(),
+                    "summary": p.summary(),
+                    "tools": p.tool_names(),
+                    "upstream": p.upstream(),
+                }))
+                .collect::<Vec<_>>()
+        ))?,
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The pinned version of `profile`, or a plain statement that it has none.
+fn version(profile: &Profile) -> String {
+    profile
+        .upstream()
+        .map(|u| u.version())
+        .unwrap_or_else(|| "no upstream pinned".to_owned())
+}
+
+fn print_text(all: &[Profile]) -> Result<()> {
+    let rows: Vec<[String; 4]> = all
+        .iter()
+        .map(|p| {
+            [
+                p.name().to_owned(),
+                p.tool_names().join(", "),
+                version(p),
+                p.summary().to_owned(),
+            ]
+        })
+        .collect();
+    let width = |column: usize| rows.iter().map(|r| r[column].chars().count()).max().unwrap_or(0);
+    let (w0, w1, w2) = (width(0), width(1), width(2));
+    for [name, tools, version, summary] in &rows {
+        print_line(&format!("{name:<w0$}  {tools:<w1$}  {version:<w2$}  {summary}"))?;
+    }
+    Ok(())
+}
+
+/// One row per profile: name, agent, tools, the source read (repository,
+/// file, commit and date, or the design note) and who ships the tool.
+fn markdown_table(all: &[Profile]) -> String {
+    let mut out =
+        String::from("| profile | agent | tools | pinned upstream | ships in |\n|---|---|---|---|---|\n");
+    for profile in all {
+        let tools: Vec<String> = profile.tool_names().iter().map(|t| format!("`{t}`")).collect();
+        let (agent, pin, ships_in) = match profile.upstream() {
+            Some(upstream) => {
+                let pin = match upstream.pin {
+                    Pin::Source {
+                        repository,
+                        path,
+                        commit,
+                        date,
+                    } => format!(
+                        "`{repository}` `{path}` @ `{commit}`{}",
+                        date.map(|d| format!(" ({d})")).unwrap_or_default()
+                    ),
+                    Pin::DesignNote { title, date } => format!(
+                        "design note \"{title}\"{}",
+                        date.map(|d| format!(" ({d})")).unwrap_or_default()
+                    ),
+                };
+                (upstream.agent, pin, upstream.ships_in)
+            }
+            None => ("", "none".to_owned(), ""),
+        };
+        out.push_str(&format!(
+            "| `{}` | {agent} | {} | {pin} | {ships_in} |\n",
+            profile.name(),
+            tools.join(", ")
+        ));
+    }
+    out.pop();
+    out
 }

@@ -51,6 +51,14 @@ pub fn profile() -> Profile {
         "Forge's todo_write and todo_read: an id'd list rendered as a checklist",
         rules(),
     )
+    .with_upstream(Upstream {
+        agent: "forge",
+        pin: Pin::DesignNote {
+            title: "Todo Write Tool Implementation",
+            date: None,
+        },
+        ships_in: "forge (tailcallhq/forgecode) as its design note planned `todo_write`; the shipped tool has since grown a `cancelled` status",
+    })
     .with_system_prompt(include_str!("../../../descriptions/forge/system-prompt.md"))
     .with_example("todo_write", r#"{"todos":[{"id":"1","content":"Run the tests","status":"in_progress"},{"id":"2","content":"Fix what fails","status":"pending"}]}"#)
     .tool(ListTool(TodoWrite))

@@ -38,6 +38,16 @@ pub fn lifecycle() -> Lifecycle {
 /// The profile with its defaults.
 pub fn profile() -> Profile {
     Profile::new(NAME, "pi's todo_write: ordered ops over phases of tasks", ListRules::with_default_limits(InProgressPolicy::Normalize))
+    .with_upstream(Upstream {
+        agent: "oh-my-pi",
+        pin: Pin::Source {
+            repository: "xtxk110/oh-my-pi",
+            path: "packages/coding-agent/src/tools/todo-write.ts",
+            commit: "2f871b6d2359c4fd560936c5ce9197b5eb25c40d",
+            date: Some("2026-05-06"),
+        },
+        ships_in: "oh-my-pi before June 2026 (`todo_write`; renamed `todo` since, see the `omp` profile)",
+    })
         .with_system_prompt(include_str!("../../../descriptions/pi/system-prompt.md"))
         .with_phases()
         .with_example("todo_write", r#"{"ops":[{"op":"init","list":[{"phase":"Build","items":["Scaffold","Wire"]},{"phase":"Ship","items":["Tag"]}]}]}"#)
