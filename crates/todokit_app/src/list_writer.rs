@@ -13,7 +13,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
-use todokit_domain::{FieldNames, Todo, TodoState, Transition, replace_flat};
+use todokit_domain::{FieldNames, Replacement, Todo, TodoState, Transition, replace_flat};
 
 use crate::arguments::ArgumentError;
 use crate::details::SeqOf;
@@ -44,6 +44,14 @@ pub trait ListWriter: Send + Sync + 'static {
     /// `input` that [`ListWriter::text`] and [`ListWriter::fields`] do not
     /// read (through [`ToolOperation::asked`]), rather than copy it.
     fn todos(input: &mut Self::Input) -> Result<Vec<Todo>, ToolError>;
+
+    /// The list after the call, checked whole. By default the todos of
+    /// [`ListWriter::todos`] replace the stored list; a dialect that can
+    /// also patch it (Cursor's `merge`) computes it here instead, and the
+    /// rest of the pipeline (result text, details) stays the same.
+    fn apply(input: &mut Self::Input, ctx: &CallContext<'_>) -> Result<Replacement, ToolError> {
+        replace_with::<Self>(Self::todos(input)?, ctx)
+    }
 
     /// A stored todo (at `position` in the list) in the wire format.
     fn item(todo: &Todo, position: usize) -> Self::Item<'_>;
@@ -127,8 +135,7 @@ pub fn write_list<W: ListWriter>(
     mut input: W::Input,
     ctx: &CallContext<'_>,
 ) -> Result<Outcome, ToolError> {
-    let todos = W::todos(&mut input)?;
-    let mut replaced = replace_flat(ctx.state, todos, ctx.rules, &W::FIELDS, ctx.now)?;
+    let mut replaced = W::apply(&mut input, ctx)?;
     if W::WIPE_WHEN_ALL_COMPLETED {
         replaced = replaced.wipe_if_all_completed();
     }
@@ -151,6 +158,16 @@ pub fn write_list<W: ListWriter>(
         details_of::<W>(before, after, &transitions, fields)
     });
     Ok(Outcome::commit(replaced.state, ToolResult::ok(text, details)))
+}
+
+/// `todos` replacing the stored list of `ctx`, checked whole against its
+/// rules, errors naming fields as `W` spells them: what
+/// [`ListWriter::apply`] does unless a dialect says otherwise.
+pub fn replace_with<W: ListWriter + ?Sized>(
+    todos: Vec<Todo>,
+    ctx: &CallContext<'_>,
+) -> Result<Replacement, ToolError> {
+    Ok(replace_flat(ctx.state, todos, ctx.rules, &W::FIELDS, ctx.now)?)
 }
 
 /// What a list writer that wipes a completed list (and counts what was

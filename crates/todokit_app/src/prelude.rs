@@ -5,7 +5,8 @@
 
 pub use crate::arguments::ArgumentError;
 pub use crate::list_writer::{
-    Counts, ListTool, ListWriter, WriterTool, current_details, id_or_position, list_details, write_list,
+    Counts, ListTool, ListWriter, WriterTool, current_details, id_or_position, list_details, replace_with,
+    write_list,
 };
 pub use crate::operation::ToolOperation;
 pub use crate::profile::{Lifecycle, Pin, Profile, Upstream};
@@ -17,5 +18,6 @@ pub use crate::wire::{
 };
 pub use crate::{Details, Leniency};
 pub use todokit_domain::{
-    FieldNames, InProgressPolicy, ItemPath, Limits, ListRules, Priority, Status, Todo, TodoError, TodoState,
+    FieldNames, InProgressPolicy, ItemPath, Limits, ListRules, MergeItem, Priority, Replacement, Status,
+    Todo, TodoError, TodoPatch, TodoState, merge_by_id,
 };

@@ -108,6 +108,11 @@ impl ProfileCase {
         problem_messages(&self.call(tool, args))
     }
 
+    /// The problems a call of `tool` on `state` is refused for.
+    pub fn problems_on(&self, state: &todokit_domain::TodoState, tool: &str, args: &str) -> Vec<String> {
+        problem_messages(&self.call_on(state, tool, args))
+    }
+
     /// Each stored task's content and status after `outcome`; `None` when
     /// it stored nothing.
     pub fn stored(outcome: &crate::Outcome) -> Option<Vec<(String, todokit_domain::Status)>> {

@@ -51,6 +51,16 @@ pub(super) fn normalize(value: &mut Value, node: &Node, leniency: &Leniency, in_
             if leniency.key_case {
                 rename_case_variants(map, node);
             }
+            // A `null` for a field that may be left out and cannot be null
+            // means "left out": what a model in a strict mode, which must
+            // send every field, sends for one it has nothing for.
+            map.retain(|key, field| {
+                !(field.is_null()
+                    && !node.required.iter().any(|r| r == key)
+                    && node
+                        .property(key)
+                        .is_some_and(|f| f.any_of.is_empty() && !f.allows("null")))
+            });
             for (key, field) in map.iter_mut() {
                 if let Some(field_node) = node.property(key) {
                     normalize(field, field_node, leniency, false);
@@ -138,6 +148,17 @@ mod tests {
         let fixture = json!({"todos": json!([item()]).to_string()});
         let actual = repair_and_check(fixture, &CompiledSchema::new(&schema()), &Leniency::STANDARD);
         let expected = Ok(json!({"todos": [item()]}));
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn a_null_means_left_out_only_where_the_field_is_optional_and_not_nullable() {
+        let fixture = json!({"todos": [{"id": null, "content": null, "status": "pending", "activeForm": "A"}], "note": null});
+        let actual = repair_and_check(fixture, &CompiledSchema::new(&schema()), &Leniency::NONE);
+        let expected = Err(vec![ArgumentError::Field {
+            field: "todos[0].content".to_owned(),
+            message: "expected a string, got null".to_owned(),
+        }]);
         assert_eq!(actual, expected);
     }
 

@@ -32,6 +32,7 @@ registry! {
     claude_tasks,
     roo_code,
     openhands,
+    cursor,
 }
 
 /// The profile hosts get when they name none.
@@ -79,7 +80,16 @@ mod tests {
             .iter()
             .map(|profile| {
                 let pinned = match profile.upstream().map(|u| (u.pin, u.agent, u.ships_in)) {
-                    Some((Pin::Source { repository, path, commit, date }, agent, ships_in)) => {
+                    Some((
+                        Pin::Source {
+                            repository,
+                            path,
+                            commit,
+                            date,
+                        },
+                        agent,
+                        ships_in,
+                    )) => {
                         repository.split('/').count() == 2
                             && !path.is_empty()
                             && commit.len() == 40
@@ -89,7 +99,10 @@ mod tests {
                             && !ships_in.is_empty()
                     }
                     Some((Pin::DesignNote { title, date }, agent, ships_in)) => {
-                        !title.is_empty() && date.is_none_or(is_date) && !agent.is_empty() && !ships_in.is_empty()
+                        !title.is_empty()
+                            && date.is_none_or(is_date)
+                            && !agent.is_empty()
+                            && !ships_in.is_empty()
                     }
                     None => false,
                 };
@@ -104,7 +117,10 @@ mod tests {
     fn is_date(text: &str) -> bool {
         let parts: Vec<&str> = text.split('-').collect();
         parts.len() == 3
-            && [4, 2, 2].iter().zip(&parts).all(|(n, p)| p.len() == *n && p.bytes().all(|b| b.is_ascii_digit()))
+            && [4, 2, 2]
+                .iter()
+                .zip(&parts)
+                .all(|(n, p)| p.len() == *n && p.bytes().all(|b| b.is_ascii_digit()))
     }
 
     #[test]

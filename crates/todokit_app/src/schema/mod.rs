@@ -10,8 +10,10 @@ use crate::{Profile, Tool};
 use walk::walk;
 
 pub use canonical::canonical;
+pub use omissible::omissible;
 
 mod canonical;
+mod omissible;
 mod rules;
 mod strict;
 mod walk;
