@@ -48,6 +48,7 @@ pub struct Profile {
     system_prompt: &'static str,
     example: Option<ExampleCall>,
     upstream: Option<Upstream>,
+    once_per_round: Vec<(&'static str, &'static str)>,
     shows_ids: bool,
     phased: bool,
     tools: Vec<Registered>,
@@ -77,6 +78,7 @@ impl Profile {
             system_prompt: "",
             example: None,
             upstream: None,
+            once_per_round: Vec::new(),
             shows_ids: false,
             phased: false,
             tools: Vec::new(),
@@ -94,6 +96,24 @@ impl Profile {
     /// states one).
     pub fn upstream(&self) -> Option<&Upstream> {
         self.upstream.as_ref()
+    }
+
+    /// Lets tool `tool` be called at most once per round (one model turn):
+    /// when a round holds more calls to it, each of them is answered with
+    /// `refusal` as an error and none runs, as deepagents does. Applies to
+    /// rounds run by [`crate::TodoWriteService::call_round`].
+    pub fn with_once_per_round(mut self, tool: &'static str, refusal: &'static str) -> Self {
+        self.once_per_round.push((tool, refusal));
+        self
+    }
+
+    /// The refusal for tool `tool` called more than once in one round, when
+    /// the profile allows it only once.
+    pub fn round_refusal(&self, tool: &str) -> Option<&'static str> {
+        self.once_per_round
+            .iter()
+            .find(|(name, _)| *name == tool)
+            .map(|(_, refusal)| *refusal)
     }
 
     /// Adds a tool.

@@ -33,6 +33,7 @@ registry! {
     roo_code,
     openhands,
     cursor,
+    deepagents,
 }
 
 /// The profile hosts get when they name none.
