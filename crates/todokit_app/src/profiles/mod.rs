@@ -34,6 +34,7 @@ registry! {
     openhands,
     cursor,
     deepagents,
+    copilot,
 }
 
 /// The profile hosts get when they name none.
