@@ -37,7 +37,9 @@ pub use list_writer::{
     Counts, ListTool, ListWriter, WriterTool, current_details, id_or_position, list_details, write_list,
 };
 pub use operation::ToolOperation;
-pub use profile::{DEFAULT_NAG_AFTER_ROUNDS, ExampleCall, Lifecycle, Pin, Profile, Upstream};
+pub use profile::{
+    DEFAULT_NAG_AFTER_ROUNDS, DEFAULT_NAG_TEXT, ExampleCall, Lifecycle, Pin, Profile, Upstream,
+};
 pub use reminder::{end_of_turn_reminder, stale_list_reminder};
 pub use replay::{Replay, replay};
 pub use schema::SchemaTarget;

@@ -39,8 +39,9 @@ pub struct TurnConfig {
     pub nag_after_rounds: usize,
     /// Nag even while the list is empty.
     pub nag_when_empty: bool,
-    /// The nag's text.
-    pub nag_text: String,
+    /// The nag's text; `None` for the profile's own words
+    /// ([`Profile::with_nag_text`]).
+    pub nag_text: Option<String>,
     /// Remind the model after a failed todo call that the list is stale.
     pub stale_reminder: bool,
     /// Pass the user's hand edits on to the model.
@@ -58,9 +59,7 @@ impl TurnConfig {
         Self {
             nag_after_rounds: profile.nag_after_rounds(),
             nag_when_empty: false,
-            nag_text: "You have not updated your todo list for a while. If you finished an item, mark it \
-                       completed now; if you started one, mark it in_progress."
-                .to_owned(),
+            nag_text: None,
             stale_reminder: true,
             user_edit_reminders: true,
             end_of_turn: Enforcement::Soft,
@@ -162,14 +161,30 @@ pub struct TurnCounters {
 }
 
 /// One conversation's reminder logic; see the module docs.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct TurnPolicy {
     config: TurnConfig,
+    /// The profile's nag, worded from the list.
+    nag: fn(&TodoState) -> String,
     todo_tools: Vec<String>,
     /// The tools that change the list, which a reminder tells the model to use.
     pub(crate) writers: Vec<String>,
     counters: TurnCounters,
 }
+
+// Two policies are equal when they are in the same state for the same
+// tools; the nag's wording is a function of the profile, which function
+// pointers cannot be compared for reliably, so it is left out.
+impl PartialEq for TurnPolicy {
+    fn eq(&self, other: &Self) -> bool {
+        self.config == other.config
+            && self.todo_tools == other.todo_tools
+            && self.writers == other.writers
+            && self.counters == other.counters
+    }
+}
+
+impl Eq for TurnPolicy {}
 
 impl TurnPolicy {
     /// A policy for `profile` with its default configuration.
@@ -181,6 +196,7 @@ impl TurnPolicy {
     pub fn with_config(profile: &Profile, config: TurnConfig) -> Self {
         Self {
             config,
+            nag: profile.nag_words(),
             todo_tools: profile.tool_names().into_iter().map(str::to_owned).collect(),
             writers: profile
                 .tools()
@@ -230,10 +246,14 @@ impl TurnPolicy {
         let every = self.config.nag_after_rounds;
         let due = every > 0 && self.counters.rounds_since_todo.is_multiple_of(every);
         if due && (!list.is_empty() || self.config.nag_when_empty) {
+            let text = match &self.config.nag_text {
+                Some(text) => text.clone(),
+                None => (self.nag)(list),
+            };
             return vec![Injection::new(
                 Placement::AfterToolResults,
                 ReminderKind::Nag,
-                &self.config.nag_text,
+                &text,
             )];
         }
         Vec::new()

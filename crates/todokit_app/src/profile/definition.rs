@@ -15,6 +15,14 @@ use crate::tool::Tool;
 /// the model to update its list.
 pub const DEFAULT_NAG_AFTER_ROUNDS: usize = 10;
 
+/// The nag most profiles use: the list is not repeated.
+pub const DEFAULT_NAG_TEXT: &str = "You have not updated your todo list for a while. If you finished an item, \
+                                    mark it completed now; if you started one, mark it in_progress.";
+
+fn default_nag(_list: &TodoState) -> String {
+    DEFAULT_NAG_TEXT.to_owned()
+}
+
 /// A tool with its canonical schema, compiled for the decoding layer on
 /// first use (once, shared by the profile's clones): generating a schema
 /// is the costliest part of building a profile, and a process that runs
@@ -49,6 +57,7 @@ pub struct Profile {
     example: Option<ExampleCall>,
     upstream: Option<Upstream>,
     once_per_round: Vec<(&'static str, &'static str)>,
+    nag: fn(&TodoState) -> String,
     shows_ids: bool,
     phased: bool,
     tools: Vec<Registered>,
@@ -79,6 +88,7 @@ impl Profile {
             example: None,
             upstream: None,
             once_per_round: Vec::new(),
+            nag: default_nag,
             shows_ids: false,
             phased: false,
             tools: Vec::new(),
@@ -96,6 +106,19 @@ impl Profile {
     /// states one).
     pub fn upstream(&self) -> Option<&Upstream> {
         self.upstream.as_ref()
+    }
+
+    /// Words the nag (the reminder after rounds without a todo call) as
+    /// this dialect's agent does, from the list as it stands.
+    pub fn with_nag_text(mut self, nag: fn(&TodoState) -> String) -> Self {
+        self.nag = nag;
+        self
+    }
+
+    /// How this profile words the nag ([`DEFAULT_NAG_TEXT`] unless it says
+    /// otherwise).
+    pub fn nag_words(&self) -> fn(&TodoState) -> String {
+        self.nag
     }
 
     /// Lets tool `tool` be called at most once per round (one model turn):

@@ -6,6 +6,6 @@ mod dispatch;
 mod lifecycle;
 mod upstream;
 
-pub use definition::{DEFAULT_NAG_AFTER_ROUNDS, ExampleCall, Profile};
+pub use definition::{DEFAULT_NAG_AFTER_ROUNDS, DEFAULT_NAG_TEXT, ExampleCall, Profile};
 pub use lifecycle::Lifecycle;
 pub use upstream::{Pin, Upstream};

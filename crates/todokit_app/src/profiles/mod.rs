@@ -35,6 +35,7 @@ registry! {
     cursor,
     deepagents,
     copilot,
+    kimi,
 }
 
 /// The profile hosts get when they name none.
