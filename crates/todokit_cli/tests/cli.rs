@@ -23,6 +23,24 @@ fn the_help_and_the_profile_list() {
     assert_eq!((help.status.code(), profiles.status.code()), (Some(0), Some(0)));
 }
 
+#[test]
+fn docs_dialects_lists_every_profile_as_the_registry_does() {
+    let store = tempfile::tempdir().unwrap();
+    let table = run(todokit(store.path()).args(["profiles", "--format", "markdown"]));
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/dialects.md"))
+        .unwrap_or_default();
+    let committed = doc
+        .split_once("<!-- registry:begin -->\n")
+        .and_then(|(_, rest)| rest.split_once("<!-- registry:end -->"))
+        .map(|(table, _)| table.to_owned());
+    let actual = (table.status.code(), committed);
+    let expected = (Some(0), Some(stdout(&table)));
+    assert_eq!(
+        actual, expected,
+        "docs/dialects.md is stale: paste `todokit profiles --format markdown` between its markers"
+    );
+}
+
 const ONE_ITEM: &str =
     r#"{"todos":[{"content":"Run tests","status":"in_progress","activeForm":"Running tests"}]}"#;
 
