@@ -35,6 +35,7 @@ registry! {
     cursor,
     deepagents,
     copilot,
+    copilot_cli,
     kimi,
 }
 
