@@ -34,7 +34,8 @@ pub use clock::{Clock, ManualClock};
 pub use context::{ConversationContext, StoreError, StoredConversation, Wake, WatchGuard};
 pub use details::Details;
 pub use list_writer::{
-    Counts, ListTool, ListWriter, WriterTool, current_details, id_or_position, list_details, write_list,
+    Counts, ListTool, ListWriter, WriterTool, current_details, id_or_position, list_details, read_list,
+    replace_with, write_list,
 };
 pub use operation::ToolOperation;
 pub use profile::{

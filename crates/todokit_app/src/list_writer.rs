@@ -211,6 +211,13 @@ fn details_of<W: ListWriter>(
     })
 }
 
+/// A read of the list `W` writes: `text` for the model, the list in `W`'s
+/// wire format under `current` in the details, nothing stored. What the
+/// reading command of a read-or-replace tool answers.
+pub fn read_list<W: ListWriter>(text: String, state: &TodoState) -> Result<Outcome, ToolError> {
+    Ok(Outcome::read(ToolResult::ok(text, current_details::<W>(state))))
+}
+
 /// The details of a tool that only reads a list `W` writes: the list under
 /// the same key, `current`.
 pub fn current_details<W: ListWriter>(state: &TodoState) -> Details {

@@ -141,10 +141,7 @@ impl CommandTool for TodoList {
 
     fn run(&self, command: KimiCommand, input: TodoListInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
         match command {
-            KimiCommand::Read => Ok(Outcome::read(ToolResult::ok(
-                render(ctx.state, "Current todo list:"),
-                current_details::<Replace>(ctx.state),
-            ))),
+            KimiCommand::Read => read_list::<Replace>(render(ctx.state, "Current todo list:"), ctx.state),
             KimiCommand::Write => write_list::<Replace>(Self::NAME, input, ctx),
         }
     }

@@ -151,10 +151,7 @@ impl CommandTool for TaskTracker {
         ctx: &CallContext<'_>,
     ) -> Result<Outcome, ToolError> {
         match command {
-            TrackerCommand::View => Ok(Outcome::read(ToolResult::ok(
-                view(ctx.state),
-                current_details::<Plan>(ctx.state),
-            ))),
+            TrackerCommand::View => read_list::<Plan>(view(ctx.state), ctx.state),
             TrackerCommand::Plan => write_list::<Plan>(Self::NAME, input, ctx),
         }
     }

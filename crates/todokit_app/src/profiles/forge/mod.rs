@@ -155,10 +155,8 @@ impl TypedTool for TodoRead {
     const METADATA: ToolMetadata = ToolMetadata::LIST_READER;
 
     fn run(&self, _input: NoArguments, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
-        let content = Checklist::new(ctx.state).render();
-        // Under the writer's key, so a UI reads both alike.
-        let details = current_details::<TodoWrite>(ctx.state);
-        Ok(Outcome::read(ToolResult::ok(content, details)))
+        // The list under the writer's key, so a UI reads both alike.
+        read_list::<TodoWrite>(Checklist::new(ctx.state).render(), ctx.state)
     }
 }
 
