@@ -48,6 +48,10 @@ pub struct UpdateTodoInput {
     /// The whole checklist as markdown: a title line, then `- [ ]`, `- [>]`
     /// and `- [x]` items.
     pub todos: String,
+    /// The checklist's title, found when its items are read (not sent).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub title: String,
 }
 
 /// A stored item as VS Code hands it on: numbered from 1, with its title
@@ -80,8 +84,10 @@ impl ListWriter for UpdateTodo {
     type Item<'a> = ChecklistItem<'a>;
     type Fields = ChecklistTitle;
 
+    /// Reads the checklist once, keeping its title for the answer.
     fn todos(input: &mut UpdateTodoInput) -> Result<Vec<Todo>, ToolError> {
-        let (_, items) = parse_checklist(&input.todos);
+        let (title, items) = parse_checklist(&input.todos);
+        input.title = title;
         Ok(items.into_iter().map(|(title, status)| Todo::new(title).status(status)).collect())
     }
 
@@ -100,8 +106,7 @@ impl ListWriter for UpdateTodo {
     /// The checklist as VS Code shows the call: `# title`, then one
     /// `- [x]`, `- [>]` or `- [ ]` line per item.
     fn text(op: &ToolOperation<'_, UpdateTodoInput>) -> String {
-        let (title, _) = parse_checklist(&op.asked.todos);
-        let mut out = format!("# {title}");
+        let mut out = format!("# {}", op.asked.title);
         for todo in op.after.tasks() {
             let mark = match todo.status {
                 Status::Completed => 'x',
@@ -116,7 +121,7 @@ impl ListWriter for UpdateTodo {
 
     fn fields(op: &ToolOperation<'_, UpdateTodoInput>) -> ChecklistTitle {
         ChecklistTitle {
-            title: parse_checklist(&op.asked.todos).0,
+            title: op.asked.title.clone(),
         }
     }
 }

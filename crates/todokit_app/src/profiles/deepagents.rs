@@ -217,6 +217,10 @@ mod tests {
         ))
         .unwrap_or_default();
         let stored = block_on(service.state("c")).map(|s| s.tasks().count()).ok();
+        snapshot_settings().bind(|| {
+            let details = results.first().map(|r| r.details.value().clone());
+            insta::assert_json_snapshot!("details__deepagents__parallel_calls", details);
+        });
         let actual = (
             results.iter().map(|r| (r.is_error, r.content.clone())).collect::<Vec<_>>(),
             stored,

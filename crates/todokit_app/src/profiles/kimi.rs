@@ -141,7 +141,7 @@ impl CommandTool for TodoList {
 
     fn run(&self, command: KimiCommand, input: TodoListInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
         match command {
-            KimiCommand::Read => read_list::<Replace>(render(ctx.state, "Current todo list:"), ctx.state),
+            KimiCommand::Read => read_list::<Replace>(render(ctx.state), ctx.state),
             KimiCommand::Write => write_list::<Replace>(Self::NAME, input, ctx),
         }
     }
@@ -181,7 +181,7 @@ impl ListWriter for Replace {
             true => CLEARED.to_owned(),
             false => format!(
                 "Todo list updated.\n{}\n\n{WRITE_REMINDER}",
-                render(op.after, "Current todo list:")
+                render(op.after)
             ),
         }
     }
@@ -189,12 +189,13 @@ impl ListWriter for Replace {
     fn fields(_op: &ToolOperation<'_, TodoListInput>) {}
 }
 
-/// `title`, then one `  [status] title` line per item; [`EMPTY`] for none.
-fn render(state: &TodoState, title: &str) -> String {
+/// `Current todo list:`, then one `  [status] title` line per item;
+/// [`EMPTY`] for none.
+fn render(state: &TodoState) -> String {
     if state.is_empty() {
         return EMPTY.to_owned();
     }
-    let mut out = title.to_owned();
+    let mut out = String::from("Current todo list:");
     for todo in state.tasks() {
         // Writing into a `String` cannot fail.
         let _ = write!(out, "\n  [{}] {}", KimiStatus::from(todo.status).as_str(), todo.content);
