@@ -39,4 +39,4 @@ pub use time::Timestamp;
 pub use todo::Todo;
 pub use transition::{Replacement, Transition, adopt_hidden_fields, diff, replace_flat};
 pub use updates::{Applied, NewTodo, Updates, apply_updates};
-pub use validate::{Presence, check_text, check_text_with, validate_list};
+pub use validate::{Presence, check_text, check_text_with, validate_list, validate_phases};

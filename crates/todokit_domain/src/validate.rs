@@ -4,7 +4,10 @@
 use std::borrow::Borrow;
 use std::collections::HashMap;
 
-use crate::{FieldNames, InProgressPolicy, ListRules, Status, Todo, TodoError, Violation, Violations, clip};
+use crate::{
+    FieldNames, InProgressPolicy, Limits, ListRules, Status, Todo, TodoError, TodoState, Violation,
+    Violations, clip,
+};
 
 /// Checks `tasks` against `rules`, reporting every problem found (up to
 /// [`crate::MAX_REPORTED_VIOLATIONS`]) with the wire names in `names`.
@@ -129,6 +132,53 @@ impl<'a> FirstUse<'a> {
             self.many.insert(id, index);
         }
     }
+}
+
+/// Checks a list of phases against `limits` after ops changed it: the
+/// tasks as [`validate_list`] does (more than one in progress is left to
+/// the caller), each phase name against the content limit, each note and
+/// blocked reason against the description limit. Fields are named
+/// `phases[p].name`, `{list}[i].notes[n]` and `{list}[i].blocked_reason`,
+/// the tasks numbered across phases.
+pub fn validate_phases(state: &TodoState, limits: &Limits, names: &FieldNames) -> Result<(), TodoError> {
+    let tasks: Vec<&Todo> = state.tasks().collect();
+    let rules = ListRules::new(*limits, InProgressPolicy::Normalize);
+    let mut problems = match validate_list(&tasks, &rules, names) {
+        Ok(()) => Violations::default(),
+        Err(TodoError::Invalid(found)) => found,
+        Err(other) => return Err(other),
+    };
+    // Field names are written only for a problem: most calls have none.
+    for (p, phase) in state.phases.iter().enumerate() {
+        check_text_with(
+            &phase.name,
+            limits.max_content_bytes,
+            Presence::Optional,
+            || format!("phases[{p}].name"),
+            &mut problems,
+        );
+    }
+    for (i, task) in tasks.iter().enumerate() {
+        for (n, note) in task.notes.iter().enumerate() {
+            check_text_with(
+                note,
+                limits.max_description_bytes,
+                Presence::Optional,
+                || format!("{}[{i}].notes[{n}]", names.list),
+                &mut problems,
+            );
+        }
+        if let Some(reason) = &task.blocked_reason {
+            check_text_with(
+                reason,
+                limits.max_description_bytes,
+                Presence::Optional,
+                || format!("{}[{i}].blocked_reason", names.list),
+                &mut problems,
+            );
+        }
+    }
+    problems.into_result()
 }
 
 /// Whether a text field must say something.

@@ -46,17 +46,21 @@ pub fn repair_and_check(
     schema: &CompiledSchema,
     leniency: &Leniency,
 ) -> Result<Value, Vec<ArgumentError>> {
-    repair_then_check(args, schema, leniency).map_err(|(_, problems)| problems)
+    repair_then_check(args, schema, leniency, |_| {}).map_err(|(_, problems)| problems)
 }
 
 /// [`repair_and_check`], giving back the repaired arguments with the
-/// problems, so a tool can word its refusal from what was sent.
+/// problems, so a tool can word its refusal from what was sent. `complete`
+/// runs between the repair and the check: what the tool infers from the
+/// repaired arguments' shape is checked like the rest.
 pub(crate) fn repair_then_check(
     mut args: Value,
     schema: &CompiledSchema,
     leniency: &Leniency,
+    complete: impl FnOnce(&mut Value),
 ) -> Result<Value, (Value, Vec<ArgumentError>)> {
     repair::normalize(&mut args, &schema.root, leniency, false);
+    complete(&mut args);
     let mut problems = check::problems(&args, &schema.root, leniency);
     if problems.is_empty() {
         Ok(args)

@@ -46,13 +46,16 @@ impl Profile {
         registered.tool.decode_well_formed(text, registered.schema())
     }
 
-    /// The arguments for tool `name` with the accepted slips repaired, or
+    /// The arguments for tool `name` with the accepted slips repaired and
+    /// what the tool infers from their shape filled in ([`Tool::complete`]), or
     /// every problem in them. Arguments for a tool the profile does not
     /// have are passed through as they are.
     pub fn repair_and_check_args(&self, name: &str, args: Value) -> Result<Value, ToolError> {
         match self.registered(name) {
-            Some(registered) => repair_then_check(args, registered.schema(), self.leniency())
-                .map_err(|(args, problems)| registered.tool.refusal(&args, problems)),
+            Some(registered) => repair_then_check(args, registered.schema(), self.leniency(), |args| {
+                registered.tool.complete(args)
+            })
+            .map_err(|(args, problems)| registered.tool.refusal(&args, problems)),
             None => Ok(args),
         }
     }

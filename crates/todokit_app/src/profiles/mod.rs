@@ -37,6 +37,7 @@ registry! {
     copilot,
     copilot_cli,
     kimi,
+    omp,
 }
 
 /// The profile hosts get when they name none.

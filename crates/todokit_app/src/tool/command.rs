@@ -50,6 +50,12 @@ pub trait CommandTool: Send + Sync + 'static {
         format!("`{field}` is required by the `{}` command", command.as_str())
     }
 
+    /// Fills in what the original infers from the arguments' shape when
+    /// the model left it out (see [`Tool::complete`]); nothing by default.
+    fn complete(args: &mut Value) {
+        let _ = args;
+    }
+
     /// Runs `command` on `input`. An error means nothing is stored.
     fn run(
         &self,
@@ -104,6 +110,10 @@ impl<T: CommandTool> Tool for Commands<T> {
 
     fn input_schema(&self) -> Value {
         canonical::<T::Input>()
+    }
+
+    fn complete(&self, args: &mut Value) {
+        T::complete(args);
     }
 
     fn call(&self, args: &Value, ctx: &CallContext<'_>) -> Outcome {

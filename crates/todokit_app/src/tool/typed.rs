@@ -49,6 +49,12 @@ pub trait Tool: Send + Sync {
         let _ = args;
         ToolError::Arguments(problems)
     }
+    /// Fills in, on repaired arguments and before they are checked, what
+    /// the original infers from their shape when the model left it out (a
+    /// command word the fields sent imply). Most tools infer nothing.
+    fn complete(&self, args: &mut Value) {
+        let _ = args;
+    }
 }
 
 /// A tool's input, decoded from well-formed text by

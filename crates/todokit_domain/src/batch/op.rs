@@ -25,6 +25,13 @@ pub enum OpKind {
     Append,
     /// Add `text` as a note to `task`.
     Note,
+    /// Mark `task`, else every task of `phase`, blocked (only tasks still
+    /// open or blocked; finished ones stay as they are), with `reason` as
+    /// the blocker, or none. A target is required.
+    Block,
+    /// Put `task`, else every blocked task of `phase`, back to pending and
+    /// forget its blocker. A target is required.
+    Unblock,
 }
 
 /// One phase of an `init`.
@@ -59,6 +66,10 @@ pub struct Op {
     /// For `note`: the note.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
+    /// For `block`: what the task waits for. Runs of whitespace become one
+    /// space, so the reason stays on one line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 impl Op {
@@ -71,6 +82,7 @@ impl Op {
             phase: None,
             items: None,
             text: None,
+            reason: None,
         }
     }
 }

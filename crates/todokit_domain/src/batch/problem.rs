@@ -26,10 +26,16 @@ pub enum BatchProblem {
     },
     /// No phase has this name.
     PhaseNotFound(String),
-    /// A task with this content exists already.
+    /// A task with this content exists already (`append`).
     TaskExists(String),
     /// `init` names this phase twice.
-    PhaseExists(String),
+    DuplicatePhase(String),
+    /// `init` names this task twice.
+    DuplicateTask(String),
+    /// `block` named neither a task nor a phase.
+    MissingBlockTarget,
+    /// `unblock` named neither a task nor a phase.
+    MissingUnblockTarget,
 }
 
 impl From<BatchProblem> for Vec<BatchProblem> {

@@ -1,6 +1,8 @@
 //! The markdown a user edits by hand, in oh-my-pi's format: each phase as
 //! `# name`, each task as `- [m] content` (` ` pending, `/` in progress,
-//! `x` completed, `-` abandoned), each line of a note as `  > line`, a bare
+//! `x` completed, `-` abandoned, `!` blocked, with ` <!-- blocker: reason
+//! -->` after it when the task says what it waits on, as oh-my-pi's `todo`
+//! writes it), each line of a note as `  > line` (its `todo_write`), a bare
 //! `  >` between two notes of one task, a blank line between phases, and
 //! `# Todos` for an empty list. Text is written as it is: a backslash is a
 //! backslash.
@@ -19,8 +21,8 @@
 //! note (a bare `>` ends the note), text with leading or trailing spaces
 //! (the format trims), a line break in a task or phase name, control
 //! characters (and the invisible or direction-changing characters that
-//! could hide text on a terminal), an empty note, a blocked task, a flat
-//! list's unnamed phase.
+//! could hide text on a terminal), an empty note, a `<!--` in a blocked
+//! task's text, a flat list's unnamed phase.
 //! For those alone, this format uses line forms oh-my-pi never writes but
 //! reads as nearly the same thing:
 //!
@@ -29,7 +31,9 @@
 //!   space at either end, `\u{hex}` a control character. oh-my-pi reads
 //!   them as a heading, a task and a note line (starting with `>`).
 //! - `  >>` alone: an empty line inside a note (or an empty note).
-//! - `- [!] content`: a blocked task (oh-my-pi has no blocked status).
+//! - On a `+ [!]` line, a blocker comment's reason is escaped too, and a
+//!   `<!--` in the text is written `\u{3c}!--`, so it cannot be taken for
+//!   the comment.
 //! - A flat list (one unnamed phase, as the flat profiles keep it): its
 //!   tasks with no heading, and tasks with no heading and no phase after
 //!   them read back as a flat list (oh-my-pi would put them in `Todos`, but
@@ -49,7 +53,7 @@ use crate::render::steers_terminal;
 use todokit_app::profiles::pi::MARKERS as PI;
 use todokit_app::{ImportError, MarkdownCodec};
 use todokit_domain::checklist::LineError;
-use todokit_domain::{Phase, Timestamp, Todo, TodoState, normalize_in_progress};
+use todokit_domain::{Phase, Status, Timestamp, Todo, TodoState, normalize_in_progress};
 
 /// The phase of an empty list, and of tasks written before any heading in
 /// a file oh-my-pi would read.
@@ -129,10 +133,55 @@ fn heading(phase: &Phase, phases: usize) -> String {
 }
 
 fn task_line(task: &Todo) -> String {
-    let line = PI.write(task.status, &task.content);
-    match says_itself(&task.content) {
-        true => line,
-        false => format!("+{}", &PI.write(task.status, &escape(&task.content))[1..]),
+    let blocker = task
+        .blocked_reason
+        .as_deref()
+        .filter(|_| task.status == Status::Blocked);
+    // On a `[!]` line a `<!--` in the text would read as the blocker's start.
+    let comment_in_text = task.status == Status::Blocked && task.content.contains(COMMENT_OPEN);
+    let plain = says_itself(&task.content) && !comment_in_text && blocker.is_none_or(says_itself);
+    match (plain, blocker) {
+        (true, None) => PI.write(task.status, &task.content),
+        (true, Some(reason)) => format!(
+            "{} {COMMENT_OPEN} {BLOCKER} {reason} {COMMENT_CLOSE}",
+            PI.write(task.status, &task.content)
+        ),
+        (false, blocker) => {
+            let content = escape(&task.content).replace(COMMENT_OPEN, "\\u{3c}!--");
+            let line = format!("+{}", &PI.write(task.status, &content)[1..]);
+            match blocker {
+                Some(reason) => format!(
+                    "{line} {COMMENT_OPEN} {BLOCKER} {} {COMMENT_CLOSE}",
+                    escape(reason)
+                ),
+                None => line,
+            }
+        }
+    }
+}
+
+/// The blocker comment a blocked task's line may end with:
+/// `<!-- blocker: reason -->`.
+const COMMENT_OPEN: &str = "<!--";
+const BLOCKER: &str = "blocker:";
+const COMMENT_CLOSE: &str = "-->";
+
+/// A `[!]` line's text split into the task's text and the reason its
+/// trailing blocker comment gives (the first `<!--` that starts one), as
+/// oh-my-pi's `markdownToPhases` splits it; the text alone when it has none.
+fn split_blocker(body: &str) -> (&str, Option<&str>) {
+    let Some(inner) = body.strip_suffix(COMMENT_CLOSE) else {
+        return (body, None);
+    };
+    let found = inner.match_indices(COMMENT_OPEN).find_map(|(at, _)| {
+        let reason = inner[at + COMMENT_OPEN.len()..]
+            .trim_start()
+            .strip_prefix(BLOCKER)?;
+        Some((inner[..at].trim_end(), reason.trim()))
+    });
+    match found {
+        Some((content, reason)) => (content, Some(reason)),
+        None => (body, None),
     }
 }
 
@@ -253,9 +302,13 @@ impl Reader {
         };
         // A `+` bullet marks the extension's escaped text.
         let escaped = trimmed.starts_with('+');
-        let content = match escaped {
-            true => unescape(body.trim())?,
-            false => body.trim().to_owned(),
+        let (body, reason) = match status {
+            Status::Blocked => split_blocker(body.trim()),
+            _ => (body.trim(), None),
+        };
+        let (content, reason) = match escaped {
+            true => (unescape(body)?, reason.map(unescape).transpose()?),
+            false => (body.to_owned(), reason.map(str::to_owned)),
         };
         if content.is_empty() {
             return Err("the task has no text".to_owned());
@@ -272,7 +325,9 @@ impl Reader {
             self.orphans = true;
         }
         if let Some(phase) = self.state.phases.last_mut() {
-            phase.tasks.push(Todo::new(content).status(status));
+            let mut task = Todo::new(content).status(status);
+            task.blocked_reason = reason;
+            phase.tasks.push(task);
         }
         self.in_task = true;
         Ok(())

@@ -66,6 +66,53 @@ fn a_file_oh_my_pi_wrote_reads_as_oh_my_pi_reads_it_and_writes_back_the_same() {
     assert_eq!(actual, (Ok(expected), Ok(fixture.to_owned())));
 }
 
+// Golden facts from oh-my-pi's `todo` (yorha2B0826/oh-my-pi,
+// packages/coding-agent/src/tools/todo.ts at commit
+// c13ef04b54fb89d4b794e96bf89fa0af74114294): `phasesToMarkdown` writes a
+// blocked task as `- [!] content`, followed by ` <!-- blocker: reason -->`
+// when it has a reason; `markdownToPhases` takes that trailing comment of
+// a `[!]` line as the reason and leaves one on any other line as text.
+#[test]
+fn a_blocked_task_keeps_its_reason_in_oh_my_pis_comment() {
+    let fixture = "# Ship\n- [!] Publish <!-- blocker: waits for the release manager -->\n- [!] Announce\n\
+                   - [/] Tweet <!-- blocker: not a blocker -->\n";
+    let imported = import(fixture, 0).map(|mut state| {
+        state
+            .phases
+            .iter_mut()
+            .flat_map(|p| p.tasks.iter_mut())
+            .for_each(|t| t.status_changed_at = None);
+        state
+    });
+    let expected = TodoState::new().phases(vec![Phase::new("Ship").tasks(vec![
+        Todo::new("Publish")
+            .status(Status::Blocked)
+            .blocked_reason("waits for the release manager"),
+        Todo::new("Announce").status(Status::Blocked),
+        Todo::new("Tweet <!-- blocker: not a blocker -->").status(Status::InProgress),
+    ])]);
+    let actual = (imported.clone(), imported.map(|s| export(&s)));
+    assert_eq!(actual, (Ok(expected), Ok(fixture.to_owned())));
+}
+
+#[test]
+fn a_blocked_task_whose_text_or_reason_oh_my_pi_cannot_say_round_trips() {
+    let fixture = TodoState::new().phases(vec![Phase::new("Ship").tasks(vec![
+        Todo::new("Looks <!-- blocker: like one -->").status(Status::Blocked),
+        Todo::new("Two lines").status(Status::Blocked).blocked_reason("first\nsecond -->"),
+        Todo::new("Empty reason").status(Status::Blocked).blocked_reason(""),
+    ])]);
+    let text = export(&fixture);
+    let actual = (text.clone(), import(&text, 0));
+    let expected = (
+        "# Ship\n+ [!] Looks \\u{3c}!-- blocker: like one -->\n+ [!] Two lines <!-- blocker: first\\nsecond --> -->\n\
+         + [!] Empty reason <!-- blocker:  -->\n"
+            .to_owned(),
+        Ok(fixture),
+    );
+    assert_eq!(actual, expected);
+}
+
 #[test]
 fn an_empty_list_is_todos_and_a_flat_list_has_no_heading() {
     let flat = TodoState::flat(vec![
@@ -185,7 +232,15 @@ fn state() -> impl Strategy<Value = TodoState> {
         prop::collection::vec(
             (
                 text(),
-                prop::collection::vec((text(), status(), prop::collection::vec(text(), 0..3)), 0..4),
+                prop::collection::vec(
+                    (
+                        text(),
+                        status(),
+                        prop::collection::vec(text(), 0..3),
+                        prop::option::of(text()),
+                    ),
+                    0..4,
+                ),
             ),
             0..4,
         ),
@@ -198,17 +253,19 @@ fn state() -> impl Strategy<Value = TodoState> {
                     _ => format!("{name}{i}"),
                 };
                 let mut phase = Phase::new(name);
-                for (j, (content, status, notes)) in tasks.into_iter().enumerate() {
-                    phase.tasks.push(
-                        Todo::new(format!("{content}#{i}.{j}"))
-                            .status(status)
-                            .notes(notes),
-                    );
+                for (j, (content, status, notes, reason)) in tasks.into_iter().enumerate() {
+                    let mut task = Todo::new(format!("{content}#{i}.{j}"))
+                        .status(status)
+                        .notes(notes);
+                    // Only a blocked task keeps a reason.
+                    task.blocked_reason = reason.filter(|_| status == Status::Blocked);
+                    phase.tasks.push(task);
                 }
                 state.phases.push(phase);
             }
             normalize_in_progress(&mut state, 0);
-            // Times are not part of the text.
+            // Times are not part of the text; a task normalization started
+            // was not blocked.
             for task in state.phases.iter_mut().flat_map(|p| p.tasks.iter_mut()) {
                 task.status_changed_at = None;
             }
@@ -216,8 +273,10 @@ fn state() -> impl Strategy<Value = TodoState> {
         })
 }
 
-/// A task as oh-my-pi holds it: content, status marker, notes.
-type OmpTask = (String, char, Vec<String>);
+/// A task as oh-my-pi holds it: content, status marker, notes, and the
+/// blocker note of a blocked one (notes are from `todo_write`, blockers
+/// from `todo`; the reader reads both).
+type OmpTask = (String, char, Vec<String>, String);
 /// A phase as oh-my-pi holds it: name and tasks.
 type OmpPhase = (String, Vec<OmpTask>);
 
@@ -232,8 +291,13 @@ fn oh_my_pi_export(phases: &[OmpPhase]) -> String {
             out.push(String::new());
         }
         out.push(format!("# {name}"));
-        for (content, marker, notes) in tasks {
-            out.push(format!("- [{marker}] {content}"));
+        for (content, marker, notes, blocker) in tasks {
+            // `phasesToMarkdown`: a blocked task's note rides in a trailing
+            // comment when it has one.
+            match (*marker, blocker.is_empty()) {
+                ('!', false) => out.push(format!("- [{marker}] {content} <!-- blocker: {blocker} -->")),
+                _ => out.push(format!("- [{marker}] {content}")),
+            }
             for (j, note) in notes.iter().enumerate() {
                 if j > 0 {
                     out.push("  >".to_owned());
@@ -259,7 +323,7 @@ fn oh_my_pi_reading(phases: &[OmpPhase]) -> TodoState {
     let mut state = TodoState::new();
     for (name, tasks) in phases {
         let mut phase = Phase::new(name.trim());
-        for (content, marker, notes) in tasks {
+        for (content, marker, notes, blocker) in tasks {
             let status = PI.status_of(*marker).unwrap_or_default();
             let notes: Vec<String> = notes
                 .iter()
@@ -280,9 +344,10 @@ fn oh_my_pi_reading(phases: &[OmpPhase]) -> TodoState {
                         .collect::<Vec<_>>()
                 })
                 .collect();
-            phase
-                .tasks
-                .push(Todo::new(content.trim()).status(status).notes(notes));
+            let mut task = Todo::new(content.trim()).status(status).notes(notes);
+            task.blocked_reason =
+                Some(blocker.trim().to_owned()).filter(|_| *marker == '!' && !blocker.is_empty());
+            phase.tasks.push(task);
         }
         state.phases.push(phase);
     }
@@ -295,15 +360,17 @@ fn oh_my_pi_reading(phases: &[OmpPhase]) -> TodoState {
 
 /// Phases as oh-my-pi holds them: names and contents on one line (spaces
 /// anywhere), unique once trimmed; notes of any printable text and line
-/// breaks; its four statuses.
+/// breaks; its five statuses, a blocked task with a blocker note of words
+/// and spaces or none.
 fn oh_my_pi_phases() -> impl Strategy<Value = Vec<OmpPhase>> {
     let line = "[ -~é🦀]{0,12}";
     let note = prop::collection::vec(prop_oneof![line.prop_map(|s| s), Just("\n".to_owned())], 0..6)
         .prop_map(|parts| parts.concat());
     let task = (
         line,
-        prop::sample::select(vec![' ', '/', 'x', '-']),
+        prop::sample::select(vec![' ', '/', 'x', '-', '!']),
         prop::collection::vec(note, 0..3),
+        "[a-z ]{0,10}",
     );
     prop::collection::vec((line, prop::collection::vec(task, 0..4)), 0..4).prop_map(|phases| {
         phases
@@ -313,7 +380,9 @@ fn oh_my_pi_phases() -> impl Strategy<Value = Vec<OmpPhase>> {
                 let tasks = tasks
                     .into_iter()
                     .enumerate()
-                    .map(|(j, (content, marker, notes))| (format!("{content} t{i}.{j}"), marker, notes))
+                    .map(|(j, (content, marker, notes, blocker))| {
+                        (format!("{content} t{i}.{j}"), marker, notes, blocker)
+                    })
                     .collect();
                 (format!("{name} p{i}"), tasks)
             })

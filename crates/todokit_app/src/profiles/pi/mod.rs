@@ -12,12 +12,14 @@ use std::fmt::Write;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use todokit_domain::{CompletedTask, Op, Phase, Presence, Violations, apply_ops, check_text_with, validate_list};
+use todokit_domain::{CompletedTask, Op, Phase, apply_ops, validate_phases};
 
 use crate::prelude::*;
 
+mod ops;
 mod words;
 
+pub use ops::{BatchOp, BatchOpKind};
 pub use words::{MARKERS, op_error, problem_text};
 
 
@@ -61,7 +63,7 @@ pub fn profile() -> Profile {
 pub struct TodoWriteInput {
     /// The operations, applied in order.
     #[schemars(length(min = 1))]
-    pub ops: Vec<Op>,
+    pub ops: Vec<BatchOp>,
 }
 
 /// The `todo_write` tool.
@@ -76,10 +78,11 @@ impl TypedTool for TodoWrite {
     const METADATA: ToolMetadata = ToolMetadata::LIST_WRITER.idempotent(false);
 
     fn run(&self, input: TodoWriteInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
-        let batch = apply_ops(ctx.state, &input.ops, ctx.now);
+        let ops: Vec<Op> = input.ops.into_iter().map(Op::from).collect();
+        let batch = apply_ops(ctx.state, &ops, ctx.now);
         // Ops fail one by one, but a batch whose result outgrows the size
         // limits is refused whole: nothing is stored.
-        check_size(&batch.state, &ctx.rules.limits)?;
+        validate_phases(&batch.state, &ctx.rules.limits, &FIELDS)?;
         let errors: Vec<String> = batch.errors.iter().map(|problems| op_error(problems)).collect();
         let content = summary(&batch.state, &errors);
         let is_error = !errors.is_empty();
@@ -108,42 +111,6 @@ const FIELDS: FieldNames = FieldNames {
     status: "status",
     ..FieldNames::DEFAULT
 };
-
-/// Refuses a list with more tasks, or longer task texts, phase names or
-/// notes, than `limits` allow.
-fn check_size(state: &TodoState, limits: &Limits) -> Result<(), TodoError> {
-    let tasks: Vec<&Todo> = state.tasks().collect();
-    let rules = ListRules::default()
-        .limits(*limits)
-        .in_progress(InProgressPolicy::Normalize);
-    let mut problems = match validate_list(&tasks, &rules, &FIELDS) {
-        Ok(()) => Violations::default(),
-        Err(TodoError::Invalid(found)) => found,
-        Err(other) => return Err(other),
-    };
-    // Field names are written only for a problem: most calls have none.
-    for (p, phase) in state.phases.iter().enumerate() {
-        check_text_with(
-            &phase.name,
-            limits.max_content_bytes,
-            Presence::Optional,
-            || format!("phases[{p}].name"),
-            &mut problems,
-        );
-    }
-    for (i, task) in tasks.iter().enumerate() {
-        for (n, note) in task.notes.iter().enumerate() {
-            check_text_with(
-                note,
-                limits.max_description_bytes,
-                Presence::Optional,
-                || format!("tasks[{i}].notes[{n}]"),
-                &mut problems,
-            );
-        }
-    }
-    problems.into_result()
-}
 
 /// One phase as `pi`'s details show it: its name and, per task, its
 /// content, status and notes.
@@ -306,7 +273,9 @@ pub fn preview(state: &TodoState) -> String {
     tree(state, PREVIEW_TASKS_PER_PHASE)
 }
 
-fn phase_label(phase: &Phase) -> &str {
+/// The name a phase is shown by: its own, or `Todos` for a flat list's
+/// unnamed phase (as oh-my-pi names tasks that come before any heading).
+pub fn phase_label(phase: &Phase) -> &str {
     if phase.is_implicit() { "Todos" } else { &phase.name }
 }
 

@@ -47,8 +47,14 @@ pub fn problem_text(problem: &BatchProblem) -> String {
         } => format!("Task \"{task}\" not found (todo list is empty — was it replaced or not yet created?)"),
         BatchProblem::TaskNotFound { task, .. } => format!("Task \"{task}\" not found"),
         BatchProblem::PhaseNotFound(phase) => format!("Phase \"{phase}\" not found"),
-        BatchProblem::TaskExists(task) => format!("Task \"{task}\" already exists"),
-        BatchProblem::PhaseExists(phase) => format!("Phase \"{phase}\" already exists"),
+        BatchProblem::TaskExists(task) | BatchProblem::DuplicateTask(task) => {
+            format!("Task \"{task}\" already exists")
+        }
+        BatchProblem::DuplicatePhase(phase) => format!("Phase \"{phase}\" already exists"),
+        // oh-my-pi's words since `block` arrived (July 2026, the `omp`
+        // profile); `todo_write` has no such op, so none of its calls meets them.
+        BatchProblem::MissingBlockTarget => "block requires a task or phase target".to_owned(),
+        BatchProblem::MissingUnblockTarget => "unblock requires a task or phase target".to_owned(),
     }
 }
 
@@ -81,7 +87,7 @@ mod tests {
             },
             BatchProblem::PhaseNotFound("P".to_owned()),
             BatchProblem::TaskExists("a".to_owned()),
-            BatchProblem::PhaseExists("P".to_owned()),
+            BatchProblem::DuplicatePhase("P".to_owned()),
         ];
         let actual: Vec<String> = fixture.iter().map(problem_text).collect();
         let expected = vec![

@@ -1,0 +1,66 @@
+//! The ops of `todo_write` as the model sends them: seven kinds, no
+//! `block` (oh-my-pi's `todo_write` had no blocked status). Each is run by
+//! the domain's batch engine.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use todokit_domain::{Op, OpKind, PhaseItems};
+
+/// What an op does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum BatchOpKind {
+    /// Replace everything with `list` (every task pending).
+    Init,
+    /// Put `task` in progress (any other in-progress task goes back to pending).
+    Start,
+    /// Mark `task`, else every task of `phase`, else every task, completed.
+    Done,
+    /// Mark `task`, else every task of `phase`, else every task, abandoned.
+    Drop,
+    /// Remove `task`, else empty `phase`, else empty every phase.
+    Rm,
+    /// Add `items` as pending tasks to `phase`, creating it when missing.
+    Append,
+    /// Add `text` as a note to `task`.
+    Note,
+}
+
+/// One op of a batch. Which fields it uses depends on `op`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
+pub struct BatchOp {
+    /// What to do.
+    pub op: BatchOpKind,
+    /// For `init`: the whole new list.
+    pub list: Option<Vec<PhaseItems>>,
+    /// The task, by its exact content (`start`, `note`, and targeted `done`, `drop`, `rm`).
+    pub task: Option<String>,
+    /// The phase, by its exact name (`append`, and phase-wide `done`, `drop`, `rm`).
+    pub phase: Option<String>,
+    /// For `append`: the tasks to add.
+    pub items: Option<Vec<String>>,
+    /// For `note`: the note.
+    pub text: Option<String>,
+}
+
+impl From<BatchOp> for Op {
+    fn from(sent: BatchOp) -> Self {
+        let kind = match sent.op {
+            BatchOpKind::Init => OpKind::Init,
+            BatchOpKind::Start => OpKind::Start,
+            BatchOpKind::Done => OpKind::Done,
+            BatchOpKind::Drop => OpKind::Drop,
+            BatchOpKind::Rm => OpKind::Rm,
+            BatchOpKind::Append => OpKind::Append,
+            BatchOpKind::Note => OpKind::Note,
+        };
+        Op {
+            list: sent.list,
+            task: sent.task,
+            phase: sent.phase,
+            items: sent.items,
+            text: sent.text,
+            ..Op::new(kind)
+        }
+    }
+}
