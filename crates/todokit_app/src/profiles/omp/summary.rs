@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 use todokit_domain::{Status, TodoState};
 
-use crate::profiles::pi::phase_label;
+use crate::profiles::pi::{active_phase, phase_label};
 
 /// The answer to `view` on a list with no task.
 pub const EMPTY: &str = "Todo list is empty.";
@@ -51,22 +51,15 @@ pub fn summary(state: &TodoState, errors: &[String], read_only: bool) -> String 
         let _ = write!(out, ", {} blocked", counts.blocked);
     }
     out.push_str(".\n");
-    // The active phase: the earliest with open work, else the last.
-    let has_open = |p: &todokit_domain::Phase| p.tasks.iter().any(|t| t.status.is_open());
-    let active = state.phases.iter().position(has_open).unwrap_or(state.phases.len() - 1);
-    let current = &state.phases[active];
-    let done = current.tasks.iter().filter(|t| t.status.is_finished()).count();
+    // A list with tasks has phases, so there is always an active one.
+    let Some((active, current, done)) = active_phase(state) else {
+        return out;
+    };
     let worked_ahead = state.phases[active + 1..]
         .iter()
         .any(|p| p.tasks.iter().any(|t| t.status.is_finished()));
-    let _ = write!(
-        out,
-        "Active phase {}/{} \"{}\" ({done}/{})",
-        active + 1,
-        state.phases.len(),
-        phase_label(current),
-        current.tasks.len()
-    );
+    let (number, phases, name, size) = (active + 1, state.phases.len(), phase_label(current), current.tasks.len());
+    let _ = write!(out, "Active phase {number}/{phases} \"{name}\" ({done}/{size})");
     out.push_str(if worked_ahead { WORKED_AHEAD } else { "." });
     for phase in &state.phases {
         let _ = write!(out, "\n  {}:", phase_label(phase));

@@ -217,18 +217,10 @@ pub fn summary(state: &TodoState, errors: &[String]) -> String {
             }
         }
     }
-    // The current phase: the first with open work, else the last.
-    let current = state
-        .phases
-        .iter()
-        .enumerate()
-        .find(|(_, p)| p.tasks.iter().any(|t| t.status.is_open()))
-        .or_else(|| state.phases.iter().enumerate().next_back());
     // A list with tasks has phases, so there is always a current one.
-    let Some((index, current)) = current else {
+    let Some((index, current, done)) = active_phase(state) else {
         return out;
     };
-    let done = current.tasks.iter().filter(|t| t.status.is_finished()).count();
     // Writing into a `String` cannot fail.
     let _ = write!(
         out,
@@ -262,6 +254,20 @@ pub fn summary(state: &TodoState, errors: &[String]) -> String {
         }
     }
     out
+}
+
+/// The phase a summary reports on, oh-my-pi's "current" phase: the first
+/// with open work, else the last; with its index and how many of its tasks
+/// are finished (completed or abandoned). `None` for a list with no phase.
+pub fn active_phase(state: &TodoState) -> Option<(usize, &Phase, usize)> {
+    let index = state
+        .phases
+        .iter()
+        .position(|p| p.tasks.iter().any(|t| t.status.is_open()))
+        .or_else(|| state.phases.len().checked_sub(1))?;
+    let phase = &state.phases[index];
+    let finished = phase.tasks.iter().filter(|t| t.status.is_finished()).count();
+    Some((index, phase, finished))
 }
 
 /// The collapsed preview a transcript shows: the tree without note bodies,

@@ -6,24 +6,26 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use todokit_domain::{Op, OpKind, PhaseItems};
 
-/// What an op does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum BatchOpKind {
-    /// Replace everything with `list` (every task pending).
-    Init,
-    /// Put `task` in progress (any other in-progress task goes back to pending).
-    Start,
-    /// Mark `task`, else every task of `phase`, else every task, completed.
-    Done,
-    /// Mark `task`, else every task of `phase`, else every task, abandoned.
-    Drop,
-    /// Remove `task`, else empty `phase`, else empty every phase.
-    Rm,
-    /// Add `items` as pending tasks to `phase`, creating it when missing.
-    Append,
-    /// Add `text` as a note to `task`.
-    Note,
+crate::wire_enum! {
+    /// The op words `todo_write` takes; the engine's own ops (`block`,
+    /// `unblock`) are not among them.
+    pub enum BatchOpKind {
+        /// The list given replaces the old one.
+        Init = "init",
+        /// One task, named, goes in progress.
+        Start = "start",
+        /// A task, a phase or everything completes.
+        Done = "done",
+        /// A task, a phase or everything is abandoned.
+        Drop = "drop",
+        /// A task, a phase's tasks or every task go.
+        Rm = "rm",
+        /// New tasks at the end of a phase.
+        Append = "append",
+        /// Text added to a task.
+        Note = "note",
+    }
+    aliases {}
 }
 
 /// One op of a batch. Which fields it uses depends on `op`.
