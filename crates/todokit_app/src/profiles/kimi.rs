@@ -5,6 +5,7 @@
 //! without a todo call the nag repeats the list.
 
 use std::fmt::Write;
+use std::marker::PhantomData;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -84,10 +85,10 @@ pub fn profile() -> Profile {
     )
     .with_nag_after_rounds(NAG_AFTER_ROUNDS)
     .with_nag_text(stale_reminder)
-    .tool(Commands(TodoList))
+    .tool(Commands(TodoList::<KimiCode>::default()))
 }
 
-/// One item as `TodoList` sends it.
+/// One item of the list.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
 pub struct KimiTodo {
     /// A short, actionable title.
@@ -106,7 +107,7 @@ pub struct KimiTodoView<'a> {
     pub status: KimiStatus,
 }
 
-/// The arguments of `TodoList`.
+/// The arguments of `TodoList` (and of Kimi CLI's `SetTodoList`).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
 pub struct TodoListInput {
     /// The whole new list. Leave it out to read the list without changing
@@ -115,15 +116,53 @@ pub struct TodoListInput {
     pub todos: Option<Vec<KimiTodo>>,
 }
 
-/// The `TodoList` tool.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct TodoList;
+/// What sets one Kimi todo tool apart from the other, over the same
+/// arguments and the same read-or-replace rule: its name, description and
+/// answers. [`KimiCode`] words Kimi Code's `TodoList`; the `kimi-cli`
+/// profile words Kimi CLI's `SetTodoList`.
+pub trait KimiWords: Send + Sync + 'static {
+    /// The tool's name.
+    const NAME: &'static str;
+    /// Its description.
+    const DESCRIPTION: &'static str;
+    /// The answer to a read of `state`.
+    fn read(state: &TodoState) -> String;
+    /// The answer to a write that left `after`.
+    fn written(after: &TodoState) -> String;
+}
 
-impl CommandTool for TodoList {
-    type Input = TodoListInput;
-    type Command = KimiCommand;
+/// Kimi Code's words.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct KimiCode;
+
+impl KimiWords for KimiCode {
     const NAME: &'static str = "TodoList";
     const DESCRIPTION: &'static str = include_str!("../../descriptions/kimi/TodoList.md");
+
+    fn read(state: &TodoState) -> String {
+        render(state)
+    }
+
+    /// [`CLEARED`] for an empty list; else `Todo list updated.`, the list,
+    /// a blank line and [`WRITE_REMINDER`].
+    fn written(after: &TodoState) -> String {
+        match after.is_empty() {
+            true => CLEARED.to_owned(),
+            false => format!("Todo list updated.\n{}\n\n{WRITE_REMINDER}", render(after)),
+        }
+    }
+}
+
+/// The tool: `todos` left out reads, a list (even `[]`) replaces; named
+/// and answered as `W` says.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TodoList<W = KimiCode>(PhantomData<W>);
+
+impl<W: KimiWords> CommandTool for TodoList<W> {
+    type Input = TodoListInput;
+    type Command = KimiCommand;
+    const NAME: &'static str = W::NAME;
+    const DESCRIPTION: &'static str = W::DESCRIPTION;
 
     fn command(input: &TodoListInput) -> KimiCommand {
         match input.todos {
@@ -141,17 +180,17 @@ impl CommandTool for TodoList {
 
     fn run(&self, command: KimiCommand, input: TodoListInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
         match command {
-            KimiCommand::Read => read_list::<Replace>(render(ctx.state), ctx.state),
-            KimiCommand::Write => write_list::<Replace>(Self::NAME, input, ctx),
+            KimiCommand::Read => read_list::<Replace<W>>(W::read(ctx.state), ctx.state),
+            KimiCommand::Write => write_list::<Replace<W>>(W::NAME, input, ctx),
         }
     }
 }
 
 /// A write: the list sent replaces the stored one.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Replace;
+pub struct Replace<W = KimiCode>(PhantomData<W>);
 
-impl ListWriter for Replace {
+impl<W: KimiWords> ListWriter for Replace<W> {
     type Input = TodoListInput;
     type Item<'a> = KimiTodoView<'a>;
     type Fields = ();
@@ -174,16 +213,8 @@ impl ListWriter for Replace {
         }
     }
 
-    /// [`CLEARED`] for an empty list; else `Todo list updated.`, the list,
-    /// a blank line and [`WRITE_REMINDER`].
     fn text(op: &ToolOperation<'_, TodoListInput>) -> String {
-        match op.after.is_empty() {
-            true => CLEARED.to_owned(),
-            false => format!(
-                "Todo list updated.\n{}\n\n{WRITE_REMINDER}",
-                render(op.after)
-            ),
-        }
+        W::written(op.after)
     }
 
     fn fields(_op: &ToolOperation<'_, TodoListInput>) {}

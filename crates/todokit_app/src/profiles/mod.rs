@@ -37,6 +37,7 @@ registry! {
     copilot,
     copilot_cli,
     kimi,
+    kimi_cli,
     omp,
 }
 
