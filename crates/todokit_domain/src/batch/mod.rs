@@ -12,9 +12,11 @@
 
 mod op;
 mod problem;
+mod size;
 
 pub use op::{Batch, CompletedTask, Op, OpKind, PhaseItems};
 pub use problem::BatchProblem;
+pub use size::check_op_size;
 
 use crate::{Phase, Status, Timestamp, Todo, TodoState};
 

@@ -13,7 +13,7 @@ mod words;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use todokit_domain::{CompletedTask, Op, OpKind, PhaseItems, Presence, Violations, apply_ops, check_text, validate_phases};
+use todokit_domain::{CompletedTask, Op, OpKind, PhaseItems, Violations, apply_ops, check_op_size, validate_phases};
 
 use crate::prelude::*;
 use crate::profiles::pi::phase_label;
@@ -183,8 +183,11 @@ impl CommandTool for TodoTool {
             TodoOp::Unblock => OpKind::Unblock,
             TodoOp::Append => OpKind::Append,
         };
-        check_reason(input.reason.as_deref(), &ctx.rules.limits)?;
-        let batch = apply_ops(ctx.state, &[input.into_op(kind)], ctx.now);
+        let op = input.into_op(kind);
+        let mut problems = Violations::default();
+        check_op_size(&op, &ctx.rules.limits, str::to_owned, &mut problems);
+        problems.into_result()?;
+        let batch = apply_ops(ctx.state, &[op], ctx.now);
         let errors: Vec<String> = batch.errors.iter().flatten().map(problem_text).collect();
         let storage = storage(ctx.durable);
         if !errors.is_empty() {
@@ -219,15 +222,6 @@ const FIELDS: FieldNames = FieldNames {
     list: "tasks",
     ..FieldNames::DEFAULT
 };
-
-/// Refuses a blocked reason longer than a description may be.
-fn check_reason(reason: Option<&str>, limits: &Limits) -> Result<(), TodoError> {
-    let mut problems = Violations::default();
-    if let Some(reason) = reason {
-        check_text(reason, limits.max_description_bytes, Presence::Optional, "reason".to_owned(), &mut problems);
-    }
-    problems.into_result()
-}
 
 /// `view`: the list as it stands, nothing normalized or stored.
 fn view(ctx: &CallContext<'_>) -> ToolResult {

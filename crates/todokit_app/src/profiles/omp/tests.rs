@@ -157,18 +157,29 @@ fn view_reads_without_normalizing() {
 }
 
 #[test]
-fn a_reason_or_a_list_beyond_the_limits_is_refused_whole() {
-    let long = "x".repeat(Limits::DEFAULT.max_description_bytes + 1);
-    let reason = json!({"op": "block", "task": "Wire", "reason": long}).to_string();
-    let phase = json!({"op": "append", "phase": "y".repeat(Limits::DEFAULT.max_content_bytes + 1), "items": ["a"]});
-    let actual = (
-        verdict(case().call_on(&initialized(), "todo", &reason)),
-        verdict(case().call_on(&initialized(), "todo", &phase.to_string())),
-    );
-    let expected = (
-        (true, vec!["reason: 8193 bytes of UTF-8 were sent; at most 8192 bytes are allowed".to_owned()], None),
-        (true, vec!["phases[2].name: 1025 bytes of UTF-8 were sent; at most 1024 bytes are allowed".to_owned()], None),
-    );
+fn texts_or_lists_beyond_the_limits_are_refused_whole_and_never_quoted_back() {
+    let long = |n: usize| "x".repeat(n + 1);
+    let limits = Limits::DEFAULT;
+    let calls = [
+        json!({"op": "block", "task": "Wire", "reason": long(limits.max_description_bytes)}),
+        json!({"op": "start", "task": long(2_000_000)}),
+        json!({"op": "append", "phase": "P", "items": vec!["a"; limits.max_items + 1]}),
+        json!({"op": "append", "phase": long(limits.max_content_bytes), "items": ["a"]}),
+    ];
+    let actual: Vec<_> = calls
+        .iter()
+        .map(|args| {
+            let outcome = case().call_on(&initialized(), "todo", &args.to_string());
+            (outcome.result.content.len() < 1_000, verdict(outcome))
+        })
+        .collect();
+    let refused = |problem: &str| (true, (true, vec![problem.to_owned()], None));
+    let expected = vec![
+        refused("reason: 8193 bytes of UTF-8 were sent; at most 8192 bytes are allowed"),
+        refused("task: 2000001 bytes of UTF-8 were sent; at most 1024 bytes are allowed"),
+        refused(&format!("items: {} items were sent; at most {} are allowed", limits.max_items + 1, limits.max_items)),
+        refused("phase: 1025 bytes of UTF-8 were sent; at most 1024 bytes are allowed"),
+    ];
     assert_eq!(actual, expected);
 }
 

@@ -12,7 +12,9 @@ use std::fmt::Write;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use todokit_domain::{CompletedTask, Op, Phase, apply_ops, validate_phases};
+use todokit_domain::{
+    CompletedTask, Op, Phase, Violation, Violations, apply_ops, check_op_size, validate_phases,
+};
 
 use crate::prelude::*;
 
@@ -79,6 +81,24 @@ impl TypedTool for TodoWrite {
 
     fn run(&self, input: TodoWriteInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
         let ops: Vec<Op> = input.ops.into_iter().map(Op::from).collect();
+        // A name longer than any task's is refused, not quoted back, and a
+        // list too long to keep is refused before it is built.
+        let mut problems = Violations::default();
+        for (i, op) in ops.iter().enumerate() {
+            check_op_size(op, &ctx.rules.limits, |name| format!("ops[{i}].{name}"), &mut problems);
+        }
+        let sent: usize = ops
+            .iter()
+            .map(|op| op.items.as_ref().map_or(0, Vec::len) + op.list.iter().flatten().map(|p| p.items.len()).sum::<usize>())
+            .sum();
+        if sent > ctx.rules.limits.max_items {
+            problems.push(Violation::TooManyItems {
+                field: "ops".to_owned(),
+                count: sent,
+                max: ctx.rules.limits.max_items,
+            });
+        }
+        problems.into_result()?;
         let batch = apply_ops(ctx.state, &ops, ctx.now);
         // Ops fail one by one, but a batch whose result outgrows the size
         // limits is refused whole: nothing is stored.
@@ -488,7 +508,7 @@ mod tests {
         let expected = (
             true,
             vec![
-                "tasks[5].content: 1025 bytes of UTF-8 were sent; at most 1024 bytes are allowed".to_owned(),
+                "ops[0].items[1]: 1025 bytes of UTF-8 were sent; at most 1024 bytes are allowed".to_owned(),
             ],
             None,
         );
