@@ -9,8 +9,14 @@ use crate::{Limits, Presence, Violation, Violations, check_text_with};
 /// (names and items as content, `text` and `reason` as descriptions) and
 /// an `init` or `append` with more tasks than a list may hold. `field`
 /// turns an argument's name (`task`, `list[0].items[2]`) into the name the
-/// refusal gives it.
-pub fn check_op_size(op: &Op, limits: &Limits, field: impl Fn(&str) -> String, problems: &mut Violations) {
+/// refusal gives it. Gives the number of tasks the op sends, so a batch
+/// can bound its total too.
+pub fn check_op_size(
+    op: &Op,
+    limits: &Limits,
+    field: impl Fn(&str) -> String,
+    problems: &mut Violations,
+) -> usize {
     let content = |text: &str, name: &dyn Fn() -> String, problems: &mut Violations| {
         check_text_with(text, limits.max_content_bytes, Presence::Optional, name, problems);
     };
@@ -56,6 +62,7 @@ pub fn check_op_size(op: &Op, limits: &Limits, field: impl Fn(&str) -> String, p
             max: limits.max_items,
         });
     }
+    count
 }
 
 #[cfg(test)]
@@ -81,19 +88,23 @@ mod tests {
             },
         ]);
         let mut problems = Violations::default();
-        check_op_size(&fixture, &limits, |name| format!("ops[0].{name}"), &mut problems);
-        let actual: Vec<String> = problems
+        let sent = check_op_size(&fixture, &limits, |name| format!("ops[0].{name}"), &mut problems);
+        let fields: Vec<String> = problems
             .into_result()
             .err()
             .map(|e| e.problems().into_iter().map(|(f, _)| f).collect())
             .unwrap_or_default();
-        let expected = vec![
-            "ops[0].task",
-            "ops[0].reason",
-            "ops[0].list[0].items[1]",
-            "ops[0].list[1].phase",
-            "ops[0].list",
-        ];
+        let actual = (fields, sent);
+        let expected = (
+            vec![
+                "ops[0].task".to_owned(),
+                "ops[0].reason".to_owned(),
+                "ops[0].list[0].items[1]".to_owned(),
+                "ops[0].list[1].phase".to_owned(),
+                "ops[0].list".to_owned(),
+            ],
+            3,
+        );
         assert_eq!(actual, expected);
     }
 }

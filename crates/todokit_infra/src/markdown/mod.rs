@@ -133,31 +133,24 @@ fn heading(phase: &Phase, phases: usize) -> String {
 }
 
 fn task_line(task: &Todo) -> String {
-    let blocker = task
-        .blocked_reason
-        .as_deref()
-        .filter(|_| task.status == Status::Blocked);
+    let blocked = task.status == Status::Blocked;
+    let blocker = task.blocked_reason.as_deref().filter(|_| blocked);
     // On a `[!]` line a `<!--` in the text would read as the blocker's start.
-    let comment_in_text = task.status == Status::Blocked && task.content.contains(COMMENT_OPEN);
-    let plain = says_itself(&task.content) && !comment_in_text && blocker.is_none_or(says_itself);
-    match (plain, blocker) {
-        (true, None) => PI.write(task.status, &task.content),
-        (true, Some(reason)) => format!(
-            "{} {COMMENT_OPEN} {BLOCKER} {reason} {COMMENT_CLOSE}",
-            PI.write(task.status, &task.content)
-        ),
-        (false, blocker) => {
+    let plain = says_itself(&task.content)
+        && !(blocked && task.content.contains(COMMENT_OPEN))
+        && blocker.is_none_or(says_itself);
+    let mut line = match plain {
+        true => PI.write(task.status, &task.content),
+        false => {
             let content = escape(&task.content).replace(COMMENT_OPEN, "\\u{3c}!--");
-            let line = format!("+{}", &PI.write(task.status, &content)[1..]);
-            match blocker {
-                Some(reason) => format!(
-                    "{line} {COMMENT_OPEN} {BLOCKER} {} {COMMENT_CLOSE}",
-                    escape(reason)
-                ),
-                None => line,
-            }
+            format!("+{}", &PI.write(task.status, &content)[1..])
         }
+    };
+    if let Some(reason) = blocker {
+        let reason = if plain { reason.to_owned() } else { escape(reason) };
+        line.push_str(&format!(" {COMMENT_OPEN} {BLOCKER} {reason} {COMMENT_CLOSE}"));
     }
+    line
 }
 
 /// The blocker comment a blocked task's line may end with:

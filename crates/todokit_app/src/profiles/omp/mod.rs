@@ -16,7 +16,7 @@ use serde_json::Value;
 use todokit_domain::{CompletedTask, Op, OpKind, PhaseItems, Violations, apply_ops, check_op_size, validate_phases};
 
 use crate::prelude::*;
-use crate::profiles::pi::phase_label;
+use crate::profiles::pi::{phase_label, storage};
 
 pub use summary::{CLEARED, EMPTY, WORKED_AHEAD, summary};
 pub use words::problem_text;
@@ -196,7 +196,7 @@ impl CommandTool for TodoTool {
                 is_error: true,
                 content: summary(ctx.state, &errors, false),
                 details: ctx.details(ctx.state, move |before, _| {
-                    Details::of(&TodoDetails::new(Some(command), before, storage, &[]))
+                    Details::of(&TodoDetails::new(command, before, storage, &[]))
                 }),
             };
             return Ok(Outcome::read(result));
@@ -207,7 +207,7 @@ impl CommandTool for TodoTool {
             is_error: false,
             content: summary(&batch.state, &[], false),
             details: ctx.details(&batch.state, move |_, after| {
-                Details::of(&TodoDetails::new(Some(command), after, storage, &completed))
+                Details::of(&TodoDetails::new(command, after, storage, &completed))
             }),
         };
         if batch.state == *ctx.state {
@@ -230,15 +230,9 @@ fn view(ctx: &CallContext<'_>) -> ToolResult {
         is_error: false,
         content: summary(ctx.state, &[], true),
         details: ctx.details(ctx.state, move |before, _| {
-            Details::of(&TodoDetails::new(Some(TodoOp::View), before, storage, &[]))
+            Details::of(&TodoDetails::new(TodoOp::View, before, storage, &[]))
         }),
     }
-}
-
-/// Where oh-my-pi says the list is kept: `session` when it outlives the
-/// process, else `memory`.
-fn storage(durable: bool) -> &'static str {
-    if durable { "session" } else { "memory" }
 }
 
 /// What `todo` reports beside its text: the op, the phases, where they are
@@ -247,8 +241,7 @@ fn storage(durable: bool) -> &'static str {
 #[serde(rename_all = "camelCase")]
 pub struct TodoDetails<'a> {
     /// The op that ran.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub op: Option<TodoOp>,
+    pub op: TodoOp,
     /// Every phase with its tasks.
     pub phases: Vec<PhaseView<'a>>,
     /// `session` or `memory`.
@@ -260,7 +253,7 @@ pub struct TodoDetails<'a> {
 
 impl<'a> TodoDetails<'a> {
     /// The details of `op` showing `state`.
-    pub fn new(op: Option<TodoOp>, state: &'a TodoState, storage: &'static str, completed: &'a [CompletedTask]) -> Self {
+    pub fn new(op: TodoOp, state: &'a TodoState, storage: &'static str, completed: &'a [CompletedTask]) -> Self {
         let phases = state
             .phases
             .iter()

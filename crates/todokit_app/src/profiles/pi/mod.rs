@@ -84,13 +84,10 @@ impl TypedTool for TodoWrite {
         // A name longer than any task's is refused, not quoted back, and a
         // list too long to keep is refused before it is built.
         let mut problems = Violations::default();
+        let mut sent = 0;
         for (i, op) in ops.iter().enumerate() {
-            check_op_size(op, &ctx.rules.limits, |name| format!("ops[{i}].{name}"), &mut problems);
+            sent += check_op_size(op, &ctx.rules.limits, |name| format!("ops[{i}].{name}"), &mut problems);
         }
-        let sent: usize = ops
-            .iter()
-            .map(|op| op.items.as_ref().map_or(0, Vec::len) + op.list.iter().flatten().map(|p| p.items.len()).sum::<usize>())
-            .sum();
         if sent > ctx.rules.limits.max_items {
             problems.push(Violation::TooManyItems {
                 field: "ops".to_owned(),
@@ -179,10 +176,16 @@ pub fn phases(state: &TodoState) -> Vec<PhaseView<'_>> {
 fn batch_details(after: &TodoState, completed: &[CompletedTask], errors: &[String], durable: bool) -> Details {
     Details::of(&BatchDetails {
         phases: phases(after),
-        storage: if durable { "session" } else { "memory" },
+        storage: storage(durable),
         completed_tasks: completed,
         errors,
     })
+}
+
+/// Where oh-my-pi's details say the list is kept: `session` when it
+/// outlives the process, else `memory`.
+pub fn storage(durable: bool) -> &'static str {
+    if durable { "session" } else { "memory" }
 }
 
 /// What a batch reports beside its text.
