@@ -169,6 +169,9 @@ enum Command {
         /// The secret every request must carry (Authorization: Bearer, or the sign-in link's cookie); enables edits from the board
         #[arg(long, env = "TODOKIT_SERVE_TOKEN", value_name = "TOKEN")]
         token: Option<String>,
+        /// Also answer requests addressed to this name (a proxy's: NAME for any port, NAME:PORT for one); without it only localhost and IP addresses are answered
+        #[arg(long = "public-host", value_name = "NAME")]
+        public_host: Vec<String>,
     },
 }
 
@@ -273,7 +276,11 @@ async fn run(cli: Cli) -> Result<ExitCode> {
         Command::Watch { interval_ms, latest } => commands::watch::run(&ctx, interval_ms, latest).await,
         Command::Reminders => commands::reminders::run(&ctx).await,
         #[cfg(feature = "serve")]
-        Command::Serve { bind, token } => commands::serve::run(&ctx, bind, token).await,
+        Command::Serve {
+            bind,
+            token,
+            public_host,
+        } => commands::serve::run(&ctx, bind, token, public_host).await,
         Command::Mcp => commands::mcp::run(&ctx).await,
     }
 }

@@ -98,6 +98,65 @@ fn the_overview_follows_another_process_and_hostile_text_stays_text() {
     );
 }
 
+/// What a script on the page reads from `path` with a same-origin request:
+/// its status and whether the answer holds `needle`.
+const READ_SAME_ORIGIN: &str = "var x = new XMLHttpRequest(); x.open('GET', arguments[0], false); x.send(); \
+     return [x.status, x.responseText.includes(arguments[1])];";
+
+#[test]
+fn a_page_on_a_rebound_name_reads_no_list() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("store");
+    write_alpha(&store);
+    let server = Server::start(&store, &[]);
+    let port = server.address.rsplit(':').next().unwrap_or_default().to_owned();
+    // The attacker's name now resolves to this machine, as after a DNS
+    // rebinding; the page's scripts run as that name's origin.
+    let rule = "--host-resolver-rules=MAP rebind.attacker.test 127.0.0.1";
+    let browser = Browser::start_with(1280, 900, false, &[rule]);
+    let read = |path: &str| browser.eval_with(READ_SAME_ORIGIN, &[json!(path), json!("Plan A")]);
+
+    browser.open(&format!("http://rebind.attacker.test:{port}/"));
+    let rebound = [
+        read("/api/conversations/alpha"),
+        read("/api/conversations"),
+        read("/"),
+    ];
+    browser.open(&format!("http://localhost:{port}/"));
+    let own = read("/api/conversations/alpha");
+
+    let actual = (rebound, own);
+    let expected = (
+        [json!([421, false]), json!([421, false]), json!([421, false])],
+        json!([200, true]),
+    );
+    assert_eq!(actual, expected);
+}
+
+#[test]
+fn an_address_that_names_no_conversation_says_so() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("store");
+    write_alpha(&store);
+    let server = Server::start(&store, &[]);
+    let browser = Browser::start(1280, 900, false);
+    browser.open(&server.url("/c/%ff"));
+    let said = browser.wait_for(
+        "return document.querySelector('main .problem') !== null",
+        Duration::from_secs(10),
+    );
+    let shown = browser.eval(
+        "return [document.getElementById('live').textContent, document.querySelector('main h1').textContent, \
+         document.querySelector('main .problem').textContent]",
+    );
+    let expected = json!([
+        "not following",
+        "No such conversation",
+        "This address does not name a conversation: %ff is not a valid percent-encoded id. Open one from the overview."
+    ]);
+    assert_eq!((said, shown), (true, expected));
+}
+
 #[test]
 fn each_page_is_photographed_at_desktop_and_phone_width() {
     let dir = tempfile::tempdir().expect("temp dir");

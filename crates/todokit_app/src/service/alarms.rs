@@ -45,3 +45,16 @@ pub(super) fn ring_all(alarms: &Alarms, conversation: &str) {
         }
     }
 }
+
+/// Takes `alarm` (a feed being dropped) off `conversation`'s feeds, with any
+/// other feed already gone, and the conversation off the map when none is
+/// left.
+pub(super) fn forget(alarms: &Alarms, conversation: &str, alarm: &Arc<Alarm>) {
+    let mut alarms = alarms.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(feeds) = alarms.get_mut(conversation) {
+        feeds.retain(|feed| feed.upgrade().is_some_and(|other| !Arc::ptr_eq(&other, alarm)));
+        if feeds.is_empty() {
+            alarms.remove(conversation);
+        }
+    }
+}

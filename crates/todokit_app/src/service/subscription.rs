@@ -19,7 +19,7 @@ use std::time::Duration;
 use futures_core::Stream;
 use todokit_domain::TodoState;
 
-use super::alarms::Alarm;
+use super::alarms::{Alarm, forget};
 use super::error::ServiceError;
 use super::todo_write_service::TodoWriteService;
 
@@ -154,6 +154,9 @@ impl Stream for Subscription {
 impl Drop for Subscription {
     fn drop(&mut self) {
         self.alarm.stopped.store(true, Ordering::SeqCst);
+        // The service keeps nothing for a conversation nobody follows: a
+        // feed on a new id each time must not grow the map for good.
+        forget(&self.service.alarms, &self.conversation, &self.alarm);
     }
 }
 
@@ -178,6 +181,30 @@ mod tests {
         Pin::new(feed)
             .poll_next(&mut Context::from_waker(waker))
             .map(|item| item.map(|state| state.map(|s| s.version).unwrap_or(u64::MAX)))
+    }
+
+    #[test]
+    fn a_dropped_feed_leaves_no_trace_of_its_conversation() {
+        let service = memory_service("claude-code");
+        let kept = service.subscribe("kept");
+        let feeds: Vec<Subscription> = (0..50).map(|i| service.subscribe(&format!("c{i}"))).collect();
+        let twice = service.subscribe("kept");
+        drop(feeds);
+        drop(twice);
+        let followed = |service: &TodoWriteService| {
+            let alarms = service.alarms.lock().unwrap_or_else(PoisonError::into_inner);
+            let mut ids: Vec<(String, usize)> = alarms
+                .iter()
+                .map(|(id, feeds)| (id.clone(), feeds.len()))
+                .collect();
+            ids.sort();
+            ids
+        };
+        let while_kept = followed(&service);
+        drop(kept);
+        let actual = (while_kept, followed(&service));
+        let expected = (vec![("kept".to_owned(), 1)], vec![]);
+        assert_eq!(actual, expected);
     }
 
     #[test]

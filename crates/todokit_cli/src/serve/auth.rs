@@ -59,7 +59,7 @@ impl Auth {
         let bearer = headers
             .get(header::AUTHORIZATION)
             .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.strip_prefix("Bearer "))
+            .and_then(bearer_credentials)
             .is_some_and(|given| same(given.as_bytes(), token.as_bytes()));
         let cookie = headers
             .get_all(header::COOKIE)
@@ -70,6 +70,15 @@ impl Auth {
             .any(|given| same(given.as_bytes(), self.session.as_bytes()));
         bearer || cookie
     }
+}
+
+/// The credentials of an `Authorization` value in the Bearer scheme,
+/// whose name is case-insensitive (RFC 9110, section 11.1).
+fn bearer_credentials(value: &str) -> Option<&str> {
+    let (scheme, credentials) = value.split_once(' ')?;
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then(|| credentials.trim_start_matches(' '))
 }
 
 /// Refuses requests without the token (when the board has one).

@@ -6,12 +6,15 @@
 //! document as text, and a strict Content-Security-Policy forbids inline
 //! script. Binding beyond loopback needs a token; with one, every request
 //! must carry it, and hand edits (which need it) are also guarded against
-//! cross-site requests.
+//! cross-site requests. Whatever the token, a request addressed to a name
+//! the board does not serve is refused (see `host`).
 
 mod api;
 mod auth;
 mod board;
 mod events;
+mod host;
+mod listen;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -28,6 +31,7 @@ use todokit::TodoWriteService;
 use auth::Auth;
 use board::Board;
 pub use board::MAX_EVENT_STREAMS;
+use host::Hosts;
 
 /// The address the board listens on unless `--bind` says otherwise.
 pub const DEFAULT_BIND: &str = "127.0.0.1:7420";
@@ -56,8 +60,14 @@ impl std::fmt::Display for Refused {
 
 impl std::error::Error for Refused {}
 
-/// Serves the board for `service`'s store on `bind` until Ctrl-C.
-pub async fn run(service: TodoWriteService, bind: &str, token: Option<String>) -> Result<()> {
+/// Serves the board for `service`'s store on `bind` until Ctrl-C, also to
+/// requests addressed to the `public_hosts` names (a proxy's).
+pub async fn run(
+    service: TodoWriteService,
+    bind: &str,
+    token: Option<String>,
+    public_hosts: &[String],
+) -> Result<()> {
     let address: SocketAddr = bind.parse().map_err(|_| {
         Refused(format!(
             "--bind {bind:?} is not an address and port like {DEFAULT_BIND}"
@@ -84,16 +94,11 @@ pub async fn run(service: TodoWriteService, bind: &str, token: Option<String>) -
         auth,
         streams: Arc::new(tokio::sync::Semaphore::new(MAX_EVENT_STREAMS)),
     };
-    let app = router(board);
-    axum::serve(listener, app)
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await
-        .context("the board's server failed")
+    let app = router(board, Hosts::new(local.port(), public_hosts));
+    listen::serve(listener, app).await
 }
 
-fn router(board: Board) -> Router {
+fn router(board: Board, hosts: Hosts) -> Router {
     let guarded = Router::new()
         .route("/", get(page))
         .route("/c/{id}", get(page))
@@ -112,6 +117,10 @@ fn router(board: Board) -> Router {
         .route("/login", get(auth::login))
         .merge(guarded)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(middleware::from_fn_with_state(
+            Arc::new(hosts),
+            host::require_own_host,
+        ))
         .layer(middleware::from_fn(security_headers))
         .with_state(board)
 }

@@ -63,6 +63,11 @@ impl Server {
         }
     }
 
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// `http://ADDRESS` + `path`.
     pub fn url(&self, path: &str) -> String {
         format!("http://{}{path}", self.address)
@@ -99,7 +104,8 @@ impl Reply {
     }
 }
 
-/// One HTTP/1.1 request to `address` with `Connection: close`.
+/// One HTTP/1.1 request to `address` with `Connection: close` (and
+/// `Host: address` unless `headers` name another).
 pub fn request(
     address: &str,
     method: &str,
@@ -109,7 +115,12 @@ pub fn request(
 ) -> Reply {
     let mut stream = TcpStream::connect(address).expect("the server accepts");
     stream.set_read_timeout(Some(Duration::from_secs(10))).ok();
-    let mut text = format!("{method} {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n");
+    // A `Host` among `headers` replaces the one naming `address`.
+    let named = headers.iter().any(|(name, _)| name.eq_ignore_ascii_case("host"));
+    let mut text = match named {
+        true => format!("{method} {path} HTTP/1.1\r\nConnection: close\r\n"),
+        false => format!("{method} {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n"),
+    };
     for (name, value) in headers {
         text.push_str(&format!("{name}: {value}\r\n"));
     }
@@ -234,6 +245,12 @@ impl Browser {
     /// Starts chromedriver and a headless chromium `width` × `height`;
     /// `phone`: as a phone (touch, that width exactly, twice the pixels).
     pub fn start(width: u32, height: u32, phone: bool) -> Browser {
+        Browser::start_with(width, height, phone, &[])
+    }
+
+    /// As [`Browser::start`], with chromium's command line extended by
+    /// `extra` (say, `--host-resolver-rules=…` to map a name to loopback).
+    pub fn start_with(width: u32, height: u32, phone: bool, extra: &[&str]) -> Browser {
         let port = free_port();
         let driver = Command::new("chromedriver")
             .arg(format!("--port={port}"))
@@ -256,6 +273,9 @@ impl Browser {
                 format!("--user-data-dir={}", profile.display()),
             ]
         });
+        if let Some(args) = options["args"].as_array_mut() {
+            args.extend(extra.iter().map(|arg| json!(arg)));
+        }
         if phone {
             options["mobileEmulation"] =
                 json!({"deviceMetrics": {"width": width, "height": height, "pixelRatio": 2, "touch": true}});
@@ -302,10 +322,15 @@ impl Browser {
 
     /// Runs `script` (a function body) in the page and returns its value.
     pub fn eval(&self, script: &str) -> Value {
+        self.eval_with(script, &[])
+    }
+
+    /// Runs `script` with `args` (its `arguments`) and returns its value.
+    pub fn eval_with(&self, script: &str, args: &[Value]) -> Value {
         self.command(
             "POST",
             "/execute/sync",
-            Some(json!({ "script": script, "args": [] })),
+            Some(json!({ "script": script, "args": args })),
         )
     }
 

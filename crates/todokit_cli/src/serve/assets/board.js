@@ -171,7 +171,21 @@ document.addEventListener("DOMContentLoaded", () => {
   document.body.dataset.loads = String(Number(document.body.dataset.loads) + 1);
   const path = window.location.pathname;
   if (path.startsWith("/c/")) {
-    const id = decodeURIComponent(path.slice(3));
+    let id;
+    try {
+      id = decodeURIComponent(path.slice(3));
+    } catch (error) {
+      // A hand-typed or truncated address: say so instead of waiting.
+      const live = document.getElementById("live");
+      live.textContent = "not following";
+      live.className = "live off";
+      document.getElementById("main").replaceChildren(
+        el("h1", null, "No such conversation"),
+        el("p", "problem", "This address does not name a conversation: " + path.slice(3) +
+          " is not a valid percent-encoded id. Open one from the overview."),
+      );
+      return;
+    }
     follow("/api/conversations/" + encodeURIComponent(id) + "/events", "list", renderList);
   } else {
     follow("/api/events", "conversations", renderOverview);

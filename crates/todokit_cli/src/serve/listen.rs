@@ -1,0 +1,54 @@
+//! The board's accept loop: the router on hyper's HTTP/1 connections, each
+//! with a deadline on its request head.
+//!
+//! `axum::serve` sets no timer, so a client that opens a connection and
+//! never finishes a request (or idles between requests) would hold it for
+//! as long as it likes; a few hundred of them exhaust the process's files.
+//! Here every head must arrive within [`REQUEST_HEAD_TIMEOUT`] of the
+//! connection's turn to read one. A stream already answering (the live
+//! events) is not a head being read, so it is not cut.
+
+use std::time::Duration;
+
+use anyhow::Result;
+use axum::Router;
+use hyper::server::conn::http1;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use tokio::net::TcpListener;
+
+/// How long a connection may take to send a request head, and how long an
+/// idle kept-alive connection stays open.
+pub const REQUEST_HEAD_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How long to wait before accepting again after the system refused a
+/// connection (out of file descriptors, say): retrying at once would spin.
+const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
+
+/// Serves `app` on `listener` until Ctrl-C. Open connections end with the
+/// process.
+pub async fn serve(listener: TcpListener, app: Router) -> Result<()> {
+    let mut builder = http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(REQUEST_HEAD_TIMEOUT);
+    let stop = tokio::signal::ctrl_c();
+    tokio::pin!(stop);
+    loop {
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            _ = &mut stop => return Ok(()),
+        };
+        let Ok((stream, _)) = accepted else {
+            tokio::time::sleep(ACCEPT_BACKOFF).await;
+            continue;
+        };
+        let connection =
+            builder.serve_connection(TokioIo::new(stream), TowerToHyperService::new(app.clone()));
+        tokio::spawn(async move {
+            // A connection that fails (reset, timed out head, bad request)
+            // concerns its client only.
+            let _ = connection.await;
+        });
+    }
+}

@@ -1,0 +1,226 @@
+//! `todokit serve` against a hostile neighbour on the same machine:
+//! requests addressed to another name (DNS rebinding), clients that never
+//! finish a request, thousands of streams on new ids, and the
+//! `Authorization` scheme in any case.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+
+use pretty_assertions::assert_eq;
+use serde_json::json;
+
+mod cli_support;
+mod serve_support;
+use serve_support::{Events, Server, request, todo, write_todos};
+
+/// The name a rebinding page is served from.
+const FOREIGN: &str = "rebind.attacker.test";
+
+fn alpha(store: &std::path::Path) {
+    write_todos(store, "alpha", &json!([todo("Plan A", "in_progress")]));
+}
+
+fn port_of(server: &Server) -> &str {
+    server.address.rsplit(':').next().unwrap_or_default()
+}
+
+#[test]
+fn a_request_addressed_to_another_name_gets_no_list_on_any_route() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("store");
+    alpha(&store);
+    let open = Server::start(&store, &[]);
+    let guarded = Server::start(&store, &["--token", "s3cret", "--public-host", "board.example"]);
+    let routes = [
+        ("GET", "/"),
+        ("GET", "/c/alpha"),
+        ("GET", "/assets/board.js"),
+        ("GET", "/api/conversations"),
+        ("GET", "/api/conversations/alpha"),
+        ("GET", "/api/conversations/alpha/events"),
+        ("GET", "/api/events"),
+        ("POST", "/api/conversations/alpha/edits"),
+        ("GET", "/login?code=x"),
+        ("GET", "/no/such/route"),
+    ];
+    let foreign = format!("{FOREIGN}:{}", port_of(&open));
+    let answers: Vec<(&str, u16, bool)> = routes
+        .iter()
+        .map(|(method, path)| {
+            let reply = request(&open.address, method, path, &[("Host", &foreign)], Some(""));
+            (*path, reply.status, reply.body.contains("Plan A"))
+        })
+        .collect();
+    let refusal = request(&open.address, "GET", "/", &[("Host", &foreign)], None).body;
+    // The user's own names, and the proxy's name the user gave.
+    let local = format!("localhost:{}", port_of(&open));
+    let auth = ("Authorization", "Bearer s3cret");
+    let admitted = [
+        request(
+            &open.address,
+            "GET",
+            "/api/conversations/alpha",
+            &[("Host", &local)],
+            None,
+        ),
+        request(
+            &guarded.address,
+            "GET",
+            "/api/conversations/alpha",
+            &[auth, ("Host", "board.example")],
+            None,
+        ),
+        request(
+            &guarded.address,
+            "GET",
+            "/api/conversations/alpha",
+            &[auth, ("Host", "Board.Example:443")],
+            None,
+        ),
+    ]
+    .map(|reply| (reply.status, reply.body.contains("Plan A")));
+    let guarded_foreign = request(
+        &guarded.address,
+        "GET",
+        "/api/conversations/alpha",
+        &[auth, ("Host", &format!("{FOREIGN}:{}", port_of(&guarded)))],
+        None,
+    )
+    .status;
+
+    let expected: Vec<(&str, u16, bool)> = routes.iter().map(|(_, path)| (*path, 421, false)).collect();
+    assert_eq!(
+        (answers, admitted, guarded_foreign),
+        (expected, [(200, true); 3], 421)
+    );
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(concat!(env!("CARGO_MANIFEST_DIR"), "/../../snapshots"));
+    settings.set_omit_expression(true);
+    let refusal = refusal.replace(port_of(&open), "PORT");
+    settings.bind(|| insta::assert_snapshot!("serve_foreign_host", refusal.trim_end()));
+}
+
+#[test]
+fn the_bearer_scheme_is_matched_in_any_case() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("store");
+    alpha(&store);
+    let server = Server::start(&store, &["--token", "s3cret"]);
+    let statuses = [
+        "Bearer s3cret",
+        "bearer s3cret",
+        "BEARER  s3cret",
+        "Basic s3cret",
+        "bearer wrong",
+    ]
+    .map(|value| {
+        request(
+            &server.address,
+            "GET",
+            "/api/conversations/alpha",
+            &[("Authorization", value)],
+            None,
+        )
+        .status
+    });
+    assert_eq!(statuses, [200, 200, 200, 401, 401]);
+}
+
+#[test]
+fn a_client_that_never_finishes_its_request_is_let_go() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("store");
+    alpha(&store);
+    let server = Server::start(&store, &[]);
+    let mut stalled: Vec<TcpStream> = (0..200)
+        .map(|_| {
+            let mut stream = TcpStream::connect(&server.address).expect("the server accepts");
+            let _ = stream.write_all(b"GET /api/conversations HTTP/1.1\r\nHost: ");
+            stream
+        })
+        .collect();
+    // The board still answers others meanwhile.
+    let meanwhile = request(&server.address, "GET", "/api/conversations/alpha", &[], None).status;
+    // Each stalled connection is closed by the server: a read ends (EOF or
+    // reset) instead of waiting on.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let closed = stalled
+        .iter_mut()
+        .map(|stream| {
+            let left = deadline
+                .saturating_duration_since(Instant::now())
+                .max(Duration::from_millis(10));
+            stream.set_read_timeout(Some(left)).ok();
+            let mut byte = [0u8; 512];
+            loop {
+                match stream.read(&mut byte) {
+                    Ok(0) => return true,
+                    Ok(_) => continue,
+                    Err(e) => {
+                        return e.kind() != std::io::ErrorKind::WouldBlock
+                            && e.kind() != std::io::ErrorKind::TimedOut;
+                    }
+                }
+            }
+        })
+        .filter(|closed| *closed)
+        .count();
+    assert_eq!((meanwhile, closed), (200, 200));
+}
+
+/// The resident memory of process `pid` in KiB.
+fn resident_kib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|status| {
+            let line = status.lines().find(|line| line.starts_with("VmRSS:"))?.to_owned();
+            line.split_whitespace().nth(1)?.parse().ok()
+        })
+        .unwrap_or(0)
+}
+
+/// Opens a stream on `id`, waits for its first list, and closes it.
+fn one_stream(server: &Server, id: &str) -> bool {
+    let mut events = Events::open(&server.address, &format!("/api/conversations/{id}/events"));
+    events.next("list", Duration::from_secs(10)).is_some()
+}
+
+#[test]
+fn streams_on_ever_new_ids_leave_no_memory_behind() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("store");
+    alpha(&store);
+    let server = Server::start(&store, &[]);
+    let pid = server.pid();
+    // Warm up the runtime's threads and the allocator's pools first:
+    // memory reaches its working size within the first thousand streams.
+    let warm = (0..1000)
+        .filter(|i| one_stream(&server, &format!("warm-{i}")))
+        .count();
+    std::thread::sleep(Duration::from_secs(1));
+    let start = resident_kib(pid);
+    let mut served = 0;
+    let mut after_rounds = Vec::new();
+    for round in 0..3 {
+        served += (0..1000)
+            .filter(|i| one_stream(&server, &format!("new-{round}-{i}")))
+            .count();
+        after_rounds.push(resident_kib(pid));
+    }
+    // The last streams' feeds end at their next tick; then measure in the
+    // same quiet as at the start.
+    std::thread::sleep(Duration::from_secs(1));
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let mut end = resident_kib(pid);
+    while end > start + 5 * 1024 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(200));
+        end = resident_kib(pid);
+    }
+    let grew = end.saturating_sub(start);
+    assert!(
+        warm == 1000 && served == 3000 && grew <= 5 * 1024,
+        "{served} of 3000 streams served; RSS {start} KiB at the start, {after_rounds:?} after each 1000, {end} KiB at the end"
+    );
+    println!("RSS {start} KiB, after each 1000 streams {after_rounds:?} KiB, at the end {end} KiB");
+}
