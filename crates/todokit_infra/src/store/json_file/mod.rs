@@ -220,7 +220,14 @@ impl JsonFileStore {
                 .ok()
                 .and_then(|m| m.modified().ok())
                 .map(crate::clock::millis_of);
-            let stored = safe_fs::read_if_exists(&path)
+            // What is not a regular file is listed with its problem and
+            // never opened: a FIFO would block the open.
+            let kind = entry
+                .file_type()
+                .map_err(|e| safe_fs::io_error("read", &path, e))
+                .and_then(|kind| safe_fs::refuse_kind("read", &path, kind));
+            let stored = kind
+                .and_then(|()| safe_fs::read_if_exists(&path))
                 .and_then(|bytes| bytes.ok_or_else(|| corrupt(&path, "it vanished while listed".to_owned())))
                 .and_then(|bytes| decode_file(&path, &bytes))
                 .and_then(|stored| {
@@ -246,7 +253,7 @@ impl JsonFileStore {
                     state: Ok(stored.state),
                 },
                 Err(error) => StoredConversation {
-                    id: stem.to_owned(),
+                    id: names::plain_id(stem).unwrap_or(stem).to_owned(),
                     changed_at,
                     state: Err(error),
                 },

@@ -48,6 +48,13 @@ pub fn file_stem(conversation: &str) -> String {
     format!("c-{slug}~{}", &hash[..HASH_DIGITS])
 }
 
+/// The id whose file name is `stem`, when that name is a plain id's (so
+/// a file that cannot be read is still listed under its conversation).
+pub fn plain_id(stem: &str) -> Option<&str> {
+    let id = stem.strip_prefix("c-")?;
+    (id.len() <= MAX_SLUG_CHARS && id.bytes().all(is_plain)).then_some(id)
+}
+
 /// The name builds before this one gave `conversation`: plain bytes as
 /// they are, every other byte `%XX`, and `h-` with the whole SHA-256 when
 /// that grew past 160 characters.
@@ -144,6 +151,22 @@ mod tests {
             })
             .collect();
         assert_eq!(actual, vec![(true, true), (true, true)]);
+    }
+
+    #[test]
+    fn a_plain_name_gives_back_its_id_and_no_other_name_does() {
+        let stems = [
+            "c-default",
+            "c-a_b-1",
+            "c-ünïcode~3f00",
+            "c-Upper",
+            "h-00ff",
+            "default",
+            "c-",
+        ];
+        let actual: Vec<Option<&str>> = stems.iter().map(|stem| plain_id(stem)).collect();
+        let expected = vec![Some("default"), Some("a_b-1"), None, None, None, None, Some("")];
+        assert_eq!(actual, expected);
     }
 
     #[test]

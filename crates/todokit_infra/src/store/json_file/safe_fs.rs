@@ -7,6 +7,11 @@
 //! new contents go to a temporary file with a random name created with
 //! `O_EXCL` (the `tempfile` crate) and renamed over the state file, which
 //! replaces a link rather than writing through it.
+//!
+//! Nor does the store wait on what it finds: a FIFO named like a state
+//! file would block an ordinary open until a writer came, and a device
+//! could be read without end. Files are opened with `O_NONBLOCK` and kept
+//! only if they are regular files; anything else is refused by its kind.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
@@ -25,6 +30,7 @@ pub(super) fn read_if_exists(path: &Path) -> Result<Option<Vec<u8>>, StoreError>
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(refusal("read", path, e)),
     };
+    only_regular("read", path, &file)?;
     let mut bytes = Vec::new();
     io::Read::read_to_end(&mut file, &mut bytes).map_err(|e| io_error("read", path, e))?;
     Ok(Some(bytes))
@@ -32,9 +38,70 @@ pub(super) fn read_if_exists(path: &Path) -> Result<Option<Vec<u8>>, StoreError>
 
 /// Opens (creating it if needed) the lock file at `path`.
 pub(super) fn open_lock(path: &Path) -> Result<File, StoreError> {
-    no_follow(OpenOptions::new().create(true).truncate(false).write(true))
+    let file = no_follow(OpenOptions::new().create(true).truncate(false).write(true))
         .open(path)
-        .map_err(|e| refusal("open", path, e))
+        .map_err(|e| refusal("open", path, e))?;
+    only_regular("open", path, &file)?;
+    Ok(file)
+}
+
+/// Why a listed entry of `kind` is not read at all, if it is not a
+/// regular file: the same refusal an open would give, without opening.
+pub(super) fn refuse_kind(action: &'static str, path: &Path, kind: fs::FileType) -> Result<(), StoreError> {
+    if kind.is_symlink() {
+        return Err(io_error(action, path, io::Error::other(LINK_REFUSED)));
+    }
+    match describe_irregular(kind) {
+        Some(what) => Err(not_regular(action, path, what)),
+        None => Ok(()),
+    }
+}
+
+/// Refuses an opened `file` that is not a regular file.
+fn only_regular(action: &'static str, path: &Path, file: &File) -> Result<(), StoreError> {
+    let kind = file
+        .metadata()
+        .map_err(|e| io_error(action, path, e))?
+        .file_type();
+    match describe_irregular(kind) {
+        Some(what) => Err(not_regular(action, path, what)),
+        None => Ok(()),
+    }
+}
+
+/// What a file of `kind` is, in words, when it is not a regular file.
+fn describe_irregular(kind: fs::FileType) -> Option<&'static str> {
+    if kind.is_file() {
+        return None;
+    }
+    if kind.is_dir() {
+        return Some("a folder");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return Some("a FIFO (named pipe)");
+        }
+        if kind.is_socket() {
+            return Some("a socket");
+        }
+        if kind.is_char_device() || kind.is_block_device() {
+            return Some("a device");
+        }
+    }
+    Some("not a regular file")
+}
+
+fn not_regular(action: &'static str, path: &Path, what: &str) -> StoreError {
+    io_error(
+        action,
+        path,
+        io::Error::other(format!(
+            "it is {what}, and todokit keeps only regular files in its store (remove it, or point the store at \
+             another folder)"
+        )),
+    )
 }
 
 /// Writes `bytes` to a new temporary file in `dir` whose name starts with
@@ -94,10 +161,11 @@ fn sync_dir(dir: &Path) -> Result<(), StoreError> {
     Ok(())
 }
 
+/// Neither follows a link nor waits for a FIFO's other end.
 #[cfg(unix)]
 fn no_follow(options: &mut OpenOptions) -> &mut OpenOptions {
     use std::os::unix::fs::OpenOptionsExt;
-    options.custom_flags(libc::O_NOFOLLOW)
+    options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
 }
 
 #[cfg(not(unix))]
@@ -105,13 +173,16 @@ fn no_follow(options: &mut OpenOptions) -> &mut OpenOptions {
     options
 }
 
-/// An open that failed: a link gets the store's own explanation.
+/// An open that failed: a link, and anything else that is not a regular
+/// file (a FIFO without a reader, a socket, a folder opened to write), get
+/// the store's own explanation.
 fn refusal(action: &'static str, path: &Path, error: io::Error) -> StoreError {
-    let is_link = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
-    if is_link {
-        io_error(action, path, io::Error::other(LINK_REFUSED))
-    } else {
-        io_error(action, path, error)
+    match fs::symlink_metadata(path) {
+        Ok(meta) if !meta.file_type().is_file() => match refuse_kind(action, path, meta.file_type()) {
+            Err(refused) => refused,
+            Ok(()) => io_error(action, path, error),
+        },
+        _ => io_error(action, path, error),
     }
 }
 

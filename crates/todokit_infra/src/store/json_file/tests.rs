@@ -345,6 +345,60 @@ async fn links_planted_in_the_store_never_change_a_file_outside_it() {
     assert_eq!(actual, expected);
 }
 
+#[cfg(unix)]
+#[tokio::test]
+async fn what_is_not_a_regular_file_is_refused_by_its_kind_and_never_waited_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("store");
+    let fixture = JsonFileStore::new(&root);
+    fixture.save("ok", 0, &state("kept", 1)).await.unwrap();
+    let piped = std::process::Command::new("mkfifo")
+        .arg(fixture.path_for("piped"))
+        .status();
+    assert!(piped.is_ok_and(|s| s.success()));
+    fs::create_dir(fixture.path_for("folder")).unwrap();
+    let _socket = std::os::unix::net::UnixListener::bind(fixture.path_for("sock")).unwrap();
+    // A FIFO where the lock goes: opening it to write would wait too.
+    let locked = std::process::Command::new("mkfifo")
+        .arg(root.join("c-locked.lock"))
+        .status();
+    assert!(locked.is_ok_and(|s| s.success()));
+    let problem = |error: Option<StoreError>| {
+        let text = error.map(|e| e.to_string()).unwrap_or_default();
+        ["a FIFO (named pipe)", "a socket", "a folder"]
+            .into_iter()
+            .find(|kind| text.contains(&format!("it is {kind}, and todokit keeps only regular files")))
+    };
+    let mut listed: Vec<(String, Option<&str>)> = fixture
+        .conversations()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|c| (c.id, problem(c.state.err())))
+        .collect();
+    listed.sort();
+    let actual = (
+        listed,
+        problem(fixture.load("piped").await.err()),
+        problem(fixture.save("piped", 0, &state("x", 1)).await.err()),
+        problem(fixture.load("sock").await.err()),
+        problem(fixture.save("locked", 0, &state("x", 1)).await.err()),
+    );
+    let expected = (
+        vec![
+            ("folder".to_owned(), Some("a folder")),
+            ("ok".to_owned(), None),
+            ("piped".to_owned(), Some("a FIFO (named pipe)")),
+            ("sock".to_owned(), Some("a socket")),
+        ],
+        Some("a FIFO (named pipe)"),
+        Some("a FIFO (named pipe)"),
+        Some("a socket"),
+        Some("a FIFO (named pipe)"),
+    );
+    assert_eq!(actual, expected);
+}
+
 #[tokio::test]
 async fn a_temporary_file_left_by_a_killed_writer_goes_with_the_next_stores_first_write() {
     let dir = tempfile::tempdir().unwrap();
