@@ -1,6 +1,7 @@
 //! `todokit mcp` against clients that push it: several conversations on one
 //! server, messages past the size cap, endless lines, replies nobody reads,
-//! and the end of input with a thousand calls still in flight.
+//! the end of input with a thousand calls still in flight, and request ids
+//! in every spelling JSON allows.
 
 use std::path::Path;
 use std::process::Stdio;
@@ -245,4 +246,68 @@ async fn rmcp_warnings_reach_standard_error() {
     let actual = (reply["error"]["code"].clone(), stderr.contains("WARN"));
     let expected = (json!(-32601), true);
     assert_eq!(actual, expected, "stderr: {stderr}");
+}
+
+#[tokio::test]
+async fn ids_in_any_spelling_are_each_answered_and_the_end_of_input_is_prompt() {
+    let store = tempfile::tempdir().unwrap();
+    let (mut child, mut stdin, mut lines) = raw_server(store.path()).await;
+    // More than MAX_IN_FLIGHT (32) requests whose ids rmcp answers in
+    // another spelling, then ones it cannot read at all or that repeat a
+    // key, then a last ping: each gets one reply with its id.
+    let mut sent = Vec::new();
+    for n in 0..40 {
+        let id = match n % 4 {
+            0 => format!("{}.0", 100 + n),
+            1 => format!("{}e0", 100 + n),
+            2 => format!("{}0e-1", 100 + n),
+            _ => format!("{}", 100 + n),
+        };
+        sent.push((
+            json!(100 + n),
+            format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#),
+        ));
+    }
+    sent.push((
+        json!(0),
+        r#"{"jsonrpc":"2.0","id":-0,"method":"ping"}"#.to_owned(),
+    ));
+    sent.push((
+        json!(2.5),
+        r#"{"jsonrpc":"2.0","id":2.5,"method":"ping"}"#.to_owned(),
+    ));
+    sent.push((json!(9), r#"{"jsonrpc":"2.0","id":9,"method":null}"#.to_owned()));
+    sent.push((
+        json!(8),
+        r#"{"jsonrpc":"2.0","id":7,"id":8,"method":"ping"}"#.to_owned(),
+    ));
+    sent.push((
+        json!("probe"),
+        r#"{"jsonrpc":"2.0","id":"probe","method":"ping"}"#.to_owned(),
+    ));
+    for (_, line) in &sent {
+        send(&mut stdin, line).await;
+    }
+    let mut answered = Vec::new();
+    for _ in 0..sent.len() {
+        let reply = next_reply(&mut lines).await;
+        answered.push(reply["id"].clone());
+    }
+    let ended = Instant::now();
+    drop(stdin);
+    let rest = next_reply(&mut lines).await;
+    let exited = tokio::time::timeout(Duration::from_secs(10), child.wait())
+        .await
+        .is_ok();
+    let took = ended.elapsed();
+    let mut expected: Vec<String> = sent.iter().map(|(id, _)| id.to_string()).collect();
+    let mut answered: Vec<String> = answered.iter().map(Value::to_string).collect();
+    expected.sort();
+    answered.sort();
+    assert_eq!((answered, rest, exited), (expected, Value::Null, true));
+    // A request left unsettled would hold the exit for the 60 s drain limit.
+    assert!(
+        took < Duration::from_secs(5),
+        "the server took {took:?} to exit after the end of input"
+    );
 }

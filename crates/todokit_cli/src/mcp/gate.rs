@@ -55,6 +55,11 @@ pub enum Verdict {
         request: Option<Value>,
         /// For a cancellation notice, the id of the request it cancels.
         cancels: Option<Value>,
+        /// The message to pass on instead of the line as read: the parsed
+        /// message written again, one value per key and its ids in the
+        /// spelling rmcp answers with (see [`canonical_id`]). `None` for a
+        /// plain tool call, passed on as it came.
+        message: Option<Vec<u8>>,
     },
     /// Answer with this JSON-RPC error message instead.
     Reply(Value),
@@ -69,6 +74,7 @@ pub fn classify(line: &[u8]) -> Verdict {
         Some(call) => Verdict::Forward {
             request: Some(call.id),
             cancels: None,
+            message: None,
         },
         None => classify_fully(line),
     }
@@ -206,6 +212,16 @@ fn classify_fully(line: &[u8]) -> Verdict {
         .cloned();
     let method = object.get("method").and_then(Value::as_str);
     let known = method.is_some_and(|method| CLIENT_METHODS.contains(&method));
+    if let Some(problem) = id.as_ref().and_then(id_problem) {
+        return Verdict::Reply(error_reply(id, INVALID_REQUEST, problem));
+    }
+    if object.get("method").is_some_and(|method| !method.is_string()) {
+        let problem = "Invalid request: \"method\" must be a string".to_owned();
+        return match id {
+            Some(id) => Verdict::Reply(error_reply(Some(id), INVALID_REQUEST, problem)),
+            None => Verdict::Drop(problem),
+        };
+    }
     if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
         let problem = "Invalid request: \"jsonrpc\" must be \"2.0\"".to_owned();
         return match (method, id) {
@@ -219,15 +235,17 @@ fn classify_fully(line: &[u8]) -> Verdict {
                 Verdict::Reply(invalid_params(id, &custom.method, custom.params.as_ref()))
             }
             _ => Verdict::Forward {
-                request: id,
+                request: id.as_ref().map(canonical_id),
                 cancels: None,
+                message: Some(rewritten(value.clone())),
             },
         },
         Ok(_) => Verdict::Forward {
             request: None,
             cancels: (method == Some("notifications/cancelled"))
-                .then(|| object.get("params")?.get("requestId").cloned())
+                .then(|| object.get("params")?.get("requestId").map(canonical_id))
                 .flatten(),
+            message: Some(rewritten(value.clone())),
         },
         Err(error) => match (method, id) {
             (Some(method), Some(id)) if known => {
@@ -247,6 +265,44 @@ fn classify_fully(line: &[u8]) -> Verdict {
             (None, _) => Verdict::Drop(format!("unreadable message without a method: {error}")),
         },
     }
+}
+
+/// A request id as rmcp answers it: a number with no fraction that an
+/// `f64` holds exactly (`100.0`, `1e2`, `-0`) is written as the integer
+/// (`100`, `0`); JSON-RPC compares ids as JSON values, so this is the same
+/// id, and settling requests by it matches rmcp's reply.
+pub fn canonical_id(id: &Value) -> Value {
+    /// 2^53: above it an `f64` no longer holds every integer.
+    const EXACT: f64 = 9_007_199_254_740_992.0;
+    match id.as_f64() {
+        Some(number) if !id.is_i64() && !id.is_u64() && number.fract() == 0.0 && number.abs() <= EXACT => {
+            // Exact: an integer of at most 2^53 in magnitude.
+            Value::from(number as i64)
+        }
+        _ => id.clone(),
+    }
+}
+
+/// Why `id` (a string or a number) cannot name a request here: rmcp reads
+/// ids as strings or 64-bit signed integers only.
+fn id_problem(id: &Value) -> Option<String> {
+    let fits = id.is_string() || canonical_id(id).is_i64();
+    (!fits).then(|| {
+        "Invalid request: a request id must be a string or a whole number that fits in 64 bits".to_owned()
+    })
+}
+
+/// `message` written again with its id and a cancellation's `requestId`
+/// in their canonical spelling; serde_json keeps one value per key (the
+/// last), so a key the client repeated reaches rmcp once.
+fn rewritten(mut message: Value) -> Vec<u8> {
+    if let Some(id) = message.get_mut("id") {
+        *id = canonical_id(id);
+    }
+    if let Some(cancelled) = message.get_mut("params").and_then(|p| p.get_mut("requestId")) {
+        *cancelled = canonical_id(cancelled);
+    }
+    serde_json::to_vec(&message).unwrap_or_default()
 }
 
 /// The answer to a message longer than the server reads

@@ -180,9 +180,14 @@ fn the_quick_reading_of_a_tool_call_agrees_with_the_full_one() {
         .iter()
         .filter_map(|line| plain_tool_call(line.as_bytes()).map(|_| (line, classify(line.as_bytes()))))
         .collect();
+    // The same decision; the full reading passes on its own rewriting.
+    let decision = |verdict: &Verdict| match verdict {
+        Verdict::Forward { request, cancels, .. } => Some((request.clone(), cancels.clone())),
+        _ => None,
+    };
     let disagreements: Vec<&String> = quick
         .iter()
-        .filter(|(line, verdict)| *verdict != classify_fully(line.as_bytes()))
+        .filter(|(line, verdict)| decision(verdict) != decision(&classify_fully(line.as_bytes())))
         .map(|(line, _)| *line)
         .collect();
     // Ids 1, "a", -3 and an escaped "a" under version "2.0" and method
@@ -205,23 +210,86 @@ fn well_formed_messages_pass_with_the_ids_to_wait_for() {
         verdict(r#"{"jsonrpc":"2.0","id":2,"method":"no/such/method"}"#),
         verdict(r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"a"}}"#),
     ];
+    let message = |text: &str| Some(text.as_bytes().to_vec());
     let expected = vec![
         Verdict::Forward {
             request: Some(json!(1)),
             cancels: None,
+            message: message(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#),
         },
         Verdict::Forward {
             request: Some(json!("a")),
             cancels: None,
+            message: None,
         },
         Verdict::Forward {
             request: Some(json!(2)),
             cancels: None,
+            message: message(r#"{"jsonrpc":"2.0","id":2,"method":"no/such/method"}"#),
         },
         Verdict::Forward {
             request: None,
             cancels: Some(json!("a")),
+            message: message(
+                r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"a"}}"#,
+            ),
         },
+    ];
+    assert_eq!(actual, expected);
+}
+
+#[test]
+fn ids_in_any_spelling_are_passed_on_as_rmcp_answers_them_and_repeated_keys_once() {
+    let forwarded = |line: &str| match verdict(line) {
+        Verdict::Forward { request, message, .. } => {
+            let message = message.map(|m| String::from_utf8_lossy(&m).into_owned());
+            json!([request, message])
+        }
+        other => json!(format!("{other:?}")),
+    };
+    let actual: Vec<Value> = [
+        r#"{"jsonrpc":"2.0","id":100.0,"method":"ping"}"#,
+        r#"{"jsonrpc":"2.0","id":1e0,"method":"ping"}"#,
+        r#"{"jsonrpc":"2.0","id":-0,"method":"ping"}"#,
+        r#"{"jsonrpc":"2.0","id":7,"id":8,"method":"ping"}"#,
+        r#"{"jsonrpc":"2.0","id":9,"method":"tools/list","method":"ping"}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":4.0}}"#,
+    ]
+    .into_iter()
+    .map(forwarded)
+    .collect();
+    let expected = vec![
+        json!([100, r#"{"jsonrpc":"2.0","id":100,"method":"ping"}"#]),
+        json!([1, r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#]),
+        json!([0, r#"{"jsonrpc":"2.0","id":0,"method":"ping"}"#]),
+        json!([8, r#"{"jsonrpc":"2.0","id":8,"method":"ping"}"#]),
+        json!([9, r#"{"jsonrpc":"2.0","id":9,"method":"ping"}"#]),
+        json!([
+            null,
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":4}}"#
+        ]),
+    ];
+    assert_eq!(actual, expected);
+}
+
+#[test]
+fn an_id_rmcp_cannot_read_or_a_method_that_is_not_text_is_refused_with_the_id() {
+    let actual: Vec<(Value, Value)> = [
+        r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#,
+        r#"{"jsonrpc":"2.0","id":1e300,"method":"ping"}"#,
+        r#"{"jsonrpc":"2.0","id":18446744073709551615,"method":"ping"}"#,
+        r#"{"jsonrpc":"2.0","id":9,"method":null}"#,
+        r#"{"jsonrpc":"2.0","id":"m","method":5}"#,
+    ]
+    .into_iter()
+    .map(|line| code_and_id(verdict(line)))
+    .collect();
+    let expected = vec![
+        (json!(INVALID_REQUEST), json!(1.5)),
+        (json!(INVALID_REQUEST), json!(1e300)),
+        (json!(INVALID_REQUEST), json!(18446744073709551615u64)),
+        (json!(INVALID_REQUEST), json!(9)),
+        (json!(INVALID_REQUEST), json!("m")),
     ];
     assert_eq!(actual, expected);
 }
@@ -292,6 +360,8 @@ fn every_answer_and_drop_reason_of_the_gate_is_pinned() {
         r#"{"jsonrpc":"2.0","id":5,"method":"tools/list","params":[1]}"#,
         r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":"soon"}"#,
         r#"{"jsonrpc":"2.0","result":7}"#,
+        r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#,
+        r#"{"jsonrpc":"2.0","id":9,"method":null}"#,
     ];
     let actual: Vec<Value> = fixture
         .iter()

@@ -29,7 +29,9 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader
 use tokio::sync::{Semaphore, mpsc};
 
 use super::framing::{Frame, FrameReader};
-use super::gate::{Verdict, classify, is_initialize, plain_tool_call, too_large};
+use super::gate::{
+    INVALID_REQUEST, Verdict, classify, error_reply, is_initialize, plain_tool_call, too_large,
+};
 use super::server::TodoMcpServer;
 
 /// The longest message the server reads, in bytes (4 MiB: a full list at
@@ -141,6 +143,12 @@ impl InFlight {
         }
         let mut ids = self.ids.lock().unwrap_or_else(PoisonError::into_inner);
         *ids.entry(id.to_string()).or_default() += 1;
+    }
+
+    /// Whether a request with `id` is waiting for its reply.
+    fn holds(&self, id: &Value) -> bool {
+        let ids = self.ids.lock().unwrap_or_else(PoisonError::into_inner);
+        ids.contains_key(&id.to_string())
     }
 
     /// The request `id` was answered (or cancelled): frees its room.
@@ -267,8 +275,18 @@ async fn read_requests<I: AsyncRead + Unpin>(
             continue;
         }
         match classify(&line) {
-            Verdict::Forward { request, cancels } => {
+            Verdict::Forward {
+                request,
+                cancels,
+                message,
+            } => {
                 if let Some(id) = &request {
+                    // rmcp keeps one request per id: a second one while the
+                    // first waits would never be answered.
+                    if in_flight.holds(id) {
+                        let _ = replies.send(line_of(&id_in_use(id))).await;
+                        continue;
+                    }
                     if is_initialize(&line) {
                         lifecycle.asked(id);
                     }
@@ -277,7 +295,7 @@ async fn read_requests<I: AsyncRead + Unpin>(
                 if let Some(id) = &cancels {
                     in_flight.settle(id);
                 }
-                let sent = to_service.write_all(&line).await;
+                let sent = to_service.write_all(message.as_deref().unwrap_or(&line)).await;
                 if sent.and(to_service.write_all(b"\n").await).is_err() {
                     break;
                 }
@@ -297,6 +315,17 @@ async fn read_requests<I: AsyncRead + Unpin>(
     }
     drop(to_service);
     answered_here
+}
+
+/// The answer to a request whose id an unanswered request still uses.
+fn id_in_use(id: &Value) -> Value {
+    error_reply(
+        Some(id.clone()),
+        INVALID_REQUEST,
+        format!(
+            "Invalid request: id {id} belongs to a request still being answered; give each request its own id"
+        ),
+    )
 }
 
 fn line_of(reply: &Value) -> Vec<u8> {
