@@ -157,3 +157,41 @@ fn demo_refuses_a_profile_it_has_no_script_for() {
     );
     assert_eq!(actual, expected);
 }
+
+#[test]
+fn text_hidden_in_invisible_characters_is_shown_escaped_in_every_terminal_view() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("store");
+    // "hidden" in Unicode tag characters, a Mongolian vowel separator and
+    // a deprecated format character: all draw as nothing on a terminal.
+    let hidden: String = "hidden"
+        .chars()
+        .filter_map(|c| char::from_u32(0xe0000 + u32::from(c)))
+        .collect();
+    let content = format!("visible{hidden}end\u{180e}\u{206a}");
+    let todos = serde_json::json!([{"content": content, "status": "in_progress", "activeForm": content}]);
+    cli_support::write_todos(&store, "tags", &todos);
+    let run = |args: &[&str]| {
+        let out = cli_support::todokit(&store)
+            .args(args)
+            .output()
+            .expect("todokit runs");
+        stdout(&out)
+    };
+    let views = [
+        run(&["--conversation", "tags", "show"]),
+        run(&["--conversation", "tags", "show", "--format", "ansi"]),
+        run(&["conversations"]),
+    ];
+    let invisible = |text: &str| {
+        text.chars()
+            .filter(|c| matches!(u32::from(*c), 0xe0000..=0xe0fff | 0x180e | 0x206a..=0x206f))
+            .count()
+    };
+    let escaped = "visible\\u{e0068}\\u{e0069}\\u{e0064}\\u{e0064}\\u{e0065}\\u{e006e}end\\u{180e}\\u{206a}";
+    let actual: Vec<(usize, bool)> = views
+        .iter()
+        .map(|v| (invisible(v), v.contains(escaped)))
+        .collect();
+    assert_eq!(actual, vec![(0, true); 3], "{views:#?}");
+}
