@@ -4,12 +4,10 @@ mod json_file;
 mod memory;
 #[cfg(feature = "postgres")]
 mod postgres;
-#[cfg(feature = "postgres")]
-mod postgres_notify;
 
 pub use json_file::{FILE_FORMAT, JsonFileStore, LAST_FILE_MAX_BYTES, MAX_SLUG_CHARS, SWEEP_EVERY_SAVES};
 pub use memory::{DEFAULT_READY_CONVERSATIONS, MemoryStore};
 #[cfg(feature = "postgres")]
-pub use postgres::{DEFAULT_POOL_SIZE, PostgresStore, SCHEMA_VERSION};
+pub use postgres::NOTIFY_CHANNEL;
 #[cfg(feature = "postgres")]
-pub use postgres_notify::CHANNEL as NOTIFY_CHANNEL;
+pub use postgres::{DEFAULT_POOL_SIZE, PostgresStore, SCHEMA_VERSION};
