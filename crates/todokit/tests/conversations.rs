@@ -60,5 +60,6 @@ async fn a_file_that_cannot_be_read_is_listed_with_its_problem() {
     std::fs::write(store.path_for("broken"), b"{not json").unwrap();
     let listed = store.conversations().await.unwrap();
     let actual: Vec<(String, bool)> = listed.into_iter().map(|c| (c.id, c.state.is_err())).collect();
-    assert_eq!(actual, vec![("c-broken".to_owned(), true)]);
+    // Listed under the conversation its file name stands for.
+    assert_eq!(actual, vec![("broken".to_owned(), true)]);
 }

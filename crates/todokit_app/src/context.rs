@@ -36,6 +36,22 @@ pub enum StoreError {
         /// The underlying error.
         error: std::io::Error,
     },
+    /// A write was sent but its answer was lost (the connection dropped
+    /// after the commit may have been made), and reading the list back did
+    /// not tell whether it landed. It may be stored: read the list before
+    /// making the change again.
+    #[error(
+        "could not tell whether the change to conversation {conversation:?} was stored at {location} ({reason}); \
+         read the list back before making it again"
+    )]
+    OutcomeUnknown {
+        /// The conversation.
+        conversation: String,
+        /// Where (a database, ...).
+        location: String,
+        /// What went wrong with the write, and with reading it back.
+        reason: String,
+    },
     /// The store cannot do this at all (a host's own store that does not
     /// implement an optional method).
     #[error("this store cannot {operation}")]

@@ -19,12 +19,12 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand, ValueEnum, builder::PossibleValuesParser};
-use commands::EXIT_USAGE;
 use commands::conversations::ListFormat;
 use commands::show::ShowFormat;
+use commands::{EXIT_OUTCOME_UNKNOWN, EXIT_USAGE};
 use todokit::app::UserAction;
 use todokit::infra::render::Glyphs;
-use todokit::{Format, SchemaTarget, ServiceError, profiles};
+use todokit::{Format, SchemaTarget, ServiceError, StoreError, profiles};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -226,13 +226,13 @@ fn exit_code(outcome: Result<ExitCode>) -> ExitCode {
         Ok(code) => code,
         Err(e) => {
             eprintln!("todokit: {e:#}");
-            let usage = e
-                .downcast_ref::<ServiceError>()
-                .is_some_and(|e| matches!(e, ServiceError::UnknownTool { .. }));
-            if usage {
-                ExitCode::from(EXIT_USAGE)
-            } else {
-                ExitCode::FAILURE
+            let service = e.downcast_ref::<ServiceError>();
+            let store = e.downcast_ref::<StoreError>();
+            match (service, store) {
+                (Some(ServiceError::UnknownTool { .. }), _) => ExitCode::from(EXIT_USAGE),
+                (Some(ServiceError::Store(StoreError::OutcomeUnknown { .. })), _)
+                | (_, Some(StoreError::OutcomeUnknown { .. })) => ExitCode::from(EXIT_OUTCOME_UNKNOWN),
+                _ => ExitCode::FAILURE,
             }
         }
     }

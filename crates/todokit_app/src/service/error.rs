@@ -18,7 +18,8 @@ pub enum ServiceError {
         /// What it has.
         available: Vec<&'static str>,
     },
-    /// The store failed; nothing was written.
+    /// The store failed; nothing was written, except for
+    /// [`StoreError::OutcomeUnknown`], where the change may have been.
     #[error(transparent)]
     Store(#[from] StoreError),
     /// The stored version is at its maximum, so no change can be committed.

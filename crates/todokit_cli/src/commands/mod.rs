@@ -28,6 +28,10 @@ use crate::store::make_service;
 /// hand edit or import that cannot be applied.
 pub const EXIT_USAGE: u8 = 2;
 
+/// Exit code for a change the store may or may not have taken: the answer
+/// to the write was lost and reading the list back could not tell.
+pub const EXIT_OUTCOME_UNKNOWN: u8 = 4;
+
 /// The conversation a command works on when `--conversation` names none.
 pub const DEFAULT_CONVERSATION: &str = "default";
 

@@ -10,4 +10,6 @@ pub use memory::{DEFAULT_READY_CONVERSATIONS, MemoryStore};
 #[cfg(feature = "postgres")]
 pub use postgres::NOTIFY_CHANNEL;
 #[cfg(feature = "postgres")]
-pub use postgres::{DEFAULT_POOL_SIZE, PostgresStore, SCHEMA_VERSION};
+pub use postgres::{
+    DEFAULT_CONNECT_TIMEOUT, DEFAULT_POOL_SIZE, DEFAULT_STATEMENT_TIMEOUT, PostgresStore, SCHEMA_VERSION,
+};

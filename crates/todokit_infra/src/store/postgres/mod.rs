@@ -2,7 +2,9 @@
 //! database. One row per conversation; a save is a compare-and-swap on the
 //! version in a single statement; the table is created by a migration the
 //! store runs on connect; connections come from a pool; live feeds are
-//! woken by `LISTEN/NOTIFY` (`notify`).
+//! woken by `LISTEN/NOTIFY` (`notify`). No wait is unbounded (`limits`),
+//! and a write whose answer was lost is read back before it is reported
+//! (`outcome`).
 
 use std::sync::Arc;
 
@@ -12,8 +14,12 @@ use todokit_app::{ConversationContext, StoreError, StoredConversation, Wake, Wat
 use todokit_domain::TodoState;
 use tokio_postgres::NoTls;
 
+mod limits;
 mod notify;
+mod outcome;
 
+use limits::Limits;
+pub use limits::{DEFAULT_CONNECT_TIMEOUT, DEFAULT_STATEMENT_TIMEOUT};
 pub use notify::CHANNEL as NOTIFY_CHANNEL;
 use notify::Listener;
 
@@ -71,6 +77,8 @@ pub struct PostgresStore {
     listener: Arc<Listener>,
     /// Set once the migration has run, by whichever connection came first.
     migrated: Arc<tokio::sync::OnceCell<()>>,
+    /// How long each wait on the database may take.
+    limits: Limits,
 }
 
 impl std::fmt::Debug for PostgresStore {
@@ -97,7 +105,8 @@ impl PostgresStore {
     /// can be made outside async code. A URL that cannot be parsed is
     /// still an error at once.
     pub fn lazy(url: &str, pool_size: usize) -> Result<Self, StoreError> {
-        let config: tokio_postgres::Config = url.parse().map_err(|e| backend("parse", url, e))?;
+        let mut config: tokio_postgres::Config = url.parse().map_err(|e| backend("parse", url, e))?;
+        let limits = Limits::apply(&mut config);
         let location = describe(&config);
         let manager = Manager::from_config(
             config.clone(),
@@ -116,6 +125,7 @@ impl PostgresStore {
             config,
             listener: Arc::default(),
             migrated: Arc::default(),
+            limits,
         })
     }
 
@@ -134,40 +144,112 @@ impl PostgresStore {
         Ok(state)
     }
 
-    /// A pooled connection; the first one runs the migration.
+    /// A pooled connection; the first one runs the migration. Waits at
+    /// most the connection limit.
     async fn client(&self) -> Result<deadpool_postgres::Object, StoreError> {
-        let client = self
-            .pool
-            .get()
+        let ready = async {
+            let client = self
+                .pool
+                .get()
+                .await
+                .map_err(|e| backend("connect to", &self.location, e))?;
+            self.migrated
+                .get_or_try_init(|| async {
+                    client
+                        .batch_execute(MIGRATION)
+                        .await
+                        .map_err(|e| backend("migrate", &self.location, e))
+                })
+                .await?;
+            Ok(client)
+        };
+        let limit = self.limits.connection();
+        tokio::time::timeout(limit, ready)
             .await
-            .map_err(|e| backend("connect to", &self.location, e))?;
-        self.migrated
-            .get_or_try_init(|| async {
+            .unwrap_or_else(|_| Err(self.silent("connect to", limit)))
+    }
+
+    /// `query` on `client`, waiting at most the statement limit; a
+    /// connection that gave no answer in time is closed, not reused.
+    async fn bounded<T>(
+        &self,
+        action: &'static str,
+        client: deadpool_postgres::Object,
+        query: impl AsyncFnOnce(&deadpool_postgres::Object) -> Result<T, tokio_postgres::Error>,
+    ) -> Result<T, Failure> {
+        let answered = match self.limits.answer() {
+            Some(limit) => match tokio::time::timeout(limit, query(&client)).await {
+                Ok(answered) => answered,
+                Err(_) => {
+                    drop(deadpool_postgres::Object::take(client));
+                    return Err(Failure::Unanswered(self.silent(action, limit)));
+                }
+            },
+            None => query(&client).await,
+        };
+        answered.map_err(|error| match error.as_db_error() {
+            // The server answered with a refusal: nothing it did stands.
+            Some(_) => Failure::Refused(backend(action, &self.location, error)),
+            None => Failure::Unanswered(backend(action, &self.location, error)),
+        })
+    }
+
+    /// The error for a database that said nothing for `limit`.
+    fn silent(&self, action: &'static str, limit: std::time::Duration) -> StoreError {
+        let reason = format!(
+            "the database gave no answer within {} s (its connect_timeout and statement_timeout, which the URL \
+             may set, bound every wait)",
+            limit.as_secs_f32()
+        );
+        backend(
+            action,
+            &self.location,
+            std::io::Error::new(std::io::ErrorKind::TimedOut, reason),
+        )
+    }
+
+    /// The stored version and state of `conversation`, if a row exists.
+    async fn row(&self, conversation: &str) -> Result<Option<(i64, serde_json::Value)>, StoreError> {
+        let client = self.client().await?;
+        let row = self
+            .bounded("read from", client, async |client| {
                 client
-                    .batch_execute(MIGRATION)
+                    .query_opt(
+                        "SELECT version, state FROM todokit_conversations WHERE conversation = $1",
+                        &[&conversation],
+                    )
                     .await
-                    .map_err(|e| backend("migrate", &self.location, e))
             })
-            .await?;
-        Ok(client)
+            .await
+            .map_err(Failure::into_error)?;
+        Ok(row.map(|row| (row.get(0), row.get(1))))
+    }
+}
+
+/// How a statement failed.
+enum Failure {
+    /// The server answered with an error: the statement took no effect.
+    Refused(StoreError),
+    /// No answer came (the connection closed, or the wait ran out): the
+    /// statement may or may not have taken effect.
+    Unanswered(StoreError),
+}
+
+impl Failure {
+    fn into_error(self) -> StoreError {
+        match self {
+            Self::Refused(error) | Self::Unanswered(error) => error,
+        }
     }
 }
 
 #[async_trait]
 impl ConversationContext for PostgresStore {
     async fn load(&self, conversation: &str) -> Result<TodoState, StoreError> {
-        let client = self.client().await?;
-        let row = client
-            .query_opt(
-                "SELECT version, state FROM todokit_conversations WHERE conversation = $1",
-                &[&conversation],
-            )
-            .await
-            .map_err(|e| backend("read from", &self.location, e))?;
-        let Some(row) = row else {
-            return Ok(TodoState::new());
-        };
-        self.decode(conversation, row.get(0), row.get(1))
+        match self.row(conversation).await? {
+            Some((version, value)) => self.decode(conversation, version, value),
+            None => Ok(TodoState::new()),
+        }
     }
 
     async fn save(&self, conversation: &str, expected: u64, state: &TodoState) -> Result<(), StoreError> {
@@ -176,19 +258,34 @@ impl ConversationContext for PostgresStore {
         let next = i64::try_from(state.version).map_err(|e| backend("encode for", &self.location, e))?;
         let expected_db = i64::try_from(expected).map_err(|e| backend("encode for", &self.location, e))?;
         let statement = if expected == 0 { SAVE } else { UPDATE };
-        let saved = client
-            .query_opt(statement, &[&conversation, &next, &value, &expected_db])
-            .await
-            .map_err(|e| backend("write to", &self.location, e))?;
-        if saved.is_some() {
-            return Ok(());
+        let saved = self
+            .bounded("write to", client, async |client| {
+                client
+                    .query_opt(statement, &[&conversation, &next, &value, &expected_db])
+                    .await
+            })
+            .await;
+        match saved {
+            Ok(Some(_)) => Ok(()),
+            Ok(None) => {
+                let found = self.load(conversation).await?.version;
+                Err(StoreError::Conflict {
+                    conversation: conversation.to_owned(),
+                    expected,
+                    found,
+                })
+            }
+            Err(Failure::Refused(error)) => Err(error),
+            Err(Failure::Unanswered(error)) => {
+                let written = outcome::Written {
+                    conversation,
+                    expected: expected_db,
+                    next,
+                    state: &value,
+                };
+                settle(self, &written, error).await
+            }
         }
-        let found = self.load(conversation).await?.version;
-        Err(StoreError::Conflict {
-            conversation: conversation.to_owned(),
-            expected,
-            found,
-        })
     }
 
     fn is_durable(&self) -> bool {
@@ -226,6 +323,80 @@ impl ConversationContext for PostgresStore {
             })
             .collect())
     }
+}
+
+/// The outcome of a save that got no answer (`error`), settled by reading
+/// the row back.
+async fn settle(
+    store: &PostgresStore,
+    written: &outcome::Written<'_>,
+    error: StoreError,
+) -> Result<(), StoreError> {
+    let deadline = tokio::time::Instant::now() + store.limits.connection();
+    loop {
+        let attempt = async {
+            let row = store.row(written.conversation).await?;
+            let landed = outcome::judge(written, row.as_ref());
+            let still_expected = match &row {
+                Some((version, _)) => *version == written.expected,
+                None => written.expected == 0,
+            };
+            if landed == outcome::Landed::No && still_expected && !fence(store, written).await? {
+                // Someone wrote between the read and the fence: look again.
+                return Ok(None);
+            }
+            Ok::<_, StoreError>(Some(landed))
+        };
+        match attempt.await {
+            Ok(None) if tokio::time::Instant::now() >= deadline => {
+                let reason = "the list kept changing while it was read back";
+                return Err(outcome::unknown(&store.location, written, &error, reason));
+            }
+            Ok(None) => {}
+            Ok(Some(landed)) => {
+                return match landed {
+                    outcome::Landed::Yes => Ok(()),
+                    outcome::Landed::No => Err(outcome::not_stored(error)),
+                    outcome::Landed::CannotTell => Err(outcome::unknown(
+                        &store.location,
+                        written,
+                        &error,
+                        "the list read back has been changed again since, so whether this change came first cannot \
+                         be told",
+                    )),
+                };
+            }
+            Err(reread) if tokio::time::Instant::now() >= deadline => {
+                let reason = format!("reading the list back failed too: {reread}");
+                return Err(outcome::unknown(&store.location, written, &error, &reason));
+            }
+            Err(_) => tokio::time::sleep(outcome::RETRY_EVERY).await,
+        }
+    }
+}
+
+/// Fences the row (see the module docs); `false` when it had moved on
+/// meanwhile, so nothing was fenced.
+async fn fence(store: &PostgresStore, written: &outcome::Written<'_>) -> Result<bool, StoreError> {
+    let client = store.client().await?;
+    let empty = serde_json::to_value(todokit_domain::TodoState::new())
+        .map_err(|e| backend("encode for", &store.location, e))?;
+    let fenced = store
+        .bounded("write to", client, async |client| match written.expected {
+            0 => {
+                client
+                    .execute(outcome::FENCE_FIRST, &[&written.conversation, &empty])
+                    .await
+            }
+            expected => {
+                client
+                    .execute(outcome::FENCE, &[&written.conversation, &expected])
+                    .await
+            }
+        })
+        .await
+        .map_err(Failure::into_error)?;
+    Ok(fenced == 1)
 }
 
 /// Where the store connects, without the password.
@@ -268,5 +439,7 @@ fn backend(action: &'static str, location: &str, error: impl std::error::Error) 
     }
 }
 
+#[cfg(test)]
+mod fault_tests;
 #[cfg(test)]
 mod tests;

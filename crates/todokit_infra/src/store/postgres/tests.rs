@@ -8,7 +8,7 @@ use std::sync::Arc;
 use todokit_app::{ManualClock, TodoWriteService, profiles};
 use todokit_domain::Todo;
 
-fn url() -> String {
+pub(super) fn url() -> String {
     std::env::var("TODOKIT_TEST_POSTGRES_URL")
         .expect("TODOKIT_TEST_POSTGRES_URL must name a test database: run the tests with `make test`")
 }
@@ -19,7 +19,7 @@ async fn store() -> PostgresStore {
         .expect("the test database is reachable")
 }
 
-fn unique(name: &str) -> String {
+pub(super) fn unique(name: &str) -> String {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_nanos())
