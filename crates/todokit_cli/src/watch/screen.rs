@@ -12,7 +12,7 @@ use anstyle::Style;
 use todokit::infra::render::{Glyphs, sanitize, status_styles};
 use todokit::{Status, Todo, TodoState};
 
-use super::wrap::{truncate, width, wrap};
+use super::wrap::{clip, truncate, width, wrap};
 
 /// The most rows the plan's explanation takes.
 const MAX_EXPLANATION_ROWS: usize = 3;
@@ -100,12 +100,10 @@ pub fn screen(state: &Result<TodoState, String>, spec: &ScreenSpec) -> Vec<Strin
     };
     rows.extend(body);
     rows.truncate(spec.height);
-    if !spec.color {
-        // Panes narrower than an indent and a glyph: cut what still sticks
-        // out rather than let the terminal wrap it.
-        for row in &mut rows {
-            *row = truncate(row, spec.width, "");
-        }
+    // Panes narrower than a glyph and a word: cut what still sticks out,
+    // colour or not, rather than let the terminal wrap it and scroll.
+    for row in &mut rows {
+        *row = clip(row, spec.width);
     }
     rows
 }
@@ -162,7 +160,11 @@ fn cut(blocks: Vec<Block>, spec: &ScreenSpec, room: usize) -> Vec<String> {
 fn blocks(state: &TodoState, spec: &ScreenSpec, collapse: bool) -> Vec<Block> {
     let mut out = Vec::new();
     for phase in state.phases.iter().filter(|p| !p.tasks.is_empty()) {
-        let indent = if phase.is_implicit() { 0 } else { 2 };
+        let indent = if phase.is_implicit() || spec.width < PHASE_INDENT + 2 + MIN_TEXT {
+            0
+        } else {
+            PHASE_INDENT
+        };
         if !phase.is_implicit() {
             let heading = truncate(&sanitize(&phase.name), spec.width, spec.glyphs.ellipsis());
             out.push(Block {
@@ -239,8 +241,10 @@ fn task_block(task: &Todo, spec: &ScreenSpec, indent: usize) -> Block {
     if let Some(owner) = task.owner.as_deref().filter(|o| !o.is_empty()) {
         text.push_str(&format!(" ({})", sanitize(owner)));
     }
+    let hang = narrowed(hang, spec.width);
     let room = spec.width.saturating_sub(hang);
-    let mut lines: Vec<String> = wrap(&text, room, room)
+    let first_room = spec.width.saturating_sub(indent + width(glyph) + 1);
+    let mut lines: Vec<String> = wrap(&text, first_room, room)
         .into_iter()
         .enumerate()
         .map(|(row, part)| {
@@ -264,7 +268,7 @@ fn task_block(task: &Todo, spec: &ScreenSpec, indent: usize) -> Block {
     }
     if task.status == Status::InProgress {
         let mark = spec.glyphs.note_mark();
-        let note_hang = hang + width(mark) + 1;
+        let note_hang = narrowed(hang + width(mark) + 1, spec.width);
         let note_room = spec.width.saturating_sub(note_hang);
         for note in &task.notes {
             for (row, part) in wrap(&sanitize(note), note_room, note_room)
@@ -288,6 +292,19 @@ fn task_block(task: &Todo, spec: &ScreenSpec, indent: usize) -> Block {
         tasks: 1,
         pinned: task.status == Status::InProgress,
     }
+}
+
+/// The indent of tasks under a phase heading, where the pane has room.
+const PHASE_INDENT: usize = 2;
+
+/// The fewest columns of text a line keeps beside its indent; a narrower
+/// pane gives up the indent instead.
+const MIN_TEXT: usize = 4;
+
+/// `indent`, or none when it would leave fewer than [`MIN_TEXT`] columns of
+/// a `width`-column pane for the text.
+fn narrowed(indent: usize, width: usize) -> usize {
+    if width >= indent + MIN_TEXT { indent } else { 0 }
 }
 
 fn paint(color: bool, style: Style, text: &str) -> String {

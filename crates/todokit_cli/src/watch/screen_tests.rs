@@ -236,3 +236,58 @@ fn any_pane_size_and_any_error_fit_without_panicking() {
     }
     assert_eq!(misfits, Vec::<(usize, usize, Vec<String>)>::new());
 }
+
+/// `row` without this view's colour sequences.
+fn visible(row: &str) -> String {
+    let mut out = String::new();
+    let mut in_sequence = false;
+    for c in row.chars() {
+        match (in_sequence, c) {
+            (false, '\u{1b}') => in_sequence = true,
+            (true, c) if c != '[' && ('@'..='~').contains(&c) => in_sequence = false,
+            (true, _) => {}
+            (false, c) => out.push(c),
+        }
+    }
+    out
+}
+
+#[test]
+fn phases_notes_and_blockers_never_overflow_a_narrow_pane_in_colour_or_not() {
+    let tasks = vec![
+        Todo::new("Draft the plan").status(Status::Completed),
+        Todo::new("Write the parser")
+            .active_form("Writing the parser")
+            .status(Status::InProgress)
+            .notes(vec!["a note that runs on for a while".to_owned()]),
+        Todo::new("Ship it")
+            .id("9")
+            .blocked_by(vec!["7".to_owned(), "8".to_owned()]),
+    ];
+    let state = TodoState::new().phases(vec![
+        Phase::new("Design and build").tasks(tasks),
+        Phase::new("Later").tasks(vec![Todo::new("Celebrate")]),
+    ]);
+    let mut misfits = Vec::new();
+    for color in [false, true] {
+        for width in 0..=12 {
+            let fixture = ScreenSpec {
+                color,
+                ids: true,
+                ..spec(width, 30)
+            };
+            let rows = screen(&Ok(state.clone()), &fixture);
+            let widest = rows.iter().map(|r| self::width(&visible(r))).max().unwrap_or(0);
+            if widest > width {
+                misfits.push((color, width, widest));
+            }
+        }
+    }
+    // At six columns the tasks under a heading keep four columns of text.
+    let six: Vec<String> = screen(&Ok(state), &spec(6, 30))
+        .iter()
+        .map(|r| visible(r))
+        .collect();
+    assert_eq!(misfits, Vec::<(bool, usize, usize)>::new());
+    assert!(six.iter().any(|r| r == "~ Writ"), "{six:#?}");
+}

@@ -33,6 +33,40 @@ pub fn truncate(text: &str, max: usize, ellipsis: &str) -> String {
     out
 }
 
+/// `row` (text and this view's own colour sequences) cut to at most `max`
+/// visible columns: a row wider than the pane would wrap, and the screen
+/// would scroll. Colour sequences take no columns and are kept, so a cut
+/// row still ends with its reset. Model text reaches here sanitized, so
+/// every escape in `row` is one of the view's.
+pub fn clip(row: &str, max: usize) -> String {
+    let mut out = String::with_capacity(row.len());
+    let mut used = 0;
+    let mut full = false;
+    let mut chars = row.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            // CSI: ESC [ parameters, ended by a byte in @..~.
+            out.push(c);
+            if chars.peek() == Some(&'[') {
+                for next in chars.by_ref() {
+                    out.push(next);
+                    if next != '[' && ('@'..='~').contains(&next) {
+                        break;
+                    }
+                }
+            }
+            continue;
+        }
+        let w = c.width().unwrap_or(0);
+        full = full || used + w > max;
+        if !full {
+            used += w;
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// `text` as lines of at most `first` columns for the first line and
 /// `rest` for the others (the caller draws the prefix and the hanging
 /// indent around them). Runs of white space collapse to one space. Always
@@ -74,6 +108,18 @@ fn push(lines: &mut [String], text: &str) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn clip_keeps_colour_sequences_and_cuts_only_visible_columns() {
+        let row = "\u{1b}[1m~\u{1b}[0m \u{1b}[2mWriting the parser\u{1b}[0m";
+        let actual = [super::clip(row, 5), super::clip(row, 0), super::clip("ab", 5)];
+        let expected = [
+            "\u{1b}[1m~\u{1b}[0m \u{1b}[2mWri\u{1b}[0m".to_owned(),
+            "\u{1b}[1m\u{1b}[0m\u{1b}[2m\u{1b}[0m".to_owned(),
+            "ab".to_owned(),
+        ];
+        pretty_assertions::assert_eq!(actual, expected);
+    }
+
     use super::*;
     use pretty_assertions::assert_eq;
 
