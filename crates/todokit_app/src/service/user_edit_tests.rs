@@ -267,6 +267,40 @@ fn edits_the_model_has_not_seen_coalesce_into_one_reminder_with_the_list_as_it_i
     assert_eq!(actual, expected);
 }
 
+#[test]
+fn a_hand_edit_cannot_leave_what_the_profiles_own_tool_would_refuse() {
+    let service = memory_service("claude-code");
+    let codec = ListCodec;
+    let append = |items: Vec<String>| {
+        block_on(service.user_edit("c", UserAction::Append { phase: None, items }, &codec))
+            .map(|edit| edit.map(|e| e.state.tasks().count()))
+            .map_err(|e| e.to_string())
+    };
+    let long = append(vec!["x".repeat(299)]);
+    let fits = append((1..=49).map(|n| format!("task {n}")).collect());
+    let one_too_many = append(vec!["fifty".into(), "fifty-one".into()]);
+    let fiftieth = append(vec!["fifty".into()]);
+    // Marking a task done adds nothing the tool would refuse.
+    let done = block_on(service.user_edit("c", UserAction::Done("task 1".into()), &codec))
+        .map(|edit| edit.map(|e| e.state.tasks().count()))
+        .map_err(|e| e.to_string());
+    let actual = (long, fits, one_too_many, fiftieth, done);
+    let expected = (
+        Err(format!(
+            "the task \"{}…\" is 299 bytes, and claude-code's tool takes at most 200: shorten it",
+            "x".repeat(80)
+        )),
+        Ok(Some(49)),
+        Err(
+            "the list would hold 51 tasks, and claude-code's tool takes at most 50: remove some first"
+                .to_owned(),
+        ),
+        Ok(Some(50)),
+        Ok(Some(50)),
+    );
+    assert_eq!(actual, expected);
+}
+
 /// A codec that writes one `status: content` line per task, so the test
 /// sees which list the reminder quotes.
 struct ListCodec;
