@@ -229,6 +229,9 @@ fn classify_fully(line: &[u8]) -> Verdict {
             _ => Verdict::Drop(problem),
         };
     }
+    let cancels = (method == Some("notifications/cancelled"))
+        .then(|| object.get("params")?.get("requestId").map(canonical_id))
+        .flatten();
     match ClientJsonRpcMessage::deserialize(&value) {
         Ok(JsonRpcMessage::Request(request)) => match &request.request {
             ClientRequest::CustomRequest(custom) if known => {
@@ -237,15 +240,13 @@ fn classify_fully(line: &[u8]) -> Verdict {
             _ => Verdict::Forward {
                 request: id.as_ref().map(canonical_id),
                 cancels: None,
-                message: Some(rewritten(value.clone())),
+                message: Some(rewritten(value)),
             },
         },
         Ok(_) => Verdict::Forward {
             request: None,
-            cancels: (method == Some("notifications/cancelled"))
-                .then(|| object.get("params")?.get("requestId").map(canonical_id))
-                .flatten(),
-            message: Some(rewritten(value.clone())),
+            cancels,
+            message: Some(rewritten(value)),
         },
         Err(error) => match (method, id) {
             (Some(method), Some(id)) if known => {
