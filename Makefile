@@ -34,7 +34,7 @@ doc:
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps --all-features --locked
 
 unit: packages
-	./scripts/with-postgres.sh $(CARGO) test --workspace --all-features --locked
+	./scripts/with-postgres.sh $(CARGO) test --workspace --all-features --locked --no-fail-fast
 
 ## A fresh host crate on `todokit` with `default-features = false`: at most
 ## 60 crates, none of the binary's, and a call under a non-tokio executor.
