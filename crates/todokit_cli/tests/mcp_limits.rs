@@ -15,8 +15,10 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, ChildStdout};
 
+mod cli_support;
 mod mcp_support;
-use mcp_support::{call_line, command, handshake, one, status_kib, todokit_show};
+use cli_support::status_kib;
+use mcp_support::{call_line, command, handshake, one, todokit_show};
 
 /// The server as a raw child, past the handshake, its reply to
 /// `initialize` already read.

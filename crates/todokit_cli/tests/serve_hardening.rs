@@ -169,17 +169,6 @@ fn a_client_that_never_finishes_its_request_is_let_go() {
     assert_eq!((meanwhile, closed), (200, 200));
 }
 
-/// The resident memory of process `pid` in KiB.
-fn resident_kib(pid: u32) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .ok()
-        .and_then(|status| {
-            let line = status.lines().find(|line| line.starts_with("VmRSS:"))?.to_owned();
-            line.split_whitespace().nth(1)?.parse().ok()
-        })
-        .unwrap_or(0)
-}
-
 /// Opens a stream on `id`, waits for its first list, and closes it.
 fn one_stream(server: &Server, id: &str) -> bool {
     let mut events = Events::open(&server.address, &format!("/api/conversations/{id}/events"));
@@ -199,23 +188,23 @@ fn streams_on_ever_new_ids_leave_no_memory_behind() {
         .filter(|i| one_stream(&server, &format!("warm-{i}")))
         .count();
     std::thread::sleep(Duration::from_secs(1));
-    let start = resident_kib(pid);
+    let start = cli_support::status_kib(pid, "VmRSS");
     let mut served = 0;
     let mut after_rounds = Vec::new();
     for round in 0..3 {
         served += (0..1000)
             .filter(|i| one_stream(&server, &format!("new-{round}-{i}")))
             .count();
-        after_rounds.push(resident_kib(pid));
+        after_rounds.push(cli_support::status_kib(pid, "VmRSS"));
     }
     // The last streams' feeds end at their next tick; then measure in the
     // same quiet as at the start.
     std::thread::sleep(Duration::from_secs(1));
     let deadline = Instant::now() + Duration::from_secs(5);
-    let mut end = resident_kib(pid);
+    let mut end = cli_support::status_kib(pid, "VmRSS");
     while end > start + 5 * 1024 && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(200));
-        end = resident_kib(pid);
+        end = cli_support::status_kib(pid, "VmRSS");
     }
     let grew = end.saturating_sub(start);
     assert!(

@@ -82,3 +82,13 @@ pub fn snapshot_settings() -> insta::Settings {
     settings.set_omit_expression(true);
     settings
 }
+
+/// A kibibyte figure from a `/proc/<pid>/status` line such as `VmHWM`.
+pub fn status_kib(pid: u32, field: &str) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix(field)?.strip_prefix(':'))
+        .and_then(|rest| rest.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}

@@ -52,13 +52,3 @@ pub fn todokit_show(store: &Path, conversation: Option<&str>) -> Value {
         .expect("todokit show runs");
     serde_json::from_slice(&out.stdout).expect("show prints JSON")
 }
-
-/// A kibibyte figure from a `/proc/<pid>/status` line such as `VmHWM`.
-pub fn status_kib(pid: u32, field: &str) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    status
-        .lines()
-        .find_map(|line| line.strip_prefix(field)?.strip_prefix(':'))
-        .and_then(|rest| rest.split_whitespace().next()?.parse().ok())
-        .unwrap_or(0)
-}
