@@ -65,7 +65,7 @@ pub use todokit_app::turn::{
 };
 pub use todokit_app::{
     Clock, ConversationContext, ConversationSummary, ManualClock, Pin, Profile, RoundCall,
-    SUBSCRIBE_NOTIFIED_POLL_INTERVAL, SUBSCRIBE_POLL_INTERVAL, SchemaTarget, ServiceError, StoreError,
+    SUBSCRIBE_POLL_INTERVAL, SchemaTarget, ServiceError, StoreError,
     StoredConversation, Subscription, TodoWriteService, ToolResult, Upstream, UserAction, UserEdit,
     UserEditError, Wake, WatchGuard, end_of_turn_reminder, profiles,
 };

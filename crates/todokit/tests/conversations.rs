@@ -59,7 +59,7 @@ async fn a_file_that_cannot_be_read_is_listed_with_its_problem() {
     let store = JsonFileStore::new(dir.path());
     std::fs::write(store.path_for("broken"), b"{not json").unwrap();
     let listed = store.conversations().await.unwrap();
-    let actual: Vec<(String, bool)> = listed.into_iter().map(|c| (c.id, c.state.is_err())).collect();
+    let actual: Vec<(String, bool)> = listed.into_iter().map(|c| (c.id, c.summary.is_err())).collect();
     // Listed under the conversation its file name stands for.
     assert_eq!(actual, vec![("broken".to_owned(), true)]);
 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use thiserror::Error;
-use todokit_domain::{Timestamp, TodoState};
+use todokit_domain::{ListSummary, Timestamp, TodoState};
 
 /// Why a store could not load or save a list.
 #[derive(Debug, Error)]
@@ -128,10 +128,12 @@ pub trait ConversationContext: Send + Sync {
     /// True when a saved list survives the process (a file, a database).
     fn is_durable(&self) -> bool;
 
-    /// Every stored conversation, in no particular order. One that cannot
-    /// be read is listed with its error, not left out. The default says
-    /// the store cannot list (for hosts' own stores written before this
-    /// method existed).
+    /// Every stored conversation with its [`ListSummary`], in no
+    /// particular order. One that cannot be read is listed with its error,
+    /// not left out. A store keeps each summary when it commits, so this
+    /// reads no list that has not changed since. The default says the
+    /// store cannot list (for hosts' own stores written before this method
+    /// existed).
     async fn conversations(&self) -> Result<Vec<StoredConversation>, StoreError> {
         Err(StoreError::Unsupported {
             operation: "list its conversations",
@@ -147,6 +149,16 @@ pub trait ConversationContext: Send + Sync {
         let _ = (conversation, wake);
         None
     }
+
+    /// Calls `wake` whenever any conversation may have been committed or
+    /// added, by any writer, for as long as the returned guard lives;
+    /// `None` when this store cannot tell. One watch serves every listener
+    /// of the store (an overview of all conversations), so it costs the
+    /// same for one listener as for many. A wake may be spurious.
+    fn watch_all(&self, wake: Wake) -> Option<WatchGuard> {
+        let _ = wake;
+        None
+    }
 }
 
 /// One conversation as a store lists it.
@@ -157,6 +169,6 @@ pub struct StoredConversation {
     /// When it last changed (milliseconds since the Unix epoch), where the
     /// store knows.
     pub changed_at: Option<Timestamp>,
-    /// Its list, or why it cannot be read.
-    pub state: Result<TodoState, StoreError>,
+    /// Its list's summary, or why the list cannot be read.
+    pub summary: Result<ListSummary, StoreError>,
 }

@@ -46,7 +46,7 @@ pub use replay::{Replay, replay};
 pub use schema::SchemaTarget;
 pub use service::{
     ConversationSummary, ImportError, MAX_COMMIT_ATTEMPTS, MarkdownCodec, RoundCall,
-    SUBSCRIBE_NOTIFIED_POLL_INTERVAL, SUBSCRIBE_POLL_INTERVAL, ServiceError, Subscription, TodoWriteService,
+    SUBSCRIBE_POLL_INTERVAL, ServiceError, Subscription, TodoWriteService,
     UserAction, UserEdit, UserEditError, user_edit_reminder,
 };
 pub use tool::{

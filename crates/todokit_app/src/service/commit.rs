@@ -7,7 +7,6 @@ use std::sync::Arc;
 
 use todokit_domain::{Timestamp, TodoState};
 
-use super::alarms::ring_all;
 use super::error::ServiceError;
 use super::todo_write_service::TodoWriteService;
 use crate::StoreError;
@@ -70,7 +69,7 @@ impl TodoWriteService {
                 .await
             {
                 Ok(()) => {
-                    ring_all(&self.alarms, conversation);
+                    self.alarms.ring(conversation);
                     return Ok((value, current, Some(next)));
                 }
                 Err(StoreError::Conflict { .. }) => continue,

@@ -43,17 +43,14 @@ impl TodoWriteService {
         let stored = self.store().conversations().await?;
         let mut summaries: Vec<ConversationSummary> = stored
             .into_iter()
-            .map(|conversation| match conversation.state {
-                Ok(state) => ConversationSummary {
-                    in_progress: state
-                        .tasks()
-                        .find(|task| task.status == todokit_domain::Status::InProgress)
-                        .map(|task| task.display_text().to_owned()),
-                    counts: state.counts(),
-                    version: state.version,
-                    profile: state.profile.clone(),
+            .map(|conversation| match conversation.summary {
+                Ok(summary) => ConversationSummary {
                     id: conversation.id,
                     changed_at: conversation.changed_at,
+                    version: summary.version,
+                    counts: summary.counts,
+                    in_progress: summary.in_progress,
+                    profile: summary.profile,
                     problem: None,
                 },
                 Err(error) => ConversationSummary {

@@ -22,6 +22,6 @@ pub use commit::MAX_COMMIT_ATTEMPTS;
 pub use conversations::ConversationSummary;
 pub use error::ServiceError;
 pub use rounds::RoundCall;
-pub use subscription::{SUBSCRIBE_NOTIFIED_POLL_INTERVAL, SUBSCRIBE_POLL_INTERVAL, Subscription};
+pub use subscription::{SUBSCRIBE_POLL_INTERVAL, Subscription};
 pub use todo_write_service::TodoWriteService;
 pub use user_edit::{ImportError, MarkdownCodec, UserAction, UserEdit, UserEditError, user_edit_reminder};

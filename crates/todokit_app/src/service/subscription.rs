@@ -4,9 +4,10 @@
 //! wakes on a commit made through the same service (or a clone) at once;
 //! for commits made elsewhere (another process, another machine on a
 //! shared database) it wakes when the store says so
-//! ([`crate::ConversationContext::watch`]: PostgreSQL's `LISTEN/NOTIFY`),
-//! else checks the store every [`SUBSCRIBE_POLL_INTERVAL`]. The
-//! check runs on a small thread of its own, so the feed needs no async
+//! ([`crate::ConversationContext::watch`]: the JSON-file store's folder
+//! watch, PostgreSQL's `LISTEN/NOTIFY`), which costs no thread per feed.
+//! On a store that cannot say, the service's one timer thread rings every
+//! such feed every [`SUBSCRIBE_POLL_INTERVAL`]. The feed needs no async
 //! runtime: any executor can poll it.
 
 use std::future::Future;
@@ -19,17 +20,13 @@ use std::time::Duration;
 use futures_core::Stream;
 use todokit_domain::TodoState;
 
-use super::alarms::{Alarm, forget};
+use super::alarms::Alarm;
 use super::error::ServiceError;
 use super::todo_write_service::TodoWriteService;
 
 /// How often a feed checks the store for commits made outside this
 /// service, when the store cannot say (see [`crate::ConversationContext::watch`]).
 pub const SUBSCRIBE_POLL_INTERVAL: Duration = Duration::from_millis(200);
-
-/// How often a feed still checks a store that does say when a conversation
-/// changed: a safety net for a notification lost with a connection.
-pub const SUBSCRIBE_NOTIFIED_POLL_INTERVAL: Duration = Duration::from_secs(5);
 
 type Loading = Pin<Box<dyn Future<Output = Result<TodoState, ServiceError>> + Send>>;
 
@@ -63,14 +60,9 @@ impl TodoWriteService {
     pub fn subscribe(&self, conversation: &str) -> Subscription {
         let alarm = Arc::new(Alarm::default());
         alarm.rung.store(true, Ordering::SeqCst);
-        self.alarms
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .entry(conversation.to_owned())
-            .or_default()
-            .push(Arc::downgrade(&alarm));
+        self.alarms.add(conversation, &alarm);
         // A store that says when a conversation changed rings the feed
-        // itself; the timer then only backs it up.
+        // itself; else the service's timer does.
         let woken = Arc::downgrade(&alarm);
         let watch = self.store().watch(
             conversation,
@@ -80,24 +72,10 @@ impl TodoWriteService {
                 }
             }),
         );
-        let interval = match watch {
-            Some(_) => SUBSCRIBE_NOTIFIED_POLL_INTERVAL,
-            None => SUBSCRIBE_POLL_INTERVAL,
-        };
-        let ticking = Arc::downgrade(&alarm);
-        // The thread holds only a weak handle: it ends at the first tick
-        // after the feed is dropped.
-        let _ = std::thread::Builder::new()
-            .name("todokit-subscribe".to_owned())
-            .spawn(move || {
-                loop {
-                    std::thread::sleep(interval);
-                    match ticking.upgrade() {
-                        Some(alarm) if !alarm.stopped.load(Ordering::SeqCst) => alarm.ring(),
-                        _ => break,
-                    }
-                }
-            });
+        if watch.is_none() {
+            alarm.polled.store(true, Ordering::SeqCst);
+            self.alarms.start_ticking(SUBSCRIBE_POLL_INTERVAL);
+        }
         Subscription {
             service: self.clone(),
             conversation: conversation.to_owned(),
@@ -153,10 +131,9 @@ impl Stream for Subscription {
 
 impl Drop for Subscription {
     fn drop(&mut self) {
-        self.alarm.stopped.store(true, Ordering::SeqCst);
         // The service keeps nothing for a conversation nobody follows: a
         // feed on a new id each time must not grow the map for good.
-        forget(&self.service.alarms, &self.conversation, &self.alarm);
+        self.service.alarms.forget(&self.conversation, &self.alarm);
     }
 }
 
@@ -192,7 +169,7 @@ mod tests {
         drop(feeds);
         drop(twice);
         let followed = |service: &TodoWriteService| {
-            let alarms = service.alarms.lock().unwrap_or_else(PoisonError::into_inner);
+            let alarms = service.alarms.feeds.lock().unwrap_or_else(PoisonError::into_inner);
             let mut ids: Vec<(String, usize)> = alarms
                 .iter()
                 .map(|(id, feeds)| (id.clone(), feeds.len()))

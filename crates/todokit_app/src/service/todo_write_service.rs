@@ -19,7 +19,7 @@ pub struct TodoWriteService {
     pub(super) store: Arc<dyn ConversationContext>,
     pub(super) clock: Arc<dyn Clock>,
     locks: ConversationLocks,
-    pub(super) alarms: Alarms,
+    pub(super) alarms: Arc<Alarms>,
 }
 
 impl TodoWriteService {
@@ -30,7 +30,7 @@ impl TodoWriteService {
             store,
             clock,
             locks: ConversationLocks::default(),
-            alarms: Alarms::default(),
+            alarms: Arc::default(),
         }
     }
 

@@ -13,6 +13,9 @@
 //! - A file that cannot be parsed is reported, never overwritten; one in a
 //!   newer format or a shape this build does not know is refused, never read
 //!   as an empty list; fields this build does not know survive a write.
+//! - Listing keeps each file's summary and reads again only the files
+//!   that changed (see [`summaries`]); one thread per store tells live
+//!   feeds and overviews when a file changed (see [`poller`]).
 //! - No link inside the folder is followed (see [`safe_fs`]), and temporary
 //!   files are removed on every failure path; one left by a killed writer
 //!   goes with the first write of the next store that opens the folder (and
@@ -20,24 +23,33 @@
 
 mod last_file;
 mod names;
+mod poller;
 mod safe_fs;
+mod stamp;
+mod summaries;
 #[cfg(test)]
 mod tests;
 
 pub use last_file::LAST_FILE_MAX_BYTES;
 pub use names::MAX_SLUG_CHARS;
+pub use poller::FOLDER_POLL_INTERVAL;
 
+use std::collections::HashSet;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::SystemTime;
 
 use async_trait::async_trait;
 use last_file::LastFile;
+use poller::Poller;
+use stamp::Stamp;
+use summaries::SummaryCache;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use todokit_app::{ConversationContext, StoreError, StoredConversation};
+use todokit_app::{ConversationContext, StoreError, StoredConversation, Wake, WatchGuard};
 use todokit_domain::TodoState;
 
 /// The version of the file layout this build writes and reads.
@@ -85,6 +97,10 @@ pub struct JsonFileStore {
     saves: Arc<AtomicUsize>,
     /// The file this store and its clones last read whole or wrote.
     last: Arc<LastFile>,
+    /// The summaries of the files listed last.
+    summaries: Arc<SummaryCache>,
+    /// The watches of live feeds and overviews.
+    poller: Arc<Poller>,
     /// File work runs on the calling thread even under tokio.
     on_calling_thread: bool,
 }
@@ -96,6 +112,8 @@ impl JsonFileStore {
             root: root.into(),
             saves: Arc::default(),
             last: Arc::default(),
+            summaries: Arc::default(),
+            poller: Arc::default(),
             on_calling_thread: false,
         }
     }
@@ -195,16 +213,22 @@ impl JsonFileStore {
         }
     }
 
-    /// Every conversation file in the folder, each read once and checked as
+    /// Every conversation file in the folder with its summary, checked as
     /// a load would (the id inside must be the one its name encodes);
-    /// temporary and lock files are skipped.
+    /// temporary and lock files are skipped. A file whose stamp is the one
+    /// its kept summary was read with is not read again (see
+    /// [`summaries`]).
     fn list_blocking(&self) -> Result<Vec<StoredConversation>, StoreError> {
         let entries = match fs::read_dir(&self.root) {
             Ok(entries) => entries,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
             Err(e) => return Err(safe_fs::io_error("list", &self.root, e)),
         };
+        // Taken before any file is looked at: a summary is kept only for a
+        // file whose last change lies well before this.
+        let observed = SystemTime::now();
         let mut found = Vec::new();
+        let mut listed = HashSet::new();
         for entry in entries {
             let entry = entry.map_err(|e| safe_fs::io_error("list", &self.root, e))?;
             let name = entry.file_name();
@@ -214,52 +238,69 @@ impl JsonFileStore {
             if stem.starts_with('.') {
                 continue;
             }
-            let path = entry.path();
-            let changed_at = entry
-                .metadata()
-                .ok()
-                .and_then(|m| m.modified().ok())
-                .map(crate::clock::millis_of);
-            // What is not a regular file is listed with its problem and
-            // never opened: a FIFO would block the open.
-            let kind = entry
-                .file_type()
-                .map_err(|e| safe_fs::io_error("read", &path, e))
-                .and_then(|kind| safe_fs::refuse_kind("read", &path, kind));
-            let stored = kind
-                .and_then(|()| safe_fs::read_if_exists(&path))
-                .and_then(|bytes| bytes.ok_or_else(|| corrupt(&path, "it vanished while listed".to_owned())))
-                .and_then(|bytes| decode_file(&path, &bytes))
-                .and_then(|stored| {
-                    // A file an earlier build named is listed where it is;
-                    // the next load or save moves it.
-                    let id = &stored.conversation;
-                    if Self::file_stem(id) == stem || names::legacy_file_stem(id) == stem {
-                        Ok(stored)
-                    } else {
-                        Err(corrupt(
-                            &path,
-                            format!(
-                                "it holds conversation {:?}, which is not the one its name says",
-                                todokit_domain::clip(&stored.conversation)
-                            ),
-                        ))
-                    }
-                });
-            found.push(match stored {
-                Ok(stored) => StoredConversation {
-                    id: stored.conversation,
-                    changed_at,
-                    state: Ok(stored.state),
-                },
-                Err(error) => StoredConversation {
-                    id: names::plain_id(stem).unwrap_or(stem).to_owned(),
-                    changed_at,
-                    state: Err(error),
-                },
-            });
+            listed.insert(stem.to_owned());
+            found.push(self.list_entry(&entry, stem, observed));
         }
+        self.summaries.keep_only(&listed);
         Ok(found)
+    }
+
+    /// One listed file: its kept summary when its stamp has not moved, else
+    /// the file read and summarised. What is not a regular file is listed
+    /// with its problem and never opened (a FIFO would block the open).
+    fn list_entry(&self, entry: &fs::DirEntry, stem: &str, observed: SystemTime) -> StoredConversation {
+        let path = entry.path();
+        let metadata = entry
+            .file_type()
+            .map_err(|e| safe_fs::io_error("read", &path, e))
+            .and_then(|kind| safe_fs::refuse_kind("read", &path, kind))
+            .and_then(|()| entry.metadata().map_err(|e| safe_fs::io_error("read", &path, e)));
+        let changed_at = |metadata: &fs::Metadata| metadata.modified().ok().map(crate::clock::millis_of);
+        if let Ok(metadata) = &metadata
+            && let Some((id, summary)) = self.summaries.get(stem, &Stamp::of(metadata))
+        {
+            return StoredConversation {
+                id,
+                changed_at: changed_at(metadata),
+                summary: Ok(summary),
+            };
+        }
+        let read = metadata.and_then(|_| {
+            let (bytes, metadata) = safe_fs::read_with_metadata(&path)?
+                .ok_or_else(|| corrupt(&path, "it vanished while listed".to_owned()))?;
+            let stored = decode_file(&path, &bytes)?;
+            // A file an earlier build named is listed where it is; the
+            // next load or save moves it.
+            let id = &stored.conversation;
+            if Self::file_stem(id) != stem && names::legacy_file_stem(id) != stem {
+                return Err(corrupt(
+                    &path,
+                    format!(
+                        "it holds conversation {:?}, which is not the one its name says",
+                        todokit_domain::clip(id)
+                    ),
+                ));
+            }
+            Ok((stored, metadata))
+        });
+        match read {
+            Ok((stored, metadata)) => {
+                let summary = stored.state.summary();
+                let stamp = Stamp::of(&metadata);
+                self.summaries
+                    .put(stem, stamp, observed, &stored.conversation, &summary);
+                StoredConversation {
+                    id: stored.conversation,
+                    changed_at: changed_at(&metadata),
+                    summary: Ok(summary),
+                }
+            }
+            Err(error) => StoredConversation {
+                id: names::plain_id(stem).unwrap_or(stem).to_owned(),
+                changed_at: entry.metadata().ok().as_ref().and_then(changed_at),
+                summary: Err(error),
+            },
+        }
     }
 
     fn save_blocking(&self, conversation: &str, expected: u64, state: &TodoState) -> Result<(), StoreError> {
@@ -318,6 +359,7 @@ impl JsonFileStore {
         safe_fs::replace_durably(&self.root, &prefix, &path, &bytes)?;
         self.last.remember(conversation, bytes, state.version, &foreign);
         drop(lock);
+        self.poller.committed();
         Ok(())
     }
 }
@@ -363,6 +405,18 @@ impl ConversationContext for JsonFileStore {
         }
         let store = self.clone();
         blocking(move || store.list_blocking()).await
+    }
+
+    /// Woken by the store's folder watch (see [`FOLDER_POLL_INTERVAL`]).
+    fn watch(&self, conversation: &str, wake: Wake) -> Option<WatchGuard> {
+        Some(
+            self.poller
+                .watch_file(&self.root, self.path_for(conversation), wake),
+        )
+    }
+
+    fn watch_all(&self, wake: Wake) -> Option<WatchGuard> {
+        Some(self.poller.watch_all(&self.root, wake))
     }
 }
 

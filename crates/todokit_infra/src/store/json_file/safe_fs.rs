@@ -25,15 +25,21 @@ const LINK_REFUSED: &str = "it is a symbolic link, and todokit never follows lin
 
 /// The whole contents of `path`, or `None` when there is no such file.
 pub(super) fn read_if_exists(path: &Path) -> Result<Option<Vec<u8>>, StoreError> {
+    Ok(read_with_metadata(path)?.map(|(bytes, _)| bytes))
+}
+
+/// [`read_if_exists`], with the metadata of the very file read (taken from
+/// the open file before reading it, so a later change shows as a change).
+pub(super) fn read_with_metadata(path: &Path) -> Result<Option<(Vec<u8>, fs::Metadata)>, StoreError> {
     let mut file = match no_follow(OpenOptions::new().read(true)).open(path) {
         Ok(file) => file,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(refusal("read", path, e)),
     };
-    only_regular("read", path, &file)?;
+    let metadata = only_regular("read", path, &file)?;
     let mut bytes = Vec::new();
     io::Read::read_to_end(&mut file, &mut bytes).map_err(|e| io_error("read", path, e))?;
-    Ok(Some(bytes))
+    Ok(Some((bytes, metadata)))
 }
 
 /// Opens (creating it if needed) the lock file at `path`.
@@ -57,15 +63,13 @@ pub(super) fn refuse_kind(action: &'static str, path: &Path, kind: fs::FileType)
     }
 }
 
-/// Refuses an opened `file` that is not a regular file.
-fn only_regular(action: &'static str, path: &Path, file: &File) -> Result<(), StoreError> {
-    let kind = file
-        .metadata()
-        .map_err(|e| io_error(action, path, e))?
-        .file_type();
-    match describe_irregular(kind) {
+/// Refuses an opened `file` that is not a regular file; its metadata when
+/// it is one.
+fn only_regular(action: &'static str, path: &Path, file: &File) -> Result<fs::Metadata, StoreError> {
+    let metadata = file.metadata().map_err(|e| io_error(action, path, e))?;
+    match describe_irregular(metadata.file_type()) {
         Some(what) => Err(not_regular(action, path, what)),
-        None => Ok(()),
+        None => Ok(metadata),
     }
 }
 

@@ -113,7 +113,7 @@ async fn a_file_an_earlier_build_named_is_listed_read_and_moved_to_its_readable_
         .await
         .unwrap()
         .into_iter()
-        .map(|c| (c.id, c.state.is_ok()))
+        .map(|c| (c.id, c.summary.is_ok()))
         .collect();
     let loaded = fixture.load(id).await.unwrap();
     fixture.save(id, 1, &state("b", 2)).await.unwrap();
@@ -374,7 +374,7 @@ async fn what_is_not_a_regular_file_is_refused_by_its_kind_and_never_waited_on()
         .await
         .unwrap()
         .into_iter()
-        .map(|c| (c.id, problem(c.state.err())))
+        .map(|c| (c.id, problem(c.summary.err())))
         .collect();
     listed.sort();
     let actual = (

@@ -3,7 +3,8 @@
 //!
 //! The conversations used last stay ready to hand out; the others are kept
 //! packed (see `packed`), about a fifth of the memory, and unpacked on their
-//! next use.
+//! next use. Each keeps its summary beside it, so listing unpacks nothing;
+//! every commit rings the store-wide watches (`watch_all`).
 
 mod packed;
 
@@ -11,8 +12,10 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use async_trait::async_trait;
-use todokit_app::{ConversationContext, StoreError, StoredConversation};
-use todokit_domain::{Timestamp, TodoState};
+use todokit_app::{ConversationContext, StoreError, StoredConversation, Wake, WatchGuard};
+use todokit_domain::{ListSummary, Timestamp, TodoState};
+
+use super::wakes::Wakes;
 
 /// How many conversations a [`MemoryStore`] keeps ready by default; the
 /// rest are packed until they are used again.
@@ -23,6 +26,8 @@ pub const DEFAULT_READY_CONVERSATIONS: usize = 8;
 #[derive(Debug)]
 pub struct MemoryStore {
     inner: Mutex<Lists>,
+    /// Store-wide watches, rung by every commit.
+    wakes: Arc<Wakes>,
 }
 
 #[derive(Debug, Default)]
@@ -37,7 +42,8 @@ struct Lists {
 #[derive(Debug)]
 struct Entry {
     list: Kept,
-    version: u64,
+    /// The list's summary (and so its version), made when it was saved.
+    summary: ListSummary,
     changed_at: Timestamp,
 }
 
@@ -69,6 +75,7 @@ impl MemoryStore {
                 ready_limit: limit,
                 ..Lists::default()
             }),
+            wakes: Arc::default(),
         }
     }
 
@@ -157,7 +164,7 @@ impl ConversationContext for MemoryStore {
         state: Arc<TodoState>,
     ) -> Result<(), StoreError> {
         let mut lists = self.lists();
-        let found = lists.entries.get(conversation).map_or(0, |entry| entry.version);
+        let found = lists.entries.get(conversation).map_or(0, |entry| entry.summary.version);
         if found != expected {
             return Err(StoreError::Conflict {
                 conversation: conversation.to_owned(),
@@ -166,7 +173,7 @@ impl ConversationContext for MemoryStore {
             });
         }
         let entry = Entry {
-            version: state.version,
+            summary: state.summary(),
             list: if lists.ready_limit == 0 {
                 Kept::Packed(packed::pack(&state))
             } else {
@@ -184,6 +191,8 @@ impl ConversationContext for MemoryStore {
         if lists.ready_limit > 0 {
             lists.touch(conversation);
         }
+        drop(lists);
+        self.wakes.ring();
         Ok(())
     }
 
@@ -199,14 +208,13 @@ impl ConversationContext for MemoryStore {
             .map(|(id, entry)| StoredConversation {
                 id: id.clone(),
                 changed_at: Some(entry.changed_at),
-                // Listing reads every list once; it does not change which
-                // ones are kept ready.
-                state: match &entry.list {
-                    Kept::Ready(state) => Ok(TodoState::clone(state)),
-                    Kept::Packed(bytes) => unpack(id, bytes),
-                },
+                summary: Ok(entry.summary.clone()),
             })
             .collect())
+    }
+
+    fn watch_all(&self, wake: Wake) -> Option<WatchGuard> {
+        Some(self.wakes.add(wake))
     }
 }
 
@@ -274,7 +282,7 @@ mod tests {
             .await
             .unwrap()
             .into_iter()
-            .map(|conversation| (conversation.id, conversation.state.unwrap()))
+            .map(|conversation| (conversation.id, conversation.summary.unwrap()))
             .collect();
         listed.sort_by(|x, y| x.0.cmp(&y.0));
         let actual = (after_saves, stale, TodoState::clone(&a), after_loading_a, listed);
@@ -284,9 +292,9 @@ mod tests {
             list("first", 1),
             vec!["b".to_owned()],
             vec![
-                ("a".to_owned(), list("first", 1)),
-                ("b".to_owned(), list("second", 1)),
-                ("c".to_owned(), list("third", 1)),
+                ("a".to_owned(), list("first", 1).summary()),
+                ("b".to_owned(), list("second", 1).summary()),
+                ("c".to_owned(), list("third", 1).summary()),
             ],
         );
         assert_eq!(actual, expected);

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
 use todokit_app::{ConversationContext, StoreError, StoredConversation, Wake, WatchGuard};
-use todokit_domain::TodoState;
+use todokit_domain::{ListSummary, TodoState};
 use tokio_postgres::NoTls;
 
 mod limits;
@@ -27,10 +27,13 @@ use notify::Listener;
 pub const DEFAULT_POOL_SIZE: usize = 16;
 
 /// The schema this build writes, as the migrations table records it.
-pub const SCHEMA_VERSION: i32 = 1;
+pub const SCHEMA_VERSION: i32 = 2;
 
 /// Several workers may start at once: the migration runs in a transaction
-/// under an advisory lock, so only one creates the tables.
+/// under an advisory lock, so only one creates the tables. Schema 2 adds
+/// each row's summary, written by every save in the same statement as the
+/// list; an update that changes the list but not the summary (a hand edit
+/// in SQL) clears it (the trigger), and listing then reads that row's list.
 const MIGRATION: &str = "
 BEGIN;
 SELECT pg_advisory_xact_lock(7402211770);
@@ -42,6 +45,22 @@ CREATE TABLE IF NOT EXISTS todokit_conversations (
     updated_at TIMESTAMPTZ NOT NULL DEFAULT now()
 );
 INSERT INTO todokit_schema (version) SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM todokit_schema);
+DO $migrate$ BEGIN
+IF (SELECT max(version) FROM todokit_schema) < 2 THEN
+    ALTER TABLE todokit_conversations ADD COLUMN IF NOT EXISTS summary JSONB;
+    CREATE INDEX IF NOT EXISTS todokit_conversations_updated_at ON todokit_conversations (updated_at DESC);
+    CREATE OR REPLACE FUNCTION todokit_forget_stale_summary() RETURNS trigger LANGUAGE plpgsql AS $trigger$
+    BEGIN
+        IF NEW.state IS DISTINCT FROM OLD.state AND NEW.summary IS NOT DISTINCT FROM OLD.summary THEN
+            NEW.summary := NULL;
+        END IF;
+        RETURN NEW;
+    END $trigger$;
+    CREATE TRIGGER todokit_forget_stale_summary BEFORE UPDATE ON todokit_conversations
+        FOR EACH ROW EXECUTE FUNCTION todokit_forget_stale_summary();
+    UPDATE todokit_schema SET version = 2;
+END IF;
+END $migrate$;
 COMMIT;
 ";
 
@@ -53,15 +72,16 @@ COMMIT;
 /// notifies, and the notification goes out with the commit.
 const SAVE: &str = "
 WITH saved AS (
-INSERT INTO todokit_conversations AS c (conversation, version, state) VALUES ($1, $2, $3)
-ON CONFLICT (conversation) DO UPDATE SET version = EXCLUDED.version, state = EXCLUDED.state, updated_at = now()
+INSERT INTO todokit_conversations AS c (conversation, version, state, summary) VALUES ($1, $2, $3, $5)
+ON CONFLICT (conversation) DO UPDATE SET version = EXCLUDED.version, state = EXCLUDED.state,
+    summary = EXCLUDED.summary, updated_at = now()
 WHERE c.version = $4
 RETURNING c.version)
 SELECT version, pg_notify('todokit_changes', encode(sha256(convert_to($1, 'UTF8')), 'hex')) FROM saved";
 
 const UPDATE: &str = "
 WITH saved AS (
-UPDATE todokit_conversations SET version = $2, state = $3, updated_at = now()
+UPDATE todokit_conversations SET version = $2, state = $3, summary = $5, updated_at = now()
 WHERE conversation = $1 AND version = $4
 RETURNING version)
 SELECT version, pg_notify('todokit_changes', encode(sha256(convert_to($1, 'UTF8')), 'hex')) FROM saved";
@@ -257,11 +277,13 @@ impl ConversationContext for PostgresStore {
         let value = serde_json::to_value(state).map_err(|e| backend("encode for", &self.location, e))?;
         let next = i64::try_from(state.version).map_err(|e| backend("encode for", &self.location, e))?;
         let expected_db = i64::try_from(expected).map_err(|e| backend("encode for", &self.location, e))?;
+        let summary =
+            serde_json::to_value(state.summary()).map_err(|e| backend("encode for", &self.location, e))?;
         let statement = if expected == 0 { SAVE } else { UPDATE };
         let saved = self
             .bounded("write to", client, async |client| {
                 client
-                    .query_opt(statement, &[&conversation, &next, &value, &expected_db])
+                    .query_opt(statement, &[&conversation, &next, &value, &expected_db, &summary])
                     .await
             })
             .await;
@@ -298,30 +320,49 @@ impl ConversationContext for PostgresStore {
         self.listener.watch(&self.config, conversation, wake)
     }
 
+    fn watch_all(&self, wake: Wake) -> Option<WatchGuard> {
+        self.listener.watch_all(&self.config, wake)
+    }
+
+    /// One query over the summaries saves keep; only a row whose summary
+    /// was cleared (a hand edit in SQL) or cannot be read has its list read.
     async fn conversations(&self) -> Result<Vec<StoredConversation>, StoreError> {
         let client = self.client().await?;
-        let rows = client
-            .query(
-                "SELECT conversation, version, state, (extract(epoch from updated_at) * 1000)::bigint \
-                 FROM todokit_conversations",
-                &[],
-            )
-            .await
-            .map_err(|e| backend("read from", &self.location, e))?;
-        Ok(rows
-            .into_iter()
-            .map(|row| {
-                let id: String = row.get(0);
-                let version: i64 = row.get(1);
-                let value: serde_json::Value = row.get(2);
-                let changed_at: i64 = row.get(3);
-                StoredConversation {
-                    state: self.decode(&id, version, value),
-                    changed_at: u64::try_from(changed_at).ok(),
-                    id,
-                }
+        let rows = self
+            .bounded("read from", client, async |client| {
+                client
+                    .query(
+                        "SELECT conversation, version, summary, CASE WHEN summary IS NULL THEN state END, \
+                         (extract(epoch from updated_at) * 1000)::bigint \
+                         FROM todokit_conversations ORDER BY updated_at DESC",
+                        &[],
+                    )
+                    .await
             })
-            .collect())
+            .await
+            .map_err(Failure::into_error)?;
+        let mut listed = Vec::with_capacity(rows.len());
+        for row in rows {
+            let id: String = row.get(0);
+            let version: i64 = row.get(1);
+            let kept = row
+                .get::<_, Option<serde_json::Value>>(2)
+                .and_then(|value| serde_json::from_value::<ListSummary>(value).ok());
+            let summary = match (kept, row.get::<_, Option<serde_json::Value>>(3)) {
+                (Some(summary), _) => Ok(summary),
+                (None, Some(state)) => self.decode(&id, version, state).map(|state| state.summary()),
+                // A summary that cannot be read: the list tells.
+                (None, None) => self.load(&id).await.map(|state| state.summary()),
+            }
+            .map(|summary| summary.version(u64::try_from(version).unwrap_or_default()));
+            let changed_at: i64 = row.get(4);
+            listed.push(StoredConversation {
+                summary,
+                changed_at: u64::try_from(changed_at).ok(),
+                id,
+            });
+        }
+        Ok(listed)
     }
 }
 

@@ -17,6 +17,8 @@ use std::time::Duration;
 
 use sha2::{Digest, Sha256};
 use todokit_app::{Wake, WatchGuard};
+
+use crate::store::wakes::Wakes;
 use tokio_postgres::{AsyncMessage, NoTls};
 
 /// The channel saves notify and the listener listens on.
@@ -34,6 +36,8 @@ pub struct Listener {
     watchers: Mutex<Watchers>,
     next_watch: Mutex<u64>,
     started: Mutex<bool>,
+    /// Store-wide watches, rung by every notification.
+    all: Arc<Wakes>,
 }
 
 /// The notification payload for `conversation`, as the save statement
@@ -68,16 +72,29 @@ impl Listener {
             .entry(key.clone())
             .or_default()
             .push((id, wake));
-        let mut started = self.started.lock().unwrap_or_else(PoisonError::into_inner);
-        if !*started {
-            *started = true;
-            runtime.spawn(listen(Arc::downgrade(self), config.clone()));
-        }
+        self.start(&runtime, config);
         Some(WatchGuard::new(Unwatch {
             listener: Arc::downgrade(self),
             key,
             id,
         }))
+    }
+
+    /// Registers `wake` for every conversation (see [`Listener::watch`]).
+    pub fn watch_all(self: &Arc<Self>, config: &tokio_postgres::Config, wake: Wake) -> Option<WatchGuard> {
+        let runtime = tokio::runtime::Handle::try_current().ok()?;
+        let guard = self.all.add(wake);
+        self.start(&runtime, config);
+        Some(guard)
+    }
+
+    /// Starts the listening connection unless it runs.
+    fn start(self: &Arc<Self>, runtime: &tokio::runtime::Handle, config: &tokio_postgres::Config) {
+        let mut started = self.started.lock().unwrap_or_else(PoisonError::into_inner);
+        if !*started {
+            *started = true;
+            runtime.spawn(listen(Arc::downgrade(self), config.clone()));
+        }
     }
 
     /// Wakes the feeds of the conversation whose hash is `key`.
@@ -92,6 +109,7 @@ impl Listener {
         for wake in wakes {
             wake();
         }
+        self.all.ring();
     }
 
     /// Wakes every feed (after a reconnect: notifications may be lost).
@@ -106,6 +124,7 @@ impl Listener {
         for wake in wakes {
             wake();
         }
+        self.all.ring();
     }
 }
 
@@ -186,7 +205,7 @@ mod tests {
     use crate::store::PostgresStore;
     use pretty_assertions::assert_eq;
     use std::time::Instant;
-    use todokit_app::{ManualClock, SUBSCRIBE_NOTIFIED_POLL_INTERVAL, TodoWriteService, profiles};
+    use todokit_app::{ManualClock, TodoWriteService, profiles};
 
     fn service(store: PostgresStore) -> TodoWriteService {
         TodoWriteService::new(
@@ -277,7 +296,7 @@ mod tests {
         there.call(&conversation, "TodoWrite", args).await.expect("call");
         let second = next(&mut feed).await;
         let heard = started.elapsed();
-        let actual = (first, second, heard < SUBSCRIBE_NOTIFIED_POLL_INTERVAL / 5);
+        let actual = (first, second, heard < Duration::from_secs(1));
         assert_eq!(actual, (Some(0), Some(1), true), "heard after {heard:?}");
     }
 }

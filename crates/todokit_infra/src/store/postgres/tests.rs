@@ -202,7 +202,7 @@ async fn conversations_are_listed_with_their_lists_and_change_times() {
         .map(|c| {
             (
                 c.id,
-                c.state.map(|s| s.tasks().count()).unwrap_or(99),
+                c.summary.map(|s| s.counts.total()).unwrap_or(99),
                 c.changed_at.is_some(),
             )
         })
