@@ -65,11 +65,11 @@ pub use todokit_app::turn::{
 };
 pub use todokit_app::{
     Clock, ConversationContext, ConversationSummary, ManualClock, Pin, Profile, RoundCall,
-    SUBSCRIBE_POLL_INTERVAL, SchemaTarget, ServiceError, StoreError,
-    StoredConversation, Subscription, TodoWriteService, ToolResult, Upstream, UserAction, UserEdit,
-    UserEditError, Wake, WatchGuard, end_of_turn_reminder, profiles,
+    SUBSCRIBE_POLL_INTERVAL, SchemaTarget, ServiceError, StoreError, StoredConversation, Subscription,
+    TodoWriteService, ToolResult, Upstream, UserAction, UserEdit, UserEditError, Wake, WatchGuard,
+    end_of_turn_reminder, profiles,
 };
-pub use todokit_domain::{Phase, Priority, Status, Todo, TodoState};
+pub use todokit_domain::{ListSummary, Phase, Priority, Status, StatusCounts, Todo, TodoState};
 pub use todokit_infra::{Format, JsonFileStore, MemoryStore, SystemClock, render};
 
 /// Hand edits with the markdown the reminder shows the model already

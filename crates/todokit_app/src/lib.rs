@@ -45,9 +45,8 @@ pub use reminder::{end_of_turn_reminder, stale_list_reminder};
 pub use replay::{Replay, replay};
 pub use schema::SchemaTarget;
 pub use service::{
-    ConversationSummary, ImportError, MAX_COMMIT_ATTEMPTS, MarkdownCodec, RoundCall,
-    SUBSCRIBE_POLL_INTERVAL, ServiceError, Subscription, TodoWriteService,
-    UserAction, UserEdit, UserEditError, user_edit_reminder,
+    ConversationSummary, ImportError, MAX_COMMIT_ATTEMPTS, MarkdownCodec, RoundCall, SUBSCRIBE_POLL_INTERVAL,
+    ServiceError, Subscription, TodoWriteService, UserAction, UserEdit, UserEditError, user_edit_reminder,
 };
 pub use tool::{
     CallContext, CommandTool, Commands, DecodedInput, Outcome, Tool, ToolError, ToolMetadata, ToolResult,

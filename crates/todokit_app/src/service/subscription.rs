@@ -169,7 +169,11 @@ mod tests {
         drop(feeds);
         drop(twice);
         let followed = |service: &TodoWriteService| {
-            let alarms = service.alarms.feeds.lock().unwrap_or_else(PoisonError::into_inner);
+            let alarms = service
+                .alarms
+                .feeds
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
             let mut ids: Vec<(String, usize)> = alarms
                 .iter()
                 .map(|(id, feeds)| (id.clone(), feeds.len()))

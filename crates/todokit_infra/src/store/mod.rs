@@ -6,7 +6,9 @@ mod memory;
 mod postgres;
 mod wakes;
 
-pub use json_file::{FILE_FORMAT, FOLDER_POLL_INTERVAL, JsonFileStore, LAST_FILE_MAX_BYTES, MAX_SLUG_CHARS, SWEEP_EVERY_SAVES};
+pub use json_file::{
+    FILE_FORMAT, FOLDER_POLL_INTERVAL, JsonFileStore, LAST_FILE_MAX_BYTES, MAX_SLUG_CHARS, SWEEP_EVERY_SAVES,
+};
 pub use memory::{DEFAULT_READY_CONVERSATIONS, MemoryStore};
 #[cfg(feature = "postgres")]
 pub use postgres::NOTIFY_CHANNEL;

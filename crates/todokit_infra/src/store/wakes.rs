@@ -55,7 +55,11 @@ impl Wakes {
 
     /// How many watches are registered.
     pub fn len(&self) -> usize {
-        self.registered.lock().unwrap_or_else(PoisonError::into_inner).1.len()
+        self.registered
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .1
+            .len()
     }
 
     /// True when no watch is registered.

@@ -45,10 +45,10 @@ use std::time::SystemTime;
 use async_trait::async_trait;
 use last_file::LastFile;
 use poller::Poller;
-use stamp::Stamp;
-use summaries::SummaryCache;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+use stamp::Stamp;
+use summaries::SummaryCache;
 use todokit_app::{ConversationContext, StoreError, StoredConversation, Wake, WatchGuard};
 use todokit_domain::TodoState;
 

@@ -40,12 +40,10 @@ impl Stamp {
         #[cfg(unix)]
         let (device, inode, changed) = {
             use std::os::unix::fs::MetadataExt;
-            let changed = u32::try_from(metadata.ctime_nsec())
-                .ok()
-                .and_then(|nanos| {
-                    let secs = u64::try_from(metadata.ctime()).ok()?;
-                    SystemTime::UNIX_EPOCH.checked_add(Duration::new(secs, nanos))
-                });
+            let changed = u32::try_from(metadata.ctime_nsec()).ok().and_then(|nanos| {
+                let secs = u64::try_from(metadata.ctime()).ok()?;
+                SystemTime::UNIX_EPOCH.checked_add(Duration::new(secs, nanos))
+            });
             (metadata.dev(), metadata.ino(), changed)
         };
         #[cfg(not(unix))]

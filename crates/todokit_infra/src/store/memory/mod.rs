@@ -164,7 +164,10 @@ impl ConversationContext for MemoryStore {
         state: Arc<TodoState>,
     ) -> Result<(), StoreError> {
         let mut lists = self.lists();
-        let found = lists.entries.get(conversation).map_or(0, |entry| entry.summary.version);
+        let found = lists
+            .entries
+            .get(conversation)
+            .map_or(0, |entry| entry.summary.version);
         if found != expected {
             return Err(StoreError::Conflict {
                 conversation: conversation.to_owned(),
