@@ -32,6 +32,24 @@ pub fn auto_clear_due(state: &TodoState, now: Timestamp, delay_ms: i64) -> bool 
     })
 }
 
+/// When [`auto_clear`] with `delay_ms` will next remove something from
+/// `state`: the moment its earliest finished task is due (maybe already
+/// past); `None` when no task is finished or the delay is negative. A viewer
+/// that shows the cleared list looks again then, and needs no timer before.
+pub fn next_auto_clear(state: &TodoState, delay_ms: i64) -> Option<Timestamp> {
+    let delay = u64::try_from(delay_ms).ok()?;
+    state
+        .tasks()
+        .filter(|t| t.status.is_finished())
+        .map(|t| {
+            t.status_changed_at
+                .or(t.created_at)
+                .unwrap_or(0)
+                .saturating_add(delay)
+        })
+        .min()
+}
+
 /// `state` without any finished task, and without the phases that emptied.
 pub fn drop_finished(state: &TodoState) -> TodoState {
     remove_finished(state, |_| true)
@@ -95,6 +113,17 @@ mod tests {
             ("Empty".to_owned(), vec![]),
         ];
         assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn the_next_clearing_is_when_the_earliest_finished_task_is_due() {
+        let only_open = TodoState::flat(vec![Todo::new("c").status(Status::InProgress)]);
+        let actual = (
+            next_auto_clear(&fixture(), 60_000),
+            next_auto_clear(&fixture(), -1),
+            next_auto_clear(&only_open, 0),
+        );
+        assert_eq!(actual, (Some(61_000), None, None));
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
 
-use todokit_domain::{ListRules, Timestamp, TodoState, auto_clear, auto_clear_due};
+use todokit_domain::{ListRules, Timestamp, TodoState, auto_clear, auto_clear_due, next_auto_clear};
 
 use super::lifecycle::Lifecycle;
 use super::upstream::Upstream;
@@ -235,6 +235,13 @@ impl Profile {
             Some(delay) if auto_clear_due(state, now, delay) => Cow::Owned(auto_clear(state, now, delay)),
             _ => Cow::Borrowed(state),
         }
+    }
+
+    /// When [`Profile::settle`] will next show `state` differently (a
+    /// finished task due to clear), so a live view needs no timer before;
+    /// `None` when time alone never changes it.
+    pub fn settles_next_at(&self, state: &TodoState) -> Option<Timestamp> {
+        next_auto_clear(state, self.lifecycle.clear_finished_after_ms?)
     }
 
     /// The name hosts and the CLI select it by.

@@ -36,6 +36,15 @@ impl TodoWriteService {
         definitions(self.profile(), target)
     }
 
+    /// Calls `wake` whenever any conversation of the store may have
+    /// changed (a commit through this service or, where the store can
+    /// tell, by anyone), while the returned guard lives; `None` when the
+    /// store cannot tell (an overview then looks again on a timer). One
+    /// such watch can serve every overview a host shows.
+    pub fn watch_conversations(&self, wake: crate::Wake) -> Option<crate::WatchGuard> {
+        self.store().watch_all(wake)
+    }
+
     /// Every conversation in the store, most recently changed first (ones
     /// whose time the store does not know last, then by id). A list that
     /// cannot be read is listed with its `problem`.

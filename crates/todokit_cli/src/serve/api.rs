@@ -2,24 +2,60 @@
 //! it, and hand edits.
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use todokit::app::{UserAction, UserEditError};
+use todokit::domain::Timestamp;
 use todokit::{EditList, Profile, TodoState};
 
 use super::auth::refuse_edit;
 use super::board::Board;
+use super::overview::{Cursor, MAX_PAGE_SIZE, PAGE_SIZE, page};
 use crate::view::stored_view;
 
-/// `GET /api/conversations`: every conversation, newest change first.
-pub async fn conversations(State(board): State<Board>) -> Response {
+/// What `GET /api/conversations` may ask for.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PageRequest {
+    /// How many conversations (1 to [`MAX_PAGE_SIZE`]; [`PAGE_SIZE`] when
+    /// absent).
+    limit: Option<String>,
+    /// The last conversation of the page before, as `MILLIS:ID` (the
+    /// `changed_at` and `id` of its summary; `:ID` when it has no time).
+    after: Option<String>,
+}
+
+/// `GET /api/conversations`: a page of the conversations, newest change
+/// first (`?limit=N&after=MILLIS:ID` for the next one). A page shorter
+/// than its limit is the last.
+pub async fn conversations(State(board): State<Board>, query: Query<PageRequest>) -> Response {
+    let limit = match query.limit.as_deref().map(str::parse::<usize>) {
+        None => PAGE_SIZE,
+        Some(Ok(limit)) if (1..=MAX_PAGE_SIZE).contains(&limit) => limit,
+        Some(_) => return refused(format!("limit: a number from 1 to {MAX_PAGE_SIZE}")),
+    };
+    let after = match query.after.as_deref().map(Cursor::parse) {
+        None => None,
+        Some(Some(cursor)) => Some(cursor),
+        Some(None) => {
+            return refused(
+                "after: the `changed_at` and `id` of the last conversation of the page before, as MILLIS:ID \
+                 (:ID when it has no time)"
+                    .to_owned(),
+            );
+        }
+    };
     match board.service.conversations().await {
-        Ok(list) => Json(list).into_response(),
+        Ok(list) => Json(page(&list, after.as_ref(), limit)).into_response(),
         Err(error) => failure(&error.to_string()),
     }
+}
+
+fn refused(message: String) -> Response {
+    (StatusCode::BAD_REQUEST, Json(json!({"error": message}))).into_response()
 }
 
 /// `GET /api/conversations/{id}`: one list, as its profile shows it.
@@ -31,10 +67,22 @@ pub async fn conversation(State(board): State<Board>, Path(id): Path<String>) ->
 /// that agent shows), the list settled under that profile, and whether the
 /// page may offer edits.
 pub async fn view(board: &Board, id: &str) -> Value {
+    view_until(board, id).await.0
+}
+
+/// [`view`], and when the profile will next show it differently with no
+/// commit (a finished task due to clear), if ever.
+pub async fn view_until(board: &Board, id: &str) -> (Value, Option<Timestamp>) {
     let (profile, state) = stored_view(&board.service, id).await;
     match state {
-        Ok(state) => list_json(id, &profile, &state, board.auth.edits_allowed()),
-        Err(problem) => json!({"id": id, "profile": profile.name(), "problem": problem}),
+        Ok(state) => (
+            list_json(id, &profile, &state, board.auth.edits_allowed()),
+            profile.settles_next_at(&state),
+        ),
+        Err(problem) => (
+            json!({"id": id, "profile": profile.name(), "problem": problem}),
+            None,
+        ),
     }
 }
 

@@ -5,10 +5,11 @@ use std::sync::Arc;
 use todokit::TodoWriteService;
 
 use super::auth::Auth;
+use super::overview::Overview;
 
-/// The most live event streams open at once: each holds a feed (and its
-/// polling thread), so a client that opens streams without end is refused
-/// past this, not given a thread each.
+/// The most live event streams open at once: each holds a connection and
+/// a feed (no thread: feeds share the store's one watch), so a client that
+/// opens streams without end is refused past this.
 pub const MAX_EVENT_STREAMS: usize = 64;
 
 /// What the handlers share.
@@ -17,6 +18,8 @@ pub(super) struct Board {
     pub(super) service: TodoWriteService,
     pub(super) auth: Arc<Auth>,
     pub(super) streams: Arc<tokio::sync::Semaphore>,
+    /// Every conversation's summary, followed once for every overview.
+    pub(super) overview: Arc<Overview>,
 }
 
 /// Handlers that need only the token and session state take it alone.

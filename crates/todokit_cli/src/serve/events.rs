@@ -1,6 +1,9 @@
 //! Live updates as Server-Sent Events: one list (fed by the library's
 //! `subscribe`, so commits from other processes and machines arrive), and
-//! the overview of every conversation.
+//! the overview of every conversation (fed by the board's one `Overview`).
+//! Neither looks at the store on a timer: a list stream wakes on a commit,
+//! or when the profile clears a finished task, and an overview stream when
+//! a summary changed.
 
 use std::convert::Infallible;
 use std::time::Duration;
@@ -11,13 +14,11 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use futures_util::{StreamExt, stream};
 use todokit::Subscription;
+use tokio::sync::broadcast::error::RecvError;
 
-use super::api::view;
+use super::api::view_until;
 use super::board::{Board, MAX_EVENT_STREAMS};
-
-/// How often a stream looks again without a commit: finished tasks that
-/// clear with time, and the overview (which watches every conversation).
-const RECHECK: Duration = Duration::from_millis(300);
+use super::overview::{PAGE_SIZE, page};
 
 /// A place among the open streams, held by the stream until the client
 /// goes; `None` when all are taken.
@@ -40,43 +41,78 @@ pub async fn conversation(State(board): State<Board>, Path(id): Path<String>) ->
         return all_taken();
     };
     let feed: Subscription = board.service.subscribe(&id);
-    let start = (board, id, feed, None::<String>, permit);
-    let events = stream::unfold(start, |(board, id, mut feed, last, permit)| async move {
+    let start = (board, id, feed, None::<String>, None, permit);
+    let events = stream::unfold(start, |(board, id, mut feed, last, due, permit)| async move {
+        let mut due = due;
         loop {
-            tokio::select! {
-                _ = feed.next() => {}
-                () = tokio::time::sleep(RECHECK) => {}
+            let wait = due.map(|at: u64| {
+                let now = board.service.clock().now();
+                // A few milliseconds past the moment, so the task is due.
+                Duration::from_millis(at.saturating_sub(now).saturating_add(5))
+            });
+            match wait {
+                Some(wait) => {
+                    tokio::select! {
+                        _ = feed.next() => {}
+                        () = tokio::time::sleep(wait) => {}
+                    }
+                }
+                None => {
+                    feed.next().await;
+                }
             }
-            let now = view(&board, &id).await.to_string();
+            let (now, next) = view_until(&board, &id).await;
+            due = next;
+            let now = now.to_string();
             if last.as_deref() != Some(now.as_str()) {
                 let event = Event::default().event("list").data(now.clone());
-                return Some((Ok::<_, Infallible>(event), (board, id, feed, Some(now), permit)));
+                return Some((
+                    Ok::<_, Infallible>(event),
+                    (board, id, feed, Some(now), due, permit),
+                ));
             }
         }
     });
     Sse::new(events).keep_alive(KeepAlive::default()).into_response()
 }
 
-/// `GET /api/events`: every conversation's summary, again on every change.
+/// `GET /api/events`: the first page of conversations (a `conversations`
+/// event), then each change (`changed`: the summaries that changed and
+/// the ids that went). One that falls too far behind gets the first page
+/// again.
 pub async fn overview(State(board): State<Board>) -> Response {
     let Some(permit) = place(&board) else {
         return all_taken();
     };
+    // Following first, so nothing between the page and the first change
+    // is missed.
+    let changes = board.overview.changes();
+    let first = first_page(&board);
     let events = stream::unfold(
-        (board, None::<String>, permit),
-        |(board, last, permit)| async move {
-            loop {
-                let now = match board.service.conversations().await {
-                    Ok(list) => serde_json::to_string(&list).unwrap_or_else(|_| "[]".to_owned()),
-                    Err(error) => serde_json::json!({"error": error.to_string()}).to_string(),
-                };
-                if last.as_deref() != Some(now.as_str()) {
-                    let event = Event::default().event("conversations").data(now.clone());
-                    return Some((Ok::<_, Infallible>(event), (board, Some(now), permit)));
-                }
-                tokio::time::sleep(RECHECK).await;
+        (board, changes, Some(first), permit),
+        |(board, mut changes, first, permit)| async move {
+            if let Some(first) = first {
+                let event = Event::default().event("conversations").data(first);
+                return Some((Ok::<_, Infallible>(event), (board, changes, None, permit)));
             }
+            let event = match changes.recv().await {
+                Ok(change) => Event::default().event("changed").data(change.as_ref()),
+                Err(RecvError::Lagged(_)) => Event::default().event("conversations").data(first_page(&board)),
+                Err(RecvError::Closed) => return None,
+            };
+            Some((Ok(event), (board, changes, None, permit)))
         },
     );
     Sse::new(events).keep_alive(KeepAlive::default()).into_response()
+}
+
+/// The first page of the latest listing, as the data of a `conversations`
+/// event (or the error, while listing fails).
+fn first_page(board: &Board) -> String {
+    let listing = board.overview.current();
+    match &listing.error {
+        Some(error) if listing.summaries.is_empty() => serde_json::json!({"error": error}).to_string(),
+        _ => serde_json::to_string(page(&listing.summaries, None, PAGE_SIZE))
+            .unwrap_or_else(|_| "[]".to_owned()),
+    }
 }

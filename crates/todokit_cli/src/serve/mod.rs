@@ -15,6 +15,7 @@ mod board;
 mod events;
 mod host;
 mod listen;
+mod overview;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -90,6 +91,7 @@ pub async fn run(
         println!("todokit serve: open http://{local}/login?code={code} once to sign this browser in");
     }
     let board = Board {
+        overview: overview::Overview::start(service.clone()).await,
         service,
         auth,
         streams: Arc::new(tokio::sync::Semaphore::new(MAX_EVENT_STREAMS)),

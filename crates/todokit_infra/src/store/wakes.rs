@@ -1,7 +1,9 @@
-//! The store-wide watches of one store ([`ConversationContext::watch_all`]):
-//! a set of wake-ups that every change rings, each registered until its
-//! guard is dropped.
+//! The watches of one store: wake-ups for one conversation
+//! ([`ConversationContext::watch`]) or for all of them
+//! ([`ConversationContext::watch_all`]), each registered until its guard is
+//! dropped.
 //!
+//! [`ConversationContext::watch`]: todokit_app::ConversationContext::watch
 //! [`ConversationContext::watch_all`]: todokit_app::ConversationContext::watch_all
 
 use std::collections::BTreeMap;
@@ -12,7 +14,9 @@ use todokit_app::{Wake, WatchGuard};
 /// Wake-ups registered with a store, shared by its clones.
 #[derive(Default)]
 pub struct Wakes {
-    registered: Mutex<(u64, BTreeMap<u64, Wake>)>,
+    /// The last id handed out, and each watch by id with the conversation
+    /// it watches (`None`: all of them).
+    registered: Mutex<(u64, BTreeMap<u64, (Option<String>, Wake)>)>,
 }
 
 impl std::fmt::Debug for Wakes {
@@ -22,13 +26,14 @@ impl std::fmt::Debug for Wakes {
 }
 
 impl Wakes {
-    /// Registers `wake` until the returned guard is dropped.
-    pub fn add(self: &Arc<Self>, wake: Wake) -> WatchGuard {
+    /// Registers `wake` for `conversation` (`None`: every conversation)
+    /// until the returned guard is dropped.
+    pub fn add(self: &Arc<Self>, conversation: Option<&str>, wake: Wake) -> WatchGuard {
         let id = {
             let mut registered = self.registered.lock().unwrap_or_else(PoisonError::into_inner);
             registered.0 += 1;
             let id = registered.0;
-            registered.1.insert(id, wake);
+            registered.1.insert(id, (conversation.map(str::to_owned), wake));
             id
         };
         WatchGuard::new(Unregister {
@@ -37,16 +42,20 @@ impl Wakes {
         })
     }
 
-    /// Calls every registered wake-up (outside the lock, so a wake-up may
-    /// register or drop watches).
-    pub fn ring(&self) {
+    /// Calls the wake-ups of `conversation` and those of every
+    /// conversation (`None`: all of them), outside the lock, so a wake-up
+    /// may register or drop watches.
+    pub fn ring(&self, conversation: Option<&str>) {
         let wakes: Vec<Wake> = self
             .registered
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .1
             .values()
-            .cloned()
+            .filter(|(watched, _)| {
+                watched.is_none() || conversation.is_none() || watched.as_deref() == conversation
+            })
+            .map(|(_, wake)| Arc::clone(wake))
             .collect();
         for wake in wakes {
             wake();
@@ -94,23 +103,24 @@ mod tests {
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     #[test]
-    fn a_ring_reaches_every_live_watch_and_none_that_was_dropped() {
+    fn a_ring_reaches_the_watches_of_its_conversation_and_of_all_and_none_that_was_dropped() {
         let wakes = Arc::new(Wakes::default());
-        let count = Arc::new(AtomicUsize::new(0));
         let counter = |count: &Arc<AtomicUsize>| -> Wake {
             let count = Arc::clone(count);
             Arc::new(move || {
                 count.fetch_add(1, Ordering::SeqCst);
             })
         };
-        let kept = wakes.add(counter(&count));
-        let dropped = wakes.add(counter(&count));
-        wakes.ring();
-        drop(dropped);
-        wakes.ring();
-        let actual = (count.load(Ordering::SeqCst), wakes.len());
-        drop(kept);
-        let expected = (3, 1);
-        assert_eq!((actual, wakes.is_empty()), (expected, true));
+        let (a, b, all) = (Arc::default(), Arc::default(), Arc::default());
+        let _a = wakes.add(Some("a"), counter(&a));
+        let b_guard = wakes.add(Some("b"), counter(&b));
+        let _all = wakes.add(None, counter(&all));
+        wakes.ring(Some("a"));
+        drop(b_guard);
+        wakes.ring(Some("b"));
+        wakes.ring(None);
+        let load = |c: &Arc<AtomicUsize>| c.load(Ordering::SeqCst);
+        let actual = (load(&a), load(&b), load(&all), wakes.len());
+        assert_eq!(actual, (2, 0, 3, 2));
     }
 }

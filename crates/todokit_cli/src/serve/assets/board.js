@@ -41,20 +41,75 @@ function progress(counts) {
   return [bar, el("span", "meta", counts.completed + "/" + total + " done")];
 }
 
-function renderOverview(list) {
+// The overview shows pages of conversations, newest change first: the
+// first page comes with the live stream, later ones on request, and the
+// stream then sends only the summaries that changed.
+const PAGE = 100;
+const overview = { shown: [], more: false, error: null };
+
+/** Newest change first, then by id, as the server pages them. */
+function newestFirst(a, b) {
+  const at = a.changed_at ?? -1;
+  const bt = b.changed_at ?? -1;
+  if (at !== bt) return bt - at;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+function firstPage(list) {
+  if (!Array.isArray(list)) {
+    overview.error = list && list.error;
+  } else {
+    overview.error = null;
+    overview.shown = list;
+    overview.more = list.length >= PAGE;
+  }
+  renderOverview();
+}
+
+function changed(change) {
+  if (change.error) {
+    overview.error = change.error;
+  } else {
+    overview.error = null;
+    const gone = new Set(change.removed || []);
+    for (const summary of change.changed || []) gone.add(summary.id);
+    overview.shown = overview.shown.filter((s) => !gone.has(s.id)).concat(change.changed || []);
+    overview.shown.sort(newestFirst);
+  }
+  renderOverview();
+}
+
+async function nextPage() {
+  const last = overview.shown[overview.shown.length - 1];
+  const after = (last.changed_at ?? "") + ":" + last.id;
+  const flash = document.getElementById("flash");
+  try {
+    const response = await fetch("/api/conversations?limit=" + PAGE + "&after=" + encodeURIComponent(after));
+    const page = await response.json();
+    if (!Array.isArray(page)) throw new Error(page.error || response.statusText);
+    const known = new Set(overview.shown.map((s) => s.id));
+    overview.shown = overview.shown.concat(page.filter((s) => !known.has(s.id)));
+    overview.more = page.length >= PAGE;
+    renderOverview();
+  } catch (error) {
+    flash.textContent = "The next conversations did not load: " + error;
+  }
+}
+
+function renderOverview() {
   const main = document.getElementById("main");
   document.title = "todokit board";
   const heading = el("h1", null, "Conversations");
-  if (!Array.isArray(list)) {
-    main.replaceChildren(heading, el("p", "problem", list && list.error));
+  if (overview.error) {
+    main.replaceChildren(heading, el("p", "problem", overview.error));
     return;
   }
-  if (list.length === 0) {
+  if (overview.shown.length === 0) {
     main.replaceChildren(heading, el("p", "empty", "No conversations in this store yet."));
     return;
   }
   const cards = el("ul", "cards");
-  for (const summary of list) {
+  for (const summary of overview.shown) {
     const link = el("a", null, summary.id);
     link.href = "/c/" + encodeURIComponent(summary.id);
     const card = el("li", "card", null, el("h2", null, null, link));
@@ -71,7 +126,14 @@ function renderOverview(list) {
     card.append(when);
     cards.append(card);
   }
-  main.replaceChildren(heading, cards);
+  const parts = [heading, cards];
+  if (overview.more) {
+    const button = el("button", "more", "Show more");
+    button.type = "button";
+    button.addEventListener("click", nextPage);
+    parts.push(button);
+  }
+  main.replaceChildren(...parts);
 }
 
 function taskItem(view, task) {
@@ -156,13 +218,16 @@ function renderList(view) {
   main.replaceChildren(...parts);
 }
 
-function follow(url, eventName, render) {
+/** Follows the event stream at `url`, drawing each named event with its handler. */
+function follow(url, handlers) {
   const source = new EventSource(url);
-  source.addEventListener(eventName, (event) => {
-    setLive(true);
-    render(JSON.parse(event.data));
-    counted();
-  });
+  for (const [eventName, render] of Object.entries(handlers)) {
+    source.addEventListener(eventName, (event) => {
+      setLive(true);
+      render(JSON.parse(event.data));
+      counted();
+    });
+  }
   source.addEventListener("open", () => setLive(true));
   source.addEventListener("error", () => setLive(false));
 }
@@ -186,8 +251,8 @@ document.addEventListener("DOMContentLoaded", () => {
       );
       return;
     }
-    follow("/api/conversations/" + encodeURIComponent(id) + "/events", "list", renderList);
+    follow("/api/conversations/" + encodeURIComponent(id) + "/events", { list: renderList });
   } else {
-    follow("/api/events", "conversations", renderOverview);
+    follow("/api/events", { conversations: firstPage, changed });
   }
 });

@@ -359,7 +359,7 @@ impl JsonFileStore {
         safe_fs::replace_durably(&self.root, &prefix, &path, &bytes)?;
         self.last.remember(conversation, bytes, state.version, &foreign);
         drop(lock);
-        self.poller.committed();
+        self.poller.committed(&path);
         Ok(())
     }
 }

@@ -83,14 +83,24 @@ impl Poller {
     /// Calls `wake` when any file in the folder may have changed, while the
     /// guard lives.
     pub fn watch_all(self: &Arc<Self>, root: &Path, wake: Wake) -> WatchGuard {
-        let guard = self.all.add(wake);
+        let guard = self.all.add(None, wake);
         self.start(&mut self.lock(), root);
         guard
     }
 
-    /// Rings the store-wide watches at once: this process just committed.
-    pub fn committed(&self) {
-        self.all.ring();
+    /// Rings the watches of the file at `path` and the store-wide ones at
+    /// once: this process just replaced it.
+    pub fn committed(&self, path: &Path) {
+        let wakes: Vec<Wake> = self
+            .lock()
+            .files
+            .get(path)
+            .map(|file| file.wakes.iter().map(|(_, wake)| Arc::clone(wake)).collect())
+            .unwrap_or_default();
+        for wake in wakes {
+            wake();
+        }
+        self.all.ring(None);
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Watched> {
@@ -167,7 +177,7 @@ fn run(poller: &Weak<Poller>, root: &Path) {
         folder = now;
         tick = tick.wrapping_add(1);
         if moved {
-            poller.all.ring();
+            poller.all.ring(None);
         }
         if moved || tick.is_multiple_of(FULL_CHECK_EVERY) {
             poller.check_files();

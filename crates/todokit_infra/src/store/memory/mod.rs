@@ -4,7 +4,8 @@
 //! The conversations used last stay ready to hand out; the others are kept
 //! packed (see `packed`), about a fifth of the memory, and unpacked on their
 //! next use. Each keeps its summary beside it, so listing unpacks nothing;
-//! every commit rings the store-wide watches (`watch_all`).
+//! every commit rings the watches of its conversation and of all (`watch`,
+//! `watch_all`).
 
 mod packed;
 
@@ -26,7 +27,7 @@ pub const DEFAULT_READY_CONVERSATIONS: usize = 8;
 #[derive(Debug)]
 pub struct MemoryStore {
     inner: Mutex<Lists>,
-    /// Store-wide watches, rung by every commit.
+    /// Watches, rung by every commit.
     wakes: Arc<Wakes>,
 }
 
@@ -195,7 +196,7 @@ impl ConversationContext for MemoryStore {
             lists.touch(conversation);
         }
         drop(lists);
-        self.wakes.ring();
+        self.wakes.ring(Some(conversation));
         Ok(())
     }
 
@@ -216,8 +217,13 @@ impl ConversationContext for MemoryStore {
             .collect())
     }
 
+    /// Woken by the commits of this store (the only writer of its lists).
+    fn watch(&self, conversation: &str, wake: Wake) -> Option<WatchGuard> {
+        Some(self.wakes.add(Some(conversation), wake))
+    }
+
     fn watch_all(&self, wake: Wake) -> Option<WatchGuard> {
-        Some(self.wakes.add(wake))
+        Some(self.wakes.add(None, wake))
     }
 }
 

@@ -83,7 +83,7 @@ impl Listener {
     /// Registers `wake` for every conversation (see [`Listener::watch`]).
     pub fn watch_all(self: &Arc<Self>, config: &tokio_postgres::Config, wake: Wake) -> Option<WatchGuard> {
         let runtime = tokio::runtime::Handle::try_current().ok()?;
-        let guard = self.all.add(wake);
+        let guard = self.all.add(None, wake);
         self.start(&runtime, config);
         Some(guard)
     }
@@ -109,7 +109,7 @@ impl Listener {
         for wake in wakes {
             wake();
         }
-        self.all.ring();
+        self.all.ring(None);
     }
 
     /// Wakes every feed (after a reconnect: notifications may be lost).
@@ -124,7 +124,7 @@ impl Listener {
         for wake in wakes {
             wake();
         }
-        self.all.ring();
+        self.all.ring(None);
     }
 }
 
