@@ -11,12 +11,15 @@ use std::sync::{Arc, Mutex, PoisonError, Weak};
 
 use todokit_app::{Wake, WatchGuard};
 
+/// Each watch by id, with the conversation it watches (`None`: all).
+type Registered = BTreeMap<u64, (Option<String>, Wake)>;
+
 /// Wake-ups registered with a store, shared by its clones.
 #[derive(Default)]
 pub struct Wakes {
     /// The last id handed out, and each watch by id with the conversation
     /// it watches (`None`: all of them).
-    registered: Mutex<(u64, BTreeMap<u64, (Option<String>, Wake)>)>,
+    registered: Mutex<(u64, Registered)>,
 }
 
 impl std::fmt::Debug for Wakes {
