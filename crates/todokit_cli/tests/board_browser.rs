@@ -334,3 +334,46 @@ fn example_store(store: &Path) {
         ]}),
     );
 }
+
+#[test]
+fn a_long_overview_shows_a_page_then_the_next_and_a_change_moves_its_card_to_the_top() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("store");
+    let files = todokit::JsonFileStore::new(&store);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .expect("a runtime");
+    for i in 0..105 {
+        let list = todokit::TodoState::flat(vec![todokit::Todo::new(format!("task {i}"))]).version(1u64);
+        runtime
+            .block_on(todokit::ConversationContext::save(
+                &files,
+                &format!("c-{i:03}"),
+                0,
+                &list,
+            ))
+            .expect("saved");
+        // Apart in time, so the newest is the last written.
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let server = Server::start(&store, &[]);
+    let browser = Browser::start(1280, 900, false);
+    browser.open(&server.url("/"));
+    let cards = "return document.querySelectorAll('.card').length";
+    let first_page = browser.wait_for(
+        "return document.querySelectorAll('.card').length === 100 && !!document.querySelector('button.more')",
+        Duration::from_secs(10),
+    );
+    browser.eval("document.querySelector('button.more').click(); return true");
+    let next_page = browser.wait_for(
+        "return document.querySelectorAll('.card').length === 105 && !document.querySelector('button.more')",
+        Duration::from_secs(10),
+    );
+    write_todos(&store, "c-000", &json!([todo("moved up", "in_progress")]));
+    let moved = browser.wait_for(
+        "return document.querySelector('.card').dataset.id === 'c-000'",
+        Duration::from_secs(5),
+    );
+    let actual = (first_page, next_page, moved, browser.eval(cards));
+    assert_eq!(actual, (true, true, true, json!(105)));
+}

@@ -86,6 +86,61 @@ fn the_api_lists_every_conversation_newest_first_and_events_bring_another_proces
 }
 
 #[test]
+fn the_overview_comes_in_pages_and_its_stream_sends_only_what_changed() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("store");
+    three(&store);
+    let server = Server::start(&store, &[]);
+    let get = |path: &str| request(&server.address, "GET", path, &[], None).json();
+    let ids = |page: &Value| -> Vec<String> {
+        page.as_array()
+            .into_iter()
+            .flatten()
+            .map(|c| c["id"].as_str().unwrap_or_default().to_owned())
+            .collect()
+    };
+    let first = get("/api/conversations?limit=2");
+    let last = &first[1];
+    let cursor = format!(
+        "{}:{}",
+        last["changed_at"],
+        last["id"].as_str().unwrap_or_default()
+    );
+    let second = get(&format!("/api/conversations?limit=2&after={cursor}"));
+
+    let mut overview = Events::open(&server.address, "/api/events");
+    let page = overview
+        .next("conversations", Duration::from_secs(10))
+        .unwrap_or_default();
+    write_todos(
+        &store,
+        "beta",
+        &json!([todo("Plan B", "completed"), todo("Ship", "in_progress")]),
+    );
+    let change: Value = overview
+        .next("changed", Duration::from_secs(10))
+        .and_then(|d| serde_json::from_str(&d).ok())
+        .unwrap_or_default();
+    let actual = (
+        ids(&first),
+        ids(&second),
+        ids(&serde_json::from_str(&page).unwrap_or_default()),
+        ids(&change["changed"]),
+        change["changed"][0]["counts"]["completed"].clone(),
+        change["removed"].clone(),
+    );
+    let expected = (
+        vec!["gamma".to_owned(), "beta".to_owned()],
+        vec!["alpha".to_owned()],
+        vec!["gamma".to_owned(), "beta".to_owned(), "alpha".to_owned()],
+        vec!["beta".to_owned()],
+        json!(1),
+        json!([]),
+    );
+    assert_eq!(actual, expected);
+}
+
+#[test]
 fn a_non_loopback_bind_without_a_token_is_refused() {
     let dir = tempfile::tempdir().expect("temp dir");
     let out = todokit(&dir.path().join("store"))
@@ -376,6 +431,20 @@ fn every_refusal_the_board_gives_is_pinned() {
             edit(
                 &[json_type, auth, csrf],
                 r#"{"action":"done","name":"nothing like it"}"#,
+            ),
+        ),
+        (
+            "page limit out of range",
+            request(&open.address, "GET", "/api/conversations?limit=0", &[], None),
+        ),
+        (
+            "page cursor not MILLIS:ID",
+            request(
+                &open.address,
+                "GET",
+                "/api/conversations?after=yesterday",
+                &[],
+                None,
             ),
         ),
     ];

@@ -16,7 +16,7 @@ use todokit::{ConversationContext, JsonFileStore, TodoState};
 
 const BINARY: &str = env!("CARGO_BIN_EXE_todokit");
 const SIZES: [usize; 3] = [100, 1_000, 10_000];
-const IDLE: Duration = Duration::from_secs(4);
+const IDLE: Duration = Duration::from_secs(5);
 const OPEN: usize = 64;
 
 /// A running `todokit serve` and its address.
@@ -108,7 +108,11 @@ fn small_list(i: usize) -> TodoState {
         .map(|t| {
             todokit::Todo::new(format!("task {t} of conversation {i}"))
                 .active_form(format!("Doing task {t}"))
-                .status(if t == i % 5 { todokit::Status::InProgress } else { todokit::Status::Pending })
+                .status(if t == i % 5 {
+                    todokit::Status::InProgress
+                } else {
+                    todokit::Status::Pending
+                })
         })
         .collect();
     TodoState::flat(tasks).version(1u64)
@@ -138,6 +142,13 @@ fn measure(folder: &Path, size: usize) {
     let board = Board::start(store);
     let started = Instant::now();
     let first = board.overview();
+    let at_start = started.elapsed();
+    // The files were written just now: the store trusts their stamps once
+    // they are older than its margin, and the board's first listings read
+    // them whole. Idle is measured after that.
+    std::thread::sleep(Duration::from_secs(1));
+    let started = Instant::now();
+    drop(board.overview());
     let first_page = started.elapsed();
     let cpu = board.cpu();
     std::thread::sleep(IDLE);
@@ -163,10 +174,14 @@ fn measure(folder: &Path, size: usize) {
     let reach = committed.elapsed();
     drop(first);
     println!(
-        "overview, {size} conversations (JSON-file store): first page over a new stream {:.1} ms; server CPU with 1 open \
-         overview idle {one_idle:.2} % of a core (goal ≤ 1 %), with {OPEN} open {all_idle:.2} % (goal: no more than one); \
-         a commit by another process reached {reached} of {OPEN} open overviews in {:.0} ms (goal ≤ 1 s)",
+        "overview, {size} conversations (JSON-file store): first page over a new stream {:.1} ms ({:.1} ms for the \
+         first stream after the board started, which waits for its first listing); server CPU with 1 open overview idle \
+         {one_idle:.2} % of a core (goal ≤ 1 %), with {OPEN} open {all_idle:.2} % (goal: no more than one; /proc counts \
+         in 10 ms ticks, 0.20 % over {} s); a commit by another process reached {reached} of {OPEN} open overviews in \
+         {:.0} ms (goal ≤ 1 s)",
         first_page.as_secs_f64() * 1e3,
+        at_start.as_secs_f64() * 1e3,
+        IDLE.as_secs(),
         reach.as_secs_f64() * 1e3
     );
 }
