@@ -272,3 +272,91 @@ async fn concurrent_writers_through_separate_pools_lose_no_update() {
     let actual = store().await.load(&conversation).await.unwrap().version;
     assert_eq!(actual, WRITERS * CALLS);
 }
+
+/// A database an earlier build set up (schema 1: no summaries) is moved to
+/// schema 2 on connect; its rows are listed from their lists until a save
+/// writes their summary.
+#[tokio::test]
+async fn a_schema_1_database_is_migrated_and_its_rows_are_listed_right() {
+    let (admin, connection) = tokio_postgres::connect(&url(), NoTls)
+        .await
+        .expect("the test database");
+    tokio::spawn(connection);
+    let name = format!("todokit_v1_{}", std::process::id());
+    // One statement each: neither may run in a transaction block.
+    for statement in [
+        format!("DROP DATABASE IF EXISTS {name}"),
+        format!("CREATE DATABASE {name}"),
+    ] {
+        admin
+            .batch_execute(&statement)
+            .await
+            .expect("a database of its own");
+    }
+    let old_url = match url().rsplit_once('/') {
+        Some((base, _)) => format!("{base}/{name}"),
+        None => panic!("the test URL names a database"),
+    };
+    let (old, connection) = tokio_postgres::connect(&old_url, NoTls)
+        .await
+        .expect("the new database");
+    tokio::spawn(connection);
+    let state = TodoState::flat(vec![
+        Todo::new("a")
+            .status(todokit_domain::Status::InProgress)
+            .active_form("Doing a"),
+        Todo::new("b"),
+    ]);
+    let value = serde_json::to_value(&state).expect("encodes");
+    old.batch_execute(
+        "CREATE TABLE todokit_schema (version INTEGER NOT NULL);
+         INSERT INTO todokit_schema VALUES (1);
+         CREATE TABLE todokit_conversations (
+             conversation TEXT PRIMARY KEY,
+             version BIGINT NOT NULL CHECK (version > 0),
+             state JSONB NOT NULL,
+             updated_at TIMESTAMPTZ NOT NULL DEFAULT now());",
+    )
+    .await
+    .expect("schema 1");
+    old.execute(
+        "INSERT INTO todokit_conversations (conversation, version, state) VALUES ('old', 3, $1)",
+        &[&value],
+    )
+    .await
+    .expect("a row of schema 1");
+    let store = PostgresStore::connect(&old_url, 2).await.expect("migrated");
+    let listed: Vec<_> = store
+        .conversations()
+        .await
+        .expect("lists")
+        .into_iter()
+        .map(|c| (c.id, c.summary.ok()))
+        .collect();
+    let version: i32 = old
+        .query_one("SELECT version FROM todokit_schema", &[])
+        .await
+        .expect("a version")
+        .get(0);
+    let next = state.clone().version(4u64);
+    store.save("old", 3, &next).await.expect("saved");
+    let kept: Option<serde_json::Value> = old
+        .query_one(
+            "SELECT summary FROM todokit_conversations WHERE conversation = 'old'",
+            &[],
+        )
+        .await
+        .expect("the row")
+        .get(0);
+    drop((store, old));
+    let _ = admin
+        .batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+        .await;
+    let actual = (listed, version, kept.is_some());
+    let expected = (
+        vec![("old".to_owned(), Some(state.version(3u64).summary()))],
+        SCHEMA_VERSION,
+        true,
+    );
+    assert_eq!(actual, expected);
+}
