@@ -6,15 +6,14 @@
 //! conversation. The only test in this binary, so the thread count is this
 //! test's alone.
 
-use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
 use pretty_assertions::assert_eq;
 use todokit::{
-    ConversationContext, JsonFileStore, MemoryStore, StoreError, Stream, Subscription, TodoState,
-    TodoWriteService, Todokit,
+    ConversationContext, JsonFileStore, MemoryStore, StoreError, Subscription, TodoState, TodoWriteService,
+    Todokit,
 };
 
 const FEEDS: usize = 1_000;
@@ -27,13 +26,8 @@ fn threads() -> usize {
 
 /// The next version a feed yields, waiting at most 10 s.
 async fn next(feed: &mut Subscription) -> Option<u64> {
-    let item = std::future::poll_fn(|cx| Pin::new(&mut *feed).poll_next(cx));
-    tokio::time::timeout(Duration::from_secs(10), item)
-        .await
-        .ok()
-        .flatten()
-        .and_then(Result::ok)
-        .map(|state| state.version)
+    let item = tokio::time::timeout(Duration::from_secs(10), feed.changed()).await;
+    Some(item.ok()??.ok()?.version)
 }
 
 fn service(store: impl ConversationContext + 'static) -> TodoWriteService {

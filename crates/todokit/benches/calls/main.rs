@@ -25,6 +25,7 @@ use todokit::app::CallContext;
 mod file_store;
 mod fixed_store;
 mod group_commit;
+mod proc_stat;
 mod scale;
 use fixed_store::FixedStore;
 use todokit::{

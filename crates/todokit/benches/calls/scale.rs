@@ -3,11 +3,11 @@
 //! live feeds at 10, 100 and 1,000 on one store (threads, idle CPU, and how
 //! long a commit made through another store takes to reach them all).
 
-use std::pin::Pin;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use todokit::{ConversationContext, JsonFileStore, Stream, Subscription, TodoState, TodoWriteService};
+use super::proc_stat::{cpu_time, threads};
+use todokit::{ConversationContext, JsonFileStore, Subscription, TodoState, TodoWriteService};
 
 /// The sizes of each curve.
 pub const SIZES: [usize; 3] = [100, 1_000, 10_000];
@@ -55,25 +55,6 @@ async fn listing(store: &dyn ConversationContext, runs: usize) -> (f64, usize) {
     }
     samples.sort_by(f64::total_cmp);
     (samples[samples.len() / 2], listed)
-}
-
-/// CPU time this process has used (user and system), from `/proc`.
-pub fn cpu_time() -> Duration {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    // Fields after the command name (which may hold spaces) in parentheses.
-    let fields: Vec<&str> = stat
-        .rsplit_once(')')
-        .map(|(_, rest)| rest.split_whitespace().collect())
-        .unwrap_or_default();
-    let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<u64>().ok()).unwrap_or(0);
-    // utime and stime are fields 14 and 15, the 12th and 13th after it;
-    // the kernel counts in 100ths of a second.
-    Duration::from_millis((ticks(11) + ticks(12)) * 10)
-}
-
-/// The threads this process runs.
-pub fn threads() -> usize {
-    std::fs::read_dir("/proc/self/task").map_or(0, Iterator::count)
 }
 
 /// The listing curve on the JSON-file store: cold (a store that has listed
@@ -166,9 +147,9 @@ pub fn feeds(service: impl Fn(JsonFileStore) -> TodoWriteService, say: &mut dyn 
             }
         });
         let added = threads().saturating_sub(before);
-        let cpu_before = cpu_time();
+        let cpu_before = cpu_time("self");
         std::thread::sleep(IDLE);
-        let idle = (cpu_time() - cpu_before).as_secs_f64() / IDLE.as_secs_f64() * 100.0;
+        let idle = (cpu_time("self") - cpu_before).as_secs_f64() / IDLE.as_secs_f64() * 100.0;
         let args = r#"{"todos":[{"content":"a","status":"in_progress","activeForm":"Doing a"}]}"#;
         let started = Instant::now();
         runtime
@@ -195,11 +176,6 @@ pub fn feeds(service: impl Fn(JsonFileStore) -> TodoWriteService, say: &mut dyn 
 
 /// The next version a feed yields (at most 10 s).
 async fn next(feed: &mut Subscription) -> Option<u64> {
-    let item = std::future::poll_fn(|cx| Pin::new(&mut *feed).poll_next(cx));
-    tokio::time::timeout(Duration::from_secs(10), item)
-        .await
-        .ok()
-        .flatten()
-        .and_then(Result::ok)
-        .map(|state| state.version)
+    let item = tokio::time::timeout(Duration::from_secs(10), feed.changed()).await;
+    Some(item.ok()??.ok()?.version)
 }

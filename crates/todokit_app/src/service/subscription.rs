@@ -88,6 +88,14 @@ impl TodoWriteService {
     }
 }
 
+impl Subscription {
+    /// The next item of the feed (the list now, first): what polling it as
+    /// a [`Stream`] gives, for a host with no stream helper crate at hand.
+    pub async fn changed(&mut self) -> Option<Result<TodoState, ServiceError>> {
+        std::future::poll_fn(|cx| Pin::new(&mut *self).poll_next(cx)).await
+    }
+}
+
 impl Stream for Subscription {
     type Item = Result<TodoState, ServiceError>;
 

@@ -14,6 +14,9 @@ use std::time::{Duration, Instant};
 
 use todokit::{ConversationContext, JsonFileStore, TodoState};
 
+#[path = "../../../todokit/benches/calls/proc_stat.rs"]
+mod proc_stat;
+
 const BINARY: &str = env!("CARGO_BIN_EXE_todokit");
 const SIZES: [usize; 3] = [100, 1_000, 10_000];
 const IDLE: Duration = Duration::from_secs(5);
@@ -48,13 +51,7 @@ impl Board {
 
     /// CPU time the server has used, from `/proc`.
     fn cpu(&self) -> Duration {
-        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).unwrap_or_default();
-        let fields: Vec<&str> = stat
-            .rsplit_once(')')
-            .map(|(_, rest)| rest.split_whitespace().collect())
-            .unwrap_or_default();
-        let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<u64>().ok()).unwrap_or(0);
-        Duration::from_millis((ticks(11) + ticks(12)) * 10)
+        proc_stat::cpu_time(&self.child.id().to_string())
     }
 
     /// An overview stream, read up to the end of its first page.

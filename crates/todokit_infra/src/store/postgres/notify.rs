@@ -216,14 +216,8 @@ mod tests {
     }
 
     async fn next(feed: &mut todokit_app::Subscription) -> Option<u64> {
-        let item =
-            std::future::poll_fn(|cx| futures_core::Stream::poll_next(std::pin::Pin::new(&mut *feed), cx));
-        tokio::time::timeout(Duration::from_secs(10), item)
-            .await
-            .ok()
-            .flatten()
-            .and_then(Result::ok)
-            .map(|state| state.version)
+        let item = tokio::time::timeout(Duration::from_secs(10), feed.changed()).await;
+        Some(item.ok()??.ok()?.version)
     }
 
     #[test]
