@@ -50,43 +50,76 @@ fn kill(mut child: Child) {
 
 type Listed = Vec<(String, Result<ListSummary, String>)>;
 
-/// What `store` lists, and the summary of each list loaded whole.
-async fn listed_and_loaded(store: &dyn ConversationContext) -> (Listed, Listed) {
-    let mut listed: Listed = store
+/// What `store` lists of the conversations named `prefix…`, and the
+/// summary of each of their lists loaded whole. A commit may still land
+/// after its writer was killed (a database finishes a statement whose
+/// client is gone), so the store is read until two loads in a row agree,
+/// with the listing taken between them: then the listing must match.
+async fn listed_and_loaded(store: &dyn ConversationContext, prefix: &str) -> (Listed, Listed) {
+    let mut attempt = 0;
+    loop {
+        let before = loaded(store, prefix).await;
+        let mut listed: Listed = store
+            .conversations()
+            .await
+            .expect("the store lists")
+            .into_iter()
+            .filter(|c| c.id.starts_with(prefix))
+            .map(|c| (c.id, c.summary.map_err(|e| e.to_string())))
+            .collect();
+        listed.sort_by(|a, b| a.0.cmp(&b.0));
+        let after = loaded(store, prefix).await;
+        attempt += 1;
+        if before == after || attempt == 20 {
+            return (listed, after);
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// The summary of each list named `prefix…`, each loaded whole.
+async fn loaded(store: &dyn ConversationContext, prefix: &str) -> Listed {
+    let mut ids: Vec<String> = store
         .conversations()
         .await
         .expect("the store lists")
         .into_iter()
-        .map(|c| (c.id, c.summary.map_err(|e| e.to_string())))
+        .map(|c| c.id)
+        .filter(|id| id.starts_with(prefix))
         .collect();
-    listed.sort_by(|a, b| a.0.cmp(&b.0));
+    ids.sort();
     let mut loaded = Vec::new();
-    for (id, _) in &listed {
+    for id in ids {
         let summary = store
-            .load(id)
+            .load(&id)
             .await
             .map(|s| s.summary())
             .map_err(|e| e.to_string());
-        loaded.push((id.clone(), summary));
+        loaded.push((id, summary));
     }
-    (listed, loaded)
+    loaded
 }
 
 /// Writers in several processes, killed together at a random moment of
 /// each round; the first listing after each round must be the truth.
 /// Returns the number of rounds whose listing was right, and how many
 /// versions were committed in all.
-async fn rounds_of_killed_writers(store_arg: &str, store: &dyn ConversationContext) -> (usize, u64) {
+async fn rounds_of_killed_writers(
+    store_arg: &str,
+    store: &dyn ConversationContext,
+    prefix: &str,
+) -> (usize, u64) {
     let mut right = 0;
     let mut random = 0x5eed_u64;
     for round in 0..ROUNDS {
         let writers: Vec<Child> = CONVERSATIONS
             .iter()
+            .map(|c| format!("{prefix}{c}"))
             .enumerate()
             .flat_map(|(i, c)| {
                 [
-                    writer(store_arg, c, i * 1000 + round * 100),
-                    writer(store_arg, c, i * 1000 + round * 100 + 50),
+                    writer(store_arg, &c, i * 1000 + round * 100),
+                    writer(store_arg, &c, i * 1000 + round * 100 + 50),
                 ]
             })
             .collect();
@@ -101,7 +134,7 @@ async fn rounds_of_killed_writers(store_arg: &str, store: &dyn ConversationConte
         for child in writers {
             kill(child);
         }
-        let (listed, loaded) = listed_and_loaded(store).await;
+        let (listed, loaded) = listed_and_loaded(store, prefix).await;
         if listed == loaded {
             right += 1;
         } else {
@@ -111,7 +144,7 @@ async fn rounds_of_killed_writers(store_arg: &str, store: &dyn ConversationConte
             );
         }
     }
-    let (_, loaded) = listed_and_loaded(store).await;
+    let (_, loaded) = listed_and_loaded(store, prefix).await;
     let versions = loaded
         .iter()
         .filter_map(|(_, s)| s.as_ref().ok())
@@ -144,20 +177,20 @@ async fn the_file_stores_listing_is_right_after_killed_writers_and_hand_edits() 
     let dir = tempfile::tempdir().expect("temp dir");
     let store_arg = dir.path().to_str().expect("UTF-8 path").to_owned();
     let store = Arc::new(JsonFileStore::new(dir.path()));
-    let (right, versions) = rounds_of_killed_writers(&store_arg, store.as_ref()).await;
+    let (right, versions) = rounds_of_killed_writers(&store_arg, store.as_ref(), "").await;
 
     // Let every file settle, so its summary is kept, then edit by hand.
     tokio::time::sleep(Duration::from_millis(2_100)).await;
-    let _ = listed_and_loaded(store.as_ref()).await;
+    let _ = listed_and_loaded(store.as_ref(), "").await;
     let through_todokit = hand_edit(&store_arg, "alpha");
-    let (after_todokit, truth_todokit) = listed_and_loaded(store.as_ref()).await;
+    let (after_todokit, truth_todokit) = listed_and_loaded(store.as_ref(), "").await;
 
     // Behind todokit's back: the same bytes but one status, in place (same
     // file, same size), and the modification time set back as it was.
     tokio::time::sleep(Duration::from_millis(2_100)).await;
-    let _ = listed_and_loaded(store.as_ref()).await;
+    let _ = listed_and_loaded(store.as_ref(), "").await;
     let in_place = rewrite_in_place(&store.path_for("beta"), "\"pending\"", "\"blocked\"");
-    let (after_in_place, truth_in_place) = listed_and_loaded(store.as_ref()).await;
+    let (after_in_place, truth_in_place) = listed_and_loaded(store.as_ref(), "").await;
 
     let actual = (
         right,
@@ -202,20 +235,24 @@ async fn the_databases_listing_is_right_after_killed_writers_and_hand_edits() {
     let store = todokit::infra::store::PostgresStore::connect(&url, 4)
         .await
         .expect("the test database is reachable");
-    let (right, versions) = rounds_of_killed_writers(&url, &store).await;
+    // Names of this run's own: the database outlives it, and other tests
+    // write to it meanwhile.
+    let prefix = format!("summaries-{}-", std::process::id());
+    let (right, versions) = rounds_of_killed_writers(&url, &store, &prefix).await;
 
-    let through_todokit = hand_edit(&url, "alpha");
-    let (after_todokit, truth_todokit) = listed_and_loaded(&store).await;
+    let through_todokit = hand_edit(&url, &format!("{prefix}alpha"));
+    let (after_todokit, truth_todokit) = listed_and_loaded(&store, &prefix).await;
 
     // Behind todokit's back: SQL that changes the list and nothing else.
-    let sql = "UPDATE todokit_conversations \
-               SET state = replace(state::text, '\"pending\"', '\"blocked\"')::jsonb \
-               WHERE conversation = 'beta'";
-    let edited = psql(&url, sql);
-    let (after_sql, truth_sql) = listed_and_loaded(&store).await;
+    let sql = format!(
+        "UPDATE todokit_conversations SET state = replace(state::text, '\"pending\"', '\"blocked\"')::jsonb \
+         WHERE conversation = '{prefix}beta'"
+    );
+    let edited = psql(&url, &sql);
+    let (after_sql, truth_sql) = listed_and_loaded(&store, &prefix).await;
     let blocked = after_sql
         .iter()
-        .find(|(id, _)| id == "beta")
+        .find(|(id, _)| *id == format!("{prefix}beta"))
         .and_then(|(_, s)| s.as_ref().ok())
         .map(|s| s.counts.blocked);
 
