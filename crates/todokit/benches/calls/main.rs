@@ -22,10 +22,10 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use todokit::app::CallContext;
 
+mod bench_support;
 mod file_store;
 mod fixed_store;
 mod group_commit;
-mod proc_stat;
 mod scale;
 use fixed_store::FixedStore;
 use todokit::{

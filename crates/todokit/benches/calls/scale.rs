@@ -6,8 +6,8 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::proc_stat::{cpu_time, threads};
-use todokit::{ConversationContext, JsonFileStore, Subscription, TodoState, TodoWriteService};
+use super::bench_support::{cpu_time, fill, small_list, threads};
+use todokit::{ConversationContext, JsonFileStore, Subscription, TodoWriteService};
 
 /// The sizes of each curve.
 pub const SIZES: [usize; 3] = [100, 1_000, 10_000];
@@ -15,33 +15,6 @@ pub const SIZES: [usize; 3] = [100, 1_000, 10_000];
 pub const FEEDS: [usize; 3] = [10, 100, 1_000];
 /// How long idle CPU is measured.
 const IDLE: Duration = Duration::from_secs(4);
-
-/// A list of a few tasks, as a conversation of the curves holds.
-fn small_list(i: usize) -> TodoState {
-    let tasks = (0..5)
-        .map(|t| {
-            let status = match (i + t) % 3 {
-                0 => todokit::Status::Completed,
-                1 => todokit::Status::InProgress,
-                _ => todokit::Status::Pending,
-            };
-            todokit::Todo::new(format!("task {t} of conversation {i}"))
-                .active_form(format!("Doing task {t}"))
-                .status(status)
-        })
-        .collect();
-    TodoState::flat(tasks).version(1u64)
-}
-
-/// Fills `store` up to `count` conversations named `prefix-N`, from `from`.
-async fn fill(store: &dyn ConversationContext, prefix: &str, from: usize, count: usize) {
-    for i in from..count {
-        store
-            .save(&format!("{prefix}-{i:05}"), 0, &small_list(i))
-            .await
-            .expect("the store saves");
-    }
-}
 
 /// The median of `runs` timings of `conversations()`, in milliseconds, and
 /// the number listed.

@@ -12,10 +12,10 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use todokit::{ConversationContext, JsonFileStore, TodoState};
+use todokit::JsonFileStore;
 
-#[path = "../../../todokit/benches/calls/proc_stat.rs"]
-mod proc_stat;
+#[path = "../../../todokit/benches/calls/bench_support.rs"]
+mod bench_support;
 
 const BINARY: &str = env!("CARGO_BIN_EXE_todokit");
 const SIZES: [usize; 3] = [100, 1_000, 10_000];
@@ -51,7 +51,7 @@ impl Board {
 
     /// CPU time the server has used, from `/proc`.
     fn cpu(&self) -> Duration {
-        proc_stat::cpu_time(&self.child.id().to_string())
+        bench_support::cpu_time(&self.child.id().to_string())
     }
 
     /// An overview stream, read up to the end of its first page.
@@ -100,35 +100,13 @@ fn read_until_event(stream: &mut TcpStream, name: &str) -> bool {
     }
 }
 
-fn small_list(i: usize) -> TodoState {
-    let tasks = (0..5)
-        .map(|t| {
-            todokit::Todo::new(format!("task {t} of conversation {i}"))
-                .active_form(format!("Doing task {t}"))
-                .status(if t == i % 5 {
-                    todokit::Status::InProgress
-                } else {
-                    todokit::Status::Pending
-                })
-        })
-        .collect();
-    TodoState::flat(tasks).version(1u64)
-}
-
 /// Prints the overview's figures for each size on the JSON-file store.
 pub fn report(runtime: &tokio::runtime::Runtime) {
     let folder = tempfile::tempdir().expect("a temp folder");
     let store = JsonFileStore::new(folder.path()).on_calling_thread();
     let mut had = 0;
     for size in SIZES {
-        runtime.block_on(async {
-            for i in had..size {
-                store
-                    .save(&format!("c-{i:05}"), 0, &small_list(i))
-                    .await
-                    .expect("saved");
-            }
-        });
+        runtime.block_on(bench_support::fill(&store, "c", had, size));
         had = size;
         measure(folder.path(), size);
     }

@@ -54,7 +54,9 @@ pub async fn conversations(State(board): State<Board>, query: Query<PageRequest>
     }
 }
 
-fn refused(message: String) -> Response {
+/// A request the board will not carry out: 400 with why.
+fn refused(message: impl Into<String>) -> Response {
+    let message: String = message.into();
     (StatusCode::BAD_REQUEST, Json(json!({"error": message}))).into_response()
 }
 
@@ -162,7 +164,7 @@ pub async fn edit(
             },
             None => {
                 let message = "owner: `claim` needs the name of who takes the task";
-                return (StatusCode::BAD_REQUEST, Json(json!({"error": message}))).into_response();
+                return refused(message);
             }
         },
         "release" => UserAction::Assign {
@@ -172,13 +174,13 @@ pub async fn edit(
         other => {
             let message =
                 format!("action: got {other:?}; allowed: `start`, `done`, `drop`, `claim`, `release`");
-            return (StatusCode::BAD_REQUEST, Json(json!({"error": message}))).into_response();
+            return refused(message);
         }
     };
     match board.service.edit(&id, action).await {
         Ok(edit) => Json(json!({"action": edit.map(|e| e.action)})).into_response(),
         Err(UserEditError::Service(error)) => failure(&error.to_string()),
-        Err(error) => (StatusCode::BAD_REQUEST, Json(json!({"error": error.to_string()}))).into_response(),
+        Err(error) => refused(error.to_string()),
     }
 }
 

@@ -3,7 +3,8 @@
 //!
 //! The conversations used last stay ready to hand out; the others are kept
 //! packed (see `packed`), about a fifth of the memory, and unpacked on their
-//! next use. Each keeps its summary beside it, so listing unpacks nothing;
+//! next use. A packed list keeps its summary beside it (made when it is
+//! packed, off the path of a call), so listing unpacks nothing;
 //! every commit rings the watches of its conversation and of all (`watch`,
 //! `watch_all`).
 
@@ -43,15 +44,23 @@ struct Lists {
 #[derive(Debug)]
 struct Entry {
     list: Kept,
-    /// The list's summary (and so its version), made when it was saved.
-    summary: ListSummary,
+    /// The list's version, for the compare-and-swap.
+    version: u64,
     changed_at: Timestamp,
 }
 
 #[derive(Debug)]
 enum Kept {
     Ready(Arc<TodoState>),
-    Packed(Box<[u8]>),
+    /// The packed list and its summary, so that listing unpacks nothing.
+    Packed(Box<[u8]>, ListSummary),
+}
+
+impl Kept {
+    /// `state` packed, with its summary.
+    fn packed(state: &TodoState) -> Self {
+        Self::Packed(packed::pack(state), state.summary())
+    }
 }
 
 impl Default for MemoryStore {
@@ -100,7 +109,7 @@ impl Lists {
                 self.touch(conversation);
                 return Ok(state);
             }
-            Kept::Packed(bytes) => Arc::new(unpack(conversation, bytes)?),
+            Kept::Packed(bytes, _) => Arc::new(unpack(conversation, bytes)?),
         };
         if self.ready_limit > 0 {
             entry.list = Kept::Ready(Arc::clone(&state));
@@ -128,7 +137,7 @@ impl Lists {
             if let Some(entry) = self.entries.get_mut(&oldest)
                 && let Kept::Ready(state) = &entry.list
             {
-                entry.list = Kept::Packed(packed::pack(state));
+                entry.list = Kept::packed(state);
             }
         }
     }
@@ -165,10 +174,7 @@ impl ConversationContext for MemoryStore {
         state: Arc<TodoState>,
     ) -> Result<(), StoreError> {
         let mut lists = self.lists();
-        let found = lists
-            .entries
-            .get(conversation)
-            .map_or(0, |entry| entry.summary.version);
+        let found = lists.entries.get(conversation).map_or(0, |entry| entry.version);
         if found != expected {
             return Err(StoreError::Conflict {
                 conversation: conversation.to_owned(),
@@ -177,9 +183,9 @@ impl ConversationContext for MemoryStore {
             });
         }
         let entry = Entry {
-            summary: state.summary(),
+            version: state.version,
             list: if lists.ready_limit == 0 {
-                Kept::Packed(packed::pack(&state))
+                Kept::packed(&state)
             } else {
                 Kept::Ready(state)
             },
@@ -212,7 +218,10 @@ impl ConversationContext for MemoryStore {
             .map(|(id, entry)| StoredConversation {
                 id: id.clone(),
                 changed_at: Some(entry.changed_at),
-                summary: Ok(entry.summary.clone()),
+                summary: Ok(match &entry.list {
+                    Kept::Ready(state) => state.summary(),
+                    Kept::Packed(_, summary) => summary.clone(),
+                }),
             })
             .collect())
     }
@@ -246,7 +255,7 @@ mod tests {
         let mut names: Vec<_> = lists
             .entries
             .iter()
-            .filter(|(_, entry)| matches!(entry.list, Kept::Packed(_)))
+            .filter(|(_, entry)| matches!(entry.list, Kept::Packed(..)))
             .map(|(name, _)| name.clone())
             .collect();
         names.sort();
