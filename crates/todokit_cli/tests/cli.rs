@@ -290,6 +290,8 @@ fn every_schema_target_prints_the_key_that_target_uses() {
                 "name".to_owned(),
                 "description".to_owned(),
                 "inputSchema".to_owned(),
+                "annotations".to_owned(),
+                "_meta".to_owned(),
             ],
         ),
     ];

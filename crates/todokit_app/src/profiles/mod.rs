@@ -170,6 +170,39 @@ mod tests {
         });
     }
 
+    /// The hints an MCP client gates calls on, one line per tool: readers
+    /// read-only, every writer not, and a writer destructive when it can
+    /// take tasks off the list.
+    #[test]
+    fn every_tool_has_truthful_mcp_annotations() {
+        let profiles = all();
+        let mut table = String::from("profile tool: readOnly destructive idempotent\n");
+        let mut readers = Vec::new();
+        for profile in &profiles {
+            for tool in profile.tools() {
+                let hints = crate::schema::mcp_annotations(tool.metadata());
+                let hint = |key: &str| if hints[key] == true { "yes" } else { "no" };
+                table.push_str(&format!(
+                    "{} {}: {} {} {}\n",
+                    profile.name(),
+                    tool.name(),
+                    hint("readOnlyHint"),
+                    hint("destructiveHint"),
+                    hint("idempotentHint"),
+                ));
+                if ["todo_read", "TaskList", "TaskGet", "todoread", "read_todos"].contains(&tool.name()) {
+                    readers.push((profile.name(), tool.name(), hints["readOnlyHint"] == true));
+                }
+            }
+        }
+        snapshot_settings().bind(|| insta::assert_snapshot!("mcp_annotations", table));
+        let expected: Vec<_> = readers
+            .iter()
+            .map(|&(profile, tool, _)| (profile, tool, true))
+            .collect();
+        assert_eq!(readers, expected);
+    }
+
     #[test]
     fn every_tool_has_a_snapshotted_description() {
         let profiles = all();

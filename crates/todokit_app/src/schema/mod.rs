@@ -21,6 +21,16 @@ mod walk;
 pub use rules::{anthropic_violations, strict_violations};
 pub use strict::{STRICT_UNSUPPORTED_KEYWORDS, strict};
 
+/// The key of an MCP tool's `_meta` that holds its [`crate::ToolMetadata`]
+/// (whether it may run in plan mode, changes the list, must not overlap,
+/// is inherited by subagents).
+pub const MCP_TOOL_META_KEY: &str = "todokit/metadata";
+
+/// The key of an MCP tool's `_meta` that holds, for a tool whose calls
+/// name a command (`op`, `command`, ...), each command's own
+/// [`crate::ToolMetadata`] by its word.
+pub const MCP_COMMANDS_META_KEY: &str = "todokit/commands";
+
 /// The meta-schema the plain JSON Schema view declares.
 pub const JSON_SCHEMA_DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
 
@@ -38,7 +48,9 @@ pub enum SchemaTarget {
     OpenAiStrict,
     /// Anthropic Messages: `{name, description, input_schema}`.
     Anthropic,
-    /// Model Context Protocol `tools/list`: `{name, description, inputSchema}`.
+    /// Model Context Protocol `tools/list`: `{name, description,
+    /// inputSchema, annotations, _meta}`, exactly as `todokit mcp` lists
+    /// the tool (see [`mcp_annotations`]).
     Mcp,
 }
 
@@ -122,8 +134,47 @@ pub fn definition(tool: &dyn Tool, target: SchemaTarget) -> Value {
             walk(&mut schema, &mut close_objects);
             json!({"name": name, "description": description, "input_schema": schema})
         }
-        SchemaTarget::Mcp => json!({"name": name, "description": description, "inputSchema": schema}),
+        SchemaTarget::Mcp => {
+            let metadata = tool.metadata();
+            let mut meta = Map::new();
+            meta.insert(MCP_TOOL_META_KEY.into(), json!(metadata));
+            // A tool with commands is annotated as its most permissive
+            // command; each command's own facts let a client approve, say,
+            // a `view` call on its own.
+            let commands = tool.commands();
+            if !commands.is_empty() {
+                let each: Map<String, Value> = commands
+                    .into_iter()
+                    .map(|(word, facts)| (word.to_owned(), json!(facts)))
+                    .collect();
+                meta.insert(MCP_COMMANDS_META_KEY.into(), Value::Object(each));
+            }
+            json!({
+                "name": name,
+                "description": description,
+                "inputSchema": schema,
+                "annotations": mcp_annotations(metadata),
+                "_meta": meta,
+            })
+        }
     }
+}
+
+/// A tool's MCP annotations, in the sense the MCP specification gives
+/// them: `readOnlyHint` only for a tool that does not change the list (a
+/// writer changes its environment, even though it touches no file, so a
+/// client that approves read-only tools on its own does not approve it);
+/// `destructiveHint` for a writer that can take tasks off the list;
+/// `idempotentHint` when the same call twice leaves the same list; never
+/// open-world. Whether a tool may run in plan mode is under `_meta`
+/// ([`MCP_TOOL_META_KEY`], `read_only_workspace`), not in these hints.
+pub fn mcp_annotations(metadata: crate::ToolMetadata) -> Value {
+    json!({
+        "readOnlyHint": metadata.read_only,
+        "destructiveHint": metadata.destructive && !metadata.read_only,
+        "idempotentHint": metadata.idempotent,
+        "openWorldHint": false,
+    })
 }
 
 /// Every tool of `profile`, as a JSON array of definitions for `target`.

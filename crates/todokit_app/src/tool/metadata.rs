@@ -11,6 +11,10 @@ pub struct ToolMetadata {
     pub read_only_workspace: bool,
     /// It does not change the list either.
     pub read_only: bool,
+    /// It can take tasks off the list (a whole-list replace, a removal),
+    /// so a call may lose work a user or another agent put there. Always
+    /// false for a reader.
+    pub destructive: bool,
     /// Sending the same arguments twice leaves the same state.
     pub idempotent: bool,
     /// Only one call of it runs at a time per conversation; the service
@@ -23,10 +27,13 @@ pub struct ToolMetadata {
 
 impl ToolMetadata {
     /// A tool that rewrites the list and nothing else: usable in plan mode,
-    /// and the same arguments twice give the same list.
+    /// and the same arguments twice give the same list. Rewriting can drop
+    /// tasks; a writer that only adds or changes says
+    /// [`ToolMetadata::destructive`]`(false)`.
     pub const LIST_WRITER: ToolMetadata = ToolMetadata {
         read_only_workspace: true,
         read_only: false,
+        destructive: true,
         idempotent: true,
         exclusive: true,
         inherited_by_subagents: false,
@@ -36,6 +43,7 @@ impl ToolMetadata {
     pub const LIST_READER: ToolMetadata = ToolMetadata {
         read_only_workspace: true,
         read_only: true,
+        destructive: false,
         idempotent: true,
         exclusive: false,
         inherited_by_subagents: false,
@@ -53,12 +61,19 @@ impl ToolMetadata {
         self
     }
 
+    /// The same facts, saying whether it can take tasks off the list.
+    pub const fn destructive(mut self, destructive: bool) -> Self {
+        self.destructive = destructive;
+        self
+    }
+
     /// What holds for a tool that runs as `self` or as `other` by its
     /// arguments: read-only only when both are, exclusive when either is.
     pub const fn either(self, other: ToolMetadata) -> Self {
         Self {
             read_only_workspace: self.read_only_workspace && other.read_only_workspace,
             read_only: self.read_only && other.read_only,
+            destructive: self.destructive || other.destructive,
             idempotent: self.idempotent && other.idempotent,
             exclusive: self.exclusive || other.exclusive,
             inherited_by_subagents: self.inherited_by_subagents || other.inherited_by_subagents,

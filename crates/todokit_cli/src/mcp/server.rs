@@ -7,14 +7,13 @@
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorCode, Implementation,
-    InitializeResult, ListToolsResult, MetaObject, PaginatedRequestParams, ServerCapabilities, ServerConfig,
-    Tool, ToolAnnotations,
+    InitializeResult, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde::Serialize;
 use serde_json::value::RawValue;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use todokit::app::schema::{SchemaTarget, definition};
 use todokit::app::{ServiceError, TodoWriteService, ToolResult};
 
@@ -26,7 +25,7 @@ pub const CONVERSATION_META_KEY: &str = "todokit/conversation";
 
 /// The key of a tool's `_meta` that holds its todokit metadata (read-only
 /// with respect to the list, exclusive, inherited by subagents).
-pub const TOOL_META_KEY: &str = "todokit/metadata";
+pub const TOOL_META_KEY: &str = todokit::app::schema::MCP_TOOL_META_KEY;
 
 /// Serves one profile's tools for one default conversation.
 #[derive(Debug, Clone)]
@@ -45,32 +44,17 @@ impl TodoMcpServer {
         }
     }
 
-    /// The profile's tools as MCP tool definitions, with annotations from
-    /// their metadata.
+    /// The profile's tools as MCP tool definitions: exactly what
+    /// `todokit schema --target mcp` prints (annotations and `_meta`
+    /// included), read into rmcp's type.
     pub fn tools(&self) -> Vec<Tool> {
         self.service
             .profile()
             .tools()
-            .map(|tool| {
-                let schema = match definition(tool, SchemaTarget::Mcp).get("inputSchema") {
-                    Some(Value::Object(map)) => map.clone(),
-                    _ => Map::new(),
-                };
-                let meta = tool.metadata();
-                // The read-only hint is about the workspace (files, processes,
-                // network), which no todo tool touches, so clients may allow
-                // them in plan mode; the finer facts go under `_meta`.
-                let annotations = ToolAnnotations::new()
-                    .read_only(meta.read_only_workspace)
-                    .destructive(false)
-                    .idempotent(meta.idempotent)
-                    .open_world(false);
-                let mut facts = Map::new();
-                facts.insert(TOOL_META_KEY.to_owned(), json!(meta));
-                Tool::new(tool.name(), tool.description(), std::sync::Arc::new(schema))
-                    .annotate(annotations)
-                    .with_meta(MetaObject(facts))
-            })
+            // Every definition has the fields rmcp's `Tool` needs (the MCP
+            // test compares every profile's `tools/list` with them), so
+            // none is dropped here.
+            .filter_map(|tool| serde_json::from_value(definition(tool, SchemaTarget::Mcp)).ok())
             .collect()
     }
 

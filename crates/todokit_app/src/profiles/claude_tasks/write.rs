@@ -23,7 +23,11 @@ impl TypedTool for TaskCreate {
     type Input = TaskCreateInput;
     const NAME: &'static str = "TaskCreate";
     const DESCRIPTION: &'static str = include_str!("../../../descriptions/claude-tasks/TaskCreate.md");
-    const METADATA: ToolMetadata = ToolMetadata::LIST_WRITER.idempotent(false).inherited(true);
+    // Only adds a task.
+    const METADATA: ToolMetadata = ToolMetadata::LIST_WRITER
+        .idempotent(false)
+        .destructive(false)
+        .inherited(true);
 
     fn run(&self, input: TaskCreateInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
         let limits = &ctx.rules.limits;

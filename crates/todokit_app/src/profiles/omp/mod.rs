@@ -146,8 +146,11 @@ impl CommandTool for TodoTool {
         match command {
             TodoOp::View => ToolMetadata::LIST_READER,
             // A second identical call fails (`rm`) or adds again (`append`).
-            TodoOp::Rm | TodoOp::Append => ToolMetadata::LIST_WRITER.idempotent(false),
-            _ => ToolMetadata::LIST_WRITER,
+            TodoOp::Rm => ToolMetadata::LIST_WRITER.idempotent(false),
+            TodoOp::Append => ToolMetadata::LIST_WRITER.idempotent(false).destructive(false),
+            // Only `init` (a new list) and `rm` take tasks off it.
+            TodoOp::Init => ToolMetadata::LIST_WRITER,
+            _ => ToolMetadata::LIST_WRITER.destructive(false),
         }
     }
 
