@@ -2,7 +2,7 @@
 
 CARGO ?= cargo
 
-.PHONY: test packages screenshots toolchain fmt-check clippy doc unit lean demo build insta snapshots bench fuzz-smoke
+.PHONY: test packages node-clients screenshots toolchain fmt-check clippy doc unit lean demo build insta snapshots bench fuzz-smoke
 
 ## Everything CI checks: formatting, lints, every test (snapshots included),
 ## the PostgreSQL store's against a throwaway cluster this target starts.
@@ -13,6 +13,14 @@ test: toolchain packages fmt-check clippy doc unit lean
 ## chromedriver (the browser the board is tested in).
 packages:
 	./scripts/ensure-packages.sh tmux=tmux chromium=chromium chromedriver=chromium-driver
+
+## The clients nobody here wrote that the tests drive from node (the
+## official ACP TypeScript SDK), at the versions package-lock.json pins;
+## node and npm from the distribution when missing.
+CLIENTS := crates/todokit_cli/tests/clients
+node-clients:
+	./scripts/ensure-packages.sh node=nodejs npm=npm
+	@[ $(CLIENTS)/node_modules/.package-lock.json -nt $(CLIENTS)/package-lock.json ] || npm ci --prefix $(CLIENTS) --no-audit --no-fund
 
 ## Photographs of the board for the README (docs/board-*.png).
 screenshots: packages
@@ -33,7 +41,7 @@ clippy:
 doc:
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps --all-features --locked
 
-unit: packages
+unit: packages node-clients
 	./scripts/with-postgres.sh $(CARGO) test --workspace --all-features --locked --no-fail-fast
 
 ## A fresh host crate on `todokit` with `default-features = false`: at most

@@ -49,6 +49,8 @@ use std::sync::Arc;
 
 use thiserror::Error;
 
+#[cfg(feature = "acp")]
+pub mod acp;
 #[cfg(feature = "rig")]
 pub mod rig;
 

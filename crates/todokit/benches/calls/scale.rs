@@ -3,10 +3,9 @@
 //! live feeds at 10, 100 and 1,000 on one store (threads, idle CPU, and how
 //! long a commit made through another store takes to reach them all).
 
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::bench_support::{cpu_time, fill, small_list, threads};
+use super::bench_support::{cpu_time, fill, threads};
 use todokit::{ConversationContext, JsonFileStore, Subscription, TodoWriteService};
 
 /// The sizes of each curve.
@@ -55,6 +54,8 @@ pub fn files(runtime: &tokio::runtime::Runtime, say: &mut dyn FnMut(String)) {
 /// The listing curve on PostgreSQL (the throwaway database of `make bench`).
 #[cfg(feature = "postgres")]
 pub fn database(url: &str, say: &mut dyn FnMut(String)) {
+    use super::bench_support::small_list;
+    use std::sync::Arc;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

@@ -1,0 +1,241 @@
+//! The example ACP agent (`crates/todokit/examples/acp_agent.rs`) under an
+//! editor built on the official ACP TypeScript SDK
+//! (`@agentclientprotocol/sdk`, `tests/clients/acp_client.mjs`): after each
+//! of the agent's tool calls, a `todokit call` by another process and a
+//! `todokit done` hand edit, the editor's plan equals the stored list as
+//! `todokit::acp` maps it.
+//!
+//! Needs node with the clients' packages (`make node-clients`) and the
+//! example built (`cargo test --workspace --all-features` builds it;
+//! alone: `cargo build -p todokit --features acp-plan-operations --example
+//! acp_agent`).
+
+mod cli_support;
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+use cli_support::{run, todokit, write_todos};
+use pretty_assertions::assert_eq;
+use serde_json::{Value, json};
+
+/// How long an update may take to reach the editor: a commit by another
+/// process is seen by the store's folder watch within a fraction of this.
+const PATIENCE: Duration = Duration::from_secs(10);
+
+/// The tests' node clients and their installed packages.
+fn clients_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/clients")
+}
+
+/// The example agent, built next to this test's binary.
+fn agent_binary() -> PathBuf {
+    let bin = Path::new(env!("CARGO_BIN_EXE_todokit"));
+    let agent = bin
+        .parent()
+        .map(|dir| dir.join("examples").join("acp_agent"))
+        .unwrap_or_default();
+    assert!(
+        agent.is_file(),
+        "the example agent is not built at {}: run `cargo build -p todokit --features acp-plan-operations --example acp_agent`",
+        agent.display()
+    );
+    agent
+}
+
+/// The editor: node running the SDK client, which runs the agent.
+struct Editor {
+    child: Child,
+    commands: ChildStdin,
+    said: Receiver<Value>,
+}
+
+impl Editor {
+    fn start(store: &Path, plan_operations: bool) -> Self {
+        let sdk = clients_dir().join("node_modules/@agentclientprotocol/sdk");
+        assert!(
+            sdk.is_dir(),
+            "the ACP SDK is not installed: run `make node-clients`"
+        );
+        let mut command = Command::new("node");
+        command
+            .current_dir(clients_dir())
+            .arg("acp_client.mjs")
+            .arg(agent_binary())
+            .args(plan_operations.then_some("plan-operations"))
+            .env("TODOKIT_STORE", store)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit());
+        let mut child = command.spawn().expect("node runs");
+        let commands = child.stdin.take().expect("piped");
+        let out = child.stdout.take().expect("piped");
+        let (tell, said) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(out).lines().map_while(Result::ok) {
+                let message = serde_json::from_str(&line).unwrap_or_else(|_| json!({ "error": line }));
+                if tell.send(message).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut editor = Self {
+            child,
+            commands,
+            said,
+        };
+        editor.next_where("the handshake", |m| m.get("initialized").is_some());
+        editor
+    }
+
+    fn send(&mut self, command: Value) {
+        writeln!(self.commands, "{command}").expect("the editor reads its commands");
+    }
+
+    /// The next message `wanted` accepts, skipping others; fails on an
+    /// error from the editor or after [`PATIENCE`].
+    fn next_where(&mut self, what: &str, wanted: impl Fn(&Value) -> bool) -> Value {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.said.recv_timeout(left) {
+                Ok(message) if message.get("error").is_some() => panic!("the editor failed: {message}"),
+                Ok(message) if wanted(&message) => return message,
+                Ok(_) => {}
+                Err(RecvTimeoutError::Timeout) => panic!("no {what} within {PATIENCE:?}"),
+                Err(RecvTimeoutError::Disconnected) => panic!("the editor exited before {what}"),
+            }
+        }
+    }
+
+    fn new_session(&mut self) -> String {
+        self.send(json!({ "do": "new" }));
+        let created = self.next_where("session", |m| m.get("session").is_some());
+        created["session"].as_str().unwrap_or_default().to_owned()
+    }
+
+    fn prompt(&mut self, session: &str) {
+        self.send(json!({ "do": "prompt", "session": session }));
+        let answered = self.next_where("prompt answer", |m| m.get("stopReason").is_some());
+        assert_eq!(answered["stopReason"], "end_turn");
+    }
+
+    /// The plan the editor shows once it has been sent the stored
+    /// `version` of the list (under plan operations, `plan_update`).
+    fn plan_at(&mut self, session: &str, version: u64) -> Value {
+        let update = self.next_where(&format!("plan at version {version}"), |m| {
+            let update = &m["update"]["update"];
+            let meta = if update["sessionUpdate"] == "plan_update" {
+                &update["plan"]["_meta"]
+            } else {
+                &update["_meta"]
+            };
+            m["update"]["sessionId"] == session && meta["todokit"]["version"] == version
+        });
+        update["update"]["update"].clone()
+    }
+}
+
+impl Drop for Editor {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The stored list of `conversation`, and the plan `todokit::acp` maps it
+/// to (as the profile that wrote it shows it).
+fn stored_plan(store: &Path, conversation: &str) -> (u64, Value) {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let service = todokit::Todokit::builder()
+        .store_dir(store)
+        .build()
+        .expect("the store opens");
+    let stored = runtime
+        .block_on(service.state(conversation))
+        .expect("the list loads");
+    let profile = stored
+        .profile
+        .as_deref()
+        .and_then(todokit::profiles::by_name)
+        .unwrap_or_else(|| service.profile().clone());
+    let shown = profile.settle(&stored, service.clock().now());
+    let plan = todokit::acp::plan(conversation, &shown);
+    (stored.version, serde_json::to_value(plan).unwrap_or_default())
+}
+
+/// What a `plan` update shows, or the items of a `plan_update` with the
+/// plan's `_meta`, in the stable plan's shape.
+fn shown(update: &Value) -> Value {
+    if update["sessionUpdate"] == "plan_update" {
+        json!({ "entries": update["plan"]["entries"], "_meta": update["plan"]["_meta"] })
+    } else {
+        json!({ "entries": update["entries"], "_meta": update["_meta"] })
+    }
+}
+
+fn check_each_step(plan_operations: bool) {
+    let store = tempfile::tempdir().expect("a store folder");
+    let mut editor = Editor::start(store.path(), plan_operations);
+    let session = editor.new_session();
+    let mut actual = Vec::new();
+    let mut expected = Vec::new();
+    let mut compare = |editor: &mut Editor, step: &str| {
+        let (version, plan) = stored_plan(store.path(), &session);
+        // Under plan operations an empty list (Claude Code clears one whose
+        // every task is done) is a removal of the plan.
+        if plan_operations && plan["entries"].as_array().is_some_and(Vec::is_empty) {
+            let removed = editor.next_where("plan removal", |m| {
+                m["update"]["update"]["sessionUpdate"] == "plan_removed"
+            });
+            actual.push((
+                step.to_owned(),
+                json!({ "removed": removed["update"]["update"]["planId"] }),
+            ));
+            expected.push((step.to_owned(), json!({ "removed": format!("todo-{session}") })));
+            return;
+        }
+        actual.push((step.to_owned(), shown(&editor.plan_at(&session, version))));
+        expected.push((step.to_owned(), plan));
+    };
+    if !plan_operations {
+        compare(&mut editor, "opened");
+    }
+    for turn in 1..=4 {
+        editor.prompt(&session);
+        compare(&mut editor, &format!("turn {turn}"));
+    }
+    write_todos(
+        store.path(),
+        &session,
+        &json!([
+            {"content": "Write the release note", "status": "in_progress", "activeForm": "Writing the release note"},
+            {"content": "Tag the release", "status": "pending", "activeForm": "Tagging the release"}
+        ]),
+    );
+    compare(&mut editor, "another process's call");
+    let done = run(todokit(store.path()).args(["--conversation", &session, "done", "release note"]));
+    assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+    compare(&mut editor, "a hand edit");
+    write_todos(store.path(), &session, &json!([]));
+    compare(&mut editor, "emptied by another process");
+    assert_eq!(actual, expected);
+    // Every step was compared, the list's clearing and a removal included.
+    assert_eq!(actual.len(), if plan_operations { 7 } else { 8 });
+}
+
+#[test]
+fn the_editor_shows_the_stored_list_after_every_call_and_edit() {
+    check_each_step(false);
+}
+
+#[test]
+fn under_plan_operations_the_editor_gets_plan_updates_and_a_removal() {
+    check_each_step(true);
+}
