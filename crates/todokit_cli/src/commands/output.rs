@@ -12,7 +12,18 @@ pub fn print_json(value: &serde_json::Value) -> Result<()> {
 /// Says on stderr when a command reads a conversation the store does not
 /// have (likely a mistyped `--conversation`), with the closest ids. A store
 /// that cannot list its conversations says nothing: the command goes on.
+/// Costs one load of the conversation when it has a list.
 pub async fn warn_if_unknown(service: &todokit::TodoWriteService, conversation: &str) {
+    // Every commit bumps the version, so a list with one exists: the store
+    // is listed (every file of it, on a cold JSON-file store) only when the
+    // conversation has none.
+    if service
+        .state(conversation)
+        .await
+        .is_ok_and(|state| state.version > 0)
+    {
+        return;
+    }
     if let Ok(summaries) = service.conversations().await
         && let Some(warning) = crate::conversations::unknown_conversation_warning(conversation, &summaries)
     {
