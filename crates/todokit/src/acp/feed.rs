@@ -148,6 +148,17 @@ mod tests {
         (kind, entries)
     }
 
+    /// The shape of each update the feed gave, an error or the feed's end
+    /// shown as such.
+    fn shapes(updates: Vec<Option<Result<SessionNotification, ServiceError>>>) -> Vec<(String, Vec<String>)> {
+        let shown = |update: Option<Result<SessionNotification, ServiceError>>| match update {
+            Some(Ok(update)) => shape(&update),
+            Some(Err(error)) => (format!("error: {error}"), vec![]),
+            None => ("ended".to_owned(), vec![]),
+        };
+        updates.into_iter().map(shown).collect()
+    }
+
     #[test]
     fn the_stable_form_sends_the_whole_plan_for_the_list_and_each_commit() {
         block_on(async {
@@ -158,12 +169,7 @@ mod tests {
             actual.push(feed.next().await);
             service.call("c1", "TodoWrite", r#"{"todos":[]}"#).await.ok();
             actual.push(feed.next().await);
-            let actual: Vec<_> = actual
-                .into_iter()
-                .flatten()
-                .flatten()
-                .map(|u| shape(&u))
-                .collect();
+            let actual = shapes(actual);
             let expected = vec![
                 ("plan".to_owned(), vec![]),
                 ("plan".to_owned(), vec!["\"Run tests\"".to_owned()]),
@@ -186,12 +192,7 @@ mod tests {
             actual.push(feed.next().await);
             service.call("c1", "TodoWrite", ONE_TASK).await.ok();
             actual.push(feed.next().await);
-            let actual: Vec<_> = actual
-                .into_iter()
-                .flatten()
-                .flatten()
-                .map(|u| shape(&u))
-                .collect();
+            let actual = shapes(actual);
             let expected = vec![
                 ("plan_update".to_owned(), vec!["\"Run tests\"".to_owned()]),
                 ("plan_removed".to_owned(), vec![]),
