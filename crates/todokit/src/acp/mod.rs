@@ -2,8 +2,8 @@
 //! for Zed and every other editor that shows an ACP agent's plan.
 //!
 //! ACP's `session/update` with `sessionUpdate: "plan"` carries the whole
-//! list each time; the client replaces the plan it shows. [`plan`] maps
-//! any profile's list to one ([the mapping](plan#the-mapping)), and a
+//! list each time; the client replaces the plan it shows. [`plan()`] maps
+//! any profile's list to one ([the mapping](mod@plan#the-mapping)), and a
 //! [`PlanFeed`] follows a conversation, so every commit (the model's calls,
 //! a user's hand edit, another process, another machine on a shared
 //! database) reaches the editor as a
