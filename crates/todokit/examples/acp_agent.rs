@@ -20,7 +20,7 @@
 //! shows it too.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use agent_client_protocol::v1::schema::{
@@ -45,7 +45,7 @@ const SCRIPT: [&str; 4] = [
 struct State {
     service: TodoWriteService,
     /// Whether the client declared ACP's unstable plan operations.
-    plan_operations: Mutex<bool>,
+    plan_operations: AtomicBool,
     /// How far each session is through the script.
     steps: Mutex<HashMap<SessionId, usize>>,
     sessions: AtomicU64,
@@ -55,7 +55,7 @@ struct State {
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let state = Arc::new(State {
         service: todokit::Todokit::builder().build()?,
-        plan_operations: Mutex::new(false),
+        plan_operations: AtomicBool::new(false),
         steps: Mutex::new(HashMap::new()),
         sessions: AtomicU64::new(0),
     });
@@ -65,7 +65,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .name("todokit-example")
         .on_receive_request(
             async move |request: InitializeRequest, responder: Responder<InitializeResponse>, _| {
-                *lock(&on_initialize.plan_operations) = declares_plan_operations(&request);
+                on_initialize
+                    .plan_operations
+                    .store(declares_plan_operations(&request), Ordering::SeqCst);
                 responder.respond(
                     InitializeResponse::new(request.protocol_version)
                         .agent_capabilities(AgentCapabilities::new()),
@@ -82,7 +84,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 // todokit: the session's plan follows its conversation.
                 let feed = PlanFeed::new(&on_new_session.service, &id, id.clone());
                 #[cfg(feature = "acp-plan-operations")]
-                let feed = if *lock(&on_new_session.plan_operations) {
+                let feed = if on_new_session.plan_operations.load(Ordering::SeqCst) {
                     feed.with_plan_id(format!("todo-{id}"))
                 } else {
                     feed

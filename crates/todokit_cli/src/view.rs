@@ -2,7 +2,7 @@
 //! last wrote it (recorded on every call), whatever `--profile` says. Used
 //! by `watch` and `serve`.
 
-use todokit::{Profile, TodoState, TodoWriteService, profiles};
+use todokit::{Profile, TodoState, TodoWriteService};
 
 /// The list as the profile that last wrote it shows it now (a `pi` list
 /// drops what pi clears), and that profile; the service's own profile for a
@@ -15,11 +15,6 @@ pub async fn stored_view(
         Ok(stored) => stored,
         Err(error) => return (service.profile().clone(), Err(error.to_string())),
     };
-    let profile = stored
-        .profile
-        .as_deref()
-        .and_then(profiles::by_name)
-        .unwrap_or_else(|| service.profile().clone());
-    let settled = profile.settle(&stored, service.clock().now()).into_owned();
+    let (profile, settled) = service.as_written(&stored);
     (profile, Ok(settled))
 }

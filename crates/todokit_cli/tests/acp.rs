@@ -12,6 +12,7 @@
 
 mod cli_support;
 
+use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -51,6 +52,8 @@ struct Editor {
     child: Child,
     commands: ChildStdin,
     said: Receiver<Value>,
+    /// Messages read but not yet asked for, oldest first.
+    unread: VecDeque<Value>,
 }
 
 impl Editor {
@@ -86,6 +89,7 @@ impl Editor {
             child,
             commands,
             said,
+            unread: VecDeque::new(),
         };
         editor.next_where("the handshake", |m| m.get("initialized").is_some());
         editor
@@ -95,16 +99,20 @@ impl Editor {
         writeln!(self.commands, "{command}").expect("the editor reads its commands");
     }
 
-    /// The next message `wanted` accepts, skipping others; fails on an
-    /// error from the editor or after [`PATIENCE`].
+    /// The first message `wanted` accepts, earlier ones kept for later
+    /// asks (a plan update may come before the answer to the prompt that
+    /// caused it); fails on an error from the editor or after [`PATIENCE`].
     fn next_where(&mut self, what: &str, wanted: impl Fn(&Value) -> bool) -> Value {
+        if let Some(at) = self.unread.iter().position(&wanted) {
+            return self.unread.remove(at).unwrap_or_default();
+        }
         let deadline = Instant::now() + PATIENCE;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.said.recv_timeout(left) {
                 Ok(message) if message.get("error").is_some() => panic!("the editor failed: {message}"),
                 Ok(message) if wanted(&message) => return message,
-                Ok(_) => {}
+                Ok(other) => self.unread.push_back(other),
                 Err(RecvTimeoutError::Timeout) => panic!("no {what} within {PATIENCE:?}"),
                 Err(RecvTimeoutError::Disconnected) => panic!("the editor exited before {what}"),
             }
@@ -160,12 +168,7 @@ fn stored_plan(store: &Path, conversation: &str) -> (u64, Value) {
     let stored = runtime
         .block_on(service.state(conversation))
         .expect("the list loads");
-    let profile = stored
-        .profile
-        .as_deref()
-        .and_then(todokit::profiles::by_name)
-        .unwrap_or_else(|| service.profile().clone());
-    let shown = profile.settle(&stored, service.clock().now());
+    let (_, shown) = service.as_written(&stored);
     let plan = todokit::acp::plan(conversation, &shown);
     (stored.version, serde_json::to_value(plan).unwrap_or_default())
 }

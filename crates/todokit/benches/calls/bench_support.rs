@@ -1,10 +1,27 @@
 //! What both benchmarks share (`benches/process` of the binary includes
-//! this file): what `/proc` says about a process (Linux), and the small
-//! lists the curves fill their stores with.
+//! this file): where the payloads are, what `/proc` says about a process
+//! (Linux), and the small lists the curves fill their stores with.
 
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use todokit::{ConversationContext, Status, Todo, TodoState};
+
+/// The folder of generated payloads: the first argument that is not a
+/// flag (`cargo bench` passes its own), else `target/bench-payloads`.
+pub fn payload_dir() -> PathBuf {
+    std::env::args()
+        .skip(1)
+        .find(|a| !a.starts_with('-'))
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("target/bench-payloads"))
+}
+
+/// The payload `name` of `dir`; a missing one says how to make it.
+pub fn read_payload(dir: &Path, name: &str) -> String {
+    let path = dir.join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e} (run `make bench`)", path.display()))
+}
 
 /// CPU time (user and system) the process `pid` has used (`"self"` for
 /// this one); the kernel counts in 10 ms ticks.

@@ -13,7 +13,6 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
 use std::io::Write;
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicIsize, Ordering};
 use std::time::{Duration, Instant};
@@ -159,11 +158,6 @@ fn measure_call(
     (text_only, with_details)
 }
 
-fn read(dir: &Path, name: &str) -> String {
-    let path = dir.join(name);
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e} (run `make bench`)", path.display()))
-}
-
 fn sha256(text: &str) -> String {
     Sha256::digest(text.as_bytes())
         .iter()
@@ -180,15 +174,11 @@ fn service(profile: &str, store: Arc<dyn ConversationContext>) -> TodoWriteServi
 }
 
 fn main() {
-    let dir = std::env::args()
-        .skip(1)
-        .find(|a| !a.starts_with('-'))
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("target/bench-payloads"));
-    let w1 = read(&dir, "w1_full_replace_50.json");
-    let w2_init = read(&dir, "w2_init.json");
-    let w2_ops = read(&dir, "w2_ops_batch.json");
-    let w3 = read(&dir, "w3_learn_20.json");
+    let dir = bench_support::payload_dir();
+    let w1 = bench_support::read_payload(&dir, "w1_full_replace_50.json");
+    let w2_init = bench_support::read_payload(&dir, "w2_init.json");
+    let w2_ops = bench_support::read_payload(&dir, "w2_ops_batch.json");
+    let w3 = bench_support::read_payload(&dir, "w3_learn_20.json");
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

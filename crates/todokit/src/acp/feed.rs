@@ -5,7 +5,7 @@ use std::task::{Context, Poll};
 
 use agent_client_protocol::v1::schema::{SessionId, SessionNotification, SessionUpdate};
 use futures_core::Stream;
-use todokit_app::{ServiceError, Subscription, TodoWriteService, profiles};
+use todokit_app::{ServiceError, Subscription, TodoWriteService};
 use todokit_domain::TodoState;
 
 #[cfg(feature = "acp-plan-operations")]
@@ -75,12 +75,7 @@ impl PlanFeed {
     /// The update that shows `stored`, or none when the client has nothing
     /// to change (an empty list it was never shown, under plan operations).
     fn update_for(&mut self, stored: &TodoState) -> Option<SessionUpdate> {
-        let profile = stored
-            .profile
-            .as_deref()
-            .and_then(profiles::by_name)
-            .unwrap_or_else(|| self.service.profile().clone());
-        let shown = profile.settle(stored, self.service.clock().now());
+        let (_, shown) = self.service.as_written(stored);
         #[cfg(feature = "acp-plan-operations")]
         if let Some((id, sent)) = self.operations.as_mut() {
             let entries = entries(&shown);

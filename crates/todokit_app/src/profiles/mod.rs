@@ -190,7 +190,7 @@ mod tests {
                     hint("destructiveHint"),
                     hint("idempotentHint"),
                 ));
-                if ["todo_read", "TaskList", "TaskGet", "todoread", "read_todos"].contains(&tool.name()) {
+                if ["todo_read", "TaskList", "TaskGet"].contains(&tool.name()) {
                     readers.push((profile.name(), tool.name(), hints["readOnlyHint"] == true));
                 }
             }

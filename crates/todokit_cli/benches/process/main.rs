@@ -16,10 +16,12 @@
 //! Usage: `cargo bench -p todokit_cli --bench process -- DIR`, DIR holding
 //! the generated payloads (`make bench` does it).
 
+#[path = "../../../todokit/benches/calls/bench_support.rs"]
+mod bench_support;
 mod overview;
 
 use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -147,14 +149,7 @@ impl Drop for Server {
 }
 
 fn main() {
-    let dir = std::env::args()
-        .skip(1)
-        .find(|a| !a.starts_with('-'))
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("target/bench-payloads"));
-    let path = dir.join("w1_full_replace_50.json");
-    let w1 = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (run `make bench`)", path.display()));
+    let w1 = bench_support::read_payload(&bench_support::payload_dir(), "w1_full_replace_50.json");
     let (scratch, on_tmpfs) = scratch();
     let store = scratch.path().join("store");
     let place = if on_tmpfs { "tmpfs" } else { "disk (no /dev/shm)" };

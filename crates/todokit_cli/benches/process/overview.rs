@@ -14,8 +14,7 @@ use std::time::{Duration, Instant};
 
 use todokit::JsonFileStore;
 
-#[path = "../../../todokit/benches/calls/bench_support.rs"]
-mod bench_support;
+use crate::bench_support;
 
 const BINARY: &str = env!("CARGO_BIN_EXE_todokit");
 const SIZES: [usize; 3] = [100, 1_000, 10_000];
