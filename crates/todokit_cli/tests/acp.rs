@@ -11,26 +11,14 @@
 //! acp_agent`).
 
 mod cli_support;
+mod node_support;
 
-use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::time::{Duration, Instant};
 
 use cli_support::{run, todokit, write_todos};
+use node_support::NodeClient;
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
-
-/// How long an update may take to reach the editor: a commit by another
-/// process is seen by the store's folder watch within a fraction of this.
-const PATIENCE: Duration = Duration::from_secs(10);
-
-/// The tests' node clients and their installed packages.
-fn clients_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/clients")
-}
 
 /// The example agent, built next to this test's binary.
 fn agent_binary() -> PathBuf {
@@ -48,75 +36,31 @@ fn agent_binary() -> PathBuf {
 }
 
 /// The editor: node running the SDK client, which runs the agent.
-struct Editor {
-    child: Child,
-    commands: ChildStdin,
-    said: Receiver<Value>,
-    /// Messages read but not yet asked for, oldest first.
-    unread: VecDeque<Value>,
-}
+struct Editor(NodeClient);
 
 impl Editor {
     fn start(store: &Path, plan_operations: bool) -> Self {
-        let sdk = clients_dir().join("node_modules/@agentclientprotocol/sdk");
-        assert!(
-            sdk.is_dir(),
-            "the ACP SDK is not installed: run `make node-clients`"
+        let mut args = vec![agent_binary().into_os_string()];
+        if plan_operations {
+            args.push("plan-operations".into());
+        }
+        let client = NodeClient::start(
+            "acp_client.mjs",
+            "@agentclientprotocol/sdk",
+            &args,
+            &[("TODOKIT_STORE", store)],
         );
-        let mut command = Command::new("node");
-        command
-            .current_dir(clients_dir())
-            .arg("acp_client.mjs")
-            .arg(agent_binary())
-            .args(plan_operations.then_some("plan-operations"))
-            .env("TODOKIT_STORE", store)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit());
-        let mut child = command.spawn().expect("node runs");
-        let commands = child.stdin.take().expect("piped");
-        let out = child.stdout.take().expect("piped");
-        let (tell, said) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(out).lines().map_while(Result::ok) {
-                let message = serde_json::from_str(&line).unwrap_or_else(|_| json!({ "error": line }));
-                if tell.send(message).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut editor = Self {
-            child,
-            commands,
-            said,
-            unread: VecDeque::new(),
-        };
+        let mut editor = Self(client);
         editor.next_where("the handshake", |m| m.get("initialized").is_some());
         editor
     }
 
     fn send(&mut self, command: Value) {
-        writeln!(self.commands, "{command}").expect("the editor reads its commands");
+        self.0.send(command);
     }
 
-    /// The first message `wanted` accepts, earlier ones kept for later
-    /// asks (a plan update may come before the answer to the prompt that
-    /// caused it); fails on an error from the editor or after [`PATIENCE`].
     fn next_where(&mut self, what: &str, wanted: impl Fn(&Value) -> bool) -> Value {
-        if let Some(at) = self.unread.iter().position(&wanted) {
-            return self.unread.remove(at).unwrap_or_default();
-        }
-        let deadline = Instant::now() + PATIENCE;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.said.recv_timeout(left) {
-                Ok(message) if message.get("error").is_some() => panic!("the editor failed: {message}"),
-                Ok(message) if wanted(&message) => return message,
-                Ok(other) => self.unread.push_back(other),
-                Err(RecvTimeoutError::Timeout) => panic!("no {what} within {PATIENCE:?}"),
-                Err(RecvTimeoutError::Disconnected) => panic!("the editor exited before {what}"),
-            }
-        }
+        self.0.next_where(what, wanted)
     }
 
     fn new_session(&mut self) -> String {
@@ -144,13 +88,6 @@ impl Editor {
             m["update"]["sessionId"] == session && meta["todokit"]["version"] == version
         });
         update["update"]["update"].clone()
-    }
-}
-
-impl Drop for Editor {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

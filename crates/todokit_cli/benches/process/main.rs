@@ -10,6 +10,8 @@
 //!   request as text and checks the answer without parsing it, so its own
 //!   JSON work is not counted as the server's.
 //!
+//! - How soon a client subscribed to a conversation resource hears of a
+//!   commit by another writer (see `resources`).
 //! - The board's overview at 100, 1,000 and 10,000 conversations (see
 //!   `overview`).
 //!
@@ -19,6 +21,7 @@
 #[path = "../../../todokit/benches/calls/bench_support.rs"]
 mod bench_support;
 mod overview;
+mod resources;
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
@@ -243,6 +246,7 @@ fn main() {
         median(added),
         median(added_to_pooled)
     );
+    resources::report(&mut server, &on_thread, &runtime, place);
     drop(server);
 
     overview::report(&runtime);

@@ -139,6 +139,17 @@ pub fn plain_tool_call(line: &[u8]) -> Option<PlainToolCall<'_>> {
 
 /// True for an `initialize` request: the one that opens a session.
 pub fn is_initialize(line: &[u8]) -> bool {
+    is_request_for(line, "initialize")
+}
+
+/// True for a `subscriptions/listen` request, which lasts until the client
+/// cancels it.
+pub fn is_listen(line: &[u8]) -> bool {
+    is_request_for(line, "subscriptions/listen")
+}
+
+/// True for a request (a message with an id) calling `method`.
+fn is_request_for(line: &[u8], method: &str) -> bool {
     #[derive(Deserialize)]
     struct Head<'a> {
         #[serde(borrow)]
@@ -146,7 +157,7 @@ pub fn is_initialize(line: &[u8]) -> bool {
         id: Option<IgnoredAny>,
     }
     serde_json::from_slice::<Head<'_>>(line)
-        .is_ok_and(|head| head.id.is_some() && head.method.as_deref() == Some("initialize"))
+        .is_ok_and(|head| head.id.is_some() && head.method.as_deref() == Some(method))
 }
 
 /// The deepest arguments [`plain_tool_call`] reads; serde_json refuses

@@ -6,13 +6,20 @@
 //! the limits a server facing a model needs: a maximum message size, a
 //! bounded number of requests in flight, an answer for every malformed
 //! message that has an id, and every request read answered before exit.
+//! Each conversation of the store is a resource
+//! (`todokit://conversations/<id>`) the client can list, read, and follow
+//! with `resources/subscribe` or `subscriptions/listen`.
 
 mod framing;
 mod gate;
+mod live;
+mod resources;
 mod server;
 mod session;
 mod stdio;
 
 pub use gate::{INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR};
+pub use live::{MAX_FOLLOWED_CONVERSATIONS, MAX_LISTENS};
+pub use resources::{CONVERSATION_URI_PREFIX, RESOURCES_PAGE_SIZE, SUMMARY_META_KEY, conversation_uri};
 pub use server::{CONVERSATION_META_KEY, TOOL_META_KEY, TodoMcpServer};
 pub use session::{MAX_IN_FLIGHT, MAX_MESSAGE_BYTES, serve, serve_stdio};

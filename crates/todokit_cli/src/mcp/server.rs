@@ -4,12 +4,20 @@
 //! Tool errors (a payload the model got wrong) are tool results with
 //! `isError: true` and the same message the CLI gives; an unknown tool is a
 //! protocol error, and so is a store that cannot be read or written.
+//!
+//! Every conversation of the store is also a resource the client can list,
+//! read and follow ([`super::resources`], [`super::live`]).
+
+use std::sync::Arc;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorCode, Implementation,
-    InitializeResult, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    InitializeResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
+    PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse,
+    ServerCapabilities, ServerConfig, SubscribeRequestParams, SubscriptionFilter, Tool,
+    UnsubscribeRequestParams,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde::Serialize;
 use serde_json::value::RawValue;
@@ -18,6 +26,8 @@ use todokit::app::schema::{SchemaTarget, definition};
 use todokit::app::{ServiceError, TodoWriteService, ToolResult};
 
 use super::gate::PlainToolCall;
+use super::live::Live;
+use super::resources;
 
 /// The key of a call's `_meta` that names the conversation, for clients
 /// that keep several conversations on one server.
@@ -27,11 +37,14 @@ pub const CONVERSATION_META_KEY: &str = "todokit/conversation";
 /// with respect to the list, exclusive, inherited by subagents).
 pub const TOOL_META_KEY: &str = todokit::app::schema::MCP_TOOL_META_KEY;
 
-/// Serves one profile's tools for one default conversation.
+/// Serves one profile's tools for one default conversation, and the
+/// store's conversations as resources.
 #[derive(Debug, Clone)]
 pub struct TodoMcpServer {
     service: TodoWriteService,
     conversation: String,
+    /// The session's followed conversations, shared by every clone.
+    live: Arc<Live>,
 }
 
 impl TodoMcpServer {
@@ -41,7 +54,13 @@ impl TodoMcpServer {
         Self {
             service,
             conversation: conversation.into(),
+            live: Arc::default(),
         }
+    }
+
+    /// Stops following every conversation: the session is over.
+    pub(super) fn end_session(&self) {
+        self.live.close();
     }
 
     /// The profile's tools as MCP tool definitions: exactly what
@@ -180,7 +199,13 @@ struct PlainError<'a> {
 
 impl ServerHandler for TodoMcpServer {
     fn get_info(&self) -> ServerConfig {
-        InitializeResult::new(ServerCapabilities::builder().enable_tools().build())
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_resources()
+            .enable_resources_subscribe()
+            .enable_resources_list_changed()
+            .build();
+        InitializeResult::new(capabilities)
             .with_server_info(Implementation::new("todokit", env!("CARGO_PKG_VERSION")))
             .with_instructions(self.service.profile().system_prompt())
     }
@@ -215,5 +240,70 @@ impl ServerHandler for TodoMcpServer {
         };
         response.structured_content = Some(result.details.value());
         Ok(response.into())
+    }
+
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let summaries = resources::summaries(&self.service).await?;
+        // A session opened by `initialize` hears of new conversations
+        // unasked from its first listing on; a later one asks through
+        // `subscriptions/listen`.
+        let legacy = context
+            .protocol_version()
+            .is_some_and(|version| version.as_str() < ProtocolVersion::V_2026_07_28.as_str());
+        if legacy {
+            let known = summaries.iter().map(|summary| summary.id.clone()).collect();
+            self.live
+                .announce_list_changes(&self.service, context.peer.clone(), known);
+        }
+        let cursor = request.as_ref().and_then(|params| params.cursor.as_deref());
+        resources::list_page(summaries, cursor)
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        Ok(resources::templates())
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        resources::read(&self.service, &request.uri).await.map(Into::into)
+    }
+
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.live
+            .subscribe(&self.service, context.peer.clone(), request.uri)
+            .await
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.live.unsubscribe(&request.uri);
+        Ok(())
+    }
+
+    fn accepted_subscription_filter(&self, requested: &SubscriptionFilter) -> Option<SubscriptionFilter> {
+        Some(self.live.accept(requested))
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        self.live.listen(&self.service, context).await;
+        Ok(())
     }
 }

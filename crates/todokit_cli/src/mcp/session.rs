@@ -17,7 +17,7 @@
 //!   session, and rmcp's reading and writing of a 50-item list cost more
 //!   than the call. Everything else still goes to rmcp.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
@@ -30,7 +30,7 @@ use tokio::sync::{Semaphore, mpsc};
 
 use super::framing::{Frame, FrameReader};
 use super::gate::{
-    INVALID_REQUEST, Verdict, classify, error_reply, is_initialize, plain_tool_call, too_large,
+    INVALID_REQUEST, Verdict, classify, error_reply, is_initialize, is_listen, plain_tool_call, too_large,
 };
 use super::server::TodoMcpServer;
 
@@ -109,6 +109,7 @@ where
         in_flight,
         lifecycle,
     ));
+    let ending = server.clone();
     let served = server.serve((service_in, service_out)).await;
     let handshake = match served {
         Ok(running) => {
@@ -117,15 +118,22 @@ where
         }
         Err(error) => Err(std::io::Error::other(error)),
     };
+    ending.end_session();
     let answered_here = reader.await.unwrap_or(0);
     let _ = writer.await;
     (handshake, answered_here)
 }
 
 /// Requests passed to rmcp and not yet answered, by id.
+///
+/// A `subscriptions/listen` request is answered only when it ends, which
+/// is when the client cancels it: it is kept apart, takes no room from
+/// other requests, and the end of input does not wait for it (rmcp ends it
+/// when its own input closes).
 struct InFlight {
     permits: Semaphore,
     ids: Mutex<HashMap<String, usize>>,
+    lasting: Mutex<HashSet<String>>,
 }
 
 impl InFlight {
@@ -133,7 +141,14 @@ impl InFlight {
         Self {
             permits: Semaphore::new(MAX_IN_FLIGHT),
             ids: Mutex::new(HashMap::new()),
+            lasting: Mutex::new(HashSet::new()),
         }
+    }
+
+    /// Counts the lasting request `id` (a listen) as in flight.
+    fn admit_lasting(&self, id: &Value) {
+        let mut lasting = self.lasting.lock().unwrap_or_else(PoisonError::into_inner);
+        lasting.insert(id.to_string());
     }
 
     /// Waits for room, then counts the request `id` as in flight.
@@ -145,16 +160,35 @@ impl InFlight {
         *ids.entry(id.to_string()).or_default() += 1;
     }
 
+    /// The ids of the lasting requests still open.
+    fn lasting_ids(&self) -> Vec<Value> {
+        let lasting = self.lasting.lock().unwrap_or_else(PoisonError::into_inner);
+        lasting
+            .iter()
+            .filter_map(|key| serde_json::from_str(key).ok())
+            .collect()
+    }
+
     /// Whether a request with `id` is waiting for its reply.
     fn holds(&self, id: &Value) -> bool {
+        let key = id.to_string();
+        let lasting = self.lasting.lock().unwrap_or_else(PoisonError::into_inner);
         let ids = self.ids.lock().unwrap_or_else(PoisonError::into_inner);
-        ids.contains_key(&id.to_string())
+        lasting.contains(&key) || ids.contains_key(&key)
     }
 
     /// The request `id` was answered (or cancelled): frees its room.
     fn settle(&self, id: &Value) {
-        let mut ids = self.ids.lock().unwrap_or_else(PoisonError::into_inner);
         let key = id.to_string();
+        if self
+            .lasting
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&key)
+        {
+            return;
+        }
+        let mut ids = self.ids.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(count) = ids.get_mut(&key) {
             *count -= 1;
             if *count == 0 {
@@ -290,7 +324,11 @@ async fn read_requests<I: AsyncRead + Unpin>(
                     if is_initialize(&line) {
                         lifecycle.asked(id);
                     }
-                    in_flight.admit(id).await;
+                    if is_listen(&line) {
+                        in_flight.admit_lasting(id);
+                    } else {
+                        in_flight.admit(id).await;
+                    }
                 }
                 if let Some(id) = &cancels {
                     in_flight.settle(id);
@@ -312,6 +350,19 @@ async fn read_requests<I: AsyncRead + Unpin>(
         .is_err()
     {
         eprintln!("todokit mcp: gave up waiting for replies after {DRAIN_LIMIT:?}");
+    }
+    // A listen lasts until it is cancelled, and a client that closed its
+    // input cannot cancel it any more: it is cancelled for the client, so
+    // rmcp does not wait for it before it stops.
+    for id in in_flight.lasting_ids() {
+        let cancel = serde_json::json!({
+            "jsonrpc": "2.0",
+            "method": "notifications/cancelled",
+            "params": { "requestId": id, "reason": "the client closed its input" },
+        });
+        if to_service.write_all(&line_of(&cancel)).await.is_err() {
+            break;
+        }
     }
     drop(to_service);
     answered_here
