@@ -13,10 +13,17 @@ use super::{Server, median};
 /// Commits through `writer` (another process as the server sees it) to a
 /// conversation the `server`'s client follows, and prints how long each
 /// took to reach the client.
-pub fn report(server: &mut Server, writer: &TodoWriteService, runtime: &tokio::runtime::Runtime, place: &str) {
+pub fn report(
+    server: &mut Server,
+    writer: &TodoWriteService,
+    runtime: &tokio::runtime::Runtime,
+    place: &str,
+) {
     let conversation = "followed";
     let uri = todokit_cli::mcp::conversation_uri(conversation);
-    server.send(&json!({"jsonrpc": "2.0", "id": "follow", "method": "resources/subscribe", "params": {"uri": uri}}));
+    server.send(
+        &json!({"jsonrpc": "2.0", "id": "follow", "method": "resources/subscribe", "params": {"uri": uri}}),
+    );
     let answer = server.receive();
     assert_eq!(answer["id"], "follow", "{answer}");
     let mut delays = Vec::new();
