@@ -26,6 +26,13 @@ use todokit::app::UserAction;
 use todokit::infra::render::Glyphs;
 use todokit::{Format, SchemaTarget, ServiceError, StoreError, profiles};
 
+/// The heading the options every command takes are listed under, apart
+/// from a command's own.
+const GLOBAL_OPTIONS: &str = "Global options";
+
+/// Said under the help of the commands that read no conversation.
+const NO_STORE: &str = "This command reads no store: --store and --conversation do not apply to it.";
+
 #[derive(Debug, Parser)]
 #[command(
     name = "todokit",
@@ -34,25 +41,25 @@ use todokit::{Format, SchemaTarget, ServiceError, StoreError, profiles};
 )]
 struct Cli {
     /// Where state lives: a folder, or a postgres:// URL in builds with the postgres feature [default: the platform data folder + /todokit]
-    #[arg(long, global = true, env = "TODOKIT_STORE", value_name = "DIR")]
+    #[arg(long, global = true, help_heading = GLOBAL_OPTIONS, env = "TODOKIT_STORE", value_name = "DIR")]
     store: Option<PathBuf>,
-    /// Which conversation's list
-    #[arg(long, global = true, env = "TODOKIT_CONVERSATION", value_name = "ID")]
+    /// Which conversation's list [default: default]
+    #[arg(long, global = true, help_heading = GLOBAL_OPTIONS, env = "TODOKIT_CONVERSATION", value_name = "ID")]
     conversation: Option<String>,
     /// Which tool family
     #[arg(
         long,
-        global = true,
+        global = true, help_heading = GLOBAL_OPTIONS,
         env = "TODOKIT_PROFILE",
         default_value = profiles::DEFAULT,
         value_parser = PossibleValuesParser::new(profiles::names()),
     )]
     profile: String,
     /// When to colour terminal output (auto: only on a terminal with NO_COLOR unset)
-    #[arg(long, global = true, value_enum, default_value_t = ColorWhen::Auto)]
+    #[arg(long, global = true, help_heading = GLOBAL_OPTIONS, value_enum, default_value_t = ColorWhen::Auto)]
     color: ColorWhen,
     /// Status symbols for terminal output: unicode, ascii, or nerd (Nerd Font icons)
-    #[arg(long, global = true, env = "TODOKIT_GLYPHS", default_value = "unicode")]
+    #[arg(long, global = true, help_heading = GLOBAL_OPTIONS, env = "TODOKIT_GLYPHS", default_value = "unicode")]
     glyphs: Glyphs,
     #[command(subcommand)]
     command: Command,
@@ -84,6 +91,7 @@ enum Command {
         format: ShowFormat,
     },
     /// Print the profile's tool definitions as a JSON array
+    #[command(after_help = NO_STORE)]
     Schema {
         /// Whose tool-definition shape to print
         #[arg(long, value_enum, default_value_t = Target::JsonSchema)]
@@ -92,6 +100,7 @@ enum Command {
     /// The end-of-turn check: exit 0 when nothing is open, 3 (printing the reminder) when something is
     Check,
     /// List the profiles, their tools and the upstream version each reproduces
+    #[command(after_help = NO_STORE)]
     Profiles {
         /// `text` for people, `markdown` for the table in docs/dialects.md, `json` for programs
         #[arg(long, value_enum, default_value = "text")]

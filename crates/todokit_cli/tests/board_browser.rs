@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 
 mod cli_support;
 mod serve_support;
-use serve_support::{Browser, Server, todo, todokit, write_todos};
+use serve_support::{Browser, Events, Server, todo, todokit, write_todos};
 
 const HOSTILE: &str = r#"<img src=x onerror="window.pwned=1">"#;
 const CLOSING: &str = "</script><script>window.pwned=2</script>";
@@ -376,4 +376,43 @@ fn a_long_overview_shows_a_page_then_the_next_and_a_change_moves_its_card_to_the
     );
     let actual = (first_page, next_page, moved, browser.eval(cards));
     assert_eq!(actual, (true, true, true, json!(105)));
+}
+
+#[test]
+fn a_page_draws_its_list_before_and_without_its_live_stream() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("store");
+    write_alpha(&store);
+    let server = Server::start(&store, &[]);
+    // Every live stream the server allows (64) is taken, so the pages'
+    // own streams are refused: whatever they show, they drew without one.
+    let mut taken: Vec<Events> = (0..64)
+        .map(|_| Events::open(&server.address, "/api/events"))
+        .collect();
+    let all_taken = taken
+        .iter_mut()
+        .all(|events| events.next("conversations", Duration::from_secs(10)).is_some());
+    let browser = Browser::start(1280, 900, false);
+    let mut actual = vec![json!(all_taken)];
+    for (path, drawn) in [
+        (
+            "/c/alpha",
+            "return document.querySelectorAll('.task').length === 2",
+        ),
+        ("/", "return document.querySelectorAll('.card').length === 1"),
+    ] {
+        browser.open(&server.url(path));
+        let shown = browser.wait_for(drawn, Duration::from_secs(10));
+        let seen = browser.eval(
+            "return [document.body.dataset.updates, document.getElementById('main').textContent.includes('Plan A')]",
+        );
+        actual.push(json!([path, shown, seen]));
+    }
+    // No stream event came (`updates` stays 0), and the list is there.
+    let expected = vec![
+        json!(true),
+        json!(["/c/alpha", true, ["0", true]]),
+        json!(["/", true, ["0", true]]),
+    ];
+    assert_eq!(actual, expected);
 }

@@ -472,3 +472,16 @@ fn every_refusal_the_board_gives_is_pinned() {
     settings.set_omit_expression(true);
     settings.bind(|| insta::assert_snapshot!("serve_refusals", shown.join("\n")));
 }
+
+#[test]
+fn a_service_manager_stop_or_ctrl_c_ends_the_board_cleanly_with_streams_open() {
+    let store = tempfile::tempdir().unwrap();
+    let mut actual = Vec::new();
+    for signal in ["TERM", "INT"] {
+        let mut server = Server::start(store.path(), &[]);
+        let mut events = Events::open(&server.address, "/api/events");
+        let opened = events.next("conversations", Duration::from_secs(10)).is_some();
+        actual.push((signal, opened, server.stop_with(signal)));
+    }
+    assert_eq!(actual, vec![("TERM", true, true), ("INT", true, true)]);
+}

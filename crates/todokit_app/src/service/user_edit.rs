@@ -176,6 +176,7 @@ fn edit(
             adopt_hidden_fields(state, &mut next, now);
             normalize_in_progress(&mut next, now);
             let mut words = changes(state, &next);
+            words.extend(note_changes(state, &next));
             words.extend(held_back(new, &next));
             let described = match words.is_empty() {
                 true => "rewrote the list".to_owned(),
@@ -309,6 +310,29 @@ fn changes(before: &TodoState, after: &TodoState) -> Vec<String> {
     let old: Vec<Todo> = before.tasks().cloned().collect();
     let new: Vec<Todo> = after.tasks().cloned().collect();
     diff(&old, &new).iter().map(|t| change_words(t, after)).collect()
+}
+
+/// The notes added, changed or removed on tasks kept by a rewrite, in
+/// words: an import that only adds a note must say so, not just that the
+/// list was rewritten.
+fn note_changes(before: &TodoState, after: &TodoState) -> Vec<String> {
+    after
+        .tasks()
+        .filter_map(|task| {
+            let old = before.tasks().find(|t| t.content == task.content)?;
+            let name = format!("\"{}\"", task.content);
+            let (was, now) = (&old.notes, &task.notes);
+            match (was.len(), now.len()) {
+                _ if was == now => None,
+                (_, 0) => Some(format!("removed the notes of {name}")),
+                (kept, all) if all > kept && now.starts_with(was) => Some(match all - kept {
+                    1 => format!("added a note to {name}"),
+                    added => format!("added {added} notes to {name}"),
+                }),
+                _ => Some(format!("changed the notes of {name}")),
+            }
+        })
+        .collect()
 }
 
 /// One status change in words, naming the phase a task was added to.

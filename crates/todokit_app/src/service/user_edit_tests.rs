@@ -376,3 +376,45 @@ fn the_user_gives_a_task_to_an_owner_and_takes_it_back_whatever_claims_say() {
     ];
     assert_eq!(actual, expected);
 }
+
+#[test]
+fn a_rewrite_that_only_touches_notes_says_which() {
+    let before = fixture();
+    let first = before
+        .tasks()
+        .next()
+        .map(|t| t.content.clone())
+        .unwrap_or_default();
+    let with_notes = |notes: &[&str]| {
+        let mut state = before.clone();
+        if let Some(task) = state.phases.iter_mut().flat_map(|p| p.tasks.iter_mut()).next() {
+            task.notes = notes.iter().map(|n| (*n).to_owned()).collect();
+        }
+        state
+    };
+    let noted = with_notes(&["check the lock file"]);
+    let cases = [
+        (before.clone(), with_notes(&["check the lock file"])),
+        (
+            noted.clone(),
+            with_notes(&["check the lock file", "then retry", "twice"]),
+        ),
+        (noted.clone(), with_notes(&["check the lockfile"])),
+        (noted.clone(), with_notes(&[])),
+    ];
+    let actual: Vec<String> = cases
+        .iter()
+        .map(|(from, to)| {
+            edit(from, &UserAction::Replace(to.clone()), 5, true)
+                .map(|(_, d)| d)
+                .unwrap_or_else(|e| e.to_string())
+        })
+        .collect();
+    let expected = vec![
+        format!("rewrote the list: added a note to \"{first}\""),
+        format!("rewrote the list: added 2 notes to \"{first}\""),
+        format!("rewrote the list: changed the notes of \"{first}\""),
+        format!("rewrote the list: removed the notes of \"{first}\""),
+    ];
+    assert_eq!(actual, expected);
+}

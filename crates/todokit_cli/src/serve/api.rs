@@ -106,6 +106,9 @@ fn list_json(id: &str, profile: &Profile, state: &TodoState, can_edit: bool) -> 
                         "priority": task.priority.map(|p| p.as_str()),
                         "owner": task.owner,
                         "blocked_by": task.blocked_by,
+                        // What still holds it up: a completed blocker no
+                        // longer does (Claude Code's `TaskList` rule).
+                        "open_blockers": state.open_blockers(task),
                         "notes": task.notes,
                     })
                 })
@@ -204,7 +207,10 @@ mod tests {
                     .priority(Priority::High)
                     .owner("alice")
                     .notes(vec!["flaky on arm64".to_owned()]),
-                Todo::new("Ship <b>it</b>").id("2").blocked_by(vec!["1".to_owned()]),
+                Todo::new("Ship <b>it</b>")
+                    .id("2")
+                    .blocked_by(vec!["1".to_owned(), "3".to_owned()]),
+                Todo::new("Design it").id("3").status(Status::Completed),
             ])])
             .version(3u64)
             .explanation("Tests first.");

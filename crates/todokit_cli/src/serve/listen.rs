@@ -25,14 +25,15 @@ pub const REQUEST_HEAD_TIMEOUT: Duration = Duration::from_secs(10);
 /// connection (out of file descriptors, say): retrying at once would spin.
 const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
 
-/// Serves `app` on `listener` until Ctrl-C. Open connections end with the
-/// process.
+/// Serves `app` on `listener` until Ctrl-C (SIGINT) or, on Unix, SIGTERM
+/// (what a service manager sends): either stops it at once and cleanly.
+/// Open connections end with the process.
 pub async fn serve(listener: TcpListener, app: Router) -> Result<()> {
     let mut builder = http1::Builder::new();
     builder
         .timer(TokioTimer::new())
         .header_read_timeout(REQUEST_HEAD_TIMEOUT);
-    let stop = tokio::signal::ctrl_c();
+    let stop = stopped();
     tokio::pin!(stop);
     loop {
         let accepted = tokio::select! {
@@ -51,4 +52,20 @@ pub async fn serve(listener: TcpListener, app: Router) -> Result<()> {
             let _ = connection.await;
         });
     }
+}
+
+/// Resolves on the first Ctrl-C or, on Unix, SIGTERM.
+async fn stopped() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        if let Ok(mut terminate) = signal(SignalKind::terminate()) {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = terminate.recv() => {}
+            }
+            return;
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
 }

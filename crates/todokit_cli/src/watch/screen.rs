@@ -183,7 +183,7 @@ fn blocks(state: &TodoState, spec: &ScreenSpec, collapse: bool) -> Vec<Block> {
                 }
                 continue;
             }
-            out.push(task_block(task, spec, indent));
+            out.push(task_block(task, &state.open_blockers(task), spec, indent));
         }
     }
     out
@@ -225,8 +225,10 @@ fn finished_summary(tasks: &[Todo], spec: &ScreenSpec, indent: usize) -> Block {
 }
 
 /// One task: glyph, id, priority, text and owner, wrapped under a hanging
-/// indent; then what blocks it; then, while in progress, its notes.
-fn task_block(task: &Todo, spec: &ScreenSpec, indent: usize) -> Block {
+/// indent; then the blockers not completed yet (`open_blockers`: a
+/// completed blocker no longer holds the task up, as Claude Code's
+/// `TaskList` shows it); then, while in progress, its notes.
+fn task_block(task: &Todo, open_blockers: &[&str], spec: &ScreenSpec, indent: usize) -> Block {
     let glyph = spec.glyphs.glyph(task.status);
     let (glyph_style, text_style) = status_styles(task.status);
     let hang = indent + width(glyph) + 1;
@@ -256,9 +258,8 @@ fn task_block(task: &Todo, spec: &ScreenSpec, indent: usize) -> Block {
         })
         .collect();
     let dim = Style::new().dimmed();
-    if !task.blocked_by.is_empty() {
-        let ids: Vec<String> = task
-            .blocked_by
+    if !open_blockers.is_empty() {
+        let ids: Vec<String> = open_blockers
             .iter()
             .map(|id| format!("#{}", sanitize(id)))
             .collect();

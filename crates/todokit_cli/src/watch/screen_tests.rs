@@ -257,6 +257,7 @@ fn phases_notes_and_blockers_never_overflow_a_narrow_pane_in_colour_or_not() {
     let tasks = vec![
         Todo::new("Draft the plan").status(Status::Completed),
         Todo::new("Write the parser")
+            .id("7")
             .active_form("Writing the parser")
             .status(Status::InProgress)
             .notes(vec!["a note that runs on for a while".to_owned()]),
@@ -266,7 +267,7 @@ fn phases_notes_and_blockers_never_overflow_a_narrow_pane_in_colour_or_not() {
     ];
     let state = TodoState::new().phases(vec![
         Phase::new("Design and build").tasks(tasks),
-        Phase::new("Later").tasks(vec![Todo::new("Celebrate")]),
+        Phase::new("Later").tasks(vec![Todo::new("Celebrate").id("8")]),
     ]);
     let mut misfits = Vec::new();
     for color in [false, true] {
@@ -290,4 +291,26 @@ fn phases_notes_and_blockers_never_overflow_a_narrow_pane_in_colour_or_not() {
         .collect();
     assert_eq!(misfits, Vec::<(bool, usize, usize)>::new());
     assert!(six.iter().any(|r| r == "~ Writ"), "{six:#?}");
+}
+
+#[test]
+fn a_completed_blocker_no_longer_shows_as_blocking() {
+    let state = TodoState::new().phases(vec![Phase::new("").tasks(vec![
+        Todo::new("Design the schema").id("1").status(Status::Completed),
+        Todo::new("Ship it")
+            .id("2")
+            .blocked_by(vec!["1".to_owned(), "3".to_owned()]),
+        Todo::new("Write the migration").id("3"),
+    ])]);
+    let fixture = ScreenSpec {
+        ids: true,
+        ..spec(60, 30)
+    };
+    let actual: Vec<String> = screen(&Ok(state), &fixture)
+        .iter()
+        .map(|row| visible(row))
+        .filter(|row| row.contains("blocked"))
+        .collect();
+    let expected = vec!["  blocked by #3".to_owned()];
+    assert_eq!(actual, expected);
 }

@@ -68,6 +68,16 @@ impl Server {
         self.child.id()
     }
 
+    /// Sends the server `signal` (`TERM`, `INT`) and waits for it to end:
+    /// whether it exited by itself with status 0.
+    pub fn stop_with(&mut self, signal: &str) -> bool {
+        let sent = Command::new("kill")
+            .args([format!("-{signal}"), self.child.id().to_string()])
+            .status()
+            .is_ok_and(|status| status.success());
+        sent && self.child.wait().is_ok_and(|status| status.success())
+    }
+
     /// `http://ADDRESS` + `path`.
     pub fn url(&self, path: &str) -> String {
         format!("http://{}{path}", self.address)

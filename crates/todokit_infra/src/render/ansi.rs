@@ -103,7 +103,9 @@ pub struct AnsiOptions {
 /// The list for a terminal: a bold progress line, phase headings, and per
 /// task a green `✓` (completed), yellow `~` (in progress, in bold, showing
 /// its active form), grey `○` (pending), magenta `⊘` (blocked) or red `✗`
-/// (abandoned, struck through); other symbols with other [`Glyphs`].
+/// (abandoned, struck through); other symbols with other [`Glyphs`]. The
+/// notes of the task in progress follow it, dimmed, one line each under
+/// the note mark, as `todokit watch` shows them.
 pub fn render_ansi(state: &TodoState, options: AnsiOptions) -> String {
     let paint = |style: Style, text: &str| -> String {
         if options.color {
@@ -136,6 +138,14 @@ pub fn render_ansi(state: &TodoState, options: AnsiOptions) -> String {
                 paint(glyph_style, glyph),
                 paint(text_style, &text)
             );
+            if task.status == Status::InProgress {
+                let hang = " ".repeat(glyph.chars().count() + 1);
+                let mark = options.glyphs.note_mark();
+                for line in task.notes.iter().flat_map(|note| note.lines()) {
+                    let note = format!("{mark} {}", sanitize(line));
+                    let _ = writeln!(out, "{indent}{hang}{}", paint(dim(), &note));
+                }
+            }
         }
     }
     out.truncate(out.trim_end().len());

@@ -61,7 +61,11 @@ mod tests {
                 Todo::new("Write the parser").status(Status::Completed),
                 Todo::new("Wire the store")
                     .active_form("Wiring the store")
-                    .status(Status::InProgress),
+                    .status(Status::InProgress)
+                    .notes(vec![
+                        "Use the lock file".to_owned(),
+                        "Retry twice\n\u{1b}[2Jthen stop".to_owned(),
+                    ]),
                 Todo::new("Add tests"),
                 Todo::new("Release \u{1b}[31mnow\u{1b}[0m\u{7}").status(Status::Blocked),
                 Todo::new("Port to C").status(Status::Abandoned),

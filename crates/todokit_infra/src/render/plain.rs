@@ -8,7 +8,8 @@ use super::sanitize;
 
 /// The list as plain text: a progress line, then each phase's tasks with
 /// `[x]` completed, `[>]` in progress (showing its active form), `[ ]`
-/// pending, `[!]` blocked and `[-]` abandoned.
+/// pending, `[!]` blocked and `[-]` abandoned; the notes of the task in
+/// progress follow it, one `> ` line each, as `todokit watch` shows them.
 pub fn render_plain(state: &TodoState) -> String {
     if state.is_empty() {
         return "No todos.".to_owned();
@@ -32,6 +33,11 @@ pub fn render_plain(state: &TodoState) -> String {
                 Status::Abandoned => ("[-]", " (abandoned)"),
             };
             let _ = writeln!(out, "{indent}{marker} {}{note}", sanitize(task.display_text()));
+            if task.status == Status::InProgress {
+                for line in task.notes.iter().flat_map(|note| note.lines()) {
+                    let _ = writeln!(out, "{indent}    > {}", sanitize(line));
+                }
+            }
         }
     }
     out.truncate(out.trim_end().len());

@@ -144,8 +144,8 @@ function taskItem(view, task) {
   item.append(el("span", "text", task.display));
   if (task.owner) item.append(el("span", "tag owner", task.owner));
   if (view.can_edit) item.append(actions(view, task));
-  if (task.blocked_by && task.blocked_by.length) {
-    item.append(el("div", "blocked", "blocked by " + task.blocked_by.map((id) => "#" + id).join(", ")));
+  if (task.open_blockers && task.open_blockers.length) {
+    item.append(el("div", "blocked", "blocked by " + task.open_blockers.map((id) => "#" + id).join(", ")));
   }
   if (task.status === "in_progress" && task.notes && task.notes.length) {
     const notes = el("ul", "notes");
@@ -232,7 +232,21 @@ function follow(url, handlers) {
   source.addEventListener("error", () => setLive(false));
 }
 
-document.addEventListener("DOMContentLoaded", () => {
+/**
+ * Draws what `url` answers now with `render`, before any stream opens, so
+ * the page is never blank once loaded; the stream then brings each change.
+ * A failed fetch leaves the drawing to the stream.
+ */
+async function drawNow(url, render) {
+  try {
+    const response = await fetch(url, { headers: { Accept: "application/json" } });
+    if (response.ok) render(await response.json());
+  } catch (error) {
+    // The stream says whether the server can be reached.
+  }
+}
+
+document.addEventListener("DOMContentLoaded", async () => {
   document.body.dataset.loads = String(Number(document.body.dataset.loads) + 1);
   const path = window.location.pathname;
   if (path.startsWith("/c/")) {
@@ -251,8 +265,11 @@ document.addEventListener("DOMContentLoaded", () => {
       );
       return;
     }
-    follow("/api/conversations/" + encodeURIComponent(id) + "/events", { list: renderList });
+    const api = "/api/conversations/" + encodeURIComponent(id);
+    await drawNow(api, renderList);
+    follow(api + "/events", { list: renderList });
   } else {
+    await drawNow("/api/conversations?limit=" + PAGE, firstPage);
     follow("/api/events", { conversations: firstPage, changed });
   }
 });
