@@ -2,11 +2,11 @@
 
 CARGO ?= cargo
 
-.PHONY: test packages node-clients screenshots toolchain fmt-check clippy doc unit lean demo build insta snapshots bench fuzz-smoke
+.PHONY: test packages node-clients screenshots toolchain fmt-check clippy doc unit lean hosts msrv demo build insta snapshots bench fuzz-smoke
 
 ## Everything CI checks: formatting, lints, every test (snapshots included),
 ## the PostgreSQL store's against a throwaway cluster this target starts.
-test: toolchain packages fmt-check clippy doc unit lean
+test: toolchain packages fmt-check clippy doc unit lean hosts msrv
 
 ## What the tests drive for real, installed when missing: tmux (the
 ## pseudo-terminal `todokit watch` is tested in), Debian's chromium and
@@ -48,6 +48,19 @@ unit: packages node-clients
 ## 60 crates, none of the binary's, and a call under a non-tokio executor.
 lean:
 	./scripts/check-lean.sh
+
+## The workspace on its stated minimum Rust (`rust-version` in Cargo.toml),
+## every feature but `rig` (rig-core needs Rust 1.95, as the docs say).
+MSRV := $(shell sed -n 's/^rust-version = "\(.*\)"/\1/p' Cargo.toml)
+msrv:
+	rustup toolchain install $(MSRV) --profile minimal
+	CARGO_TARGET_DIR=target/msrv $(CARGO) +$(MSRV) check --workspace --locked \
+		--features todokit/postgres,todokit/acp-plan-operations,todokit_cli/postgres
+
+## The hosts README.md and docs/embedding.md describe, built outside the
+## workspace from exactly their documented dependency lines, and run.
+hosts:
+	./scripts/check-documented-hosts.sh
 
 ## The main job on the embedded default store: a scripted agent session.
 demo:

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Builds the hosts the documentation describes, outside the workspace, from
+# exactly the dependency lines it shows, so a line the docs forget fails
+# here instead of in a reader's first build:
+#
+# - README.md: a crate whose [dependencies] are the README's first toml
+#   block; its Rust example is the program, built and run.
+# - docs/embedding.md: a crate whose [dependencies] are that page's first
+#   toml block; each Rust block is one program (the lines rustdoc hides,
+#   `# ...`, are part of it, as in the doc test; a block without `fn main`
+#   is wrapped in one, as rustdoc does), built, and run unless marked
+#   `no_run`. The doc tests' `cfg(feature = "rig")` and `cfg(feature =
+#   "acp")` become the host's own features `rig` and `acp`, which turn on
+#   todokit's (the lines the page shows for sections 9 and 10).
+#
+# `path = "crates/todokit"` in the docs is read from the repository root.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+WORK=$(mktemp -d /tmp/todokit-documented-hosts.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+
+python3 - "$ROOT" "$WORK" <<'PY'
+import pathlib, re, sys
+
+root, work = map(pathlib.Path, sys.argv[1:])
+
+def blocks(text):
+    """(info string, body) of every fenced block, in order."""
+    return [(m.group(1).strip(), m.group(2))
+            for m in re.finditer(r"^```([^\n]*)\n(.*?)^```", text, re.S | re.M)]
+
+def dependencies(found, source):
+    tomls = [body for info, body in found if info == "toml"]
+    if not tomls:
+        sys.exit(f"check-documented-hosts: {source} shows no toml block of dependencies")
+    lines = [l for l in tomls[0].splitlines() if l.strip() != "[dependencies]"]
+    return "\n".join(lines).replace('path = "crates/', f'path = "{root}/crates/')
+
+def program(body):
+    """A doc block as the program rustdoc compiles: hidden lines shown."""
+    code = "\n".join(re.sub(r"^(\s*)# ?", r"\1", l) if re.match(r"^\s*#( |$)", l) else l
+                     for l in body.splitlines())
+    return code if "fn main" in code else "fn main() {\n" + code + "\n}\n"
+
+def profiles(manifest):
+    """The manifest's [profile.*] sections, as written."""
+    kept, keep = [], False
+    for line in manifest.splitlines():
+        if line.startswith("["):
+            keep = line.startswith("[profile.")
+        if keep:
+            kept.append(line)
+    return "\n".join(kept) + "\n"
+
+profile = profiles((root / "Cargo.toml").read_text())
+
+def host(name, deps, programs):
+    crate = work / name
+    (crate / "src/bin").mkdir(parents=True)
+    manifest = (
+        f'[package]\nname = "{name}"\nversion = "0.0.0"\nedition = "2024"\npublish = false\n\n'
+        f"[dependencies]\n{deps}\n\n"
+        '[features]\nrig = ["todokit/rig"]\nacp = ["todokit/acp"]\n\n'
+        "[workspace]\n\n"
+        # The workspace's build settings, so the dependencies it has built
+        # already are reused.
+        + profile
+    )
+    (crate / "Cargo.toml").write_text(manifest)
+    (crate / "Cargo.lock").write_text((root / "Cargo.lock").read_text())
+    runs = []
+    for index, (info, body) in enumerate(programs, 1):
+        (crate / f"src/bin/block{index}.rs").write_text(program(body))
+        if "no_run" not in info and "compile_fail" not in info:
+            runs.append(f"block{index}")
+    (crate / "runs").write_text("\n".join(runs) + "\n")
+
+readme = blocks((root / "README.md").read_text())
+host("readme-host", dependencies(readme, "README.md"),
+     [(info.replace("no_run", ""), body) for info, body in readme if info.startswith("rust")][:1])
+embedding = blocks((root / "docs/embedding.md").read_text())
+host("embedding-host", dependencies(embedding, "docs/embedding.md"),
+     [(info, body) for info, body in embedding if info.startswith("rust")])
+PY
+
+for crate in readme-host embedding-host; do
+  cd "$WORK/$crate"
+  CARGO_TARGET_DIR="$ROOT/target/documented-hosts" cargo build -q --bins --features rig,acp
+  while read -r bin; do
+    [ -n "$bin" ] || continue
+    (cd "$WORK" && "$ROOT/target/documented-hosts/debug/$bin" >/dev/null) || {
+      echo "check-documented-hosts: $crate's $bin failed" >&2
+      exit 1
+    }
+  done < runs
+  echo "check-documented-hosts: $crate builds from the documented lines and its examples run"
+done
