@@ -15,7 +15,7 @@ mod node_support;
 
 use std::path::{Path, PathBuf};
 
-use cli_support::{run, todokit, write_todos};
+use cli_support::{in_process, run, todokit, write_todos};
 use node_support::NodeClient;
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
@@ -94,14 +94,7 @@ impl Editor {
 /// The stored list of `conversation`, and the plan `todokit::acp` maps it
 /// to (as the profile that wrote it shows it).
 fn stored_plan(store: &Path, conversation: &str) -> (u64, Value) {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("a runtime");
-    let service = todokit::Todokit::builder()
-        .store_dir(store)
-        .build()
-        .expect("the store opens");
+    let (runtime, service) = in_process(store);
     let stored = runtime
         .block_on(service.state(conversation))
         .expect("the list loads");

@@ -14,7 +14,7 @@ use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use cli_support::{run, stdout, todokit, write_todos};
+use cli_support::{in_process, run, stdout, todokit, write_todos};
 use node_support::NodeClient;
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
@@ -139,14 +139,7 @@ fn a_listening_client_hears_of_another_process_commit_and_reads_the_new_list() {
 /// `count` conversations committed through the library, quicker than one
 /// process each.
 fn many_conversations(store: &Path, count: usize) -> Vec<String> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("a runtime");
-    let service = todokit::Todokit::builder()
-        .store_dir(store)
-        .build()
-        .expect("the store opens");
+    let (runtime, service) = in_process(store);
     let args = json!({ "todos": [todo("one", "pending")] }).to_string();
     let mut ids: Vec<String> = (0..count).map(|n| format!("c{n:04}")).collect();
     for id in &ids {

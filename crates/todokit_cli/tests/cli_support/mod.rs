@@ -32,6 +32,20 @@ pub fn write_todos(store: &Path, conversation: &str, todos: &Value) {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
+/// A runtime and a service on the folder store `store`, for a test that
+/// reads or writes the store in-process beside the binary.
+pub fn in_process(store: &Path) -> (tokio::runtime::Runtime, todokit::TodoWriteService) {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let service = todokit::Todokit::builder()
+        .store_dir(store)
+        .build()
+        .expect("the store opens");
+    (runtime, service)
+}
+
 pub fn run(cmd: &mut Command) -> Output {
     cmd.stdin(Stdio::null()).output().expect("the binary runs")
 }
