@@ -58,6 +58,14 @@ impl TodoMcpServer {
         }
     }
 
+    /// This server for a new session: the same service and conversation,
+    /// following nothing yet (a server value may serve one session after
+    /// another).
+    pub(super) fn for_new_session(mut self) -> Self {
+        self.live = Arc::default();
+        self
+    }
+
     /// Stops following every conversation: the session is over.
     pub(super) fn end_session(&self) {
         self.live.close();

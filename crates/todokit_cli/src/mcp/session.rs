@@ -85,6 +85,7 @@ where
     I: AsyncRead + Unpin + Send + 'static,
     O: AsyncWrite + Unpin + Send + 'static,
 {
+    let server = server.for_new_session();
     let (to_service, service_in) = tokio::io::duplex(PIPE_BYTES);
     let (service_out, from_service) = tokio::io::duplex(PIPE_BYTES);
     let (replies, pending) = mpsc::channel::<Vec<u8>>(MAX_IN_FLIGHT);
