@@ -15,12 +15,19 @@ packages:
 	./scripts/ensure-packages.sh tmux=tmux chromium=chromium chromedriver=chromium-driver
 
 ## The clients nobody here wrote that the tests drive from node (the
-## official ACP TypeScript SDK), at the versions package-lock.json pins;
-## node and npm from the distribution when missing.
+## official ACP and MCP TypeScript SDKs), at the versions package-lock.json
+## pins; node and npm from the distribution when missing. The packages are
+## installed under target/ (third-party files stay out of the sources a
+## search of crates/ reads) and reached through a node_modules link beside
+## the client scripts, where node looks for them.
 CLIENTS := crates/todokit_cli/tests/clients
+NODE_CLIENTS := target/node-clients
 node-clients:
 	./scripts/ensure-packages.sh node=nodejs npm=npm
-	@[ $(CLIENTS)/node_modules/.package-lock.json -nt $(CLIENTS)/package-lock.json ] || npm ci --prefix $(CLIENTS) --no-audit --no-fund
+	@mkdir -p $(NODE_CLIENTS)
+	@cmp -s $(CLIENTS)/package-lock.json $(NODE_CLIENTS)/package-lock.json && [ -f $(NODE_CLIENTS)/node_modules/.package-lock.json ] || \
+		{ cp $(CLIENTS)/package.json $(CLIENTS)/package-lock.json $(NODE_CLIENTS)/ && npm ci --prefix $(NODE_CLIENTS) --no-audit --no-fund; }
+	@[ -L $(CLIENTS)/node_modules ] || { rm -rf $(CLIENTS)/node_modules && ln -s ../../../../$(NODE_CLIENTS)/node_modules $(CLIENTS)/node_modules; }
 
 ## Photographs of the board for the README (docs/board-*.png).
 screenshots: packages
