@@ -322,7 +322,7 @@ async fn announce_list_changes(service: TodoWriteService, notifier: Notifier, mu
 }
 
 /// The ids of the store's conversations.
-pub(super) async fn conversation_ids(
+async fn conversation_ids(
     service: &TodoWriteService,
 ) -> Result<BTreeSet<String>, todokit::app::ServiceError> {
     Ok(service

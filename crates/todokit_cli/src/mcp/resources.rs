@@ -159,7 +159,7 @@ fn conversation_of_cursor(cursor: &str) -> Result<String, ErrorData> {
 /// A listed conversation as an MCP resource.
 fn resource(summary: &ConversationSummary) -> Value {
     let counts = summary.counts;
-    let total = counts.pending + counts.in_progress + counts.blocked + counts.completed + counts.abandoned;
+    let total = counts.total();
     let description = match (&summary.problem, &summary.in_progress) {
         (Some(problem), _) => format!("Cannot be read: {problem}"),
         (None, Some(doing)) => format!("{} of {total} done; in progress: {doing}", counts.completed),
