@@ -2,7 +2,7 @@
 
 CARGO ?= cargo
 
-.PHONY: test packages node-clients screenshots toolchain fmt-check clippy doc unit lean hosts msrv demo build insta snapshots bench fuzz-smoke
+.PHONY: test packages node-clients omp-core screenshots toolchain fmt-check clippy doc unit lean hosts msrv demo build insta snapshots bench fuzz-smoke
 
 ## Everything CI checks: formatting, lints, every test (snapshots included),
 ## the PostgreSQL store's against a throwaway cluster this target starts.
@@ -88,10 +88,33 @@ snapshots: insta packages
 ## Benchmarks on fixed payloads (scripts/bench-payloads.py), with ratios
 ## measured in one run: the library's calls (memory, file and PostgreSQL
 ## stores, memory held), then the binary's (one CLI call as a process, the MCP round trip).
-bench:
+bench: omp-core
 	python3 scripts/bench-payloads.py $(CURDIR)/target/bench-payloads
-	./scripts/with-postgres.sh $(CARGO) bench -p todokit --all-features --bench calls -- $(CURDIR)/target/bench-payloads
+	TODOKIT_BENCH_BUN=$(CURDIR)/$(OMP)/node_modules/.bin/bun TODOKIT_BENCH_OMP=$(CURDIR)/$(OMP)/core \
+		./scripts/with-postgres.sh $(CARGO) bench -p todokit --all-features --bench calls -- $(CURDIR)/target/bench-payloads
 	$(CARGO) bench -p todokit_cli --bench process -- $(CURDIR)/target/bench-payloads
+
+## What the pi figure is compared with: oh-my-pi's own todo_write, run by
+## bun (its runtime) at the version package-lock.json pins. The source is
+## the published @oh-my-pi/pi-coding-agent 14.9.9, checked against its
+## sha256: its todo-write.ts is the pi profile's pinned source
+## (xtxk110/oh-my-pi @ 2f871b6d) but for one string literal of the terminal
+## renderer written without escapes. Only that file and its prompt are
+## unpacked, under target/.
+OMP := target/bench-omp
+OMP_PACKAGE := @oh-my-pi/pi-coding-agent@14.9.9
+OMP_TARBALL := oh-my-pi-pi-coding-agent-14.9.9.tgz
+OMP_SHA256 := 2793491a1600e882ef5e13264f9b61f89661cef022ebe86570126f828ab1484d
+omp-core:
+	./scripts/ensure-packages.sh node=nodejs npm=npm
+	@mkdir -p $(OMP)/core
+	@cmp -s crates/todokit/benches/omp/package-lock.json $(OMP)/package-lock.json && [ -f $(OMP)/node_modules/.package-lock.json ] || \
+		{ cp crates/todokit/benches/omp/package.json crates/todokit/benches/omp/package-lock.json $(OMP)/ && npm ci --prefix $(OMP) --no-audit --no-fund; }
+	@[ -f $(OMP)/core/src/tools/todo-write.ts ] || { \
+		npm pack $(OMP_PACKAGE) --pack-destination $(OMP) --silent >/dev/null && \
+		echo "$(OMP_SHA256)  $(OMP)/$(OMP_TARBALL)" | sha256sum --check --quiet && \
+		tar xzf $(OMP)/$(OMP_TARBALL) -C $(OMP)/core --strip-components=1 \
+			package/src/tools/todo-write.ts package/src/prompts/tools/todo-write.md; }
 
 ## A short run of every fuzz target (needs `cargo install cargo-fuzz`; the
 ## stable compiler is let through with RUSTC_BOOTSTRAP). Not part of CI.

@@ -25,6 +25,7 @@ mod bench_support;
 mod file_store;
 mod fixed_store;
 mod group_commit;
+mod omp;
 mod scale;
 use fixed_store::FixedStore;
 use todokit::{
@@ -245,6 +246,23 @@ fn main() {
         w2_call / 1e3,
         w2_details / 1e3
     ));
+    let w2_text = runtime
+        .block_on(w2_service.call("w2", "todo_write", &w2_ops))
+        .expect("W2 runs")
+        .content;
+    omp::report(
+        &dir,
+        &w2_text,
+        || {
+            measure(|| {
+                let result = runtime
+                    .block_on(w2_service.call("w2", "todo_write", black_box(&w2_ops)))
+                    .expect("W2 runs");
+                black_box(result.content);
+            })
+        },
+        &mut say,
+    );
 
     // W3: learn, full replace of 20 items with its rendering, in memory,
     // steady state (the list is replaced by itself).
