@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::{Context as _, Result};
 
 use super::Context;
-use super::output::print_json;
+use super::output::print_result;
 
 /// The largest argument text `call` reads from standard input.
 pub const MAX_STDIN_BYTES: u64 = 64 * 1024 * 1024;
@@ -38,14 +38,14 @@ pub async fn run(ctx: &Context<'_>, tool: String, json: Option<String>) -> Resul
                     message,
                 };
                 let result = todokit::app::ToolError::from(error).into_result(&tool);
-                print_json(&serde_json::to_value(result)?)?;
+                print_result(&result)?;
                 return Ok(ExitCode::SUCCESS);
             }
         },
         Some(text) => text.to_owned(),
     };
     let result = service.call(&ctx.conversation(), &tool, &args).await?;
-    print_json(&serde_json::to_value(result)?)?;
+    print_result(&result)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -9,6 +9,7 @@ pub mod demo;
 pub mod edit;
 pub mod mcp;
 pub mod output;
+mod pretty_json;
 pub mod profiles;
 pub mod reminders;
 pub mod schema;

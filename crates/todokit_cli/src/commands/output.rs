@@ -4,6 +4,13 @@ use std::io::Write;
 
 use anyhow::{Context as _, Result};
 
+/// A tool call's result as pretty JSON on its own line: what
+/// [`print_json`] prints for it, without reading its details back into a
+/// tree to indent them.
+pub fn print_result(result: &todokit::ToolResult) -> Result<()> {
+    print_line(&super::pretty_json::to_string_pretty(result)?)
+}
+
 /// `value` as pretty JSON on its own line.
 pub fn print_json(value: &serde_json::Value) -> Result<()> {
     print_line(&serde_json::to_string_pretty(value)?)

@@ -29,6 +29,8 @@ mod stamp;
 mod summaries;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_shared_load;
 
 pub use last_file::LAST_FILE_MAX_BYTES;
 pub use names::MAX_SLUG_CHARS;
@@ -161,23 +163,35 @@ impl JsonFileStore {
     }
 
     fn load_blocking(&self, conversation: &str) -> Result<TodoState, StoreError> {
-        Ok(self
-            .read_file(conversation)?
-            .map(|file| file.state)
-            .unwrap_or_default())
+        self.load_checked(conversation, false)
+            .map(|state| state.map(Arc::unwrap_or_clone).unwrap_or_default())
     }
 
-    /// The stored file, checked: its format is this build's, its shape is
+    fn load_shared_blocking(&self, conversation: &str) -> Result<Arc<TodoState>, StoreError> {
+        self.load_checked(conversation, true)
+            .map(Option::unwrap_or_default)
+    }
+
+    /// The stored list, checked: its format is this build's, its shape is
     /// one this build reads whole, and it holds the conversation asked for.
-    fn read_file(&self, conversation: &str) -> Result<Option<StoredFile>, StoreError> {
+    /// Bytes this store last checked with their list are not parsed again.
+    /// `keep`: the list parsed is kept beside its bytes for the next load
+    /// (a caller that shares the list; one that takes it whole would have
+    /// to copy it).
+    fn load_checked(&self, conversation: &str, keep: bool) -> Result<Option<Arc<TodoState>>, StoreError> {
         let path = self.path_for(conversation);
         let Some(bytes) = self.read_bytes(conversation, &path)? else {
             return Ok(None);
         };
+        if let Some(state) = self.last.recall_state(conversation, &bytes) {
+            return Ok(Some(state));
+        }
         let stored = check_file(conversation, &path, &bytes)?;
+        let state = Arc::new(stored.state);
+        let kept = keep.then(|| state.clone());
         self.last
-            .remember(conversation, bytes, stored.state.version, &stored.foreign);
-        Ok(Some(stored))
+            .remember(conversation, bytes, state.version, &stored.foreign, kept);
+        Ok(Some(state))
     }
 
     /// The bytes of the conversation's file (moved first from where an
@@ -303,7 +317,16 @@ impl JsonFileStore {
         }
     }
 
-    fn save_blocking(&self, conversation: &str, expected: u64, state: &TodoState) -> Result<(), StoreError> {
+    /// Writes `state`; `shared` is the same list when the caller shares it,
+    /// kept beside the written bytes for the next load when it reads back
+    /// equal.
+    fn save_blocking(
+        &self,
+        conversation: &str,
+        expected: u64,
+        state: &TodoState,
+        shared: Option<&Arc<TodoState>>,
+    ) -> Result<(), StoreError> {
         let lock_path = self.lock_path(conversation);
         let lock = match safe_fs::open_lock(&lock_path) {
             Ok(lock) => lock,
@@ -357,7 +380,9 @@ impl JsonFileStore {
             safe_fs::sweep_temporaries(&self.root, &prefix);
         }
         safe_fs::replace_durably(&self.root, &prefix, &path, &bytes)?;
-        self.last.remember(conversation, bytes, state.version, &foreign);
+        let kept = shared.filter(|state| last_file::reads_back_equal(state)).cloned();
+        self.last
+            .remember(conversation, bytes, state.version, &foreign, kept);
         drop(lock);
         self.poller.committed(&path);
         Ok(())
@@ -374,9 +399,17 @@ impl ConversationContext for JsonFileStore {
         blocking(move || store.load_blocking(&conversation)).await
     }
 
+    async fn load_shared(&self, conversation: &str) -> Result<Arc<TodoState>, StoreError> {
+        if self.on_calling_thread {
+            return self.load_shared_blocking(conversation);
+        }
+        let (store, conversation) = (self.clone(), conversation.to_owned());
+        blocking(move || store.load_shared_blocking(&conversation)).await
+    }
+
     async fn save(&self, conversation: &str, expected: u64, state: &TodoState) -> Result<(), StoreError> {
         if self.on_calling_thread {
-            return self.save_blocking(conversation, expected, state);
+            return self.save_blocking(conversation, expected, state, None);
         }
         self.save_shared(conversation, expected, Arc::new(state.clone()))
             .await
@@ -389,10 +422,10 @@ impl ConversationContext for JsonFileStore {
         state: Arc<TodoState>,
     ) -> Result<(), StoreError> {
         if self.on_calling_thread {
-            return self.save_blocking(conversation, expected, &state);
+            return self.save_blocking(conversation, expected, &state, Some(&state));
         }
         let (store, conversation) = (self.clone(), conversation.to_owned());
-        blocking(move || store.save_blocking(&conversation, expected, &state)).await
+        blocking(move || store.save_blocking(&conversation, expected, &state, Some(&state))).await
     }
 
     fn is_durable(&self) -> bool {
@@ -476,16 +509,24 @@ fn corrupt(path: &Path, reason: String) -> StoreError {
     }
 }
 
-/// Runs file work off the async executor's threads when it is tokio's;
-/// under any other executor (or `block_on` with none) the work runs on the
-/// calling thread, so the store needs no reactor. The work is short: one
-/// read, or a locked write with two fsyncs.
+/// Runs file work so that it does not hold up an async executor's other
+/// tasks. On tokio's multi-thread runtime it runs in place
+/// ([`tokio::task::block_in_place`]): the worker hands its other tasks to
+/// another thread and the call goes on where it is, without the two
+/// thread switches of a trip to the blocking pool and back. On tokio's
+/// current-thread runtime, which has no other worker to hand them to, it
+/// goes to the blocking pool. Under any other executor (or `block_on` with
+/// none) it runs on the calling thread, so the store needs no reactor. The
+/// work is short: one read, or a locked write with two fsyncs.
 async fn blocking<T: Send + 'static>(
     work: impl FnOnce() -> Result<T, StoreError> + Send + 'static,
 ) -> Result<T, StoreError> {
     let Ok(runtime) = tokio::runtime::Handle::try_current() else {
         return work();
     };
+    if runtime.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread {
+        return tokio::task::block_in_place(work);
+    }
     runtime.spawn_blocking(work).await.map_err(|e| StoreError::Io {
         action: "run",
         location: "a store worker thread".to_owned(),
