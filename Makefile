@@ -92,7 +92,7 @@ bench: omp-core
 	python3 scripts/bench-payloads.py $(CURDIR)/target/bench-payloads
 	TODOKIT_BENCH_BUN=$(CURDIR)/$(OMP)/node_modules/.bin/bun TODOKIT_BENCH_OMP=$(CURDIR)/$(OMP)/core \
 		./scripts/with-postgres.sh $(CARGO) bench -p todokit --all-features --bench calls -- $(CURDIR)/target/bench-payloads
-	$(CARGO) bench -p todokit_cli --bench process -- $(CURDIR)/target/bench-payloads
+	./scripts/with-postgres.sh $(CARGO) bench -p todokit_cli --features postgres --bench process -- $(CURDIR)/target/bench-payloads
 
 ## What the pi figure is compared with: oh-my-pi's own todo_write, run by
 ## bun (its runtime) at the version package-lock.json pins. The source is

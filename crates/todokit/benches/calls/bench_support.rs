@@ -72,3 +72,31 @@ pub async fn fill(store: &dyn ConversationContext, prefix: &str, from: usize, co
             .expect("the store saves");
     }
 }
+
+/// [`fill`] with eight writers at once, for a database, whose fsyncs are
+/// the cost and overlap across connections. Needs a tokio runtime.
+// Only the database figures use it, which builds without `postgres` leave out.
+#[cfg_attr(not(feature = "postgres"), allow(dead_code))]
+pub async fn fill_concurrently(
+    store: std::sync::Arc<dyn ConversationContext>,
+    prefix: &str,
+    from: usize,
+    count: usize,
+) {
+    let writers: Vec<_> = (0..8)
+        .map(|w| {
+            let (store, prefix) = (std::sync::Arc::clone(&store), prefix.to_owned());
+            tokio::spawn(async move {
+                for i in (from..count).filter(|i| i % 8 == w) {
+                    store
+                        .save(&format!("{prefix}-{i:05}"), 0, &small_list(i))
+                        .await
+                        .expect("the store saves");
+                }
+            })
+        })
+        .collect();
+    for writer in writers {
+        writer.await.expect("a writer finished");
+    }
+}

@@ -54,7 +54,6 @@ pub fn files(runtime: &tokio::runtime::Runtime, say: &mut dyn FnMut(String)) {
 /// The listing curve on PostgreSQL (the throwaway database of `make bench`).
 #[cfg(feature = "postgres")]
 pub fn database(url: &str, say: &mut dyn FnMut(String)) {
-    use super::bench_support::small_list;
     use std::sync::Arc;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -70,24 +69,12 @@ pub fn database(url: &str, say: &mut dyn FnMut(String)) {
     let mut had = 0;
     for size in SIZES {
         // Eight writers at once: the database's fsyncs are the cost.
-        runtime.block_on(async {
-            let writers: Vec<_> = (0..8)
-                .map(|w| {
-                    let (store, prefix) = (Arc::clone(&store), prefix.clone());
-                    tokio::spawn(async move {
-                        for i in (had..size).filter(|i| i % 8 == w) {
-                            store
-                                .save(&format!("{prefix}-{i:05}"), 0, &small_list(i))
-                                .await
-                                .expect("the database saves");
-                        }
-                    })
-                })
-                .collect();
-            for writer in writers {
-                writer.await.expect("a writer finished");
-            }
-        });
+        runtime.block_on(super::bench_support::fill_concurrently(
+            store.clone(),
+            &prefix,
+            had,
+            size,
+        ));
         had = size;
         let (took, listed) = runtime.block_on(listing(store.as_ref(), 9));
         say(format!(

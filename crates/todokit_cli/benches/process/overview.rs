@@ -1,14 +1,13 @@
 //! The board's overview as a browser meets it, through a release
 //! `todokit serve` on a JSON-file store of 100, 1,000 and 10,000
-//! conversations (and on PostgreSQL when the build and `make bench` give
-//! one): how long the first page takes over a fresh overview stream, the
+//! conversations, then on PostgreSQL when the build and `make bench` give
+//! one: how long the first page takes over a fresh overview stream, the
 //! server's CPU while 1 and then 64 overviews stay open with nothing
 //! changing, and how long a commit by another process takes to reach all
 //! 64 of them.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -99,7 +98,9 @@ fn read_until_event(stream: &mut TcpStream, name: &str) -> bool {
     }
 }
 
-/// Prints the overview's figures for each size on the JSON-file store.
+/// Prints the overview's figures for each size on the JSON-file store,
+/// then on PostgreSQL when the build has it and `make bench` gives a
+/// throwaway database (`TODOKIT_TEST_POSTGRES_URL`).
 pub fn report(runtime: &tokio::runtime::Runtime) {
     let folder = tempfile::tempdir().expect("a temp folder");
     let store = JsonFileStore::new(folder.path()).on_calling_thread();
@@ -107,12 +108,48 @@ pub fn report(runtime: &tokio::runtime::Runtime) {
     for size in SIZES {
         runtime.block_on(bench_support::fill(&store, "c", had, size));
         had = size;
-        measure(folder.path(), size);
+        measure(
+            folder.path().to_str().expect("a UTF-8 path"),
+            "JSON-file store",
+            size,
+        );
+    }
+    #[cfg(feature = "postgres")]
+    match std::env::var("TODOKIT_TEST_POSTGRES_URL") {
+        Ok(url) => database(&url),
+        Err(_) => {
+            println!("overview on PostgreSQL: no TODOKIT_TEST_POSTGRES_URL (make bench starts a database)")
+        }
+    }
+    #[cfg(not(feature = "postgres"))]
+    println!("overview on PostgreSQL: this build has no postgres feature (make bench enables it)");
+}
+
+/// The same figures on a database the benchmark fills itself (it must be
+/// empty, as `make bench`'s is, so the board lists only these).
+#[cfg(feature = "postgres")]
+fn database(url: &str) {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let store: std::sync::Arc<dyn todokit::ConversationContext> = std::sync::Arc::new(
+        runtime
+            .block_on(todokit::infra::store::PostgresStore::connect(url, 8))
+            .expect("the bench database is reachable"),
+    );
+    let mut had = 0;
+    for size in SIZES {
+        runtime.block_on(bench_support::fill_concurrently(store.clone(), "c", had, size));
+        had = size;
+        measure(url, "PostgreSQL", size);
     }
 }
 
-fn measure(folder: &Path, size: usize) {
-    let store = folder.to_str().expect("a UTF-8 path");
+/// The overview's figures through a board on `store` (a folder or a
+/// database URL) holding `size` conversations, one of them `c-00003`.
+fn measure(store: &str, kind: &str, size: usize) {
     let board = Board::start(store);
     let started = Instant::now();
     let first = board.overview();
@@ -148,7 +185,7 @@ fn measure(folder: &Path, size: usize) {
     let reach = committed.elapsed();
     drop(first);
     println!(
-        "overview, {size} conversations (JSON-file store): first page over a new stream {:.1} ms ({:.1} ms for the \
+        "overview, {size} conversations ({kind}): first page over a new stream {:.1} ms ({:.1} ms for the \
          first stream after the board started, which waits for its first listing); server CPU with 1 open overview idle \
          {one_idle:.2} % of a core (goal ≤ 1 %), with {OPEN} open {all_idle:.2} % (goal: no more than one; /proc counts \
          in 10 ms ticks, 0.20 % over {} s); a commit by another process reached {reached} of {OPEN} open overviews in \

@@ -121,12 +121,14 @@ impl JsonFileStore {
     }
 
     /// This store, doing its file work on the thread that awaits it even
-    /// inside a tokio runtime, instead of on tokio's blocking pool. Each
-    /// hand-off to the pool and back costs two thread switches, which on a
-    /// busy machine is most of a call on a fast disk; the price is that the
-    /// runtime's thread waits for the disk. For a process that serves one
-    /// client and has nothing else to do meanwhile (`todokit mcp`), not for
-    /// a server with other work on its runtime.
+    /// inside a tokio runtime. By default, a multi-thread runtime's worker
+    /// hands its other tasks to another thread first (`block_in_place`),
+    /// and a current-thread runtime sends the work to tokio's blocking
+    /// pool, two thread switches a trip, which on a busy machine is most of
+    /// a call on a fast disk. Here the runtime's thread simply waits for
+    /// the disk: for a process that serves one client and has nothing else
+    /// to do meanwhile (`todokit mcp`), not for a server with other work on
+    /// its runtime.
     pub fn on_calling_thread(mut self) -> Self {
         self.on_calling_thread = true;
         self
