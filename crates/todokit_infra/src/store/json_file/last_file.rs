@@ -92,19 +92,29 @@ impl LastFile {
     /// The list `conversation`'s file holds when `bytes` are exactly the
     /// ones last remembered for it with their list.
     pub(super) fn recall_state(&self, conversation: &str, bytes: &[u8]) -> Option<Arc<TodoState>> {
-        let slot = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        slot.as_ref()
-            .filter(|checked| checked.conversation == conversation && checked.bytes == bytes)
-            .and_then(|checked| checked.state.clone())
+        self.matching(conversation, bytes, |checked| checked.state.clone())
     }
 
     /// The version and foreign top-level fields of `conversation`'s file
     /// when `bytes` are exactly the ones last remembered for it.
     pub(super) fn recall(&self, conversation: &str, bytes: &[u8]) -> Option<(u64, Map<String, Value>)> {
+        self.matching(conversation, bytes, |checked| {
+            Some((checked.version, checked.foreign.clone()))
+        })
+    }
+
+    /// What `take` finds in the slot when it holds exactly `bytes` for
+    /// `conversation`.
+    fn matching<T>(
+        &self,
+        conversation: &str,
+        bytes: &[u8],
+        take: impl FnOnce(&Checked) -> Option<T>,
+    ) -> Option<T> {
         let slot = self.0.lock().unwrap_or_else(PoisonError::into_inner);
         slot.as_ref()
             .filter(|checked| checked.conversation == conversation && checked.bytes == bytes)
-            .map(|checked| (checked.version, checked.foreign.clone()))
+            .and_then(take)
     }
 }
 
