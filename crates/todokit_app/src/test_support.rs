@@ -50,6 +50,24 @@ pub fn run_tool(
     profile.run(tool, &args, &ctx).expect("the profile has the tool")
 }
 
+/// Runs a sequence of calls of `profile` from an empty list, each on the
+/// state the one before left; gives the last state and every result.
+pub fn run_session(
+    profile: &crate::Profile,
+    calls: &[(&str, &str)],
+) -> (todokit_domain::TodoState, Vec<crate::ToolResult>) {
+    let mut state = todokit_domain::TodoState::new();
+    let mut results = Vec::new();
+    for (tool, args) in calls {
+        let outcome = run_tool(profile, tool, &state, args);
+        if let Some(next) = outcome.commit {
+            state = next;
+        }
+        results.push(outcome.result);
+    }
+    (state, results)
+}
+
 /// The message of every problem an error result reports.
 pub fn problem_messages(outcome: &crate::Outcome) -> Vec<String> {
     outcome.result.details.value()["error"]["problems"]

@@ -190,6 +190,18 @@ pub enum TodoError {
         /// The cycle, as `1 -> 2 -> 1`.
         cycle: String,
     },
+    /// A parent would put a task under itself.
+    #[error("{field}: task {child} cannot go under task {parent}: {parent} is already under {child} ({chain})")]
+    ParentCycle {
+        /// Where the parent was given.
+        field: String,
+        /// The task that would move.
+        child: String,
+        /// The parent it would get.
+        parent: String,
+        /// The chain of parents from `parent` up to `child`, as `3 -> 2 -> 1`.
+        chain: String,
+    },
     /// A task another agent owns was given a new owner without taking it
     /// over on purpose (see [`crate::check_claim`]).
     #[error(
@@ -227,6 +239,7 @@ impl TodoError {
                 .collect(),
             TodoError::UnknownTask { field, .. }
             | TodoError::Cycle { field, .. }
+            | TodoError::ParentCycle { field, .. }
             | TodoError::Claimed { field, .. }
             | TodoError::Refused { field, .. } => vec![(field.clone(), self.to_string())],
         }

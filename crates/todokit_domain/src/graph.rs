@@ -39,12 +39,46 @@ impl TodoState {
         id.to_string()
     }
 
+    /// A fresh id of `digits` hexadecimal digits (clamped to 1..=16) that
+    /// no task has, for profiles whose ids look random (Gemini CLI's
+    /// tracker uses six). It comes from the same never-reused counter as
+    /// [`TodoState::allocate_id`], scrambled so that neighbours do not look
+    /// alike, so the same state always gives the same id.
+    pub fn allocate_hex_id(&mut self, digits: u32) -> String {
+        let digits = digits.clamp(1, 16);
+        let mask = u64::MAX >> (64 - 4 * digits);
+        // Multiplying by an odd number is a bijection on the low bits, so
+        // the first 16^digits counters give distinct ids; the loop only
+        // skips ids some task already has (bounded: the list is finite).
+        loop {
+            let n = self.next_id.max(1);
+            self.next_id = n.wrapping_add(1);
+            let id = format!("{:0width$x}", n.wrapping_mul(0x9E37_79B9_7F4A_7C15) & mask, width = digits as usize);
+            if self.find(&id).is_none() {
+                return id;
+            }
+        }
+    }
+
     /// Gives every task that has no id the next fresh one, in list order.
     /// Deterministic: the same state always gets the same ids, so a tool
     /// can show them before any write makes them stick.
     pub fn ensure_ids(&mut self) {
+        self.fill_missing_ids(Self::allocate_id);
+    }
+
+    /// [`TodoState::ensure_ids`] with ids from
+    /// [`TodoState::allocate_hex_id`].
+    pub fn ensure_hex_ids(&mut self, digits: u32) {
+        self.fill_missing_ids(|state| state.allocate_hex_id(digits));
+    }
+
+    fn fill_missing_ids(&mut self, mut allocate: impl FnMut(&mut Self) -> String) {
         let missing = self.tasks().filter(|t| t.id.is_none()).count();
-        let fresh: Vec<String> = (0..missing).map(|_| self.allocate_id()).collect();
+        if missing == 0 {
+            return;
+        }
+        let fresh: Vec<String> = (0..missing).map(|_| allocate(self)).collect();
         let mut fresh = fresh.into_iter();
         for task in self.phases.iter_mut().flat_map(|p| p.tasks.iter_mut()) {
             if task.id.is_none() {
@@ -64,7 +98,8 @@ impl TodoState {
         }
     }
 
-    /// Removes the task with id `id` and every dependency on it.
+    /// Removes the task with id `id` and every dependency on it; its
+    /// subtasks take its parent.
     pub fn remove_task(&mut self, id: &str) -> Option<Todo> {
         let mut removed = None;
         for phase in &mut self.phases {
@@ -73,9 +108,13 @@ impl TodoState {
                 break;
             }
         }
-        if removed.is_some() {
+        if let Some(gone) = &removed {
             for task in self.phases.iter_mut().flat_map(|p| p.tasks.iter_mut()) {
                 task.blocked_by.retain(|b| b != id);
+                // Its subtasks move up to its own parent.
+                if task.parent.as_deref() == Some(id) {
+                    task.parent.clone_from(&gone.parent);
+                }
             }
         }
         removed
@@ -185,6 +224,23 @@ mod tests {
         fixture.ensure_ids();
         let actual: Vec<Option<String>> = fixture.tasks().map(|t| t.id.clone()).collect();
         let expected = vec![Some("6".to_owned()), Some("5".to_owned()), Some("7".to_owned())];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn hex_ids_are_fixed_width_distinct_and_skip_taken_ones() {
+        let mut fixture = TodoState::flat(vec![Todo::new("a")]);
+        let first = fixture.allocate_hex_id(6);
+        // The id counter 2 gives is taken: the next one is handed out.
+        fixture.push_task(Todo::new("b").id(TodoState::new().next_id(2u64).allocate_hex_id(6)));
+        let after_taken = fixture.allocate_hex_id(6);
+        let mut many = TodoState::new();
+        let mut ids: Vec<String> = (0..5_000).map(|_| many.allocate_hex_id(6)).collect();
+        let well_formed = ids.iter().all(|id| id.len() == 6 && id.bytes().all(|b| b.is_ascii_hexdigit()));
+        ids.sort();
+        ids.dedup();
+        let actual = (first, after_taken, well_formed, ids.len());
+        let expected = ("4a7c15".to_owned(), "df743f".to_owned(), true, 5_000);
         assert_eq!(actual, expected);
     }
 

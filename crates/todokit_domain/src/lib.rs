@@ -1,5 +1,6 @@
 //! The todokit state model: per conversation, ordered phases of tasks, each
-//! task with a status, notes, priority and active form; the limits and rules
+//! task with a status, notes, priority, active form and, for a subtask, its
+//! parent; the limits and rules
 //! a list must meet; and every pure state transition over it.
 //!
 //! Nothing here does I/O or needs an async runtime. Time arrives as a
@@ -17,6 +18,7 @@ mod patch;
 mod rules;
 mod state;
 mod status;
+mod subtasks;
 mod summary;
 mod time;
 mod todo;
@@ -37,6 +39,7 @@ pub use patch::{TodoField, TodoPatch};
 pub use rules::{FieldNames, InProgressPolicy, ItemPath, Limits, ListRules};
 pub use state::{Notice, NoticeKind, Phase, StatusCounts, TodoState};
 pub use status::{Priority, Status};
+pub use subtasks::{OutlineEntry, outline};
 pub use summary::ListSummary;
 pub use time::Timestamp;
 pub use todo::Todo;

@@ -64,6 +64,8 @@ fn remove_finished(state: &TodoState, due: impl Fn(Timestamp) -> bool) -> TodoSt
             .retain(|t| !(t.status.is_finished() && due(t.status_changed_at.or(t.created_at).unwrap_or(0))));
         !(phase.tasks.is_empty() && before > 0)
     });
+    // An open subtask of a finished task that left stays, at the top.
+    out.drop_broken_parents();
     out
 }
 

@@ -44,6 +44,14 @@ pub struct Todo {
     /// Ids of the tasks that must complete before this one can.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub blocked_by: Vec<String>,
+    /// The id of the task this one is part of (a subtask's parent), where
+    /// the profile has subtasks. Views show a subtask under its parent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
+    /// What sort of work the task is, in the words of the profile that
+    /// said it (Gemini CLI's tracker: `epic`, `task`, `bug`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
     /// Why the task is blocked, where a profile says (a `block` with a
     /// reason); it goes when the task leaves [`Status::Blocked`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -155,6 +163,8 @@ pub(crate) fn carry_over_in_place(
         owner: old_owner,
         metadata: old_metadata,
         blocked_by: old_blocked_by,
+        parent: old_parent,
+        kind: old_kind,
         blocked_reason: old_blocked_reason,
         created_at: old_created_at,
         status_changed_at: old_status_changed_at,
@@ -171,6 +181,8 @@ pub(crate) fn carry_over_in_place(
         owner,
         metadata,
         blocked_by,
+        parent,
+        kind,
         blocked_reason,
         created_at,
         status_changed_at,
@@ -199,6 +211,15 @@ pub(crate) fn carry_over_in_place(
     }
     if blocked_by.is_empty() {
         blocked_by.clone_from(old_blocked_by);
+    }
+    // A parent that left the list is dropped when the state is tidied
+    // (`TodoState::drop_broken_parents`), not here: this task cannot see
+    // the rest of the new list.
+    if parent.is_none() {
+        parent.clone_from(old_parent);
+    }
+    if kind.is_none() {
+        kind.clone_from(old_kind);
     }
     // A reason says why the task is blocked: it stays while it still is.
     if blocked_reason.is_none() && *status == Status::Blocked && *old_status == Status::Blocked {
@@ -240,6 +261,8 @@ mod tests {
             .description("d")
             .owner("o")
             .blocked_by(vec!["1".to_owned()])
+            .parent("3")
+            .kind("bug")
             .created_at(NOW)
             .status_changed_at(NOW)
     }
@@ -273,6 +296,8 @@ mod tests {
             .description("d")
             .owner("o")
             .blocked_by(vec!["1".to_owned()])
+            .parent("3")
+            .kind("bug")
             .created_at(NOW)
             .status_changed_at(NOW);
         assert_eq!(actual, expected);

@@ -124,8 +124,11 @@ pub fn replace_flat(
         explanation: current.explanation.clone(),
         foreign: current.foreign.clone(),
     };
+    let mut state = next.with_flat_tasks(tasks);
+    // A parent carried over from the old list may have left it.
+    state.drop_broken_parents();
     Ok(Replacement {
-        state: next.with_flat_tasks(tasks),
+        state,
         transitions,
         in_progress_count,
         wiped: false,
@@ -152,6 +155,7 @@ pub fn adopt_hidden_fields(old: &TodoState, new: &mut TodoState, now: Timestamp)
             None => stamp_new_in_place(todo, now),
         }
     }
+    new.drop_broken_parents();
 }
 
 /// The status changes between two lists, matching tasks by id, else by

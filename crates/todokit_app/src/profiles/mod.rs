@@ -27,6 +27,7 @@ registry! {
     learn,
     codex,
     gemini,
+    gemini_tracker,
     opencode,
     todo_update,
     claude_tasks,

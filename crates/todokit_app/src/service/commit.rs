@@ -62,6 +62,8 @@ impl TodoWriteService {
                 .into());
             };
             next.version = version;
+            // Whatever the change did, a stored parent always holds.
+            next.drop_broken_parents();
             let next = Arc::new(next);
             match self
                 .store

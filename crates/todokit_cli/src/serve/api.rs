@@ -9,6 +9,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use todokit::app::{UserAction, UserEditError};
 use todokit::domain::Timestamp;
+use todokit::domain::outline;
 use todokit::{EditList, Profile, TodoState};
 
 use super::auth::refuse_edit;
@@ -94,12 +95,15 @@ fn list_json(id: &str, profile: &Profile, state: &TodoState, can_edit: bool) -> 
         .iter()
         .filter(|phase| !phase.tasks.is_empty())
         .map(|phase| {
-            let tasks: Vec<Value> = phase
-                .tasks
-                .iter()
-                .map(|task| {
+            // Each subtask right under its parent, with how deep it sits.
+            let tasks: Vec<Value> = outline(&phase.tasks)
+                .into_iter()
+                .map(|entry| {
+                    let task = entry.task;
                     json!({
                         "id": task.id,
+                        "parent": task.parent,
+                        "depth": entry.depth,
                         "content": task.content,
                         "display": task.display_text(),
                         "status": task.status.as_str(),

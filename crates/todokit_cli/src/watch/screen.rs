@@ -10,6 +10,7 @@
 
 use anstyle::Style;
 use todokit::infra::render::{Glyphs, sanitize, status_styles};
+use todokit::domain::{OutlineEntry, outline};
 use todokit::{Status, Todo, TodoState};
 
 use super::wrap::{clip, truncate, width, wrap};
@@ -174,23 +175,59 @@ fn blocks(state: &TodoState, spec: &ScreenSpec, collapse: bool) -> Vec<Block> {
             });
         }
         let finished = |t: &Todo| matches!(t.status, Status::Completed | Status::Abandoned);
-        let mut summarized = false;
-        for task in &phase.tasks {
-            if collapse && finished(task) {
+        let entries = outline(&phase.tasks);
+        // A finished task stays on screen while an open subtask sits under
+        // it, so the subtask is never shown under the wrong parent.
+        let open_below = open_below(&entries, finished);
+        let collapsed: Vec<&Todo> = entries
+            .iter()
+            .zip(&open_below)
+            .filter(|(e, below)| collapse && finished(e.task) && !**below)
+            .map(|(e, _)| e.task)
+            .collect();
+        // In a flat list the summary takes the first finished task's place;
+        // in a tree that place is under some parent, so it goes last.
+        let tree = entries.iter().any(|e| e.depth > 0);
+        let mut summarized = tree;
+        for (entry, below) in entries.iter().zip(&open_below) {
+            let task = entry.task;
+            if collapse && finished(task) && !below {
                 if !summarized {
                     summarized = true;
-                    out.push(finished_summary(&phase.tasks, spec, indent));
+                    out.push(finished_summary(&collapsed, spec, indent));
                 }
                 continue;
             }
-            out.push(task_block(task, &state.open_blockers(task), spec, indent));
+            // Two columns a level, never so deep that the text loses its room.
+            let nested = (indent + 2 * entry.depth).min(spec.width.saturating_sub(MIN_TEXT + 2));
+            out.push(task_block(task, &state.open_blockers(task), spec, nested.max(indent)));
+        }
+        if tree && !collapsed.is_empty() {
+            out.push(finished_summary(&collapsed, spec, indent));
         }
     }
     out
 }
 
+/// For each entry of an outline, whether a task that is not `finished`
+/// sits somewhere under it.
+fn open_below(entries: &[OutlineEntry<'_>], finished: impl Fn(&Todo) -> bool) -> Vec<bool> {
+    let mut below = vec![false; entries.len()];
+    // Walking back, `seen[d]` says whether an open task was met at depth
+    // `d` or deeper since the last entry at depth `d - 1` or shallower.
+    let mut seen: Vec<bool> = Vec::new();
+    for (i, entry) in entries.iter().enumerate().rev() {
+        let d = entry.depth;
+        below[i] = seen.get(d + 1..).is_some_and(|deeper| deeper.iter().any(|&b| b));
+        seen.truncate(d + 1);
+        seen.resize(d + 1, false);
+        seen[d] |= below[i] || !finished(entry.task);
+    }
+    below
+}
+
 /// `✓ 10 completed, 2 abandoned`: a phase's finished tasks on one row.
-fn finished_summary(tasks: &[Todo], spec: &ScreenSpec, indent: usize) -> Block {
+fn finished_summary(tasks: &[&Todo], spec: &ScreenSpec, indent: usize) -> Block {
     let count = |status: Status| tasks.iter().filter(|t| t.status == status).count();
     let (completed, abandoned) = (count(Status::Completed), count(Status::Abandoned));
     let mut parts = Vec::new();

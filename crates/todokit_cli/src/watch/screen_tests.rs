@@ -314,3 +314,49 @@ fn a_completed_blocker_no_longer_shows_as_blocking() {
     let expected = vec!["  blocked by #3".to_owned()];
     assert_eq!(actual, expected);
 }
+
+/// An epic with three subtasks (one finished, one with its own finished
+/// subtask), a finished epic whose subtask is still open, and a loose task.
+fn tree() -> TodoState {
+    let task = |content: &str, id: &str, status: Status| Todo::new(content).id(id).status(status);
+    TodoState::flat(vec![
+        task("Ship the export", "e", Status::InProgress),
+        task("Write the parser", "p", Status::Completed).parent("e"),
+        task("Wire the flag", "f", Status::Pending).parent("e"),
+        task("Add the option", "o", Status::Completed).parent("f"),
+        task("Old epic", "x", Status::Completed),
+        task("Left over", "l", Status::Pending).parent("x"),
+        task("Tidy the docs", "d", Status::Pending),
+    ])
+}
+
+#[test]
+fn subtasks_sit_under_their_parent_and_a_finished_parent_stays_over_open_work() {
+    let roomy = screen(&Ok(tree()), &spec(40, 30));
+    // Too short for every task: finished ones collapse, but not a finished
+    // task with open work under it.
+    let short = screen(&Ok(tree()), &spec(40, 9));
+    let tasks = |rows: &[String]| -> Vec<String> { rows.iter().skip(3).cloned().collect() };
+    let lines = |texts: &[&str]| -> Vec<String> { texts.iter().map(|t| (*t).to_owned()).collect() };
+    let actual = (tasks(&roomy), tasks(&short));
+    let expected = (
+        lines(&[
+            "~ Ship the export",
+            "  ✓ Write the parser",
+            "  ○ Wire the flag",
+            "    ✓ Add the option",
+            "✓ Old epic",
+            "  ○ Left over",
+            "○ Tidy the docs",
+        ]),
+        lines(&[
+            "~ Ship the export",
+            "  ○ Wire the flag",
+            "✓ Old epic",
+            "  ○ Left over",
+            "○ Tidy the docs",
+            "✓ 2 completed",
+        ]),
+    );
+    assert_eq!(actual, expected);
+}

@@ -42,8 +42,9 @@
 //! - A lone empty phase named `Todos` is `## Todos`, since `# Todos` alone
 //!   is the empty list.
 //!
-//! Ids, priorities, owners, metadata and times are not in the text; an
-//! import keeps them for the tasks whose content did not change.
+//! Ids, parents, types, priorities, owners, metadata and times are not in
+//! the text; an import keeps them for the tasks whose content did not
+//! change.
 
 mod escape;
 

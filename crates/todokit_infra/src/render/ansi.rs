@@ -3,7 +3,7 @@
 use std::fmt::Write;
 
 use anstyle::{AnsiColor, Effects, Style};
-use todokit_domain::{Status, TodoState, progress_line};
+use todokit_domain::{Status, TodoState, outline, progress_line};
 
 use super::sanitize;
 
@@ -105,7 +105,8 @@ pub struct AnsiOptions {
 /// its active form), grey `○` (pending), magenta `⊘` (blocked) or red `✗`
 /// (abandoned, struck through); other symbols with other [`Glyphs`]. The
 /// notes of the task in progress follow it, dimmed, one line each under
-/// the note mark, as `todokit watch` shows them.
+/// the note mark, as `todokit watch` shows them. A subtask is indented two
+/// spaces under its parent.
 pub fn render_ansi(state: &TodoState, options: AnsiOptions) -> String {
     let paint = |style: Style, text: &str| -> String {
         if options.color {
@@ -121,14 +122,16 @@ pub fn render_ansi(state: &TodoState, options: AnsiOptions) -> String {
     out.push('\n');
     for phase in state.phases.iter().filter(|p| !p.tasks.is_empty()) {
         out.push('\n');
-        let indent = if phase.is_implicit() {
-            ""
+        let base = if phase.is_implicit() {
+            0
         } else {
             let heading = Style::new().bold().underline();
             let _ = writeln!(out, "{}", paint(heading, &sanitize(&phase.name)));
-            "  "
+            2
         };
-        for task in &phase.tasks {
+        for entry in outline(&phase.tasks) {
+            let task = entry.task;
+            let indent = " ".repeat(base + 2 * entry.depth);
             let text = sanitize(task.display_text());
             let glyph = options.glyphs.glyph(task.status);
             let (glyph_style, text_style) = status_styles(task.status);

@@ -102,4 +102,29 @@ mod tests {
             insta::assert_snapshot!("render__empty_text", render(&TodoState::new(), Format::Text));
         });
     }
+
+    #[test]
+    fn a_subtask_is_shown_under_its_parent_in_every_view() {
+        let fixture = TodoState::flat(vec![
+            Todo::new("Ship the export").id("e").status(Status::InProgress),
+            Todo::new("Loose task").id("l"),
+            Todo::new("Write the parser").id("p").parent("e").status(Status::Completed),
+            Todo::new("Read the headings").id("h").parent("p"),
+        ]);
+        let ansi = render(
+            &fixture,
+            Format::Ansi {
+                color: false,
+                glyphs: Glyphs::Unicode,
+            },
+        );
+        let actual = (render(&fixture, Format::Text), ansi);
+        let expected = (
+            "Progress: 1/4 completed\n\n[>] Ship the export\n  [x] Write the parser\n    [ ] Read the headings\n[ ] Loose task"
+                .to_owned(),
+            "Progress: 1/4 completed\n\n~ Ship the export\n  ✓ Write the parser\n    ○ Read the headings\n○ Loose task"
+                .to_owned(),
+        );
+        assert_eq!(actual, expected);
+    }
 }

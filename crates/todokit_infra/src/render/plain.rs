@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use todokit_domain::{Status, TodoState, progress_line};
+use todokit_domain::{Status, TodoState, outline, progress_line};
 
 use super::sanitize;
 
@@ -10,6 +10,7 @@ use super::sanitize;
 /// `[x]` completed, `[>]` in progress (showing its active form), `[ ]`
 /// pending, `[!]` blocked and `[-]` abandoned; the notes of the task in
 /// progress follow it, one `> ` line each, as `todokit watch` shows them.
+/// A subtask is indented two spaces under its parent.
 pub fn render_plain(state: &TodoState) -> String {
     if state.is_empty() {
         return "No todos.".to_owned();
@@ -18,13 +19,15 @@ pub fn render_plain(state: &TodoState) -> String {
     out.push('\n');
     for phase in state.phases.iter().filter(|p| !p.tasks.is_empty()) {
         out.push('\n');
-        let indent = if phase.is_implicit() {
-            ""
+        let base = if phase.is_implicit() {
+            0
         } else {
             let _ = writeln!(out, "{}", sanitize(&phase.name));
-            "  "
+            2
         };
-        for task in &phase.tasks {
+        for entry in outline(&phase.tasks) {
+            let task = entry.task;
+            let indent = " ".repeat(base + 2 * entry.depth);
             let (marker, note) = match task.status {
                 Status::Pending => ("[ ]", ""),
                 Status::InProgress => ("[>]", ""),

@@ -153,25 +153,15 @@ mod tests {
     use serde_json::json;
     use todokit_domain::{Status, TodoState};
 
-    use crate::test_support::{problem_messages, run_tool, snapshot_settings};
+    use crate::test_support::{problem_messages, run_session, run_tool, snapshot_settings};
     use pretty_assertions::assert_eq;
 
     fn call(tool: &str, state: &TodoState, args: &str) -> Outcome {
         run_tool(&profile(), tool, state, args)
     }
 
-    /// Runs a sequence of calls, each on the state the last one left.
     fn session(calls: &[(&str, &str)]) -> (TodoState, Vec<ToolResult>) {
-        let mut state = TodoState::new();
-        let mut results = Vec::new();
-        for (tool, args) in calls {
-            let outcome = call(tool, &state, args);
-            if let Some(next) = outcome.commit {
-                state = next;
-            }
-            results.push(outcome.result);
-        }
-        (state, results)
+        run_session(&profile(), calls)
     }
 
     const THREE: [(&str, &str); 3] = [

@@ -136,8 +136,13 @@ function renderOverview() {
   main.replaceChildren(...parts);
 }
 
+// Deeper subtasks than this share the deepest indent, so text keeps its room.
+const MAX_SHOWN_DEPTH = 6;
+
 function taskItem(view, task) {
   const item = el("li", "task status-" + task.status);
+  const depth = Math.min(Number(task.depth) || 0, MAX_SHOWN_DEPTH);
+  if (depth > 0) item.classList.add("sub", "sub-" + depth);
   item.append(el("span", "glyph", GLYPHS[task.status] || "?"));
   if (view.shows_ids && task.id) item.append(el("span", "tag", "#" + task.id));
   if (task.priority) item.append(el("span", "tag priority-" + task.priority, task.priority));

@@ -23,6 +23,8 @@ fn plain() -> TodoState {
                 .owner("o")
                 .blocked_by(vec!["2".to_owned()])
                 .blocked_reason("waiting")
+                .parent("3")
+                .kind("bug")
                 .created_at(1_u64)
                 .status_changed_at(2_u64),
             Todo::new("b \"quoted\"\n\u{1F600}"),

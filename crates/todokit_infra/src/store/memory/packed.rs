@@ -37,6 +37,8 @@ const CREATED_AT: u64 = 1 << 11;
 const STATUS_CHANGED_AT: u64 = 1 << 12;
 const FOREIGN: u64 = 1 << 13;
 const BLOCKED_REASON: u64 = 1 << 14;
+const PARENT: u64 = 1 << 15;
+const KIND: u64 = 1 << 16;
 const STATUS_BITS: u64 = 0b111;
 
 // Which optional parts of the state are present.
@@ -201,6 +203,8 @@ impl Packer {
             owner,
             metadata,
             blocked_by,
+            parent,
+            kind,
             blocked_reason,
             created_at,
             status_changed_at,
@@ -218,7 +222,9 @@ impl Packer {
             | flag(created_at.is_some(), CREATED_AT)
             | flag(status_changed_at.is_some(), STATUS_CHANGED_AT)
             | flag(!foreign.is_empty(), FOREIGN)
-            | flag(blocked_reason.is_some(), BLOCKED_REASON);
+            | flag(blocked_reason.is_some(), BLOCKED_REASON)
+            | flag(parent.is_some(), PARENT)
+            | flag(kind.is_some(), KIND);
         self.varint(head);
         self.text(content);
         self.optional(id);
@@ -247,6 +253,8 @@ impl Packer {
             self.json(foreign);
         }
         self.optional(blocked_reason);
+        self.optional(parent);
+        self.optional(kind);
     }
 }
 
@@ -368,6 +376,8 @@ impl Unpacker<'_> {
             Map::new()
         };
         let blocked_reason = self.optional(head & BLOCKED_REASON != 0)?;
+        let parent = self.optional(head & PARENT != 0)?;
+        let kind = self.optional(head & KIND != 0)?;
         Ok(Todo {
             content,
             id,
@@ -379,6 +389,8 @@ impl Unpacker<'_> {
             owner,
             metadata,
             blocked_by,
+            parent,
+            kind,
             blocked_reason,
             created_at,
             status_changed_at,
@@ -411,6 +423,8 @@ mod tests {
             .metadata(object(json!({"b": 1, "a": [1.5, null, {"x": "y"}]})))
             .blocked_by(vec!["t0".to_owned()])
             .blocked_reason("waits for the grammar review")
+            .parent("t0")
+            .kind("epic")
             .created_at(1_763_000_000_000u64)
             .status_changed_at(u64::MAX)
             .foreign(object(json!({"zeta": true, "alpha": "kept"})));

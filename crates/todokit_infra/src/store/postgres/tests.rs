@@ -34,7 +34,16 @@ async fn save_then_load_and_a_stale_version_is_a_conflict() {
     let first = TodoState::flat(vec![Todo::new("a")]).version(1u64);
     store.save(&conversation, 0, &first).await.unwrap();
     let stale = store.save(&conversation, 0, &first).await;
-    let second = TodoState::flat(vec![Todo::new("b")]).version(2u64);
+    // A subtask with its parent, type and dependency, as the tracker stores it.
+    let second = TodoState::flat(vec![
+        Todo::new("b").id("4a7c15").kind("epic"),
+        Todo::new("c")
+            .id("94f82a")
+            .parent("4a7c15")
+            .kind("bug")
+            .blocked_by(vec!["4a7c15".to_owned()]),
+    ])
+    .version(2u64);
     store.save(&conversation, 1, &second).await.unwrap();
     let wrong = store.save(&conversation, 1, &second).await;
     let actual = (
