@@ -105,10 +105,22 @@ fn a_subtask_keeps_its_parent_through_a_rewrite_and_the_markdown_round_trip() {
 
     // Out as markdown, back in: nothing the text cannot say is lost.
     let file = dir.path().join("list.md");
-    let exported = run(todokit(&store).args(["--conversation", CONVERSATION, "export"]).arg(&file));
-    assert!(exported.status.success(), "{}", String::from_utf8_lossy(&exported.stderr));
-    let imported = run(todokit(&store).args(["--conversation", CONVERSATION, "import"]).arg(&file));
-    assert!(imported.status.success(), "{}", String::from_utf8_lossy(&imported.stderr));
+    let exported = run(todokit(&store)
+        .args(["--conversation", CONVERSATION, "export"])
+        .arg(&file));
+    assert!(
+        exported.status.success(),
+        "{}",
+        String::from_utf8_lossy(&exported.stderr)
+    );
+    let imported = run(todokit(&store)
+        .args(["--conversation", CONVERSATION, "import"])
+        .arg(&file));
+    assert!(
+        imported.status.success(),
+        "{}",
+        String::from_utf8_lossy(&imported.stderr)
+    );
     let round_tripped = stored(&store);
 
     let visualized = tracker(&store, "tracker_visualize", json!({}));
@@ -155,7 +167,12 @@ fn watch_shows_a_subtask_under_its_parent() {
         .collect();
     let actual: Vec<(usize, String)> = tasks
         .iter()
-        .map(|r| (r.len() - r.trim_start().len(), r.trim_start().chars().skip(2).collect()))
+        .map(|r| {
+            (
+                r.len() - r.trim_start().len(),
+                r.trim_start().chars().skip(2).collect(),
+            )
+        })
         .collect();
     // The tracker's agent shows ids, so `watch` does too.
     let docs = rows

@@ -191,7 +191,9 @@ pub enum TodoError {
         cycle: String,
     },
     /// A parent would put a task under itself.
-    #[error("{field}: task {child} cannot go under task {parent}: {parent} is already under {child} ({chain})")]
+    #[error(
+        "{field}: task {child} cannot go under task {parent}: {parent} is already under {child} ({chain})"
+    )]
     ParentCycle {
         /// Where the parent was given.
         field: String,

@@ -53,7 +53,11 @@ impl TodoState {
         loop {
             let n = self.next_id.max(1);
             self.next_id = n.wrapping_add(1);
-            let id = format!("{:0width$x}", n.wrapping_mul(0x9E37_79B9_7F4A_7C15) & mask, width = digits as usize);
+            let id = format!(
+                "{:0width$x}",
+                n.wrapping_mul(0x9E37_79B9_7F4A_7C15) & mask,
+                width = digits as usize
+            );
             if self.find(&id).is_none() {
                 return id;
             }
@@ -236,7 +240,9 @@ mod tests {
         let after_taken = fixture.allocate_hex_id(6);
         let mut many = TodoState::new();
         let mut ids: Vec<String> = (0..5_000).map(|_| many.allocate_hex_id(6)).collect();
-        let well_formed = ids.iter().all(|id| id.len() == 6 && id.bytes().all(|b| b.is_ascii_hexdigit()));
+        let well_formed = ids
+            .iter()
+            .all(|id| id.len() == 6 && id.bytes().all(|b| b.is_ascii_hexdigit()));
         ids.sort();
         ids.dedup();
         let actual = (first, after_taken, well_formed, ids.len());

@@ -31,7 +31,11 @@ pub fn outline(tasks: &[Todo]) -> Vec<OutlineEntry<'_>> {
         return tasks
             .iter()
             .enumerate()
-            .map(|(index, task)| OutlineEntry { depth: 0, index, task })
+            .map(|(index, task)| OutlineEntry {
+                depth: 0,
+                index,
+                task,
+            })
             .collect();
     }
     let parent_of = parent_positions(tasks);
@@ -191,7 +195,10 @@ mod tests {
     }
 
     fn lines(tasks: &[Todo]) -> Vec<(usize, &str)> {
-        outline(tasks).iter().map(|e| (e.depth, e.task.content.as_str())).collect()
+        outline(tasks)
+            .iter()
+            .map(|e| (e.depth, e.task.content.as_str()))
+            .collect()
     }
 
     #[test]
@@ -284,7 +291,8 @@ mod tests {
             Todo::new("kept").id("k").parent("r"),
         ]);
         let changed = fixture.drop_broken_parents();
-        let actual: (bool, Vec<Option<&str>>) = (changed, fixture.tasks().map(|t| t.parent.as_deref()).collect());
+        let actual: (bool, Vec<Option<&str>>) =
+            (changed, fixture.tasks().map(|t| t.parent.as_deref()).collect());
         let expected = (true, vec![None, None, None, None, Some("r")]);
         assert_eq!(actual, expected);
     }

@@ -40,6 +40,8 @@ registry! {
     kimi,
     kimi_cli,
     omp,
+    zed,
+    crush,
 }
 
 /// The profile hosts get when they name none.

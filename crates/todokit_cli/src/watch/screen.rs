@@ -9,8 +9,8 @@
 //! through `sanitize`, so it can never steer the terminal.
 
 use anstyle::Style;
-use todokit::infra::render::{Glyphs, sanitize, status_styles};
 use todokit::domain::{OutlineEntry, outline};
+use todokit::infra::render::{Glyphs, sanitize, status_styles};
 use todokit::{Status, Todo, TodoState};
 
 use super::wrap::{clip, truncate, width, wrap};
@@ -200,7 +200,12 @@ fn blocks(state: &TodoState, spec: &ScreenSpec, collapse: bool) -> Vec<Block> {
             }
             // Two columns a level, never so deep that the text loses its room.
             let nested = (indent + 2 * entry.depth).min(spec.width.saturating_sub(MIN_TEXT + 2));
-            out.push(task_block(task, &state.open_blockers(task), spec, nested.max(indent)));
+            out.push(task_block(
+                task,
+                &state.open_blockers(task),
+                spec,
+                nested.max(indent),
+            ));
         }
         if tree && !collapsed.is_empty() {
             out.push(finished_summary(&collapsed, spec, indent));

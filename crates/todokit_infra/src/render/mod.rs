@@ -108,7 +108,10 @@ mod tests {
         let fixture = TodoState::flat(vec![
             Todo::new("Ship the export").id("e").status(Status::InProgress),
             Todo::new("Loose task").id("l"),
-            Todo::new("Write the parser").id("p").parent("e").status(Status::Completed),
+            Todo::new("Write the parser")
+                .id("p")
+                .parent("e")
+                .status(Status::Completed),
             Todo::new("Read the headings").id("h").parent("p"),
         ]);
         let ansi = render(

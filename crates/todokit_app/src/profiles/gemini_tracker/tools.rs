@@ -116,10 +116,10 @@ fn unique(ids: impl IntoIterator<Item = String>) -> Vec<String> {
 /// dependencies must exist and not loop. `None` when it may be written.
 fn refusal_of_update(state: &TodoState, previous: &Todo, updated: &Todo, dependencies_changed: bool) -> Option<String> {
     let id = updated.id.as_deref().unwrap_or_default();
-    if let Some(parent) = updated.parent.as_deref().filter(|p| !p.is_empty()) {
-        if state.find(parent).is_none() {
-            return Some(format!("Parent task with ID {parent} not found."));
-        }
+    if let Some(parent) = updated.parent.as_deref().filter(|p| !p.is_empty())
+        && state.find(parent).is_none()
+    {
+        return Some(format!("Parent task with ID {parent} not found."));
     }
     let closing = TrackerStatus::from(updated.status) == TrackerStatus::Closed
         && TrackerStatus::from(previous.status) != TrackerStatus::Closed;
@@ -219,13 +219,13 @@ impl TypedTool for CreateTask {
         }
         // An empty parent id is no parent, as in the tracker.
         let parent = input.parent_id.filter(|p| !p.is_empty());
-        if let Some(parent) = &parent {
-            if state.find(parent).is_none() {
-                return Ok(failed(
-                    format!("Parent task with ID {parent} not found."),
-                    "Failed to create task.",
-                ));
-            }
+        if let Some(parent) = &parent
+            && state.find(parent).is_none()
+        {
+            return Ok(failed(
+                format!("Parent task with ID {parent} not found."),
+                "Failed to create task.",
+            ));
         }
         let id = state.allocate_hex_id(ID_DIGITS);
         let mut task = Todo::new(input.title)
