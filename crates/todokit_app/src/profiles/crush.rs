@@ -19,11 +19,7 @@ pub const UPDATED: &str = "Todo list updated successfully.";
 pub const NUDGE: &str = "Todos have been modified successfully. Ensure that you continue to use the todo list to track your progress. Please proceed with the current tasks if applicable.";
 
 const FIELDS: FieldNames = FieldNames {
-    list: "todos",
-    content: "content",
     active_form: "active_form",
-    id: "id",
-    status: "status",
     ..FieldNames::DEFAULT
 };
 

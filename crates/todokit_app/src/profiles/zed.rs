@@ -18,9 +18,6 @@ pub const PLAN_UPDATED: &str = "Plan updated";
 const FIELDS: FieldNames = FieldNames {
     list: "plan",
     content: "step",
-    active_form: "activeForm",
-    id: "id",
-    status: "status",
     ..FieldNames::DEFAULT
 };
 
