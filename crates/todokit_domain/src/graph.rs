@@ -44,13 +44,17 @@ impl TodoState {
     /// tracker uses six). It comes from the same never-reused counter as
     /// [`TodoState::allocate_id`], scrambled so that neighbours do not look
     /// alike, so the same state always gives the same id.
+    /// When every id of that width is taken (only possible for very short
+    /// ids), the id is one digit longer.
     pub fn allocate_hex_id(&mut self, digits: u32) -> String {
         let digits = digits.clamp(1, 16);
         let mask = u64::MAX >> (64 - 4 * digits);
         // Multiplying by an odd number is a bijection on the low bits, so
-        // the first 16^digits counters give distinct ids; the loop only
-        // skips ids some task already has (bounded: the list is finite).
-        loop {
+        // any 16^digits consecutive counters give distinct ids: among one
+        // more try than there are tasks, one is free unless the width has
+        // no room left at all.
+        let tries = (self.tasks().count() as u64 + 1).min(mask.saturating_add(1));
+        for _ in 0..tries {
             let n = self.next_id.max(1);
             self.next_id = n.wrapping_add(1);
             let id = format!(
@@ -62,6 +66,7 @@ impl TodoState {
                 return id;
             }
         }
+        self.allocate_hex_id(digits + 1)
     }
 
     /// Gives every task that has no id the next fresh one, in list order.
@@ -247,6 +252,17 @@ mod tests {
         ids.dedup();
         let actual = (first, after_taken, well_formed, ids.len());
         let expected = ("4a7c15".to_owned(), "df743f".to_owned(), true, 5_000);
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn a_full_width_of_hex_ids_moves_to_a_longer_one_instead_of_spinning() {
+        let taken: Vec<Todo> = (0..16)
+            .map(|n| Todo::new(format!("t{n}")).id(format!("{n:x}")))
+            .collect();
+        let mut fixture = TodoState::flat(taken);
+        let actual = fixture.allocate_hex_id(1).len();
+        let expected = 2;
         assert_eq!(actual, expected);
     }
 
