@@ -44,6 +44,7 @@ impl TodoState {
     /// tracker uses six). It comes from the same never-reused counter as
     /// [`TodoState::allocate_id`], scrambled so that neighbours do not look
     /// alike, so the same state always gives the same id.
+    ///
     /// When every id of that width is taken (only possible for very short
     /// ids), the id is one digit longer.
     pub fn allocate_hex_id(&mut self, digits: u32) -> String {
