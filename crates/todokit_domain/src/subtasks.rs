@@ -298,6 +298,21 @@ mod tests {
     }
 
     #[test]
+    fn a_rewrite_keeps_a_named_subtasks_parent_and_drops_a_parent_it_left_out() {
+        let rules = crate::ListRules::default().in_progress(crate::InProgressPolicy::Warn);
+        let names = crate::FieldNames::DEFAULT;
+        let both = vec![Todo::new("epic"), Todo::new("child b")];
+        let child_only = vec![Todo::new("child b")];
+        let kept = crate::replace_flat(&tree(), both, &rules, &names, 1).map(|r| r.state);
+        let dropped = crate::replace_flat(&tree(), child_only, &rules, &names, 1).map(|r| r.state);
+        let parent_of_b =
+            |state: Result<TodoState, TodoError>| state.ok().and_then(|s| s.find("b")?.parent.clone());
+        let actual = (parent_of_b(kept), parent_of_b(dropped));
+        let expected = (Some("e".to_owned()), None);
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
     fn removing_a_parent_moves_its_subtasks_up_a_level() {
         let mut fixture = tree();
         fixture.remove_task("b");
