@@ -15,8 +15,6 @@ use crate::{Todo, TodoError, TodoState, clip};
 pub struct OutlineEntry<'a> {
     /// Parents above it: 0 for a top-level task.
     pub depth: usize,
-    /// Its position in the slice given to [`outline`].
-    pub index: usize,
     /// The task.
     pub task: &'a Todo,
 }
@@ -28,15 +26,7 @@ pub struct OutlineEntry<'a> {
 /// level.
 pub fn outline(tasks: &[Todo]) -> Vec<OutlineEntry<'_>> {
     if tasks.iter().all(|t| t.parent.is_none()) {
-        return tasks
-            .iter()
-            .enumerate()
-            .map(|(index, task)| OutlineEntry {
-                depth: 0,
-                index,
-                task,
-            })
-            .collect();
+        return tasks.iter().map(|task| OutlineEntry { depth: 0, task }).collect();
     }
     let parent_of = parent_positions(tasks);
     let rooted = reaches_a_root(&parent_of);
@@ -54,7 +44,6 @@ pub fn outline(tasks: &[Todo]) -> Vec<OutlineEntry<'_>> {
     while let Some((index, depth)) = stack.pop() {
         out.push(OutlineEntry {
             depth,
-            index,
             task: &tasks[index],
         });
         stack.extend(children[index].iter().rev().map(|&c| (c, depth + 1)));
@@ -110,11 +99,6 @@ fn reaches_a_root(parent_of: &[Option<usize>]) -> Vec<bool> {
 }
 
 impl TodoState {
-    /// The tasks whose parent is `id`, in list order.
-    pub fn children(&self, id: &str) -> Vec<&Todo> {
-        self.tasks().filter(|t| t.parent.as_deref() == Some(id)).collect()
-    }
-
     /// Makes task `child` a subtask of `parent`, or a top-level task for
     /// `None`. Both must exist, and `parent` may not be `child` or any
     /// task under it. `field` names where the request came from, for the
@@ -243,7 +227,10 @@ mod tests {
         let actual = (
             fixture.find("o").unwrap().parent.clone(),
             fixture.find("a").unwrap().parent.clone(),
-            fixture.children("e").len(),
+            fixture
+                .tasks()
+                .filter(|t| t.parent.as_deref() == Some("e"))
+                .count(),
         );
         let expected = (Some("g".to_owned()), None, 1);
         assert_eq!(actual, expected);

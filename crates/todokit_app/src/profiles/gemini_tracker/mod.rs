@@ -16,6 +16,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::prelude::*;
+use crate::wire::WireEnum;
 
 pub use display::{TrackerDisplay, TrackerDisplayItem, return_display, visualize};
 pub use tools::{CreateTask, GetTask, LinkTasks, ListTasks, UpdateTask, Visualize};
@@ -59,11 +60,10 @@ impl TaskType {
     /// The type a stored task has in the tracker's words: its kind when it
     /// is one of the tracker's, `task` for a task another profile wrote.
     pub fn of(task: &Todo) -> Self {
-        match task.kind.as_deref() {
-            Some("epic") => TaskType::Epic,
-            Some("bug") => TaskType::Bug,
-            _ => TaskType::Task,
-        }
+        Self::SPELLINGS
+            .iter()
+            .find(|(word, _)| task.kind.as_deref() == Some(*word))
+            .map_or(TaskType::Task, |(_, kind)| *kind)
     }
 
     /// The label `tracker_visualize` shows (`[EPIC]`).

@@ -143,6 +143,35 @@ fn refusal_of_update(state: &TodoState, previous: &Todo, updated: &Todo, depende
     None
 }
 
+/// The tracker's `updateTask`: `updated`, a changed copy of `previous`,
+/// takes its place in `state` and the call answers `content` when the
+/// tracker's checks pass; otherwise the call fails, shown to the user as
+/// `display`.
+fn update_task(
+    mut state: TodoState,
+    previous: &Todo,
+    updated: Todo,
+    dependencies_changed: bool,
+    content: String,
+    display: &str,
+) -> Outcome {
+    if let Some(message) = refusal_of_update(&state, previous, &updated, dependencies_changed) {
+        return failed(message, display);
+    }
+    let id = previous.id.as_deref().unwrap_or_default();
+    if let Some(task) = state.find_mut(id) {
+        *task = updated;
+    }
+    committed(state, content)
+}
+
+/// A call that stores `state` and answers `content`, with the tree the
+/// user sees.
+fn committed(state: TodoState, content: String) -> Outcome {
+    let details = shown_list(&state);
+    Outcome::commit(state, ToolResult::ok(content, details))
+}
+
 /// The tracker's walk of the dependencies from `updated` (as it would be
 /// stored), depth first in list order: the first task met again on the
 /// path it is walking closes a loop; a dependency that is no task is an
@@ -238,8 +267,7 @@ impl TypedTool for CreateTask {
         task.parent = parent;
         let content = format!("Created task {id}: {}", task.content);
         state.push_task(task);
-        let details = shown_list(&state);
-        Ok(Outcome::commit(state, ToolResult::ok(content, details)))
+        Ok(committed(state, content))
     }
 }
 
@@ -260,7 +288,7 @@ impl TypedTool for UpdateTask {
             input.dependencies.as_deref(),
             &ctx.rules.limits,
         )?;
-        let mut state = with_ids(ctx.state).into_owned();
+        let state = with_ids(ctx.state).into_owned();
         let Some(previous) = state.find(&input.id).cloned() else {
             return Ok(failed(
                 format!("Task with ID {} not found.", input.id),
@@ -281,19 +309,19 @@ impl TypedTool for UpdateTask {
         if let Some(dependencies) = input.dependencies {
             updated.blocked_by = dependencies;
         }
-        if let Some(message) = refusal_of_update(&state, &previous, &updated, dependencies_changed) {
-            return Ok(failed(message, "Failed to update task."));
-        }
         let content = format!(
             "Updated task {}. Status: {}",
             input.id,
             TrackerStatus::from(updated.status).as_str()
         );
-        if let Some(task) = state.find_mut(&input.id) {
-            *task = updated;
-        }
-        let details = shown_list(&state);
-        Ok(Outcome::commit(state, ToolResult::ok(content, details)))
+        Ok(update_task(
+            state,
+            &previous,
+            updated,
+            dependencies_changed,
+            content,
+            "Failed to update task.",
+        ))
     }
 }
 
@@ -395,7 +423,7 @@ impl TypedTool for LinkTasks {
                 "Self-referential dependency rejected.",
             ));
         }
-        let mut state = with_ids(ctx.state).into_owned();
+        let state = with_ids(ctx.state).into_owned();
         let Some(previous) = state.find(&input.task_id).cloned() else {
             let content = format!("Task {} not found.", input.task_id);
             return Ok(Outcome::read(ToolResult::ok(content, shown_text("Task not found."))));
@@ -407,15 +435,15 @@ impl TypedTool for LinkTasks {
         let mut updated = previous.clone();
         updated.blocked_by = unique(previous.blocked_by.iter().cloned().chain([input.dependency_id.clone()]));
         check_sizes(None, None, Some(&updated.blocked_by), &ctx.rules.limits)?;
-        if let Some(message) = refusal_of_update(&state, &previous, &updated, true) {
-            return Ok(failed(message, "Failed to add dependency."));
-        }
-        if let Some(task) = state.find_mut(&input.task_id) {
-            *task = updated;
-        }
         let content = format!("Linked {} -> {}.", input.task_id, input.dependency_id);
-        let details = shown_list(&state);
-        Ok(Outcome::commit(state, ToolResult::ok(content, details)))
+        Ok(update_task(
+            state,
+            &previous,
+            updated,
+            true,
+            content,
+            "Failed to add dependency.",
+        ))
     }
 }
 
