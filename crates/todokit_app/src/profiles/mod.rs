@@ -42,6 +42,7 @@ registry! {
     omp,
     zed,
     crush,
+    qwen,
 }
 
 /// The profile hosts get when they name none.
