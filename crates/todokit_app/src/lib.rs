@@ -17,6 +17,7 @@ mod operation;
 pub mod prelude;
 mod profile;
 pub mod profiles;
+mod python;
 mod reminder;
 mod replay;
 pub mod schema;

@@ -43,6 +43,7 @@ registry! {
     zed,
     crush,
     qwen,
+    vibe,
 }
 
 /// The profile hosts get when they name none.

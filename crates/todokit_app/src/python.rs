@@ -1,0 +1,101 @@
+//! Python's spellings of values, for dialects whose tools answer with what
+//! Python prints (LangChain's middleware, Mistral Vibe): `repr` of a `str`.
+
+/// `text` as Python's `repr` of a `str` writes it: in single quotes, or
+/// double quotes when it holds a single quote and no double one; `\\`,
+/// the quote, `\n`, `\r`, `\t` escaped; other characters Python does not
+/// print as `\xNN`, `\uNNNN` or `\UNNNNNNNN`.
+pub(crate) fn python_repr(out: &mut String, text: &str) {
+    let quote = if text.contains('\'') && !text.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
+    out.push(quote);
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if !printable(c) => {
+                let code = c as u32;
+                let escaped = match code {
+                    0..=0xff => format!("\\x{code:02x}"),
+                    0x100..=0xffff => format!("\\u{code:04x}"),
+                    _ => format!("\\U{code:08x}"),
+                };
+                out.push_str(&escaped);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push(quote);
+}
+
+/// Whether Python's `str.isprintable` holds for `c`, for the characters
+/// models send: controls, separators other than the space, and the
+/// invisible format characters are not printable.
+fn printable(c: char) -> bool {
+    !(c.is_control()
+        || matches!(
+            c,
+            '\u{a0}'
+                | '\u{ad}'
+                | '\u{1680}'
+                | '\u{2000}'..='\u{200f}'
+                | '\u{2028}'..='\u{202f}'
+                | '\u{205f}'..='\u{2064}'
+                | '\u{2066}'..='\u{206f}'
+                | '\u{3000}'
+                | '\u{feff}'
+                | '\u{fff9}'..='\u{fffb}'
+                | '\u{e000}'..='\u{f8ff}'
+        ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    fn repr(text: &str) -> String {
+        let mut out = String::new();
+        python_repr(&mut out, text);
+        out
+    }
+
+    // Python's repr of a str: single quotes unless the text holds a single
+    // quote and no double one; backslash, the quote, \n, \r, \t escaped;
+    // other unprintable characters as \xNN / \uNNNN; printable non-ASCII
+    // kept as is.
+    #[test]
+    fn strings_are_written_as_pythons_repr_writes_them() {
+        let fixture = [
+            "plain",
+            "it's",
+            "say \"hi\"",
+            "it's \"x\"",
+            "a\\b\nc\td\r",
+            "é ✓ 🚀",
+            "nb\u{a0}sp zw\u{200b}",
+            "\u{7}",
+        ];
+        let actual: Vec<String> = fixture.iter().map(|t| repr(t)).collect();
+        let expected = vec![
+            "'plain'",
+            "\"it's\"",
+            "'say \"hi\"'",
+            "'it\\'s \"x\"'",
+            "'a\\\\b\\nc\\td\\r'",
+            "'é ✓ 🚀'",
+            "'nb\\xa0sp zw\\u200b'",
+            "'\\x07'",
+        ];
+        assert_eq!(actual, expected);
+    }
+}
