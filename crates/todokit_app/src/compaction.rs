@@ -19,7 +19,18 @@ impl TurnPolicy {
     /// active form and notes) and the progress so far; `None` when nothing
     /// is open. It goes in as a message of its own right after the summary
     /// ([`Placement::BeforeRequest`]).
+    ///
+    /// A profile with its own words for this ([`crate::Profile::with_compaction_text`],
+    /// Hermes' preserved task list) gives them instead, as they are: the
+    /// agent it reproduces sends them as a message of their own.
     pub fn on_compaction(&self, list: &TodoState) -> Option<Injection> {
+        if let Some(words) = self.compaction {
+            return words(list).map(|text| Injection {
+                placement: Placement::BeforeRequest,
+                kind: ReminderKind::Compaction,
+                text,
+            });
+        }
         let open = list.open_tasks();
         if open.is_empty() {
             return None;

@@ -1,5 +1,6 @@
 //! Python's spellings of values, for dialects whose tools answer with what
-//! Python prints (LangChain's middleware, Mistral Vibe): `repr` of a `str`.
+//! Python prints (LangChain's middleware, Mistral Vibe, Hermes): `repr` of
+//! a `str`, and `json.dumps` with its default separators.
 
 /// `text` as Python's `repr` of a `str` writes it: in single quotes, or
 /// double quotes when it holds a single quote and no double one; `\\`,
@@ -58,6 +59,45 @@ fn printable(c: char) -> bool {
         ))
 }
 
+/// `value` as Python's `json.dumps(value, ensure_ascii=False)` writes it:
+/// `", "` between items and `": "` after keys, text other than `"`, `\\`
+/// and control characters left as it is.
+pub(crate) fn python_json<T: serde::Serialize>(value: &T) -> String {
+    let mut out = Vec::new();
+    let mut writer = serde_json::Serializer::with_formatter(&mut out, SpacedFormatter);
+    // Writing to a Vec cannot fail, and the values written here are plain
+    // data (no maps with non-string keys).
+    if value.serialize(&mut writer).is_err() {
+        return String::new();
+    }
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// serde_json's compact output with Python's default separators.
+struct SpacedFormatter;
+
+impl serde_json::ser::Formatter for SpacedFormatter {
+    fn begin_array_value<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        if first { Ok(()) } else { writer.write_all(b", ") }
+    }
+
+    fn begin_object_key<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        if first { Ok(()) } else { writer.write_all(b", ") }
+    }
+
+    fn begin_object_value<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
+        writer.write_all(b": ")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -96,6 +136,16 @@ mod tests {
             "'nb\\xa0sp zw\\u200b'",
             "'\\x07'",
         ];
+        assert_eq!(actual, expected);
+    }
+
+    // json.dumps(..., ensure_ascii=False): ", " and ": " separators; quote,
+    // backslash and control characters escaped (\n, \u0001), the rest as is.
+    #[test]
+    fn json_is_written_as_python_dumps_it() {
+        let fixture = serde_json::json!({"a": [1, "é\n\u{1}\"", null], "b": {}});
+        let actual = python_json(&fixture);
+        let expected = r#"{"a": [1, "é\n\u0001\"", null], "b": {}}"#;
         assert_eq!(actual, expected);
     }
 }

@@ -166,6 +166,8 @@ pub struct TurnPolicy {
     config: TurnConfig,
     /// The profile's nag, worded from the list.
     nag: fn(&TodoState) -> String,
+    /// The profile's own words for the list after a compaction.
+    pub(crate) compaction: Option<fn(&TodoState) -> Option<String>>,
     todo_tools: Vec<String>,
     /// The tools that change the list, which a reminder tells the model to use.
     pub(crate) writers: Vec<String>,
@@ -197,6 +199,7 @@ impl TurnPolicy {
         Self {
             config,
             nag: profile.nag_words(),
+            compaction: profile.compaction_words(),
             todo_tools: profile.tool_names().into_iter().map(str::to_owned).collect(),
             writers: profile
                 .tools()

@@ -58,6 +58,7 @@ pub struct Profile {
     upstream: Option<Upstream>,
     once_per_round: Vec<(&'static str, &'static str)>,
     nag: fn(&TodoState) -> String,
+    compaction: Option<fn(&TodoState) -> Option<String>>,
     shows_ids: bool,
     phased: bool,
     tools: Vec<Registered>,
@@ -89,6 +90,7 @@ impl Profile {
             upstream: None,
             once_per_round: Vec::new(),
             nag: default_nag,
+            compaction: None,
             shows_ids: false,
             phased: false,
             tools: Vec::new(),
@@ -119,6 +121,20 @@ impl Profile {
     /// otherwise).
     pub fn nag_words(&self) -> fn(&TodoState) -> String {
         self.nag
+    }
+
+    /// Words what goes back into a compacted conversation as this
+    /// dialect's agent does (`None` when it adds nothing for the list), in
+    /// place of [`crate::turn::TurnPolicy::on_compaction`]'s own words.
+    pub fn with_compaction_text(mut self, words: fn(&TodoState) -> Option<String>) -> Self {
+        self.compaction = Some(words);
+        self
+    }
+
+    /// How this profile words the list it puts back after a compaction,
+    /// when it has its own words.
+    pub fn compaction_words(&self) -> Option<fn(&TodoState) -> Option<String>> {
+        self.compaction
     }
 
     /// Lets tool `tool` be called at most once per round (one model turn):

@@ -44,6 +44,7 @@ registry! {
     crush,
     qwen,
     vibe,
+    hermes,
 }
 
 /// The profile hosts get when they name none.
