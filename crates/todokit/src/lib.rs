@@ -37,7 +37,8 @@
 //!    [`TurnPolicy::on_tool_results`] and [`TurnPolicy::on_turn_end`] say what
 //!    to add to the next request ([`Injection`]) or whether the turn may end
 //!    ([`TurnEnd`]); [`TurnPolicy::on_compaction`] puts the list back after a
-//!    context compaction.
+//!    context compaction, and [`TurnPolicy::context`] restates it before
+//!    every request for a profile whose agent does (Goose).
 //! 4. Run the model's todo calls with [`TodoWriteService::call`]; a bad
 //!    payload is a [`ToolResult`] with `is_error`, not an `Err`.
 //! 5. Show the list: [`TodoWriteService::conversations`] and the live feed

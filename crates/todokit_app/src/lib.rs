@@ -8,6 +8,7 @@
 //! implements them.
 
 mod arguments;
+pub mod checklist_text;
 mod clock;
 mod compaction;
 mod context;

@@ -72,6 +72,13 @@ pub trait ListWriter: Send + Sync + 'static {
         None
     }
 
+    /// The whole list as the text the call sent it in, for a dialect whose
+    /// tool takes the list as one free text (kept as
+    /// [`TodoState::document`]); `None` for the others.
+    fn document(_input: &Self::Input) -> Option<String> {
+        None
+    }
+
     /// See [`crate::Tool::refusal`]: the problems as they are, unless the
     /// dialect words some of them itself.
     fn refusal(args: &Value, problems: Vec<ArgumentError>) -> ToolError {
@@ -142,6 +149,9 @@ pub fn write_list<W: ListWriter>(
     if W::EXPLAINS {
         replaced.state.explanation = W::explanation(&input);
     }
+    // A write states the list anew: the text it came as, or none (a text an
+    // earlier call stored no longer describes it).
+    replaced.state.document = W::document(&input);
     let op = ToolOperation {
         tool,
         asked: &input,

@@ -93,6 +93,8 @@ pub enum ReminderKind {
     EndOfTurn,
     /// The host compacted the conversation; the list goes into what is left.
     Compaction,
+    /// The list as the profile restates it before every request.
+    Context,
 }
 
 /// Text for the model, and where it goes.
@@ -168,6 +170,8 @@ pub struct TurnPolicy {
     nag: fn(&TodoState) -> String,
     /// The profile's own words for the list after a compaction.
     pub(crate) compaction: Option<fn(&TodoState) -> Option<String>>,
+    /// The profile's words for the list before every request.
+    context: Option<fn(&TodoState) -> String>,
     todo_tools: Vec<String>,
     /// The tools that change the list, which a reminder tells the model to use.
     pub(crate) writers: Vec<String>,
@@ -200,6 +204,7 @@ impl TurnPolicy {
             config,
             nag: profile.nag_words(),
             compaction: profile.compaction_words(),
+            context: profile.context_words(),
             todo_tools: profile.tool_names().into_iter().map(str::to_owned).collect(),
             writers: profile
                 .tools()
@@ -282,6 +287,19 @@ impl TurnPolicy {
             );
         }
         out
+    }
+
+    /// What the profile's agent puts before every request, `list` being
+    /// the todo list now (Goose restates its todo on every turn, so the
+    /// model sees it after any compaction); `None` for a profile that does
+    /// not. A host calls it with [`TurnPolicy::before_request`] and sends
+    /// it with that request only: the next request gets a fresh one.
+    pub fn context(&self, list: &TodoState) -> Option<Injection> {
+        self.context.map(|words| Injection {
+            placement: Placement::BeforeRequest,
+            kind: ReminderKind::Context,
+            text: words(list),
+        })
     }
 
     /// The model wants to end its turn with `list` as it stands.

@@ -116,6 +116,13 @@ pub struct TodoState {
     /// `update_plan` explanation), for a viewer to show above the list.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub explanation: Option<String>,
+    /// The list as one text, as the model last wrote it, for a profile
+    /// whose tool takes the list so (a free-text todo with checklist lines
+    /// in it): its tasks are those lines, and the text keeps what else it
+    /// holds (notes, headings). Any other write leaves it behind, so a
+    /// reader checks that it still matches the tasks before using it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub document: Option<String>,
     /// Stored fields this version does not know (written by a newer
     /// todokit or another tool), kept as they are through every write.
     #[serde(flatten)]

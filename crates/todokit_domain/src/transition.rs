@@ -122,6 +122,9 @@ pub fn replace_flat(
         notices: current.notices.clone(),
         profile: current.profile.clone(),
         explanation: current.explanation.clone(),
+        // The text described the old tasks; a writer that sends text sets
+        // it again after the replacement.
+        document: None,
         foreign: current.foreign.clone(),
     };
     let mut state = next.with_flat_tasks(tasks);

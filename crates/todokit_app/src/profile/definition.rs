@@ -59,6 +59,7 @@ pub struct Profile {
     once_per_round: Vec<(&'static str, &'static str)>,
     nag: fn(&TodoState) -> String,
     compaction: Option<fn(&TodoState) -> Option<String>>,
+    context: Option<fn(&TodoState) -> String>,
     shows_ids: bool,
     phased: bool,
     tools: Vec<Registered>,
@@ -91,6 +92,7 @@ impl Profile {
             once_per_round: Vec::new(),
             nag: default_nag,
             compaction: None,
+            context: None,
             shows_ids: false,
             phased: false,
             tools: Vec::new(),
@@ -135,6 +137,20 @@ impl Profile {
     /// when it has its own words.
     pub fn compaction_words(&self) -> Option<fn(&TodoState) -> Option<String>> {
         self.compaction
+    }
+
+    /// Puts the list before every request, worded by `words`, as this
+    /// dialect's agent does (Goose's "message of importance"); see
+    /// [`crate::turn::TurnPolicy::context`].
+    pub fn with_context_every_request(mut self, words: fn(&TodoState) -> String) -> Self {
+        self.context = Some(words);
+        self
+    }
+
+    /// How this profile words the list it puts before every request, when
+    /// it does.
+    pub fn context_words(&self) -> Option<fn(&TodoState) -> String> {
+        self.context
     }
 
     /// Lets tool `tool` be called at most once per round (one model turn):

@@ -9,6 +9,7 @@ use std::fmt::Write;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::checklist_text::parse_checklist;
 use crate::prelude::*;
 
 /// The profile's name.
@@ -86,7 +87,7 @@ impl ListWriter for UpdateTodo {
 
     /// Reads the checklist once, keeping its title for the answer.
     fn todos(input: &mut UpdateTodoInput) -> Result<Vec<Todo>, ToolError> {
-        let (title, items) = parse_checklist(&input.todos);
+        let (title, items) = parse_checklist(&input.todos, DEFAULT_TITLE);
         input.title = title;
         Ok(items.into_iter().map(|(title, status)| Todo::new(title).status(status)).collect())
     }
@@ -126,89 +127,6 @@ impl ListWriter for UpdateTodo {
     }
 }
 
-/// The title and the items of a checklist, read line by line: fenced code
-/// is skipped; the first non-empty line that is not an item is the title
-/// (leading `#`s removed; [`DEFAULT_TITLE`] when there is none); an item is `-`, `*`, `+` or `1.`/`1)` followed
-/// by a one-character box, `x`/`X` completed, `>`/`~` in progress, anything
-/// else not started; a non-empty line indented by two spaces or a tab
-/// continues the item above; items whose text is empty are dropped.
-pub fn parse_checklist(markdown: &str) -> (String, Vec<(String, Status)>) {
-    let mut title = DEFAULT_TITLE.to_owned();
-    let mut items: Vec<(String, Status)> = Vec::new();
-    let mut current: Option<(String, Status)> = None;
-    let mut in_code = false;
-    let push = |item: Option<(String, Status)>, items: &mut Vec<(String, Status)>| {
-        if let Some((text, status)) = item
-            && !text.trim().is_empty()
-        {
-            items.push((text.trim().to_owned(), status));
-        }
-    };
-    for line in markdown.split('\n') {
-        let trimmed = line.trim();
-        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
-            in_code = !in_code;
-            continue;
-        }
-        if in_code {
-            continue;
-        }
-        // As the original: while the title is still the default, any
-        // non-empty line that is not an item with a one-character box
-        // becomes it.
-        if title == DEFAULT_TITLE && !trimmed.is_empty() && !matches!(item_of(trimmed), Some((Some(_), _))) {
-            title = trimmed.trim_start_matches('#').trim_start().to_owned();
-        }
-        if let Some((mark, text)) = item_of(line.trim_start()) {
-            push(current.take(), &mut items);
-            let status = match mark {
-                Some('x' | 'X') => Status::Completed,
-                Some('>' | '~') => Status::InProgress,
-                _ => Status::Pending,
-            };
-            current = Some((text.to_owned(), status));
-        } else if let Some((text, _)) = current.as_mut()
-            && !trimmed.is_empty()
-            && (line.starts_with("  ") || line.starts_with('\t'))
-        {
-            text.push(' ');
-            text.push_str(trimmed);
-        }
-    }
-    push(current.take(), &mut items);
-    (title, items)
-}
-
-/// The box character (none for `[]`) and the text after it, when `line`
-/// (leading spaces removed) is a checklist item.
-fn item_of(line: &str) -> Option<(Option<char>, &str)> {
-    let rest = match line.strip_prefix(['-', '*', '+']) {
-        Some(rest) => rest,
-        None => {
-            let digits = line.len() - line.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-            if digits == 0 {
-                return None;
-            }
-            line[digits..].strip_prefix(['.', ')'])?
-        }
-    };
-    // At least one whitespace character between the marker and the box.
-    let boxed = rest.trim_start();
-    if boxed.len() == rest.len() {
-        return None;
-    }
-    let inner = boxed.strip_prefix('[')?;
-    let mut chars = inner.chars();
-    let (mark, after) = match chars.next()? {
-        ']' => (None, inner.get(1..)?),
-        c => {
-            let after = chars.as_str().strip_prefix(']')?;
-            (Some(c), after)
-        }
-    };
-    Some((mark, after.trim_start()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -216,7 +134,7 @@ mod tests {
     use pretty_assertions::assert_eq;
 
     fn parsed(markdown: &str) -> (String, Vec<(String, Status)>) {
-        parse_checklist(markdown)
+        parse_checklist(markdown, DEFAULT_TITLE)
     }
 
     fn item(text: &str, status: Status) -> (String, Status) {

@@ -45,6 +45,8 @@ registry! {
     qwen,
     vibe,
     hermes,
+    goose,
+    continue_cli,
 }
 
 /// The profile hosts get when they name none.

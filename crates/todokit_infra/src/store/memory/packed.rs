@@ -46,6 +46,7 @@ const STATE_NOTICES: u64 = 1;
 const STATE_PROFILE: u64 = 1 << 1;
 const STATE_EXPLANATION: u64 = 1 << 2;
 const STATE_FOREIGN: u64 = 1 << 3;
+const STATE_DOCUMENT: u64 = 1 << 4;
 
 /// Packs `state` into its compact form.
 pub(crate) fn pack(state: &TodoState) -> Box<[u8]> {
@@ -56,6 +57,7 @@ pub(crate) fn pack(state: &TodoState) -> Box<[u8]> {
         notices,
         profile,
         explanation,
+        document,
         foreign,
     } = state;
     let mut out = Packer(Vec::with_capacity(
@@ -64,6 +66,7 @@ pub(crate) fn pack(state: &TodoState) -> Box<[u8]> {
     let present = flag(!notices.is_empty(), STATE_NOTICES)
         | flag(profile.is_some(), STATE_PROFILE)
         | flag(explanation.is_some(), STATE_EXPLANATION)
+        | flag(document.is_some(), STATE_DOCUMENT)
         | flag(!foreign.is_empty(), STATE_FOREIGN);
     out.varint(present);
     out.varint(*version);
@@ -73,6 +76,7 @@ pub(crate) fn pack(state: &TodoState) -> Box<[u8]> {
     }
     out.optional(profile);
     out.optional(explanation);
+    out.optional(document);
     if !foreign.is_empty() {
         out.json(foreign);
     }
@@ -102,6 +106,7 @@ pub(crate) fn unpack(bytes: &[u8]) -> Result<TodoState, UnpackError> {
     };
     let profile = input.optional(present & STATE_PROFILE != 0)?;
     let explanation = input.optional(present & STATE_EXPLANATION != 0)?;
+    let document = input.optional(present & STATE_DOCUMENT != 0)?;
     let foreign = if present & STATE_FOREIGN != 0 {
         input.json()?
     } else {
@@ -129,6 +134,7 @@ pub(crate) fn unpack(bytes: &[u8]) -> Result<TodoState, UnpackError> {
         notices,
         profile,
         explanation,
+        document,
         foreign,
     })
 }
@@ -447,6 +453,7 @@ mod tests {
             }])
             .profile("claude-code")
             .explanation("because")
+            .document("- [ ] a")
             .foreign(object(json!({"future": {"nested": [1, 2]}})))
     }
 

@@ -1,0 +1,130 @@
+//! `continue`: the Continue CLI's `Checklist`: the whole checklist as one
+//! markdown text (`- [ ]` open, `- [x]` done), answered with the text
+//! itself under `Task list status:`. Its checklist lines are the stored
+//! tasks, so `watch` and the board show progress, and the text is kept as
+//! written.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::checklist_text::checklist_todos;
+
+use crate::prelude::*;
+
+/// The profile's name.
+pub const NAME: &str = "continue";
+/// The line every answer starts with.
+pub const STATUS_HEADING: &str = "Task list status:";
+
+const FIELDS: FieldNames = FieldNames {
+    list: "checklist",
+    ..FieldNames::DEFAULT
+};
+
+/// The profile with its default rules, with room for a long checklist
+/// (Continue sets no bound).
+pub fn profile() -> Profile {
+    Profile::new(
+        NAME,
+        "Continue CLI's Checklist: one markdown checklist, echoed back",
+        ListRules::with_default_limits(InProgressPolicy::Warn).limits(Limits::capped(1_000, 8 * 1024)),
+    )
+    .with_upstream(Upstream {
+        agent: "Continue CLI",
+        pin: Pin::Source {
+            repository: "continuedev/continue",
+            path: "extensions/cli/src/tools/writeChecklist.ts",
+            commit: "6a66169d168ad0946266ec25b393bf8fe0fd4ea3",
+            date: None,
+        },
+        ships_in: "the Continue CLI, `cn` (`Checklist`; the IDE extensions have no todo tool)",
+    })
+    .with_system_prompt(include_str!("../../descriptions/continue/system-prompt.md"))
+    .with_example(
+        WriteChecklist::NAME,
+        r#"{"checklist":"- [x] Reproduce the bug\n- [ ] Fix the session check\n- [ ] Add a test"}"#,
+    )
+    .tool(ListTool(WriteChecklist))
+}
+
+/// The arguments of `Checklist`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
+pub struct ChecklistInput {
+    /// The whole checklist in markdown: `- [ ]` for an open task, `- [x]`
+    /// for a finished one. Keep it short, each item specific and
+    /// actionable, and use headings only to group items.
+    pub checklist: String,
+}
+
+/// A stored task as a checklist line, for the details.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct ChecklistItem<'a> {
+    /// The item's text.
+    pub text: &'a str,
+    /// Whether it is ticked.
+    pub done: bool,
+}
+
+crate::writer_tool! {
+    /// The `Checklist` tool.
+    WriteChecklist = "Checklist",
+    include_str!("../../descriptions/continue/Checklist.md")
+}
+
+impl ListWriter for WriteChecklist {
+    type Input = ChecklistInput;
+    type Item<'a> = ChecklistItem<'a>;
+    type Fields = ();
+    const FIELDS: FieldNames = FIELDS;
+
+    fn todos(input: &mut ChecklistInput) -> Result<Vec<Todo>, ToolError> {
+        Ok(checklist_todos(&input.checklist))
+    }
+
+    fn document(input: &ChecklistInput) -> Option<String> {
+        Some(input.checklist.clone())
+    }
+
+    fn item(todo: &Todo, _position: usize) -> ChecklistItem<'_> {
+        ChecklistItem {
+            text: &todo.content,
+            done: todo.status.is_finished(),
+        }
+    }
+
+    fn text(op: &ToolOperation<'_, ChecklistInput>) -> String {
+        format!("{STATUS_HEADING}\n{}", op.asked.checklist)
+    }
+
+    fn fields(_op: &ToolOperation<'_, ChecklistInput>) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use crate::test_support::run_tool;
+    use pretty_assertions::assert_eq;
+
+    // Golden facts from the Continue CLI: repository continuedev/continue
+    // at commit 6a66169d168ad0946266ec25b393bf8fe0fd4ea3,
+    // extensions/cli/src/tools/writeChecklist.ts: the tool `Checklist`
+    // takes `{checklist: string}` (required) and answers
+    // `Task list status:\n${args.checklist}`; the preview shows the text
+    // as a checklist.
+    #[test]
+    fn the_answer_is_the_checklist_under_its_heading_and_its_lines_are_stored() {
+        let checklist = "## Backend\n- [x] Read\n- [ ] Fix";
+        let args = serde_json::json!({ "checklist": checklist }).to_string();
+        let outcome = run_tool(&profile(), WriteChecklist::NAME, &TodoState::new(), &args);
+        let state = outcome.commit.unwrap_or_default();
+        let tasks: Vec<(String, Status)> = state.tasks().map(|t| (t.content.clone(), t.status)).collect();
+        let actual = (outcome.result.content, tasks, state.document);
+        let expected = (
+            format!("Task list status:\n{checklist}"),
+            vec![("Read".to_owned(), Status::Completed), ("Fix".to_owned(), Status::Pending)],
+            Some(checklist.to_owned()),
+        );
+        assert_eq!(actual, expected);
+    }
+}
