@@ -47,6 +47,7 @@ registry! {
     hermes,
     goose,
     continue_cli,
+    amp,
 }
 
 /// The profile hosts get when they name none.
