@@ -302,7 +302,7 @@ fn every_schema_target_prints_the_key_that_target_uses() {
 fn every_profiles_example_call_is_accepted_by_the_binary_and_stored() {
     let store = tempfile::tempdir().unwrap();
     let fixture = todokit::profiles::all();
-    let actual: Vec<(String, Option<i32>, Value, bool)> = fixture
+    let actual: Vec<(String, Option<i32>, Value, Vec<String>)> = fixture
         .iter()
         .map(|profile| {
             let example = profile.example().expect("every profile has an example call");
@@ -314,7 +314,19 @@ fn every_profiles_example_call_is_accepted_by_the_binary_and_stored() {
             let show = run(todokit(store.path())
                 .args(base)
                 .args(["show", "--format", "json"]));
-            let stored = json_of(&show)["phases"].as_array().is_some_and(|p| !p.is_empty());
+            let stored: Vec<String> = json_of(&show)["phases"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .flat_map(|phase| phase["tasks"].as_array().cloned().unwrap_or_default())
+                .map(|task| {
+                    format!(
+                        "{} {}",
+                        task["status"].as_str().unwrap_or("?"),
+                        task["content"].as_str().unwrap_or("?")
+                    )
+                })
+                .collect();
             (
                 profile.name().to_owned(),
                 call.status.code(),
@@ -323,11 +335,35 @@ fn every_profiles_example_call_is_accepted_by_the_binary_and_stored() {
             )
         })
         .collect();
-    let expected: Vec<(String, Option<i32>, Value, bool)> = fixture
+    // What the same call stores when the library runs it in process.
+    let expected: Vec<(String, Option<i32>, Value, Vec<String>)> = fixture
         .iter()
-        .map(|p| (p.name().to_owned(), Some(0), json!(false), true))
+        .map(|p| (p.name().to_owned(), Some(0), json!(false), stored_in_process(p)))
         .collect();
     assert_eq!(actual, expected);
+}
+
+/// The tasks (`status content`) a profile's example call stores when run in
+/// process on an empty list.
+fn stored_in_process(profile: &todokit::Profile) -> Vec<String> {
+    let example = profile.example().expect("every profile has an example call");
+    let tool = profile
+        .tools()
+        .find(|t| t.name() == example.tool)
+        .expect("the example names a tool");
+    let args: Value = serde_json::from_str(example.arguments).expect("the example is JSON");
+    let empty = todokit::TodoState::new();
+    let ctx = todokit::app::CallContext::new(&empty, 0, profile.rules());
+    let outcome = tool.call(&args, &ctx);
+    outcome
+        .commit
+        .map(|state| {
+            state
+                .tasks()
+                .map(|t| format!("{} {}", t.status, t.content))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// Slips each profile forgives, through the binary (the decoding layer's
