@@ -14,7 +14,7 @@ pub use crate::tool::{
     CallContext, CommandTool, Commands, Outcome, ToolError, ToolMetadata, ToolResult, TypedTool,
 };
 pub use crate::wire::{
-    CancellableStatus, NoArguments, StatusWords, TriStatus, WholeList, WireEnum, WirePriority,
+    CancellableStatus, NoArguments, ReadWrite, StatusWords, TriStatus, WholeList, WireEnum, WirePriority,
 };
 pub use crate::{Details, Leniency};
 pub use todokit_domain::{

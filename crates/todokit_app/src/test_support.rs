@@ -80,6 +80,18 @@ pub fn problem_messages(outcome: &crate::Outcome) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// For each argument text of `fixture`, a call of `tool` on an empty list:
+/// whether it stored anything, and the problems it reports.
+pub fn refusals(profile: &crate::Profile, tool: &str, fixture: &[&str]) -> Vec<(bool, Vec<String>)> {
+    fixture
+        .iter()
+        .map(|args| {
+            let outcome = run_tool(profile, tool, &todokit_domain::TodoState::new(), args);
+            (outcome.commit.is_some(), problem_messages(&outcome))
+        })
+        .collect()
+}
+
 /// What a call came to, whole: whether it was an error, the problems it
 /// reports, and what it stored.
 pub fn verdict(outcome: crate::Outcome) -> (bool, Vec<String>, Option<todokit_domain::TodoState>) {

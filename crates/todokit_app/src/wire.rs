@@ -377,3 +377,15 @@ mod tests {
         assert_eq!(actual, expected);
     }
 }
+
+crate::wire_enum! {
+    /// The two commands of a tool that either shows the list or replaces
+    /// it (Kimi Code's `TodoList`, Mistral Vibe's `todo`).
+    pub enum ReadWrite {
+        /// Show the stored list.
+        Read = "read",
+        /// Replace the stored list.
+        Write = "write",
+    }
+    aliases {}
+}

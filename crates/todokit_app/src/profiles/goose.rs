@@ -142,7 +142,7 @@ fn context(state: &TodoState) -> String {
 mod tests {
     use super::*;
 
-    use crate::test_support::{problem_messages, run_tool};
+    use crate::test_support::{refusals, run_tool};
     use crate::turn::TurnPolicy;
     use pretty_assertions::assert_eq;
 
@@ -183,13 +183,7 @@ mod tests {
     fn too_long_or_missing_content_is_refused_in_gooses_words() {
         let long = serde_json::json!({ "content": "é".repeat(MAX_CHARS + 1) }).to_string();
         let fixture = [long.as_str(), "{}", r#"{"content":5}"#];
-        let actual: Vec<(bool, Vec<String>)> = fixture
-            .iter()
-            .map(|args| {
-                let outcome = call(&TodoState::new(), args);
-                (outcome.commit.is_some(), problem_messages(&outcome))
-            })
-            .collect();
+        let actual = refusals(&profile(), TodoWrite::NAME, &fixture);
         let expected = vec![
             (false, vec!["content: Todo list too large: 50001 chars (max: 50000)".to_owned()]),
             (false, vec![format!("content: {MISSING_CONTENT}")]),

@@ -50,17 +50,6 @@ crate::status_words! {
     aliases { "completed" => Done }
 }
 
-crate::wire_enum! {
-    /// What a `TodoList` call does, from whether it sends `todos`.
-    pub enum KimiCommand {
-        /// `todos` left out: show the list.
-        Read = "read",
-        /// `todos` sent: replace the list (clear it when empty).
-        Write = "write",
-    }
-    aliases {}
-}
-
 /// The profile with its default rules.
 pub fn profile() -> Profile {
     Profile::new(
@@ -160,28 +149,28 @@ pub struct TodoList<W = KimiCode>(PhantomData<W>);
 
 impl<W: KimiWords> CommandTool for TodoList<W> {
     type Input = TodoListInput;
-    type Command = KimiCommand;
+    type Command = ReadWrite;
     const NAME: &'static str = W::NAME;
     const DESCRIPTION: &'static str = W::DESCRIPTION;
 
-    fn command(input: &TodoListInput) -> KimiCommand {
+    fn command(input: &TodoListInput) -> ReadWrite {
         match input.todos {
-            Some(_) => KimiCommand::Write,
-            None => KimiCommand::Read,
+            Some(_) => ReadWrite::Write,
+            None => ReadWrite::Read,
         }
     }
 
-    fn metadata(command: KimiCommand) -> ToolMetadata {
+    fn metadata(command: ReadWrite) -> ToolMetadata {
         match command {
-            KimiCommand::Read => ToolMetadata::LIST_READER,
-            KimiCommand::Write => ToolMetadata::LIST_WRITER,
+            ReadWrite::Read => ToolMetadata::LIST_READER,
+            ReadWrite::Write => ToolMetadata::LIST_WRITER,
         }
     }
 
-    fn run(&self, command: KimiCommand, input: TodoListInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
+    fn run(&self, command: ReadWrite, input: TodoListInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
         match command {
-            KimiCommand::Read => read_list::<Replace<W>>(W::read(ctx.state), ctx.state),
-            KimiCommand::Write => write_list::<Replace<W>>(W::NAME, input, ctx),
+            ReadWrite::Read => read_list::<Replace<W>>(W::read(ctx.state), ctx.state),
+            ReadWrite::Write => write_list::<Replace<W>>(W::NAME, input, ctx),
         }
     }
 }

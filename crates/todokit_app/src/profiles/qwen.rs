@@ -223,7 +223,7 @@ fn is_filled_string(value: &Value) -> bool {
 mod tests {
     use super::*;
 
-    use crate::test_support::{problem_messages, run_tool};
+    use crate::test_support::{refusals, run_tool};
     use pretty_assertions::assert_eq;
 
     fn call(state: &TodoState, args: &str) -> Outcome {
@@ -285,13 +285,7 @@ mod tests {
             r#"{"todos":[{"id":"1","content":"a","status":"pending"},{"id":"1","content":"b","status":"pending"}]}"#,
             r#"{"todos":[{"id":"1","content":"a","status":"pending","created_at":null},{"id":"1","content":"b","status":"pending"}]}"#,
         ];
-        let actual: Vec<(bool, Vec<String>)> = fixture
-            .iter()
-            .map(|args| {
-                let outcome = call(&TodoState::new(), args);
-                (outcome.commit.is_some(), problem_messages(&outcome))
-            })
-            .collect();
+        let actual = refusals(&profile(), QwenTodoWrite::NAME, &fixture);
         let refusal = |message: &str| (false, vec![format!("todos: {message}")]);
         let expected = vec![
             refusal(NOT_AN_ARRAY),

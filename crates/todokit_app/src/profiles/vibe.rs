@@ -9,24 +9,12 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::python::python_repr;
-use crate::wire::{CancellableStatus, WireEnum, WirePriority};
+use crate::wire::{CancellableStatus, WirePriority};
 
 use crate::prelude::*;
 
 /// The profile's name.
 pub const NAME: &str = "vibe";
-
-crate::wire_enum! {
-    /// The two actions Vibe's `todo` knows. The schema keeps `action` a
-    /// plain string, as Vibe's does; this names what a call does.
-    pub enum VibeAction {
-        /// Show the stored list.
-        Read = "read",
-        /// Replace the stored list.
-        Write = "write",
-    }
-    aliases {}
-}
 
 /// The profile with its default rules (at most 100 todos, as Vibe's
 /// `max_todos`).
@@ -101,34 +89,34 @@ pub struct VibeTodo;
 
 impl CommandTool for VibeTodo {
     type Input = VibeTodoInput;
-    type Command = VibeAction;
+    type Command = ReadWrite;
     const NAME: &'static str = "todo";
     const DESCRIPTION: &'static str = include_str!("../../descriptions/vibe/todo.md");
 
     /// Anything but `read` may write; [`CommandTool::run`] refuses an
     /// action Vibe does not know.
-    fn command(input: &VibeTodoInput) -> VibeAction {
+    fn command(input: &VibeTodoInput) -> ReadWrite {
         match input.action.as_str() {
-            "read" => VibeAction::Read,
-            _ => VibeAction::Write,
+            "read" => ReadWrite::Read,
+            _ => ReadWrite::Write,
         }
     }
 
-    fn metadata(action: VibeAction) -> ToolMetadata {
+    fn metadata(action: ReadWrite) -> ToolMetadata {
         match action {
-            VibeAction::Read => ToolMetadata::LIST_READER,
-            VibeAction::Write => ToolMetadata::LIST_WRITER,
+            ReadWrite::Read => ToolMetadata::LIST_READER,
+            ReadWrite::Write => ToolMetadata::LIST_WRITER,
         }
     }
 
-    fn run(&self, action: VibeAction, input: VibeTodoInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
+    fn run(&self, action: ReadWrite, input: VibeTodoInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
         match action {
-            VibeAction::Read => {
+            ReadWrite::Read => {
                 let text = answer(&format!("Retrieved {} todos", ctx.state.tasks().count()), ctx.state);
                 read_list::<Write>(text, ctx.state)
             }
-            VibeAction::Write if input.action == VibeAction::Write.as_str() => write_list::<Write>(Self::NAME, input, ctx),
-            VibeAction::Write => Err(TodoError::Refused {
+            ReadWrite::Write if input.action == ReadWrite::Write.as_str() => write_list::<Write>(Self::NAME, input, ctx),
+            ReadWrite::Write => Err(TodoError::Refused {
                 field: "action".to_owned(),
                 message: format!("Invalid action '{}'. Use 'read' or 'write'.", input.action),
             }
@@ -231,7 +219,7 @@ fn enum_repr(out: &mut String, class: &str, value: &str) {
 mod tests {
     use super::*;
 
-    use crate::test_support::{problem_messages, run_tool};
+    use crate::test_support::{refusals, run_tool};
     use pretty_assertions::assert_eq;
 
     fn call(state: &TodoState, args: &str) -> Outcome {
@@ -304,13 +292,8 @@ mod tests {
             r#"{"action":"write","todos":[{"id":"1","content":"a"},{"id":"1","content":"b"}]}"#.to_owned(),
             too_many,
         ];
-        let actual: Vec<(bool, Vec<String>)> = fixture
-            .iter()
-            .map(|args| {
-                let outcome = call(&TodoState::new(), args);
-                (outcome.commit.is_some(), problem_messages(&outcome))
-            })
-            .collect();
+        let fixture: Vec<&str> = fixture.iter().map(String::as_str).collect();
+        let actual = refusals(&profile(), VibeTodo::NAME, &fixture);
         let expected = vec![
             (false, vec!["action: Invalid action 'delete'. Use 'read' or 'write'.".to_owned()]),
             (false, vec!["todos: Todo IDs must be unique".to_owned()]),
