@@ -104,7 +104,9 @@ pub struct Injection {
     pub placement: Placement,
     /// Why.
     pub kind: ReminderKind,
-    /// The text, wrapped in `<system-reminder>` tags.
+    /// The text: todokit's own reminders wrapped in `<system-reminder>`
+    /// tags, a profile's own words (Hermes' compaction block, Goose's
+    /// restated todo) as its agent sends them.
     pub text: String,
 }
 
