@@ -48,6 +48,7 @@ registry! {
     goose,
     continue_cli,
     amp,
+    augment,
 }
 
 /// The profile hosts get when they name none.
