@@ -83,6 +83,19 @@ impl TodoState {
         self.fill_missing_ids(|state| state.allocate_hex_id(digits));
     }
 
+    /// This list as a tool that names every task by a hex id sees it:
+    /// borrowed when every task has an id, else a copy where the tasks
+    /// without one have the ids [`TodoState::ensure_hex_ids`] gives them
+    /// (the ids the next write stores, so ids a read shows stay right).
+    pub fn with_hex_ids(&self, digits: u32) -> std::borrow::Cow<'_, TodoState> {
+        if self.tasks().all(|t| t.id.is_some()) {
+            return std::borrow::Cow::Borrowed(self);
+        }
+        let mut state = self.clone();
+        state.ensure_hex_ids(digits);
+        std::borrow::Cow::Owned(state)
+    }
+
     fn fill_missing_ids(&mut self, mut allocate: impl FnMut(&mut Self) -> String) {
         let missing = self.tasks().filter(|t| t.id.is_none()).count();
         if missing == 0 {
@@ -264,6 +277,19 @@ mod tests {
         let mut fixture = TodoState::flat(taken);
         let actual = fixture.allocate_hex_id(1).len();
         let expected = 2;
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn a_list_is_seen_with_hex_ids_borrowed_when_every_task_has_one() {
+        let mixed = TodoState::flat(vec![Todo::new("a").id("x"), Todo::new("b")]);
+        let seen = mixed.with_hex_ids(6);
+        let complete = seen.clone().into_owned();
+        let actual = (
+            seen.tasks().map(|t| t.id.clone()).collect::<Vec<_>>(),
+            matches!(complete.with_hex_ids(6), std::borrow::Cow::Borrowed(_)),
+        );
+        let expected = (vec![Some("x".to_owned()), Some("4a7c15".to_owned())], true);
         assert_eq!(actual, expected);
     }
 

@@ -19,15 +19,9 @@ const FIELDS: FieldNames = FieldNames {
     ..FieldNames::DEFAULT
 };
 
-/// The list as the Augment tools see it: every task has an id (those a
-/// write would store, so ids read now stay right).
+/// The list with an id on every task (see [`TodoState::with_hex_ids`]).
 fn with_ids(state: &TodoState) -> Cow<'_, TodoState> {
-    if state.tasks().all(|t| t.id.is_some()) {
-        return Cow::Borrowed(state);
-    }
-    let mut state = state.clone();
-    state.ensure_hex_ids(ID_DIGITS);
-    Cow::Owned(state)
+    state.with_hex_ids(ID_DIGITS)
 }
 
 /// The tasks in tree order (each followed by its subtasks), with ids.

@@ -52,15 +52,9 @@ fn failed(message: String, display: &str) -> Outcome {
     })
 }
 
-/// The list as the tracker sees it: every task has a hex id (those a
-/// write would store, so ids read now stay right).
+/// The list with an id on every task (see [`TodoState::with_hex_ids`]).
 fn with_ids(state: &TodoState) -> Cow<'_, TodoState> {
-    if state.tasks().all(|t| t.id.is_some()) {
-        return Cow::Borrowed(state);
-    }
-    let mut state = state.clone();
-    state.ensure_hex_ids(ID_DIGITS);
-    Cow::Owned(state)
+    state.with_hex_ids(ID_DIGITS)
 }
 
 /// Checks the sizes of what a call would store: texts, and the list of
