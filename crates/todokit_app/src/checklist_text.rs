@@ -3,7 +3,28 @@
 //! among the agents that send such text), writing a list back as one, and
 //! the text a free-text profile stored, while it still matches the list.
 
+use serde::Serialize;
 use todokit_domain::{Status, Todo, TodoState};
+
+/// A stored task as a line of a free-text checklist, for the details of a
+/// profile whose tool takes the list as one text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct ChecklistLine<'a> {
+    /// The line's text.
+    pub text: &'a str,
+    /// Whether it is ticked (the task is finished).
+    pub done: bool,
+}
+
+impl<'a> ChecklistLine<'a> {
+    /// `task` as a checklist line.
+    pub fn of(task: &'a Todo) -> Self {
+        ChecklistLine {
+            text: &task.content,
+            done: task.status.is_finished(),
+        }
+    }
+}
 
 /// The title and the items of a checklist, read line by line: fenced code
 /// is skipped; the first non-empty line that is not an item is the title

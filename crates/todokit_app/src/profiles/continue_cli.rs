@@ -5,9 +5,9 @@
 //! written.
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
-use crate::checklist_text::checklist_todos;
+use crate::checklist_text::{ChecklistLine, checklist_todos};
 
 use crate::prelude::*;
 
@@ -56,15 +56,6 @@ pub struct ChecklistInput {
     pub checklist: String,
 }
 
-/// A stored task as a checklist line, for the details.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct ChecklistItem<'a> {
-    /// The item's text.
-    pub text: &'a str,
-    /// Whether it is ticked.
-    pub done: bool,
-}
-
 crate::writer_tool! {
     /// The `Checklist` tool.
     WriteChecklist = "Checklist",
@@ -73,7 +64,7 @@ crate::writer_tool! {
 
 impl ListWriter for WriteChecklist {
     type Input = ChecklistInput;
-    type Item<'a> = ChecklistItem<'a>;
+    type Item<'a> = ChecklistLine<'a>;
     type Fields = ();
     const FIELDS: FieldNames = FIELDS;
 
@@ -85,11 +76,8 @@ impl ListWriter for WriteChecklist {
         Some(input.checklist.clone())
     }
 
-    fn item(todo: &Todo, _position: usize) -> ChecklistItem<'_> {
-        ChecklistItem {
-            text: &todo.content,
-            done: todo.status.is_finished(),
-        }
+    fn item(todo: &Todo, _position: usize) -> ChecklistLine<'_> {
+        ChecklistLine::of(todo)
     }
 
     fn text(op: &ToolOperation<'_, ChecklistInput>) -> String {

@@ -107,11 +107,7 @@ impl ListWriter for WriteTodos {
             .map(|t| Todo::new(t.description.clone()).status(t.status))
             .collect();
         if todos.iter().filter(|t| t.status == Status::InProgress).count() > 1 {
-            return Err(TodoError::Refused {
-                field: FIELDS.list.to_owned(),
-                message: ONE_IN_PROGRESS.to_owned(),
-            }
-            .into());
+            return Err(ToolError::refused(FIELDS.list, ONE_IN_PROGRESS));
         }
         Ok(todos)
     }

@@ -5,9 +5,9 @@
 //! request, as Goose does, so the model keeps it through compaction.
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
-use crate::checklist_text::{checklist_lines, checklist_todos, current_document};
+use crate::checklist_text::{ChecklistLine, checklist_lines, checklist_todos, current_document};
 
 use crate::prelude::*;
 
@@ -61,15 +61,6 @@ pub struct TodoWriteInput {
     pub content: String,
 }
 
-/// A stored task as a checklist line, for the details.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct ChecklistLine<'a> {
-    /// The line's text.
-    pub text: &'a str,
-    /// Whether it is ticked.
-    pub done: bool,
-}
-
 crate::writer_tool! {
     /// The `todo_write` tool.
     TodoWrite = "todo_write",
@@ -85,11 +76,7 @@ impl ListWriter for TodoWrite {
     fn todos(input: &mut TodoWriteInput) -> Result<Vec<Todo>, ToolError> {
         let chars = input.content.chars().count();
         if chars > MAX_CHARS {
-            return Err(TodoError::Refused {
-                field: FIELDS.list.to_owned(),
-                message: format!("Todo list too large: {chars} chars (max: {MAX_CHARS})"),
-            }
-            .into());
+            return Err(ToolError::refused(FIELDS.list, format!("Todo list too large: {chars} chars (max: {MAX_CHARS})")));
         }
         Ok(checklist_todos(&input.content))
     }
@@ -99,10 +86,7 @@ impl ListWriter for TodoWrite {
     }
 
     fn item(todo: &Todo, _position: usize) -> ChecklistLine<'_> {
-        ChecklistLine {
-            text: &todo.content,
-            done: todo.status.is_finished(),
-        }
+        ChecklistLine::of(todo)
     }
 
     fn text(op: &ToolOperation<'_, TodoWriteInput>) -> String {
@@ -116,11 +100,7 @@ impl ListWriter for TodoWrite {
         if args.get(FIELDS.list).is_some_and(serde_json::Value::is_string) {
             return ToolError::Arguments(problems);
         }
-        TodoError::Refused {
-            field: FIELDS.list.to_owned(),
-            message: MISSING_CONTENT.to_owned(),
-        }
-        .into()
+        ToolError::refused(FIELDS.list, MISSING_CONTENT)
     }
 }
 

@@ -117,11 +117,7 @@ impl ListWriter for TodoTool {
 
     fn todos(input: &mut TodoInput) -> Result<Vec<Todo>, ToolError> {
         let refuse = |message: String| -> ToolError {
-            TodoError::Refused {
-                field: FIELDS.list.to_owned(),
-                message,
-            }
-            .into()
+            ToolError::refused(FIELDS.list, message)
         };
         if input.items.len() > MAX_ITEMS {
             return Err(refuse(TOO_MANY.to_owned()));

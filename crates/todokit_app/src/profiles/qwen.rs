@@ -115,13 +115,13 @@ impl ListWriter for QwenTodoWrite {
     const FIELDS: FieldNames = FIELDS;
 
     fn todos(input: &mut TodoWriteInput) -> Result<Vec<Todo>, ToolError> {
-        check_items(input.todos.iter().map(Some)).map_err(refused)?;
+        check_items(input.todos.iter().map(Some)).map_err(|message| ToolError::refused(FIELDS.list, message))?;
         let mut todos = Vec::with_capacity(input.todos.len());
         for item in &input.todos {
             // Checked above, so the typed reading holds; a failure would be
             // a gap between the two and is reported, not unwrapped.
             let typed = QwenTodo::deserialize(Value::Object(item.clone()))
-                .map_err(|e| refused_with(format!("{}: {e}", FIELDS.list)))?;
+                .map_err(|e| ToolError::refused(FIELDS.list, format!("{}: {e}", FIELDS.list)))?;
             let mut todo = Todo::new(typed.content).status(typed.status);
             todo.id = Some(typed.id);
             todos.push(todo);
@@ -160,22 +160,10 @@ impl ListWriter for QwenTodoWrite {
             _ => Err(NOT_AN_ARRAY),
         };
         match items.and_then(|items| check_items(items.iter().map(Value::as_object))) {
-            Err(message) => refused(message),
+            Err(message) => ToolError::refused(FIELDS.list, message),
             Ok(()) => ToolError::Arguments(problems),
         }
     }
-}
-
-fn refused(message: &str) -> ToolError {
-    refused_with(message.to_owned())
-}
-
-fn refused_with(message: String) -> ToolError {
-    TodoError::Refused {
-        field: FIELDS.list.to_owned(),
-        message,
-    }
-    .into()
 }
 
 /// Qwen Code's checks, in its order, on each item (`None` for one that is

@@ -129,14 +129,10 @@ impl ListWriter for UpdateTodoList {
         if more > 0 {
             bad.push(format!("and {more} more such lines"));
         }
-        Err(TodoError::Refused {
-            field: FIELDS.list.to_owned(),
-            message: format!(
+        Err(ToolError::refused(FIELDS.list, format!(
                 "{}; write each todo on its own line as `[ ] text`, `[-] text` or `[x] text`",
                 bad.join("; ")
-            ),
-        }
-        .into())
+            )))
     }
 
     fn item(todo: &Todo, _position: usize) -> RooTodo<'_> {

@@ -116,11 +116,7 @@ impl CommandTool for VibeTodo {
                 read_list::<Write>(text, ctx.state)
             }
             ReadWrite::Write if input.action == ReadWrite::Write.as_str() => write_list::<Write>(Self::NAME, input, ctx),
-            ReadWrite::Write => Err(TodoError::Refused {
-                field: "action".to_owned(),
-                message: format!("Invalid action '{}'. Use 'read' or 'write'.", input.action),
-            }
-            .into()),
+            ReadWrite::Write => Err(ToolError::refused("action", format!("Invalid action '{}'. Use 'read' or 'write'.", input.action))),
         }
     }
 }
@@ -138,7 +134,7 @@ impl ListWriter for Write {
         let items = input.todos.take().unwrap_or_default();
         let mut ids = std::collections::HashSet::with_capacity(items.len());
         if !items.iter().all(|item| ids.insert(item.id.as_str())) {
-            return Err(refused("Todo IDs must be unique"));
+            return Err(ToolError::refused("todos", "Todo IDs must be unique"));
         }
         Ok(items
             .into_iter()
@@ -156,7 +152,7 @@ impl ListWriter for Write {
     fn apply(input: &mut VibeTodoInput, ctx: &CallContext<'_>) -> Result<Replacement, ToolError> {
         let max = ctx.rules.limits.max_items;
         if input.todos.as_ref().is_some_and(|items| items.len() > max) {
-            return Err(refused(&format!("Cannot store more than {max} todos")));
+            return Err(ToolError::refused("todos", format!("Cannot store more than {max} todos")));
         }
         replace_with::<Self>(Self::todos(input)?, ctx)
     }
@@ -175,14 +171,6 @@ impl ListWriter for Write {
     }
 
     fn fields(_op: &ToolOperation<'_, VibeTodoInput>) {}
-}
-
-fn refused(message: &str) -> ToolError {
-    TodoError::Refused {
-        field: "todos".to_owned(),
-        message: message.to_owned(),
-    }
-    .into()
 }
 
 /// The result model as Vibe's agent loop prints it for the model: each

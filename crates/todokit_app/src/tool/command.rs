@@ -9,7 +9,6 @@
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
-use todokit_domain::TodoError;
 
 use super::context::{CallContext, Outcome};
 use super::error::ToolError;
@@ -77,12 +76,7 @@ impl<T: CommandTool> Commands<T> {
             .iter()
             .filter(|(needing, _)| *needing == command)
             .find(|(_, field)| args.get(field).is_none_or(Value::is_null))
-            .map(|(_, field)| {
-                ToolError::from(TodoError::Refused {
-                    field: (*field).to_owned(),
-                    message: T::missing(command, field),
-                })
-            })
+            .map(|(_, field)| ToolError::refused(*field, T::missing(command, field)))
     }
 }
 

@@ -26,6 +26,15 @@ impl From<ArgumentError> for ToolError {
 }
 
 impl ToolError {
+    /// A call refused in the dialect's own words: `message` about `field`
+    /// (`todos`, `tasks[2].task_id`), inside the common refusal layout.
+    pub fn refused(field: impl Into<String>, message: impl Into<String>) -> Self {
+        ToolError::Rejected(TodoError::Refused {
+            field: field.into(),
+            message: message.into(),
+        })
+    }
+
     /// Each problem as (field, message).
     pub fn problems(&self) -> Vec<(String, String)> {
         match self {

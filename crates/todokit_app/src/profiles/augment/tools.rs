@@ -30,10 +30,6 @@ fn tree_order(state: &TodoState) -> Vec<Todo> {
     outline(&tasks).into_iter().map(|entry| entry.task.clone()).collect()
 }
 
-fn refused(field: String, message: String) -> ToolError {
-    TodoError::Refused { field, message }.into()
-}
-
 /// `tasks` (with ids and parents set) as the new list, checked whole
 /// against the profile's rules; the parents are as given (a rewrite would
 /// otherwise keep an old parent where a task now has none).
@@ -142,7 +138,7 @@ impl TypedTool for AddTasks {
             let known = |id: &str| tasks.iter().any(|t| t.id.as_deref() == Some(id));
             let parent = parent_of(new.parent_task_id.as_deref()).map(str::to_owned);
             if let Some(parent) = parent.as_deref().filter(|p| !known(p)) {
-                return Err(refused(
+                return Err(ToolError::refused(
                     FIELDS.item(i, "parent_task_id"),
                     format!("no task has the UUID {parent}"),
                 ));
@@ -151,7 +147,7 @@ impl TypedTool for AddTasks {
             let (at, parent) = match after {
                 Some(after) => {
                     let at = after_subtree(&tasks, after).ok_or_else(|| {
-                        refused(FIELDS.item(i, "after_task_id"), format!("no task has the UUID {after}"))
+                        ToolError::refused(FIELDS.item(i, "after_task_id"), format!("no task has the UUID {after}"))
                     })?;
                     let sibling_parent = tasks.iter().find(|t| t.id.as_deref() == Some(after)).and_then(|t| t.parent.clone());
                     (at, parent.or(sibling_parent))
@@ -189,10 +185,10 @@ impl TypedTool for UpdateTasks {
         for (i, change) in input.tasks.into_iter().enumerate() {
             let field = FIELDS.item(i, "task_id");
             if change.task_id == ROOT_UUID {
-                return Err(refused(field, "the root task is the list itself and cannot be changed".to_owned()));
+                return Err(ToolError::refused(field, "the root task is the list itself and cannot be changed".to_owned()));
             }
             let Some(task) = tasks.iter_mut().find(|t| t.id.as_deref() == Some(change.task_id.as_str())) else {
-                return Err(refused(field, format!("no task has the UUID {}", change.task_id)));
+                return Err(ToolError::refused(field, format!("no task has the UUID {}", change.task_id)));
             };
             if let Some(state) = change.state {
                 task.status = state.into();
@@ -220,7 +216,7 @@ impl TypedTool for ReorganizeTasklist {
     const METADATA: ToolMetadata = ToolMetadata::LIST_WRITER;
 
     fn run(&self, input: ReorganizeInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
-        let parsed = parse(&input.markdown).map_err(|message| refused("markdown".to_owned(), message))?;
+        let parsed = parse(&input.markdown).map_err(|message| ToolError::refused("markdown".to_owned(), message))?;
         let mut base = with_ids(ctx.state).into_owned();
         let mut tasks: Vec<Todo> = Vec::with_capacity(parsed.len());
         // The task each depth currently opens, for the parents below it.
@@ -228,7 +224,7 @@ impl TypedTool for ReorganizeTasklist {
         for line in parsed {
             let id = match line.uuid {
                 Some(uuid) if tasks.iter().any(|t: &Todo| t.id.as_deref() == Some(uuid.as_str())) => {
-                    return Err(refused(
+                    return Err(ToolError::refused(
                         "markdown".to_owned(),
                         format!("the UUID {uuid} stands on two lines; give each task one line"),
                     ));
