@@ -2,17 +2,23 @@
 //! `$VISUAL`/`$EDITOR`, and the single-task edits (append, start, done,
 //! drop, rm). Each change is recorded as a reminder for the model.
 
-use std::path::{Path, PathBuf};
+use std::io::Read;
+use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
-use todokit::app::{MarkdownCodec, UserAction, UserEditError};
+use todokit::app::{MarkdownCodec, UserAction, UserEdit, UserEditError};
 use todokit::infra::PiMarkdown;
 use todokit::infra::render::sanitize;
 use todokit::{Format, TodoWriteService, render};
 
 use crate::commands::EXIT_USAGE;
-use crate::commands::output::print_line;
+use crate::commands::output::{eprint_inert, print_line};
+
+/// The largest markdown file `import` (and `edit`, reading back what the
+/// editor saved) reads: far more than any list, and read no further, so a
+/// huge file or `/dev/zero` is refused at this size.
+pub const MAX_IMPORT_BYTES: u64 = 16 * 1024 * 1024;
 
 /// Prints the outcome of a user edit, or the reason it was refused.
 async fn apply(
@@ -21,7 +27,15 @@ async fn apply(
     action: UserAction,
     terminal: Format,
 ) -> Result<ExitCode> {
-    match service.user_edit(conversation, action, &PiMarkdown).await {
+    print_edit(
+        service.user_edit(conversation, action, &PiMarkdown).await,
+        terminal,
+    )
+}
+
+/// Prints what a user edit did, or why it was refused.
+fn print_edit(outcome: Result<Option<UserEdit>, UserEditError>, terminal: Format) -> Result<ExitCode> {
+    match outcome {
         Ok(Some(edit)) => {
             // The words quote task names the model wrote: made inert first.
             print_line(&format!("You {}.", sanitize(&edit.action)))?;
@@ -34,7 +48,8 @@ async fn apply(
         }
         Err(UserEditError::Service(e)) => Err(e.into()),
         Err(e) => {
-            eprintln!("todokit: {e}; nothing changed");
+            // The words quote what the user typed and the model wrote.
+            eprint_inert(&format!("todokit: {e}; nothing changed"));
             Ok(ExitCode::from(EXIT_USAGE))
         }
     }
@@ -71,10 +86,10 @@ pub async fn import(
 ) -> Result<ExitCode> {
     // A file that is not there (or not text) is the user's slip, not the
     // store's failure: a usage error, exit 2.
-    let text = match std::fs::read_to_string(file) {
+    let text = match read_markdown(file) {
         Ok(text) => text,
-        Err(e) => {
-            eprintln!("todokit: cannot read {}: {e}; nothing changed", file.display());
+        Err(problem) => {
+            eprint_inert(&format!("todokit: {problem}; nothing changed"));
             return Ok(ExitCode::from(EXIT_USAGE));
         }
     };
@@ -82,10 +97,35 @@ pub async fn import(
     match PiMarkdown.import(&text, now) {
         Ok(state) => apply(service, conversation, UserAction::Replace(state), terminal).await,
         Err(e) => {
-            eprintln!("todokit: {}: {e}; nothing changed", file.display());
+            eprint_inert(&format!("todokit: {}: {e}; nothing changed", file.display()));
             Ok(ExitCode::from(EXIT_USAGE))
         }
     }
+}
+
+/// The text of the markdown file at `path`, reading at most
+/// [`MAX_IMPORT_BYTES`] of it; why not, in words, when it cannot be read,
+/// is larger, or is not UTF-8.
+fn read_markdown(path: &Path) -> Result<String, String> {
+    let cannot = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|file| file.take(MAX_IMPORT_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(cannot)?;
+    if bytes.len() as u64 > MAX_IMPORT_BYTES {
+        return Err(format!(
+            "{} is larger than {} MiB, the most `import` reads; a list's markdown is far smaller",
+            path.display(),
+            MAX_IMPORT_BYTES >> 20
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "{} is not UTF-8 text: the byte at offset {} does not start a valid character",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        )
+    })
 }
 
 /// `edit`: the list as markdown in the user's editor, then imported. The
@@ -101,10 +141,22 @@ pub async fn edit(service: &TodoWriteService, conversation: &str, terminal: Form
         );
         return Ok(ExitCode::from(EXIT_USAGE));
     };
-    let before = service.view(conversation).await?;
-    let original = PiMarkdown.export(&before);
-    let path = temp_path();
-    std::fs::write(&path, &original).with_context(|| format!("cannot write {}", path.display()))?;
+    let before = service.state(conversation).await?;
+    let original = PiMarkdown.export(&service.view(conversation).await?);
+    // A fresh name, created only if nothing is there (a planted link is
+    // never followed), readable by the user alone.
+    let file = tempfile::Builder::new()
+        .prefix("todokit-edit-")
+        .suffix(".md")
+        .tempfile()
+        .context("cannot create a temporary file for the editor")?;
+    std::fs::write(file.path(), &original)
+        .with_context(|| format!("cannot write {}", file.path().display()))?;
+    // Kept on every path but success, so no typing is lost.
+    let path = file
+        .into_temp_path()
+        .keep()
+        .context("cannot keep the temporary file")?;
     let mut words = editor.split_whitespace();
     let program = words.next().context("$VISUAL or $EDITOR is empty")?;
     let status = std::process::Command::new(program)
@@ -118,7 +170,7 @@ pub async fn edit(service: &TodoWriteService, conversation: &str, terminal: Form
             path.display()
         );
     }
-    let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = read_markdown(&path).map_err(anyhow::Error::msg)?;
     if text == original {
         let _ = std::fs::remove_file(&path);
         print_line("No change.")?;
@@ -127,31 +179,38 @@ pub async fn edit(service: &TodoWriteService, conversation: &str, terminal: Form
     let state = match PiMarkdown.import(&text, service.clock().now()) {
         Ok(state) => state,
         Err(e) => {
-            eprintln!(
+            eprint_inert(&format!(
                 "todokit: {e}; nothing changed. Your text is in {}; fix it and run `todokit import` on it.",
                 path.display()
-            );
+            ));
             return Ok(ExitCode::from(EXIT_USAGE));
         }
     };
-    let current = service.state(conversation).await?;
-    if current.version != before.version {
-        eprintln!(
-            "todokit: the list changed while you were editing; nothing changed. Your text is in {}; \
-             run `todokit import` on it to apply it anyway.",
-            path.display()
-        );
-        return Ok(ExitCode::from(EXIT_USAGE));
+    // Checked in the same step that writes: a model's commit made while the
+    // editor was open is never overwritten.
+    let action = UserAction::Replace(state);
+    match service
+        .user_edit_on(conversation, before.version, action, &PiMarkdown)
+        .await
+    {
+        Err(UserEditError::Changed { .. }) => {
+            eprintln!(
+                "todokit: the list changed while you were editing; nothing changed. Your text is in {}; \
+                 run `todokit import` on it to apply it anyway.",
+                path.display()
+            );
+            Ok(ExitCode::from(EXIT_USAGE))
+        }
+        outcome => {
+            let refused = outcome.is_err();
+            let code = print_edit(outcome, terminal)?;
+            match refused {
+                true => eprintln!("todokit: your text is in {}", path.display()),
+                false => {
+                    let _ = std::fs::remove_file(&path);
+                }
+            }
+            Ok(code)
+        }
     }
-    let code = apply(service, conversation, UserAction::Replace(state), terminal).await?;
-    let _ = std::fs::remove_file(&path);
-    Ok(code)
-}
-
-fn temp_path() -> PathBuf {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or_default();
-    std::env::temp_dir().join(format!("todokit-edit-{}-{nanos}.md", std::process::id()))
 }

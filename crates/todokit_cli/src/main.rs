@@ -82,7 +82,7 @@ enum Command {
         /// The tool's name (see `todokit schema`)
         tool: String,
         /// The arguments as JSON; read from standard input when absent or `-`
-        json: Option<String>,
+        json: Option<std::ffi::OsString>,
     },
     /// Show the current list
     Show {
@@ -234,7 +234,8 @@ fn exit_code(outcome: Result<ExitCode>) -> ExitCode {
     match outcome {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("todokit: {e:#}");
+            // Errors quote store paths, conversation ids and list text.
+            commands::output::eprint_inert(&format!("todokit: {e:#}"));
             let service = e.downcast_ref::<ServiceError>();
             let store = e.downcast_ref::<StoreError>();
             match (service, store) {

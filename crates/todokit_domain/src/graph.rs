@@ -28,15 +28,38 @@ impl TodoState {
     /// A fresh id: `"1"`, `"2"`, ... Ids are never reused, even after the
     /// task that had one is deleted, so a model's stale reference cannot hit
     /// a newer task.
+    ///
+    /// The numbers are counted in 128 bits, so a hand-written id as high as
+    /// `u64::MAX` is simply followed by the next number. Past the last
+    /// 128-bit number (an id nobody writes but a hostile one), the id is
+    /// the lowest positive number no task has: unique, never a panic.
     pub fn allocate_id(&mut self) -> String {
         let highest = self
             .tasks()
-            .filter_map(|t| t.id.as_deref()?.parse::<u64>().ok())
+            .filter_map(|t| t.id.as_deref()?.parse::<u128>().ok())
             .max()
             .unwrap_or(0);
-        let id = self.next_id.max(highest + 1).max(1);
-        self.next_id = id + 1;
+        let Some(id) = highest
+            .checked_add(1)
+            .map(|next| next.max(u128::from(self.next_id)).max(1))
+        else {
+            return self.lowest_free_number();
+        };
+        // The stored counter is 64 bits: past its end it stays at its end,
+        // and the highest id (counted above) keeps ids moving up.
+        self.next_id = u64::try_from(id).map_or(u64::MAX, |id| id.saturating_add(1));
         id.to_string()
+    }
+
+    /// The lowest positive number that is no task's id.
+    fn lowest_free_number(&self) -> String {
+        let taken: std::collections::HashSet<u128> = self
+            .tasks()
+            .filter_map(|t| t.id.as_deref()?.parse::<u128>().ok())
+            .collect();
+        // Among the first `taken.len() + 1` numbers one is free.
+        let free = (1..).find(|n| !taken.contains(n)).unwrap_or(1);
+        free.to_string()
     }
 
     /// A fresh id of `digits` hexadecimal digits (clamped to 1..=16) that
@@ -238,6 +261,28 @@ mod tests {
         let second = fixture.allocate_id();
         let actual = (first, second, fixture.next_id);
         let expected = ("4".to_owned(), "5".to_owned(), 6);
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn an_id_at_the_end_of_the_number_range_is_followed_not_overflowed() {
+        let max = u64::MAX.to_string();
+        let mut fixture = TodoState::flat(vec![Todo::new("a").id(max.as_str())]);
+        let after_u64 = fixture.allocate_id();
+        fixture.push_task(Todo::new("b").id(after_u64.as_str()));
+        let next = fixture.allocate_id();
+        let mut last = TodoState::flat(vec![
+            Todo::new("c").id(u128::MAX.to_string()),
+            Todo::new("d").id("1"),
+        ]);
+        let past_u128 = last.allocate_id();
+        let actual = (after_u64, next, fixture.next_id, past_u128);
+        let expected = (
+            "18446744073709551616".to_owned(),
+            "18446744073709551617".to_owned(),
+            u64::MAX,
+            "2".to_owned(),
+        );
         assert_eq!(actual, expected);
     }
 

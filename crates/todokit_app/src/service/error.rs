@@ -2,7 +2,7 @@
 
 use thiserror::Error;
 
-use crate::StoreError;
+use crate::{StoreError, ToolResult};
 
 /// Why a call could not be processed at all. A bad payload is not one of
 /// these: it is a [`crate::ToolResult`] with `is_error` set.
@@ -30,6 +30,23 @@ pub enum ServiceError {
     VersionExhausted {
         /// The conversation.
         conversation: String,
+    },
+    /// A call of a round ([`crate::TodoWriteService::call_round`]) failed
+    /// after the calls before it had run: their results are here, since
+    /// what they stored stays stored, and the calls after it did not run.
+    #[error(
+        "call {index} of the round failed after the {} call(s) before it were answered (their results \
+         are kept in this error; the calls after it did not run): {source}",
+        answered.len()
+    )]
+    RoundInterrupted {
+        /// The position in the round of the call that failed (from 0).
+        index: usize,
+        /// The results of the calls before it, in order.
+        answered: Vec<ToolResult>,
+        /// Why the call failed.
+        #[source]
+        source: Box<ServiceError>,
     },
     /// Other writers kept committing first.
     #[error(

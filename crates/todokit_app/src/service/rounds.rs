@@ -43,7 +43,9 @@ impl TodoWriteService {
     /// once gets the profile's refusal, as an error, for every one of its
     /// calls, and none of them runs; the other calls run as
     /// [`TodoWriteService::call`] runs them. A tool the profile lacks is an
-    /// error for the whole round, before anything runs.
+    /// error for the whole round, before anything runs. A call that fails
+    /// (the store) ends the round: when calls ran before it, the error is
+    /// [`ServiceError::RoundInterrupted`], which carries their results.
     pub async fn call_round(
         &self,
         conversation: &str,
@@ -71,9 +73,106 @@ impl TodoWriteService {
                         },
                     }),
                 },
-                None => self.call(conversation, call.tool, call.arguments).await?,
+                None => match self.call(conversation, call.tool, call.arguments).await {
+                    Ok(result) => result,
+                    // Nothing before this call is lost: what it stored
+                    // stays stored, so its answer goes back with the error.
+                    Err(error) if !results.is_empty() => {
+                        return Err(ServiceError::RoundInterrupted {
+                            index: results.len(),
+                            answered: results,
+                            source: Box::new(error),
+                        });
+                    }
+                    Err(error) => return Err(error),
+                },
             });
         }
         Ok(results)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use pretty_assertions::assert_eq;
+    use todokit_domain::TodoState;
+
+    use super::*;
+    use crate::test_support::{MapStore, block_on};
+    use crate::{ConversationContext, StoreError};
+
+    /// A [`MapStore`] whose saves fail once `left` of them have run.
+    #[derive(Default)]
+    struct FailsAfter {
+        inner: MapStore,
+        left: AtomicUsize,
+    }
+
+    #[async_trait::async_trait]
+    impl ConversationContext for FailsAfter {
+        async fn load(&self, conversation: &str) -> Result<TodoState, StoreError> {
+            self.inner.load(conversation).await
+        }
+
+        async fn save(&self, conversation: &str, expected: u64, state: &TodoState) -> Result<(), StoreError> {
+            if self
+                .left
+                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+                .is_err()
+            {
+                return Err(StoreError::Io {
+                    action: "write",
+                    location: format!("conversation {conversation:?}"),
+                    error: std::io::Error::other("the disk is full"),
+                });
+            }
+            self.inner.save(conversation, expected, state).await
+        }
+
+        fn is_durable(&self) -> bool {
+            false
+        }
+    }
+
+    #[test]
+    fn a_call_that_fails_mid_round_keeps_the_answers_of_the_calls_before_it() {
+        let store = FailsAfter {
+            left: AtomicUsize::new(1),
+            ..FailsAfter::default()
+        };
+        let service = TodoWriteService::new(
+            crate::profiles::by_name("claude-code").expect("registered"),
+            std::sync::Arc::new(store),
+            std::sync::Arc::new(crate::ManualClock::new(0)),
+        );
+        let write = |content: &str| {
+            format!(r#"{{"todos":[{{"content":"{content}","status":"pending","activeForm":"{content}"}}]}}"#)
+        };
+        let (first, second, third) = (write("One"), write("Two"), write("Three"));
+        let round = [
+            RoundCall::new("TodoWrite", &first),
+            RoundCall::new("TodoWrite", &second),
+            RoundCall::new("TodoWrite", &third),
+        ];
+        let outcome = block_on(service.call_round("c", &round));
+        let actual = match outcome {
+            Err(ServiceError::RoundInterrupted {
+                index,
+                answered,
+                source,
+            }) => Some((
+                index,
+                answered.iter().map(|r| r.is_error).collect::<Vec<_>>(),
+                matches!(*source, ServiceError::Store(StoreError::Io { .. })),
+                block_on(service.state("c"))
+                    .map(|s| s.tasks().map(|t| t.content.clone()).collect::<Vec<_>>())
+                    .ok(),
+            )),
+            _ => None,
+        };
+        let expected = Some((1, vec![false], true, Some(vec!["One".to_owned()])));
+        assert_eq!(actual, expected);
     }
 }

@@ -15,7 +15,7 @@ use todokit_domain::{
 
 use super::error::ServiceError;
 use super::todo_write_service::TodoWriteService;
-use crate::profiles::pi;
+use super::user_words;
 
 /// Reads and writes a list as markdown. The infra crate provides the
 /// format; the app layer only needs these two directions.
@@ -107,6 +107,15 @@ pub enum UserEditError {
     /// The edit broke a rule of the list.
     #[error("{}", .0.join("; "))]
     Rejected(Vec<String>),
+    /// The list is no longer the version the edit was made on (see
+    /// [`TodoWriteService::user_edit_on`]): someone changed it meanwhile.
+    #[error("the list changed since it was read (version {expected}, now {found})")]
+    Changed {
+        /// The version the edit was made on.
+        expected: u64,
+        /// The version stored now.
+        found: u64,
+    },
     /// Storing failed.
     #[error(transparent)]
     Service(#[from] ServiceError),
@@ -239,7 +248,7 @@ fn edit(
             batch
                 .errors
                 .iter()
-                .map(|problems| pi::op_error(problems))
+                .map(|problems| user_words::refusals(problems))
                 .collect(),
         ))
     }
@@ -280,9 +289,9 @@ fn append_flat(state: &TodoState, items: &[String], now: Timestamp) -> Result<To
     for item in items {
         let content = item.trim();
         if content.is_empty() {
-            errors.push(pi::problem_text(&BatchProblem::MissingTask));
+            errors.push(user_words::refusal(&BatchProblem::MissingTask));
         } else if state.tasks().chain(&added).any(|t| t.content == content) {
-            errors.push(pi::problem_text(&BatchProblem::TaskExists(content.to_owned())));
+            errors.push(user_words::refusal(&BatchProblem::TaskExists(content.to_owned())));
         } else {
             added.push(Todo::new(content).created_at(now).status_changed_at(now));
         }
@@ -410,9 +419,42 @@ impl TodoWriteService {
         action: UserAction,
         codec: &dyn MarkdownCodec,
     ) -> Result<Option<UserEdit>, UserEditError> {
+        self.hand_edit(conversation, action, codec, None).await
+    }
+
+    /// [`TodoWriteService::user_edit`], applied only while the stored list
+    /// is still at `version` (the one the user edited, say in an editor),
+    /// checked in the same step that writes: a commit made in between is
+    /// never overwritten, the edit is refused with
+    /// [`UserEditError::Changed`] instead.
+    pub async fn user_edit_on(
+        &self,
+        conversation: &str,
+        version: u64,
+        action: UserAction,
+        codec: &dyn MarkdownCodec,
+    ) -> Result<Option<UserEdit>, UserEditError> {
+        self.hand_edit(conversation, action, codec, Some(version)).await
+    }
+
+    async fn hand_edit(
+        &self,
+        conversation: &str,
+        action: UserAction,
+        codec: &dyn MarkdownCodec,
+        version: Option<u64>,
+    ) -> Result<Option<UserEdit>, UserEditError> {
         let phased = self.profile().has_phases();
         let (tool, limits) = (self.profile().name(), self.profile().rules().limits);
         self.transact(conversation, |state, now| {
+            if let Some(expected) = version
+                && state.version != expected
+            {
+                return Err(UserEditError::Changed {
+                    expected,
+                    found: state.version,
+                });
+            }
             let (mut next, described) = edit(state, &action, now, phased)?;
             if next.phases == state.phases {
                 return Ok((None, None));

@@ -90,7 +90,10 @@ fn append_reuses_a_phase_matched_ignoring_case_and_refuses_duplicates() {
     .map(|_| ())
     .map_err(|e| e.to_string());
     let actual = (added, duplicate);
-    let expected = (Ok(vec![3, 2]), Err("Task \"Tag\" already exists".to_owned()));
+    let expected = (
+        Ok(vec![3, 2]),
+        Err("the list already has a task called \"Tag\"".to_owned()),
+    );
     assert_eq!(actual, expected);
 }
 

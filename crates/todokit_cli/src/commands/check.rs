@@ -6,7 +6,7 @@ use anyhow::Result;
 use todokit::end_of_turn_reminder;
 
 use super::Context;
-use super::output::{print_line, warn_if_unknown};
+use super::output::{print_inert_line, print_line, warn_if_unknown};
 
 /// Exit code of `check` while something is open.
 pub const EXIT_OPEN: u8 = 3;
@@ -19,7 +19,8 @@ pub async fn run(ctx: &Context<'_>) -> Result<ExitCode> {
     let state = service.view(&ctx.conversation()).await?;
     match end_of_turn_reminder(&state) {
         Some(reminder) => {
-            print_line(&reminder)?;
+            // The reminder quotes the model's task texts.
+            print_inert_line(&reminder)?;
             Ok(ExitCode::from(EXIT_OPEN))
         }
         None => {

@@ -34,8 +34,29 @@ pub async fn warn_if_unknown(service: &todokit::TodoWriteService, conversation: 
     if let Ok(summaries) = service.conversations().await
         && let Some(warning) = crate::conversations::unknown_conversation_warning(conversation, &summaries)
     {
-        eprintln!("{warning}");
+        eprint_inert(&warning);
     }
+}
+
+/// `text` made inert for a terminal, line by line: every character that
+/// could steer it (escape sequences, bidirectional overrides, NUL, C1 and
+/// tag characters) shown as a visible stand-in, the line breaks kept. What
+/// `show` does to model text, for any text a model or a user wrote.
+pub fn inert(text: &str) -> String {
+    text.split('\n')
+        .map(|line| todokit::infra::render::sanitize(line).into_owned())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// `text`, made [`inert`], and a line end on standard error.
+pub fn eprint_inert(text: &str) {
+    eprintln!("{}", inert(text));
+}
+
+/// [`inert`] `text` and a line end on standard output.
+pub fn print_inert_line(text: &str) -> Result<()> {
+    print_line(&inert(text))
 }
 
 /// `text` and a line end on standard output; a closed pipe is not an error.

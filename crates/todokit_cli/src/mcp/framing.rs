@@ -182,13 +182,13 @@ impl IdScanner {
         }
     }
 
-    /// The id, when it was a string or a number.
+    /// The id, when it is one JSON-RPC answers with itself (a string, or an
+    /// integer from −2^63 to 2^64−1); `None` (answered as `null`) otherwise.
     fn id(self) -> Option<Value> {
         let raw = self.found?;
-        match serde_json::from_slice::<Value>(raw.trim_ascii()) {
-            Ok(id @ (Value::String(_) | Value::Number(_))) => Some(id),
-            _ => None,
-        }
+        serde_json::from_slice::<Value>(raw.trim_ascii())
+            .ok()
+            .filter(super::gate::is_valid_id)
     }
 }
 

@@ -117,7 +117,11 @@ pub fn plain_tool_call(line: &[u8]) -> Option<PlainToolCall<'_>> {
     }
     let envelope: Envelope<'_> = serde_json::from_slice(line).ok()?;
     // rmcp reads an id as a string or a signed 64-bit integer.
-    let id_fits = envelope.id.is_string() || envelope.id.is_i64();
+    let id_fits = envelope
+        .id
+        .as_str()
+        .is_some_and(|id| !id.starts_with(WIDE_ID_PREFIX))
+        || envelope.id.is_i64();
     if envelope.jsonrpc != "2.0" || envelope.method != "tools/call" || !id_fits {
         return None;
     }
@@ -224,7 +228,21 @@ fn classify_fully(line: &[u8]) -> Verdict {
     let method = object.get("method").and_then(Value::as_str);
     let known = method.is_some_and(|method| CLIENT_METHODS.contains(&method));
     if let Some(problem) = id.as_ref().and_then(id_problem) {
-        return Verdict::Reply(error_reply(id, INVALID_REQUEST, problem));
+        // JSON-RPC answers a request whose id cannot be read with `null`.
+        let answer = id.filter(is_valid_id);
+        return Verdict::Reply(error_reply(answer, INVALID_REQUEST, problem));
+    }
+    // An id with neither a method nor a result or error is neither a
+    // request nor a response: JSON-RPC calls it an invalid request, and its
+    // sender waits for an answer.
+    let response = object.contains_key("result") || object.contains_key("error");
+    if object.contains_key("id") && !object.contains_key("method") && !response {
+        return Verdict::Reply(error_reply(
+            id,
+            INVALID_REQUEST,
+            "Invalid request: a message with an id needs a \"method\" (or, as a response, a \"result\" or an \"error\")"
+                .to_owned(),
+        ));
     }
     if object.get("method").is_some_and(|method| !method.is_string()) {
         let problem = "Invalid request: \"method\" must be a string".to_owned();
@@ -243,7 +261,19 @@ fn classify_fully(line: &[u8]) -> Verdict {
     let cancels = (method == Some("notifications/cancelled"))
         .then(|| object.get("params")?.get("requestId").map(canonical_id))
         .flatten();
-    match ClientJsonRpcMessage::deserialize(&value) {
+    // Read as rmcp will read it: with its id in the spelling rmcp takes
+    // (copied only for the rare id that is spelled otherwise).
+    let respelled;
+    let readable = match value.get("id").map(|id| (id, canonical_id(id))) {
+        Some((id, canonical)) if *id != canonical => {
+            let mut copy = value.clone();
+            copy["id"] = canonical;
+            respelled = copy;
+            &respelled
+        }
+        _ => &value,
+    };
+    match ClientJsonRpcMessage::deserialize(readable) {
         Ok(JsonRpcMessage::Request(request)) => match &request.request {
             ClientRequest::CustomRequest(custom) if known => {
                 Verdict::Reply(invalid_params(id, &custom.method, custom.params.as_ref()))
@@ -283,9 +313,18 @@ fn classify_fully(line: &[u8]) -> Verdict {
 /// `f64` holds exactly (`100.0`, `1e2`, `-0`) is written as the integer
 /// (`100`, `0`); JSON-RPC compares ids as JSON values, so this is the same
 /// id, and settling requests by it matches rmcp's reply.
+///
+/// rmcp reads integer ids as signed 64-bit numbers only, so an id between
+/// 2^63 and 2^64−1 travels through it as a reserved string (see
+/// [`client_id`], which turns it back into the number on the way out).
 pub fn canonical_id(id: &Value) -> Value {
     /// 2^53: above it an `f64` no longer holds every integer.
     const EXACT: f64 = 9_007_199_254_740_992.0;
+    if !id.is_i64()
+        && let Some(big) = id.as_u64()
+    {
+        return Value::String(format!("{WIDE_ID_PREFIX}{big}"));
+    }
     match id.as_f64() {
         Some(number) if !id.is_i64() && !id.is_u64() && number.fract() == 0.0 && number.abs() <= EXACT => {
             // Exact: an integer of at most 2^53 in magnitude.
@@ -295,13 +334,43 @@ pub fn canonical_id(id: &Value) -> Value {
     }
 }
 
-/// Why `id` (a string or a number) cannot name a request here: rmcp reads
-/// ids as strings or 64-bit signed integers only.
+/// What an id between 2^63 and 2^64−1 is called while rmcp holds it: a
+/// string no client sends (it starts with a control character, and a
+/// client's id that starts with this is refused).
+const WIDE_ID_PREFIX: &str = "\u{1}todokit-u64:";
+
+/// The id the client sent for `id` as rmcp answered it: the reserved
+/// spelling of a wide integer ([`canonical_id`]) back as the number, any
+/// other id as it is.
+pub fn client_id(id: &Value) -> Value {
+    id.as_str()
+        .and_then(|text| text.strip_prefix(WIDE_ID_PREFIX))
+        .and_then(|digits| digits.parse::<u64>().ok())
+        .map_or_else(|| id.clone(), Value::from)
+}
+
+/// Whether `id` is an id JSON-RPC answers with itself here: a string, or
+/// an integer from −2^63 to 2^64−1 (`100.0` counts as `100`). Any other id
+/// is refused as an invalid request answered with `id: null`.
+pub fn is_valid_id(id: &Value) -> bool {
+    id.is_string() || id.is_i64() || id.is_u64() || canonical_id(id).is_i64()
+}
+
+/// Why `id` cannot name a request here: it is not a valid id (see
+/// [`is_valid_id`]), or it is a string in the spelling reserved for wide
+/// integers.
 fn id_problem(id: &Value) -> Option<String> {
-    let fits = id.is_string() || canonical_id(id).is_i64();
-    (!fits).then(|| {
-        "Invalid request: a request id must be a string or a whole number that fits in 64 bits".to_owned()
-    })
+    if !is_valid_id(id) {
+        return Some(
+            "Invalid request: a request id must be a string or a whole number from -2^63 to 2^64-1"
+                .to_owned(),
+        );
+    }
+    id.as_str()
+        .is_some_and(|text| text.starts_with(WIDE_ID_PREFIX))
+        .then(|| {
+            "Invalid request: ids that start with U+0001 are reserved; give the request another id".to_owned()
+        })
 }
 
 /// `message` written again with its id and a cancellation's `requestId`

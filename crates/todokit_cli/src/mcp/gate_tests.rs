@@ -273,11 +273,14 @@ fn ids_in_any_spelling_are_passed_on_as_rmcp_answers_them_and_repeated_keys_once
 }
 
 #[test]
-fn an_id_rmcp_cannot_read_or_a_method_that_is_not_text_is_refused_with_the_id() {
+fn an_id_that_is_not_a_string_or_a_64_bit_integer_is_refused_with_a_null_id() {
     let actual: Vec<(Value, Value)> = [
         r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#,
         r#"{"jsonrpc":"2.0","id":1e300,"method":"ping"}"#,
-        r#"{"jsonrpc":"2.0","id":18446744073709551615,"method":"ping"}"#,
+        r#"{"jsonrpc":"2.0","id":18446744073709551616,"method":"ping"}"#,
+        r#"{"jsonrpc":"2.0","id":-9223372036854775809,"method":"ping"}"#,
+        r#"{"jsonrpc":"2.0","id":true,"method":"ping"}"#,
+        r#"{"jsonrpc":"2.0","id":"\u0001todokit-u64:1","method":"ping"}"#,
         r#"{"jsonrpc":"2.0","id":9,"method":null}"#,
         r#"{"jsonrpc":"2.0","id":"m","method":5}"#,
     ]
@@ -285,11 +288,56 @@ fn an_id_rmcp_cannot_read_or_a_method_that_is_not_text_is_refused_with_the_id() 
     .map(|line| code_and_id(verdict(line)))
     .collect();
     let expected = vec![
-        (json!(INVALID_REQUEST), json!(1.5)),
-        (json!(INVALID_REQUEST), json!(1e300)),
-        (json!(INVALID_REQUEST), json!(18446744073709551615u64)),
+        (json!(INVALID_REQUEST), Value::Null),
+        (json!(INVALID_REQUEST), Value::Null),
+        (json!(INVALID_REQUEST), Value::Null),
+        (json!(INVALID_REQUEST), Value::Null),
+        (json!(INVALID_REQUEST), Value::Null),
+        (json!(INVALID_REQUEST), json!("\u{1}todokit-u64:1")),
         (json!(INVALID_REQUEST), json!(9)),
         (json!(INVALID_REQUEST), json!("m")),
+    ];
+    assert_eq!(actual, expected);
+}
+
+#[test]
+fn integer_ids_from_minus_2_63_to_2_64_minus_1_pass_and_come_back_as_sent() {
+    let fixture = [
+        r#"{"jsonrpc":"2.0","id":-9223372036854775808,"method":"ping"}"#,
+        r#"{"jsonrpc":"2.0","id":9223372036854775807,"method":"ping"}"#,
+        r#"{"jsonrpc":"2.0","id":9223372036854775808,"method":"ping"}"#,
+        r#"{"jsonrpc":"2.0","id":18446744073709551615,"method":"ping"}"#,
+    ];
+    let actual: Vec<Value> = fixture
+        .iter()
+        .map(|line| match verdict(line) {
+            Verdict::Forward {
+                request: Some(request),
+                ..
+            } => client_id(&request),
+            other => json!(format!("{other:?}")),
+        })
+        .collect();
+    let expected = vec![
+        json!(i64::MIN),
+        json!(i64::MAX),
+        json!(9_223_372_036_854_775_808u64),
+        json!(u64::MAX),
+    ];
+    assert_eq!(actual, expected);
+}
+
+#[test]
+fn an_id_without_a_method_result_or_error_is_an_invalid_request_with_that_id() {
+    let actual = vec![
+        code_and_id(verdict(r#"{"jsonrpc":"2.0","id":201}"#)),
+        code_and_id(verdict(r#"{"jsonrpc":"2.0","id":"a","params":{}}"#)),
+        code_and_id(verdict(r#"{"jsonrpc":"2.0","id":18446744073709551615}"#)),
+    ];
+    let expected = vec![
+        (json!(INVALID_REQUEST), json!(201)),
+        (json!(INVALID_REQUEST), json!("a")),
+        (json!(INVALID_REQUEST), json!(u64::MAX)),
     ];
     assert_eq!(actual, expected);
 }
@@ -362,6 +410,8 @@ fn every_answer_and_drop_reason_of_the_gate_is_pinned() {
         r#"{"jsonrpc":"2.0","result":7}"#,
         r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#,
         r#"{"jsonrpc":"2.0","id":9,"method":null}"#,
+        r#"{"jsonrpc":"2.0","id":201}"#,
+        r#"{"jsonrpc":"2.0","id":18446744073709551616,"method":"ping"}"#,
     ];
     let actual: Vec<Value> = fixture
         .iter()

@@ -30,7 +30,8 @@ use tokio::sync::{Semaphore, mpsc};
 
 use super::framing::{Frame, FrameReader};
 use super::gate::{
-    INVALID_REQUEST, Verdict, classify, error_reply, is_initialize, is_listen, plain_tool_call, too_large,
+    INVALID_REQUEST, Verdict, classify, client_id, error_reply, is_initialize, is_listen, plain_tool_call,
+    too_large,
 };
 use super::server::TodoMcpServer;
 
@@ -371,6 +372,7 @@ async fn read_requests<I: AsyncRead + Unpin>(
 
 /// The answer to a request whose id an unanswered request still uses.
 fn id_in_use(id: &Value) -> Value {
+    let id = client_id(id);
     error_reply(
         Some(id.clone()),
         INVALID_REQUEST,
@@ -408,9 +410,19 @@ async fn write_replies<O: AsyncWrite + Unpin>(
         let line = tokio::select! {
             line = lines.next_line(), if service_open => match line {
                 Ok(Some(line)) => {
+                    let mut line = line;
                     if let Ok(Outgoing { id: Some(id), method: None }) = serde_json::from_str(&line) {
                         lifecycle.answered(&id, &line);
                         in_flight.settle(&id);
+                        // A wide integer id went through rmcp as a string:
+                        // the client gets its number back.
+                        let sent = client_id(&id);
+                        if sent != id
+                            && let Ok(mut reply) = serde_json::from_str::<Value>(&line)
+                        {
+                            reply["id"] = sent;
+                            line = reply.to_string();
+                        }
                     }
                     let mut bytes = line.into_bytes();
                     bytes.push(b'\n');

@@ -174,3 +174,49 @@ fn the_reader_answers_only_after_rmcp_accepted_the_one_initialize_below_2026_07_
     let expected = vec![true, false, false, false, false, false];
     assert_eq!(actual, expected);
 }
+
+#[tokio::test]
+async fn ids_up_to_2_64_minus_1_come_back_exactly_and_an_id_alone_is_answered() {
+    let mut script = script("2025-06-18");
+    script.truncate(2);
+    script.push(request(json!(u64::MAX), "ping", json!({})));
+    script.push(call(
+        json!(9_223_372_036_854_775_808u64),
+        "TodoWrite",
+        json!({"todos": []}),
+    ));
+    script.push((r#"{"jsonrpc":"2.0","id":201}"#.to_owned(), true));
+    script.push((
+        r#"{"jsonrpc":"2.0","id":18446744073709551616,"method":"ping"}"#.to_owned(),
+        true,
+    ));
+    let (lines, _) = run(&script, true).await;
+    let actual: Vec<String> = lines
+        .iter()
+        .skip(1)
+        .map(|line| {
+            let reply: serde_json::Value = serde_json::from_str(line).expect("a JSON reply");
+            // The id as written on the wire, and whether it is an error.
+            let id = line
+                .split("\"id\":")
+                .nth(1)
+                .unwrap_or("")
+                .split([',', '}'])
+                .next()
+                .unwrap_or("");
+            format!(
+                "{id} {}",
+                reply
+                    .get("error")
+                    .map_or("result".to_owned(), |e| e["code"].to_string())
+            )
+        })
+        .collect();
+    let expected = vec![
+        "18446744073709551615 result".to_owned(),
+        "9223372036854775808 result".to_owned(),
+        "201 -32600".to_owned(),
+        "null -32600".to_owned(),
+    ];
+    assert_eq!(actual, expected);
+}
