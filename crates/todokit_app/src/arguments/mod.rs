@@ -25,6 +25,7 @@ mod check;
 mod compiled;
 mod guard;
 mod leniency;
+mod nul;
 mod parse;
 mod repair;
 
@@ -35,6 +36,7 @@ pub use compiled::CompiledSchema;
 pub use guard::decode_well_formed;
 use leniency::TEXT_SYNONYMS;
 pub use leniency::{ALIASES_KEY, ID_KEY, Leniency};
+pub(crate) use nul::{nul_in_text, nul_in_value};
 pub use parse::{ArgumentError, ROOT_FIELD, decode, kind as json_kind, parse_arguments};
 
 /// `args` brought into the shape `schema` describes where `leniency`

@@ -17,6 +17,7 @@ mod rounds;
 mod subscription;
 mod todo_write_service;
 mod user_edit;
+mod user_edit_limits;
 mod user_words;
 
 pub use commit::MAX_COMMIT_ATTEMPTS;

@@ -15,6 +15,7 @@ use todokit_domain::{
 
 use super::error::ServiceError;
 use super::todo_write_service::TodoWriteService;
+use super::user_edit_limits::{refuse_nul, within_tool_limits};
 use super::user_words;
 
 /// Reads and writes a list as markdown. The infra crate provides the
@@ -460,6 +461,7 @@ impl TodoWriteService {
                 return Ok((None, None));
             }
             within_tool_limits(state, &next, &limits, tool)?;
+            refuse_nul(&next)?;
             // Edits the model has not been told about yet become one notice
             // with the list as it is now, not one stale copy per edit.
             let earlier: Vec<String> = next
@@ -490,62 +492,6 @@ impl TodoWriteService {
             Ok((Some(next), Some(edit)))
         })
         .await
-    }
-}
-
-/// Refuses an edit that leaves the list with something the profile's own
-/// tool would refuse: more tasks than it takes (when the edit added
-/// some), or a new task, phase name or note longer than it takes. The
-/// model could not write such a list back; what was stored before the
-/// edit is not judged again.
-fn within_tool_limits(
-    before: &TodoState,
-    after: &TodoState,
-    limits: &todokit_domain::Limits,
-    tool: &str,
-) -> Result<(), UserEditError> {
-    let mut problems = Vec::new();
-    let (count_before, count_after) = (before.tasks().count(), after.tasks().count());
-    if count_after > limits.max_items && count_after > count_before {
-        problems.push(format!(
-            "the list would hold {count_after} tasks, and {tool}'s tool takes at most {}: remove some first",
-            limits.max_items
-        ));
-    }
-    let known_tasks: std::collections::HashSet<&str> = before.tasks().map(|t| t.content.as_str()).collect();
-    let known_phases: std::collections::HashSet<&str> =
-        before.phases.iter().map(|p| p.name.as_str()).collect();
-    let known_notes: std::collections::HashSet<&str> = before
-        .tasks()
-        .flat_map(|t| t.notes.iter().map(String::as_str))
-        .collect();
-    let mut too_long = |what: &str, text: &str, max: usize| {
-        if text.len() > max {
-            problems.push(format!(
-                "{what} \"{}\" is {} bytes, and {tool}'s tool takes at most {max}: shorten it",
-                todokit_domain::clip(text),
-                text.len()
-            ));
-        }
-    };
-    for phase in after
-        .phases
-        .iter()
-        .filter(|p| !known_phases.contains(p.name.as_str()))
-    {
-        too_long("the phase", &phase.name, limits.max_content_bytes);
-    }
-    for task in after.tasks() {
-        if !known_tasks.contains(task.content.as_str()) {
-            too_long("the task", &task.content, limits.max_content_bytes);
-        }
-        for note in task.notes.iter().filter(|n| !known_notes.contains(n.as_str())) {
-            too_long("the note", note, limits.max_description_bytes);
-        }
-    }
-    match problems.is_empty() {
-        true => Ok(()),
-        false => Err(UserEditError::Rejected(problems)),
     }
 }
 
