@@ -47,6 +47,7 @@ use std::time::SystemTime;
 use async_trait::async_trait;
 use last_file::LastFile;
 use poller::Poller;
+use safe_fs::ReplaceError;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use stamp::Stamp;
@@ -381,13 +382,29 @@ impl JsonFileStore {
         {
             safe_fs::sweep_temporaries(&self.root, &prefix);
         }
-        safe_fs::replace_durably(&self.root, &prefix, &path, &bytes)?;
+        let unsynced = match safe_fs::replace_durably(&self.root, &prefix, &path, &bytes) {
+            Ok(()) => None,
+            Err(ReplaceError::NotWritten(error)) => return Err(error),
+            // The new list is live: readers and watchers see it, and the
+            // caller learns the write may not survive a crash.
+            Err(ReplaceError::NotSynced(error)) => Some(error),
+        };
         let kept = shared.filter(|state| last_file::reads_back_equal(state)).cloned();
         self.last
             .remember(conversation, bytes, state.version, &foreign, kept);
         drop(lock);
         self.poller.committed(&path);
-        Ok(())
+        match unsynced {
+            None => Ok(()),
+            Some(error) => Err(StoreError::OutcomeUnknown {
+                conversation: conversation.to_owned(),
+                location: path.display().to_string(),
+                reason: format!(
+                    "the new list replaced the file, but making that durable failed ({error}); it is what \
+                     readers see now, and a crash before the disk catches up could bring back the list before it"
+                ),
+            }),
+        }
     }
 }
 

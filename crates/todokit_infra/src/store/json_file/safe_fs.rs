@@ -108,30 +108,55 @@ fn not_regular(action: &'static str, path: &Path, what: &str) -> StoreError {
     )
 }
 
+/// Why [`replace_durably`] did not finish, split at the rename: before it
+/// nothing was written; after it the new bytes are live and only their
+/// durability is in doubt, so the outcome of the write is unknown, never
+/// "nothing was written" (a host would repeat a change already made).
+#[derive(Debug)]
+pub(super) enum ReplaceError {
+    /// Failed before the rename: the target is as it was.
+    NotWritten(StoreError),
+    /// The rename happened, then making it durable (syncing the folder)
+    /// failed: readers see the new bytes, a crash might bring the old back.
+    NotSynced(StoreError),
+}
+
 /// Writes `bytes` to a new temporary file in `dir` whose name starts with
 /// `prefix`, makes it durable, and renames it to `target`. On any failure
-/// the temporary file is removed.
+/// before the rename the temporary file is removed.
 pub(super) fn replace_durably(
     dir: &Path,
     prefix: &str,
     target: &Path,
     bytes: &[u8],
-) -> Result<(), StoreError> {
+) -> Result<(), ReplaceError> {
+    replace_then_sync(dir, prefix, target, bytes, sync_dir)
+}
+
+/// [`replace_durably`] with the folder sync given, so a test can make it
+/// fail.
+fn replace_then_sync(
+    dir: &Path,
+    prefix: &str,
+    target: &Path,
+    bytes: &[u8],
+    sync: impl FnOnce(&Path) -> Result<(), StoreError>,
+) -> Result<(), ReplaceError> {
     let mut temp = tempfile::Builder::new()
         .prefix(prefix)
         .suffix(".tmp")
         .tempfile_in(dir)
-        .map_err(|e| io_error("create a temporary file in", dir, e))?;
+        .map_err(|e| ReplaceError::NotWritten(io_error("create a temporary file in", dir, e)))?;
     temp.write_all(bytes)
-        .map_err(|e| io_error("write", temp.path(), e))?;
+        .map_err(|e| ReplaceError::NotWritten(io_error("write", temp.path(), e)))?;
     temp.as_file()
         .sync_all()
-        .map_err(|e| io_error("sync", temp.path(), e))?;
+        .map_err(|e| ReplaceError::NotWritten(io_error("sync", temp.path(), e)))?;
     // Dropping a `NamedTempFile` deletes it, so every early return above
     // and a failed rename here leave nothing behind.
     temp.persist(target)
-        .map_err(|e| io_error("replace", target, e.error))?;
-    sync_dir(dir)
+        .map_err(|e| ReplaceError::NotWritten(io_error("replace", target, e.error)))?;
+    sync(dir).map_err(ReplaceError::NotSynced)
 }
 
 /// Removes temporary files in `dir` starting with `prefix` that a killed
@@ -215,8 +240,28 @@ mod tests {
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
-        let actual = (result.is_err(), names, fs::read(target.join("inside")).unwrap());
+        let actual = (
+            matches!(result, Err(ReplaceError::NotWritten(_))),
+            names,
+            fs::read(target.join("inside")).unwrap(),
+        );
         let expected = (true, vec!["target".to_owned()], b"kept".to_vec());
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn a_failed_folder_sync_after_the_rename_is_not_reported_as_nothing_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("target");
+        fs::write(&target, b"old").unwrap();
+        let result = replace_then_sync(dir.path(), ".t.", &target, b"new", |dir| {
+            Err(io_error("sync", dir, io::Error::other("the disk went away")))
+        });
+        let actual = (
+            matches!(result, Err(ReplaceError::NotSynced(_))),
+            fs::read(&target).unwrap(),
+        );
+        let expected = (true, b"new".to_vec());
         assert_eq!(actual, expected);
     }
 }

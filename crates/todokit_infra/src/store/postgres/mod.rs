@@ -35,7 +35,6 @@ pub const SCHEMA_VERSION: i32 = 2;
 /// list; an update that changes the list but not the summary (a hand edit
 /// in SQL) clears it (the trigger), and listing then reads that row's list.
 const MIGRATION: &str = "
-BEGIN;
 SELECT pg_advisory_xact_lock(7402211770);
 CREATE TABLE IF NOT EXISTS todokit_schema (version INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS todokit_conversations (
@@ -61,8 +60,26 @@ IF (SELECT max(version) FROM todokit_schema) < 2 THEN
     UPDATE todokit_schema SET version = 2;
 END IF;
 END $migrate$;
-COMMIT;
 ";
+
+/// The longest the schema migration may take, waiting for another process
+/// that migrates the same database included. Longer than a statement's
+/// limit: every process that starts at once waits on the one that migrates.
+pub const MIGRATION_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// Runs [`MIGRATION`] in one transaction: all of it or, on any error, none
+/// (the transaction is rolled back when dropped uncommitted), under a
+/// statement limit of its own (see [`MIGRATION_TIMEOUT`]).
+async fn migrate(client: &mut deadpool_postgres::Object) -> Result<(), tokio_postgres::Error> {
+    let transaction = client.transaction().await?;
+    transaction
+        .batch_execute(&format!(
+            "SET LOCAL statement_timeout = {};{MIGRATION}",
+            MIGRATION_TIMEOUT.as_millis()
+        ))
+        .await?;
+    transaction.commit().await
+}
 
 /// Inserts the first version, or moves an existing row from `expected` to
 /// the new version; a row at any other version is left alone and no row is
@@ -165,28 +182,36 @@ impl PostgresStore {
     }
 
     /// A pooled connection; the first one runs the migration. Waits at
-    /// most the connection limit.
+    /// most the connection limit, and the migration at most
+    /// [`MIGRATION_TIMEOUT`].
     async fn client(&self) -> Result<deadpool_postgres::Object, StoreError> {
-        let ready = async {
-            let client = self
-                .pool
-                .get()
-                .await
-                .map_err(|e| backend("connect to", &self.location, e))?;
-            self.migrated
-                .get_or_try_init(|| async {
-                    client
-                        .batch_execute(MIGRATION)
-                        .await
-                        .map_err(|e| backend("migrate", &self.location, e))
-                })
-                .await?;
-            Ok(client)
-        };
         let limit = self.limits.connection();
-        tokio::time::timeout(limit, ready)
+        let mut client = match tokio::time::timeout(limit, self.pool.get()).await {
+            Ok(got) => got.map_err(|e| backend("connect to", &self.location, e))?,
+            Err(_) => return Err(self.silent("connect to", limit)),
+        };
+        if self.migrated.initialized() {
+            return Ok(client);
+        }
+        let migrated = self
+            .migrated
+            .get_or_try_init(|| async {
+                match tokio::time::timeout(MIGRATION_TIMEOUT, migrate(&mut client)).await {
+                    Ok(done) => done.map_err(|e| backend("migrate", &self.location, e)),
+                    Err(_) => Err(self.silent("migrate", MIGRATION_TIMEOUT)),
+                }
+            })
             .await
-            .unwrap_or_else(|_| Err(self.silent("connect to", limit)))
+            .map(|_| ());
+        match migrated {
+            Ok(()) => Ok(client),
+            Err(error) => {
+                // A connection whose migration failed or timed out may sit
+                // in an open or aborted transaction: closed, never pooled.
+                drop(deadpool_postgres::Object::take(client));
+                Err(error)
+            }
+        }
     }
 
     /// `query` on `client`, waiting at most the statement limit; a
@@ -482,5 +507,7 @@ fn backend(action: &'static str, location: &str, error: impl std::error::Error) 
 
 #[cfg(test)]
 mod fault_tests;
+#[cfg(test)]
+mod migration_tests;
 #[cfg(test)]
 mod tests;
