@@ -15,7 +15,7 @@ use todokit_domain::{Todo, TodoState};
 use super::PostgresStore;
 
 /// What the relay does.
-const PASS: u8 = 0;
+pub(super) const PASS: u8 = 0;
 /// Holds every byte either way until set back to `PASS` (a stopped server).
 const STALL: u8 = 1;
 /// Drops the connection before the next save statement reaches the server.
@@ -23,18 +23,21 @@ const CUT_BEFORE_SAVE: u8 = 2;
 /// Lets the next save statement through, then drops the connection before
 /// its answer reaches the client (committed, answer lost).
 const CUT_AFTER_SAVE: u8 = 3;
+/// Drops every byte either way and keeps the connection open: a network
+/// that lost the other side without a word.
+pub(super) const BLACKHOLE: u8 = 4;
 
 /// A Unix-socket relay in front of the test cluster.
-struct Relay {
+pub(super) struct Relay {
     _dir: tempfile::TempDir,
-    url: String,
+    pub(super) url: String,
     mode: Arc<AtomicU8>,
 }
 
 impl Relay {
     /// A relay for the cluster `TODOKIT_TEST_POSTGRES_URL` names (a Unix
     /// socket folder as the host).
-    fn start() -> Relay {
+    pub(super) fn start() -> Relay {
         let url = super::tests::url();
         let (head, rest) = url.split_once('@').expect("a URL with a user");
         let (host, rest) = rest.split_once(':').expect("a URL with a port");
@@ -58,7 +61,7 @@ impl Relay {
         Relay { _dir: dir, url, mode }
     }
 
-    fn set(&self, mode: u8) {
+    pub(super) fn set(&self, mode: u8) {
         self.mode.store(mode, Ordering::SeqCst);
     }
 }
@@ -126,6 +129,9 @@ fn pump(mut from: UnixStream, mut to: UnixStream, mode: &AtomicU8, mut pass: imp
         }
         while mode.load(Ordering::SeqCst) == STALL {
             std::thread::sleep(Duration::from_millis(20));
+        }
+        if mode.load(Ordering::SeqCst) == BLACKHOLE {
+            continue;
         }
         if !pass(&buffer[..read]) || to.write_all(&buffer[..read]).is_err() {
             break;

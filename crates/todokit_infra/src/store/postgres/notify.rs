@@ -7,8 +7,10 @@
 //! The payload is the SHA-256 of the conversation id in hex: ids may be
 //! longer than a notification may carry (8000 bytes), a hash never is.
 //! The listener starts with the first watch, on the tokio runtime the
-//! store runs on, reconnects after a lost connection (waking every feed,
-//! since notifications may have been missed meanwhile), and ends when the
+//! store runs on (again on the next watch if that runtime shut down), asks
+//! its connection a trivial query every [`HEARTBEAT`], reconnects after a
+//! lost or silent connection, wakes every feed after each `LISTEN` (the
+//! notifications sent meanwhile were heard by nobody), and ends when the
 //! store is gone.
 
 use std::collections::HashMap;
@@ -27,17 +29,48 @@ pub const CHANNEL: &str = "todokit_changes";
 /// How long the listener waits before connecting again.
 const RECONNECT_AFTER: Duration = Duration::from_secs(1);
 
+/// How often the listening connection is asked a trivial query, and how
+/// long its answer may take: a connection that died without a word (a
+/// network that drops packets, a server frozen) is found out and replaced
+/// within two of these, instead of leaving every feed deaf.
+pub const HEARTBEAT: Duration = Duration::from_secs(30);
+
+/// The longest a listening connection may take to open.
+const CONNECT_LIMIT: Duration = Duration::from_secs(10);
+
+/// Tells listeners apart in `pg_stat_activity` (their `application_name`).
+static LISTENERS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 /// The feeds watching each conversation (by the hash of its id).
 type Watchers = HashMap<String, Vec<(u64, Wake)>>;
 
 /// The watches of one store and its listening connection.
-#[derive(Default)]
 pub struct Listener {
     watchers: Mutex<Watchers>,
     next_watch: Mutex<u64>,
+    /// Whether a listening task runs; cleared when it ends, also when the
+    /// runtime it ran on shuts down, so the next watch starts another.
     started: Mutex<bool>,
     /// Store-wide watches, rung by every notification.
     all: Arc<Wakes>,
+    /// See [`HEARTBEAT`].
+    heartbeat: Duration,
+    /// The listening connection's `application_name`.
+    name: String,
+}
+
+impl Default for Listener {
+    fn default() -> Self {
+        let n = LISTENERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Self {
+            watchers: Mutex::default(),
+            next_watch: Mutex::default(),
+            started: Mutex::default(),
+            all: Arc::default(),
+            heartbeat: HEARTBEAT,
+            name: format!("todokit-listen-{}-{n}", std::process::id()),
+        }
+    }
 }
 
 /// The notification payload for `conversation`, as the save statement
@@ -93,7 +126,9 @@ impl Listener {
         let mut started = self.started.lock().unwrap_or_else(PoisonError::into_inner);
         if !*started {
             *started = true;
-            runtime.spawn(listen(Arc::downgrade(self), config.clone()));
+            let mut config = config.clone();
+            config.application_name(&self.name);
+            runtime.spawn(listen(Arc::downgrade(self), config, self.heartbeat));
         }
     }
 
@@ -150,15 +185,31 @@ impl Drop for Unwatch {
     }
 }
 
+/// Clears the listener's `started` flag when the listening task ends or is
+/// dropped with its runtime.
+struct Running(Weak<Listener>);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if let Some(listener) = self.0.upgrade() {
+            *listener.started.lock().unwrap_or_else(PoisonError::into_inner) = false;
+        }
+    }
+}
+
 /// The listening connection: connect, `LISTEN`, dispatch, and again after
-/// a failure, until the store (and so the listener) is dropped.
-async fn listen(listener: Weak<Listener>, config: tokio_postgres::Config) {
-    let mut reconnecting = false;
+/// a failure or a missed heartbeat, until the store (and so the listener)
+/// is dropped. After every `LISTEN`, the first included, every feed is
+/// woken: commits made before it took were heard by nobody.
+async fn listen(listener: Weak<Listener>, config: tokio_postgres::Config, heartbeat: Duration) {
+    let _running = Running(listener.clone());
     loop {
         if listener.strong_count() == 0 {
             return;
         }
-        if let Ok((client, mut connection)) = config.connect(NoTls).await {
+        if let Ok(Ok((client, mut connection))) =
+            tokio::time::timeout(CONNECT_LIMIT, config.connect(NoTls)).await
+        {
             // The connection carries the replies and the notifications; it
             // is polled here while `LISTEN` runs and for as long as it lives.
             let dispatch_to = listener.clone();
@@ -176,121 +227,50 @@ async fn listen(listener: Weak<Listener>, config: tokio_postgres::Config) {
                 }
             });
             let statement = format!("LISTEN {CHANNEL}");
-            let listening = client.batch_execute(&statement);
+            let listening = tokio::time::timeout(heartbeat, client.batch_execute(&statement));
             tokio::select! {
                 () = &mut messages => {}
                 result = listening => {
-                    if result.is_ok() {
-                        // Commits while the connection was down sent
-                        // notifications nobody heard.
-                        if let Some(listener) = listener.upgrade().filter(|_| reconnecting) {
+                    if matches!(result, Ok(Ok(()))) {
+                        if let Some(listener) = listener.upgrade() {
                             listener.wake_all();
                         }
                         // `client` stays alive while the connection runs.
-                        messages.await;
+                        keep_alive(&client, messages.as_mut(), heartbeat).await;
                     }
                 }
             }
             drop(client);
         }
-        reconnecting = true;
         tokio::time::sleep(RECONNECT_AFTER).await;
     }
 }
 
-#[cfg(test)]
-mod tests {
-    //! Against the real PostgreSQL `make test` starts.
-    use super::*;
-    use crate::store::PostgresStore;
-    use pretty_assertions::assert_eq;
-    use std::time::Instant;
-    use todokit_app::{ManualClock, TodoWriteService, profiles};
-
-    fn service(store: PostgresStore) -> TodoWriteService {
-        TodoWriteService::new(
-            profiles::by_name("claude-code").expect("profile"),
-            Arc::new(store),
-            Arc::new(ManualClock::new(0)),
-        )
-    }
-
-    async fn next(feed: &mut todokit_app::Subscription) -> Option<u64> {
-        let item = tokio::time::timeout(Duration::from_secs(10), feed.changed()).await;
-        Some(item.ok()??.ok()?.version)
-    }
-
-    #[test]
-    fn the_payload_is_the_hex_sha256_of_the_id_whatever_its_length() {
-        let long = "🦀".repeat(5_000);
-        let actual = (payload("default"), payload(&long).len());
-        let expected = (
-            "37a8eec1ce19687d132fe29051dca629d164e2c4958ba141d5f4133a33f0688f".to_owned(),
-            64,
-        );
-        assert_eq!(actual, expected);
-    }
-
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn a_watch_is_woken_by_another_machines_commit_and_ends_with_its_guard() {
-        use todokit_app::ConversationContext;
-        let url =
-            std::env::var("TODOKIT_TEST_POSTGRES_URL").expect("make test sets TODOKIT_TEST_POSTGRES_URL");
-        let here = PostgresStore::connect(&url, 2).await.expect("database");
-        let there = service(PostgresStore::connect(&url, 2).await.expect("database"));
-        let conversation = format!("watch-{}", std::process::id());
-        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-        let guard = here.watch(
-            &conversation,
-            Arc::new(move || {
-                let _ = tx.send(());
-            }),
-        );
-        tokio::time::sleep(Duration::from_millis(300)).await;
-        let args = r#"{"todos":[{"content":"a","status":"pending","activeForm":"A"}]}"#;
-        there.call(&conversation, "TodoWrite", args).await.expect("call");
-        let woken = tokio::time::timeout(Duration::from_secs(5), rx.recv())
-            .await
-            .is_ok();
-        // Another conversation's commit does not wake it; after the guard
-        // is gone, nothing does.
-        there
-            .call(&format!("{conversation}-other"), "TodoWrite", args)
-            .await
-            .expect("call");
-        drop(guard);
-        there
-            .call(
-                &conversation,
-                "TodoWrite",
-                args.replace("pending", "in_progress").as_str(),
-            )
-            .await
-            .expect("call");
-        tokio::time::sleep(Duration::from_millis(500)).await;
-        let later = rx.try_recv().is_ok();
-        assert_eq!((woken, later), (true, false));
-    }
-
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn a_feed_hears_another_machines_commit_within_a_second() {
-        let url =
-            std::env::var("TODOKIT_TEST_POSTGRES_URL").expect("make test sets TODOKIT_TEST_POSTGRES_URL");
-        // Two stores with pools of their own: two machines on one database.
-        let here = service(PostgresStore::connect(&url, 2).await.expect("database"));
-        let there = service(PostgresStore::connect(&url, 2).await.expect("database"));
-        // An id longer than a notification may carry.
-        let conversation = format!("notify-{}-{}", std::process::id(), "x".repeat(9_000));
-        let mut feed = here.subscribe(&conversation);
-        let first = next(&mut feed).await;
-        // Let the listening connection say LISTEN before the commit.
-        tokio::time::sleep(Duration::from_millis(300)).await;
-        let args = r#"{"todos":[{"content":"a","status":"pending","activeForm":"A"}]}"#;
-        let started = Instant::now();
-        there.call(&conversation, "TodoWrite", args).await.expect("call");
-        let second = next(&mut feed).await;
-        let heard = started.elapsed();
-        let actual = (first, second, heard < Duration::from_secs(1));
-        assert_eq!(actual, (Some(0), Some(1), true), "heard after {heard:?}");
+/// Polls the listening connection's `messages` until they end or the
+/// connection misses a heartbeat: no answer to `SELECT 1` within
+/// `heartbeat`, asked every `heartbeat`.
+async fn keep_alive(
+    client: &tokio_postgres::Client,
+    mut messages: std::pin::Pin<&mut impl std::future::Future<Output = ()>>,
+    heartbeat: Duration,
+) {
+    loop {
+        tokio::select! {
+            () = messages.as_mut() => return,
+            () = tokio::time::sleep(heartbeat) => {}
+        }
+        let ping = tokio::time::timeout(heartbeat, client.simple_query("SELECT 1"));
+        tokio::select! {
+            () = messages.as_mut() => return,
+            answered = ping => {
+                if !matches!(answered, Ok(Ok(_))) {
+                    return;
+                }
+            }
+        }
     }
 }
+
+#[cfg(test)]
+#[path = "notify_tests.rs"]
+mod tests;
