@@ -81,6 +81,26 @@ pub fn apply_updates(
     limits: &Limits,
     now: Timestamp,
 ) -> Result<(TodoState, Applied), TodoError> {
+    // Sizes first: no part of the call is worked on when one of them is
+    // past what any list may hold (each op costs a pass over the list).
+    let bound = limits.max_items.max(state.tasks().count());
+    let sizes = [
+        ("remove", updates.remove.len(), bound),
+        ("update", updates.update.len(), bound),
+        ("add", updates.add.len(), limits.max_items),
+        ("reorder", updates.reorder.as_ref().map_or(0, Vec::len), bound),
+    ];
+    if let Some((field, count, max)) = sizes.into_iter().find(|(_, count, max)| count > max) {
+        let mut problems = Violations::default();
+        problems.push(Violation::TooManyItems {
+            field: field.to_owned(),
+            count,
+            max,
+        });
+        return problems
+            .into_result()
+            .map(|()| (state.clone(), Applied::default()));
+    }
     let mut next = state.clone();
     next.ensure_ids();
     let mut problems = Violations::default();
@@ -111,6 +131,7 @@ pub fn apply_updates(
     }
 
     let before_add = ids(&next);
+    let mut present: HashSet<String> = next.tasks().map(|t| t.content.trim().to_owned()).collect();
     for (i, item) in updates.add.into_iter().enumerate() {
         let field = format!("add[{i}].content");
         check_text(
@@ -120,7 +141,7 @@ pub fn apply_updates(
             field,
             &mut problems,
         );
-        if next.tasks().any(|t| t.content.trim() == item.content.trim()) {
+        if !present.insert(item.content.trim().to_owned()) {
             applied.already_present.push(item.content);
             continue;
         }
@@ -271,6 +292,31 @@ mod tests {
             }],
             omitted: 0,
         }));
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn a_part_longer_than_any_list_is_refused_before_any_of_it_is_worked_on() {
+        let many = |n: usize| (0..n).map(|i| format!("t{i}")).collect::<Vec<_>>();
+        let fixture = [
+            Updates::default().add(many(10_000).into_iter().map(NewTodo::new).collect::<Vec<_>>()),
+            Updates::default().remove(many(101)),
+            Updates::default().reorder(many(40_000)),
+        ];
+        let actual: Vec<String> = fixture
+            .into_iter()
+            .map(
+                |updates| match apply_updates(&two(), updates, &Limits::DEFAULT, NOW) {
+                    Err(error) => error.to_string(),
+                    Ok(_) => "applied".to_owned(),
+                },
+            )
+            .collect();
+        let expected = vec![
+            "- add: 10000 items were sent; at most 100 are allowed".to_owned(),
+            "- remove: 101 items were sent; at most 100 are allowed".to_owned(),
+            "- reorder: 40000 items were sent; at most 100 are allowed".to_owned(),
+        ];
         assert_eq!(actual, expected);
     }
 

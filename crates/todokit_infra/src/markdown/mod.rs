@@ -50,6 +50,8 @@ mod escape;
 
 pub use escape::{escape, unescape};
 
+use std::collections::HashSet;
+
 use crate::render::steers_terminal;
 use todokit_app::profiles::pi::MARKERS as PI;
 use todokit_app::{ImportError, MarkdownCodec};
@@ -207,6 +209,11 @@ struct Reader {
     plain_default: bool,
     /// Whether the first phase holds tasks written before any heading.
     orphans: bool,
+    /// The task texts and phase names read so far: a repeat is refused at
+    /// the cost of one look-up, not a pass over the list (a file may hold
+    /// many thousands of lines).
+    task_texts: HashSet<String>,
+    phase_names: HashSet<String>,
 }
 
 impl Reader {
@@ -277,9 +284,10 @@ impl Reader {
             && let Some(first) = self.state.phases.first_mut()
         {
             first.name = DEFAULT_PHASE.to_owned();
+            self.phase_names.insert(DEFAULT_PHASE.to_owned());
         }
-        if self.state.phases.iter().any(|p| p.name == name) {
-            return Err(format!("phase \"{name}\" appears twice"));
+        if !self.phase_names.insert(name.clone()) {
+            return Err(format!("phase \"{}\" appears twice", todokit_domain::clip(&name)));
         }
         self.plain_default |= level == 1 && name == DEFAULT_PHASE;
         self.state.phases.push(Phase::new(name));
@@ -307,9 +315,10 @@ impl Reader {
         if content.is_empty() {
             return Err("the task has no text".to_owned());
         }
-        if self.state.tasks().any(|t| t.content == content) {
+        if !self.task_texts.insert(content.clone()) {
             return Err(format!(
-                "task \"{content}\" appears twice; task texts must be unique"
+                "task \"{}\" appears twice; task texts must be unique",
+                todokit_domain::clip(&content)
             ));
         }
         if self.state.phases.is_empty() {

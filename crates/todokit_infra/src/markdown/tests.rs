@@ -410,3 +410,15 @@ proptest! {
         prop_assert_eq!(actual, Ok(oh_my_pi_reading(&phases)));
     }
 }
+
+#[test]
+fn a_repeat_at_the_end_of_a_long_file_is_found_by_one_look_up_per_line() {
+    let mut text: String = (0..100_000).map(|i| format!("- [ ] task {i}\n")).collect();
+    text.push_str("- [ ] task 0\n");
+    let actual = import(&text, 0).map(|state| state.tasks().count());
+    let expected = Err(ImportError {
+        line: 100_001,
+        message: "task \"task 0\" appears twice; task texts must be unique".to_owned(),
+    });
+    assert_eq!(actual, expected);
+}
