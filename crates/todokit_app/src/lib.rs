@@ -31,7 +31,10 @@ pub mod wire;
 /// [`wire_enum!`] in the crates that invoke it.
 #[doc(hidden)]
 pub use arguments::ALIASES_KEY;
-pub use arguments::{ArgumentError, CompiledSchema, Leniency, ROOT_FIELD, json_kind, parse_arguments};
+pub use arguments::{
+    ARRAY_SLACK, ArgumentError, CompiledSchema, ITEM_TEXT_BYTES, Leniency, ROOT_FIELD, SizeLimits, json_kind,
+    parse_arguments,
+};
 pub use clock::{Clock, ManualClock};
 pub use context::{ConversationContext, StoreError, StoredConversation, Wake, WatchGuard};
 pub use details::Details;

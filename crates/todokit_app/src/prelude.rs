@@ -19,5 +19,5 @@ pub use crate::wire::{
 pub use crate::{Details, Leniency};
 pub use todokit_domain::{
     FieldNames, InProgressPolicy, ItemPath, Limits, ListRules, MergeItem, Priority, Replacement, Status,
-    Todo, TodoError, TodoPatch, TodoState, merge_by_id,
+    Todo, TodoError, TodoPatch, TodoState, clip, list_some, merge_by_id,
 };

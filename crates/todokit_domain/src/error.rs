@@ -8,8 +8,13 @@ use thiserror::Error;
 /// complaints helps nobody.
 pub const MAX_REPORTED_VIOLATIONS: usize = 20;
 
-/// The longest excerpt of model text that an error message quotes.
-pub const MAX_QUOTED_CHARS: usize = 80;
+/// The longest excerpt of model text that an error message quotes; a
+/// longer text is quoted this far, then `… (N bytes)`.
+pub const MAX_QUOTED_CHARS: usize = 200;
+
+/// The most positions (indexes, ids) an error message lists; the rest are
+/// counted (`… and N more`).
+pub const MAX_LISTED_POSITIONS: usize = 10;
 
 /// One broken rule, naming the field (`todos[3].content`) it is about.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -85,7 +90,7 @@ pub enum Violation {
     /// More than one item is in progress where the profile allows one.
     #[error(
         "{field}: {count} items are in_progress ({}); only one item may be in_progress at a time",
-        items.join(", ")
+        list_some(items)
     )]
     TooManyInProgress {
         /// The list's key.
@@ -256,12 +261,27 @@ impl TodoError {
     }
 }
 
-/// `text` cut to at most [`MAX_QUOTED_CHARS`] characters (an ellipsis marks
-/// the cut), for quoting model text inside an error message.
+/// `text` cut to at most [`MAX_QUOTED_CHARS`] characters (then `… (N
+/// bytes)`, the whole text's length), for quoting model text inside an
+/// error message.
 pub fn clip(text: &str) -> String {
     match text.char_indices().nth(MAX_QUOTED_CHARS) {
         None => text.to_owned(),
-        Some((cut, _)) => format!("{}…", &text[..cut]),
+        Some((cut, _)) => format!("{}… ({} bytes)", &text[..cut], text.len()),
+    }
+}
+
+/// `items` joined with `", "`, at most [`MAX_LISTED_POSITIONS`] of them,
+/// then `… and N more`.
+pub fn list_some<T: std::fmt::Display>(items: &[T]) -> String {
+    let shown: Vec<String> = items
+        .iter()
+        .take(MAX_LISTED_POSITIONS)
+        .map(ToString::to_string)
+        .collect();
+    match items.len().saturating_sub(MAX_LISTED_POSITIONS) {
+        0 => shown.join(", "),
+        more => format!("{}… and {more} more", shown.join(", ")),
     }
 }
 
@@ -272,9 +292,13 @@ mod tests {
 
     #[test]
     fn clip_keeps_short_text_and_cuts_long_text_on_a_char_boundary() {
-        let fixture = ["short".to_owned(), "é".repeat(100)];
+        let fixture = ["short".to_owned(), "é".repeat(100), "é".repeat(201)];
         let actual: Vec<String> = fixture.iter().map(|s| clip(s)).collect();
-        let expected = vec!["short".to_owned(), format!("{}…", "é".repeat(80))];
+        let expected = vec![
+            "short".to_owned(),
+            "é".repeat(100),
+            format!("{}… (402 bytes)", "é".repeat(200)),
+        ];
         assert_eq!(actual, expected);
     }
 

@@ -32,7 +32,10 @@ pub use batch::{
 };
 pub use checklist::{Escape, progress_line};
 pub use claim::{Claim, ClaimFields, check_claim};
-pub use error::{MAX_QUOTED_CHARS, MAX_REPORTED_VIOLATIONS, TodoError, Violation, Violations, clip};
+pub use error::{
+    MAX_LISTED_POSITIONS, MAX_QUOTED_CHARS, MAX_REPORTED_VIOLATIONS, TodoError, Violation, Violations, clip,
+    list_some,
+};
 pub use lifecycle::{auto_clear, auto_clear_due, drop_finished, next_auto_clear};
 pub use merge::{MergeItem, merge_by_id};
 pub use patch::{TodoField, TodoPatch};

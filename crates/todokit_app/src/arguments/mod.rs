@@ -28,6 +28,7 @@ mod leniency;
 mod nul;
 mod parse;
 mod repair;
+mod sizes;
 
 use serde_json::Value;
 use todokit_domain::MAX_REPORTED_VIOLATIONS;
@@ -38,6 +39,8 @@ use leniency::TEXT_SYNONYMS;
 pub use leniency::{ALIASES_KEY, ID_KEY, Leniency};
 pub(crate) use nul::{nul_in_text, nul_in_value};
 pub use parse::{ArgumentError, ROOT_FIELD, decode, kind as json_kind, parse_arguments};
+pub use sizes::{ARRAY_SLACK, ITEM_TEXT_BYTES, SizeLimits};
+pub(crate) use sizes::{oversized_text, oversized_value};
 
 /// `args` brought into the shape `schema` describes where `leniency`
 /// allows, then checked against it: the repaired arguments, or every problem

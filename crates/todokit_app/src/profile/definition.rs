@@ -8,7 +8,7 @@ use todokit_domain::{ListRules, Timestamp, TodoState, auto_clear, auto_clear_due
 
 use super::lifecycle::Lifecycle;
 use super::upstream::Upstream;
-use crate::arguments::{CompiledSchema, Leniency};
+use crate::arguments::{ARRAY_SLACK, CompiledSchema, ITEM_TEXT_BYTES, Leniency, SizeLimits};
 use crate::tool::Tool;
 
 /// The default number of tool rounds without a todo call before a host nags
@@ -62,6 +62,10 @@ pub struct Profile {
     context: Option<fn(&TodoState) -> String>,
     shows_ids: bool,
     phased: bool,
+    /// The top-level fields that hold a whole list as one text, and the
+    /// most bytes that text may have (see [`Profile::with_list_text`]).
+    list_texts: Vec<&'static str>,
+    list_text_bytes: Option<usize>,
     tools: Vec<Registered>,
 }
 
@@ -95,7 +99,42 @@ impl Profile {
             context: None,
             shows_ids: false,
             phased: false,
+            list_texts: Vec::new(),
+            list_text_bytes: None,
             tools: Vec::new(),
+        }
+    }
+
+    /// Declares `field` (a top-level argument) as a whole list written as
+    /// one text, as Goose's `content` or Roo Code's `todos` are. Such a
+    /// text may be as long as `max_bytes` (the original's limit, in UTF-8
+    /// bytes) when given, else the item count times the item text limit;
+    /// any other text of a call is an item's (see `docs/limits.md`).
+    pub fn with_list_text(mut self, field: &'static str, max_bytes: Option<usize>) -> Self {
+        self.list_texts.push(field);
+        self.list_text_bytes = max_bytes.or(self.list_text_bytes);
+        self
+    }
+
+    /// The caps every call of this profile is measured against before its
+    /// tool runs: above the profile's own limits, so the tool still refuses
+    /// in its own words what its original refuses.
+    pub fn size_limits(&self) -> SizeLimits {
+        let limits = &self.rules.limits;
+        let item = ITEM_TEXT_BYTES
+            .max(limits.max_content_bytes)
+            .max(limits.max_active_form_bytes)
+            .max(limits.max_description_bytes)
+            .max(limits.max_id_bytes);
+        let items = limits.max_items.max(1);
+        SizeLimits {
+            item_text_bytes: item,
+            list_text_bytes: self
+                .list_text_bytes
+                .unwrap_or_else(|| items.saturating_mul(item))
+                .max(item),
+            list_text_fields: self.list_texts.clone(),
+            array_items: items.saturating_mul(ARRAY_SLACK),
         }
     }
 

@@ -4,7 +4,9 @@
 use serde_json::Value;
 
 use super::definition::Profile;
-use crate::arguments::{parse_arguments, repair_then_check};
+use crate::arguments::{
+    nul_in_text, nul_in_value, oversized_text, oversized_value, parse_arguments, repair_then_check,
+};
 use crate::tool::{CallContext, DecodedInput, Outcome, ToolError};
 
 impl Profile {
@@ -14,6 +16,9 @@ impl Profile {
     /// the profile has no such tool.
     pub fn run(&self, name: &str, args: &Value, ctx: &CallContext<'_>) -> Option<Outcome> {
         let tool = self.find(name)?;
+        if let Some(refused) = self.gate_value(name, args) {
+            return Some(Outcome::read(refused.into_result(tool.name())));
+        }
         Some(match self.repair_and_check_args(name, args.clone()) {
             Ok(prepared) => tool.call(&prepared, ctx),
             Err(error) => Outcome::read(error.into_result(tool.name())),
@@ -26,6 +31,9 @@ impl Profile {
     /// tool.
     pub fn run_text(&self, name: &str, text: &str, ctx: &CallContext<'_>) -> Option<Outcome> {
         let tool = self.find(name)?;
+        if let Some(refused) = self.gate_text(name, text) {
+            return Some(Outcome::read(refused.into_result(tool.name())));
+        }
         if let Some(input) = self.decode_well_formed(name, text) {
             return Some(tool.call_decoded(input, ctx));
         }
@@ -58,5 +66,23 @@ impl Profile {
             .map_err(|(args, problems)| registered.tool.refusal(&args, problems)),
             None => Ok(args),
         }
+    }
+
+    /// The refusal for argument text no tool of this profile takes whatever
+    /// it is: text holding the NUL character, or past a cap of
+    /// [`Profile::size_limits`]. Checked before any tool work.
+    pub fn gate_text(&self, name: &str, text: &str) -> Option<ToolError> {
+        let registered = self.registered(name)?;
+        nul_in_text(text)
+            .or_else(|| oversized_text(text, registered.schema(), &self.size_limits()))
+            .map(ToolError::from)
+    }
+
+    /// [`Profile::gate_text`] for arguments already parsed.
+    pub fn gate_value(&self, name: &str, args: &Value) -> Option<ToolError> {
+        let registered = self.registered(name)?;
+        nul_in_value(args)
+            .or_else(|| oversized_value(args, registered.schema(), &self.size_limits()))
+            .map(ToolError::from)
     }
 }

@@ -29,6 +29,7 @@ pub fn profile() -> Profile {
         "Continue CLI's Checklist: one markdown checklist, echoed back",
         ListRules::with_default_limits(InProgressPolicy::Warn).limits(Limits::capped(1_000, 8 * 1024)),
     )
+    .with_list_text("checklist", None)
     .with_upstream(Upstream {
         agent: "Continue CLI",
         pin: Pin::Source {

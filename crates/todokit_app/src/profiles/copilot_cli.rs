@@ -24,6 +24,7 @@ pub fn profile() -> Profile {
         "GitHub Copilot CLI's update_todo: a titled markdown checklist, replaced whole",
         ListRules::with_default_limits(InProgressPolicy::Warn),
     )
+    .with_list_text("todos", None)
     .with_upstream(Upstream {
         agent: "GitHub Copilot CLI",
         pin: Pin::Source {

@@ -95,7 +95,7 @@ impl ListWriter for Todos {
             // Only the exact words, as Crush compares them.
             let found = TriStatus::SPELLINGS.iter().find(|(word, _)| *word == item.status);
             let Some((_, status)) = found else {
-                return Err(ToolError::refused(FIELDS.list, format!("invalid status {} for todo {}", go_quote(&item.status), go_quote(&item.content))));
+                return Err(ToolError::refused(FIELDS.list, format!("invalid status {} for todo {}", go_quote(&clip(&item.status)), go_quote(&clip(&item.content)))));
             };
             let mut todo = Todo::new(item.content.clone()).status(*status);
             // Crush stores an empty active form; here none is none.

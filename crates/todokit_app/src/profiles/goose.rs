@@ -35,6 +35,8 @@ pub fn profile() -> Profile {
         "Goose's todo_write: one free text, restated before every request",
         ListRules::with_default_limits(InProgressPolicy::Warn).limits(Limits::capped(MAX_CHARS / 4, MAX_CHARS * 4)),
     )
+    // Goose counts characters; four bytes each at the most.
+    .with_list_text("content", Some(MAX_CHARS * 4))
     .with_upstream(Upstream {
         agent: "Goose",
         pin: Pin::Source {

@@ -183,7 +183,7 @@ fn invalid_status(args: &Value, field: &str) -> Option<String> {
         Some(id @ Value::Number(_)) => id.to_string(),
         _ => (position + 1).to_string(),
     };
-    Some(format!("Item {id}: invalid status '{status}'"))
+    Some(format!("Item {}: invalid status '{}'", clip(&id), clip(&status)))
 }
 
 /// One stored item as `todo` writes it.

@@ -52,6 +52,7 @@ pub fn profile() -> Profile {
         "Roo Code's update_todo_list: the whole list as a markdown checklist",
         ListRules::with_default_limits(InProgressPolicy::Warn),
     )
+    .with_list_text("todos", None)
     .with_upstream(Upstream {
         agent: "Roo Code",
         pin: Pin::Source {

@@ -116,7 +116,7 @@ impl CommandTool for VibeTodo {
                 read_list::<Write>(text, ctx.state)
             }
             ReadWrite::Write if input.action == ReadWrite::Write.as_str() => write_list::<Write>(Self::NAME, input, ctx),
-            ReadWrite::Write => Err(ToolError::refused("action", format!("Invalid action '{}'. Use 'read' or 'write'.", input.action))),
+            ReadWrite::Write => Err(ToolError::refused("action", format!("Invalid action '{}'. Use 'read' or 'write'.", clip(&input.action)))),
         }
     }
 }

@@ -5,7 +5,6 @@ use serde_json::Value;
 
 use super::error::ServiceError;
 use super::todo_write_service::TodoWriteService;
-use crate::arguments::{nul_in_text, nul_in_value};
 use crate::{CallContext, DecodedInput, Tool, ToolError, ToolResult, parse_arguments};
 
 /// A call's arguments, made ready before the first load.
@@ -24,8 +23,8 @@ impl TodoWriteService {
     /// tool error (`is_error: true`), not a failure of the call.
     pub async fn call(&self, conversation: &str, tool: &str, args: &str) -> Result<ToolResult, ServiceError> {
         let found = self.profile.find(tool).ok_or_else(|| self.unknown(tool))?;
-        if let Some(nul) = nul_in_text(args) {
-            return Ok(ToolError::from(nul).into_result(found.name()));
+        if let Some(refused) = self.profile.gate_text(found.name(), args) {
+            return Ok(refused.into_result(found.name()));
         }
         // Well-formed text goes straight into the typed input; anything
         // else takes the parsing, repairing and checking path below.
@@ -59,8 +58,8 @@ impl TodoWriteService {
         args: Value,
     ) -> Result<ToolResult, ServiceError> {
         let tool = self.profile.find(tool).ok_or_else(|| self.unknown(tool))?;
-        if let Some(nul) = nul_in_value(&args) {
-            return Ok(ToolError::from(nul).into_result(tool.name()));
+        if let Some(refused) = self.profile.gate_value(tool.name(), &args) {
+            return Ok(refused.into_result(tool.name()));
         }
         // The arguments do not depend on the stored state: check them once,
         // before any load, and not again on a retry.

@@ -290,8 +290,8 @@ fn a_hand_edit_cannot_leave_what_the_profiles_own_tool_would_refuse() {
     let actual = (long, fits, one_too_many, fiftieth, done);
     let expected = (
         Err(format!(
-            "the task \"{}…\" is 299 bytes, and claude-code's tool takes at most 200: shorten it",
-            "x".repeat(80)
+            "the task \"{}… (299 bytes)\" is 299 bytes, and claude-code's tool takes at most 200: shorten it",
+            "x".repeat(200)
         )),
         Ok(Some(49)),
         Err(

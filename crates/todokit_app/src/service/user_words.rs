@@ -55,8 +55,8 @@ mod tests {
         let actual = refusals(&fixture);
         let expected = format!(
             "a task's text is empty; name the task; no task is called \"Ship\": the list is empty; \
-             the list already has a task called \"{}…\"; no phase is called \"Later\"",
-            "x".repeat(80)
+             the list already has a task called \"{}… (500 bytes)\"; no phase is called \"Later\"",
+            "x".repeat(200)
         );
         assert_eq!(actual, expected);
     }

@@ -140,14 +140,14 @@ impl TypedTool for AddTasks {
             if let Some(parent) = parent.as_deref().filter(|p| !known(p)) {
                 return Err(ToolError::refused(
                     FIELDS.item(i, "parent_task_id"),
-                    format!("no task has the UUID {parent}"),
+                    format!("no task has the UUID {}", clip(parent)),
                 ));
             }
             let after = new.after_task_id.as_deref().filter(|a| *a != ROOT_UUID);
             let (at, parent) = match after {
                 Some(after) => {
                     let at = after_subtree(&tasks, after).ok_or_else(|| {
-                        ToolError::refused(FIELDS.item(i, "after_task_id"), format!("no task has the UUID {after}"))
+                        ToolError::refused(FIELDS.item(i, "after_task_id"), format!("no task has the UUID {}", clip(after)))
                     })?;
                     let sibling_parent = tasks.iter().find(|t| t.id.as_deref() == Some(after)).and_then(|t| t.parent.clone());
                     (at, parent.or(sibling_parent))
@@ -188,7 +188,7 @@ impl TypedTool for UpdateTasks {
                 return Err(ToolError::refused(field, "the root task is the list itself and cannot be changed".to_owned()));
             }
             let Some(task) = tasks.iter_mut().find(|t| t.id.as_deref() == Some(change.task_id.as_str())) else {
-                return Err(ToolError::refused(field, format!("no task has the UUID {}", change.task_id)));
+                return Err(ToolError::refused(field, format!("no task has the UUID {}", clip(&change.task_id))));
             };
             if let Some(state) = change.state {
                 task.status = state.into();
@@ -226,7 +226,7 @@ impl TypedTool for ReorganizeTasklist {
                 Some(uuid) if tasks.iter().any(|t: &Todo| t.id.as_deref() == Some(uuid.as_str())) => {
                     return Err(ToolError::refused(
                         "markdown".to_owned(),
-                        format!("the UUID {uuid} stands on two lines; give each task one line"),
+                        format!("the UUID {} stands on two lines; give each task one line", clip(&uuid)),
                     ));
                 }
                 // A UUID the list does not know is a new task, as NEW_UUID.

@@ -113,14 +113,14 @@ fn refusal_of_update(state: &TodoState, previous: &Todo, updated: &Todo, depende
     if let Some(parent) = updated.parent.as_deref().filter(|p| !p.is_empty())
         && state.find(parent).is_none()
     {
-        return Some(format!("Parent task with ID {parent} not found."));
+        return Some(format!("Parent task with ID {} not found.", clip(parent)));
     }
     let closing = TrackerStatus::from(updated.status) == TrackerStatus::Closed
         && TrackerStatus::from(previous.status) != TrackerStatus::Closed;
     if closing {
         for dependency in &updated.blocked_by {
             let Some(task) = state.find(dependency) else {
-                return Some(format!("Dependency {dependency} not found for task {id}."));
+                return Some(format!("Dependency {} not found for task {}.", clip(dependency), clip(id)));
             };
             let status = TrackerStatus::from(task.status);
             if status != TrackerStatus::Closed {
@@ -246,7 +246,7 @@ impl TypedTool for CreateTask {
             && state.find(parent).is_none()
         {
             return Ok(failed(
-                format!("Parent task with ID {parent} not found."),
+                format!("Parent task with ID {} not found.", clip(parent)),
                 "Failed to create task.",
             ));
         }
@@ -285,7 +285,7 @@ impl TypedTool for UpdateTask {
         let state = with_ids(ctx.state).into_owned();
         let Some(previous) = state.find(&input.id).cloned() else {
             return Ok(failed(
-                format!("Task with ID {} not found.", input.id),
+                format!("Task with ID {} not found.", clip(&input.id)),
                 "Failed to update task.",
             ));
         };
@@ -347,7 +347,7 @@ impl TypedTool for GetTask {
         let state = with_ids(ctx.state);
         let Some(task) = state.find(&input.id) else {
             // Not an error in the tracker: the model reads it and goes on.
-            let content = format!("Task {} not found.", input.id);
+            let content = format!("Task {} not found.", clip(&input.id));
             return Ok(Outcome::read(ToolResult::ok(content, shown_text("Task not found."))));
         };
         let json = TaskJson {
@@ -419,11 +419,11 @@ impl TypedTool for LinkTasks {
         }
         let state = with_ids(ctx.state).into_owned();
         let Some(previous) = state.find(&input.task_id).cloned() else {
-            let content = format!("Task {} not found.", input.task_id);
+            let content = format!("Task {} not found.", clip(&input.task_id));
             return Ok(Outcome::read(ToolResult::ok(content, shown_text("Task not found."))));
         };
         if state.find(&input.dependency_id).is_none() {
-            let content = format!("Dependency task {} not found.", input.dependency_id);
+            let content = format!("Dependency task {} not found.", clip(&input.dependency_id));
             return Ok(Outcome::read(ToolResult::ok(content, shown_text("Dependency not found."))));
         }
         let mut updated = previous.clone();

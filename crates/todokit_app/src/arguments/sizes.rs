@@ -1,0 +1,241 @@
+//! The size gate: every call's arguments measured before any tool sees
+//! them, on every profile alike (`docs/limits.md` lists the figures).
+//!
+//! Two kinds of text: an item's text (content, title, note, description,
+//! explanation, a metadata value or key, a reason, an id, a status) and a
+//! whole list written as one text (Goose's `content`, Roo Code's `todos`).
+//! Each has its cap, and every array its count cap. What passes the gate
+//! can still be refused by the tool in its agent's own words (a list of 21
+//! items where the original takes 20, a 201-byte task where it takes 200):
+//! the gate only keeps work and memory bounded whatever arrives, so it
+//! sits above every profile's own limits.
+//!
+//! Most calls are far below every cap, so the text is first skimmed once
+//! without being parsed; only a call with a long string or a long array is
+//! parsed and walked, beside the tool's schema, to name the field.
+
+use serde_json::Value;
+
+use super::compiled::Node;
+use super::{ArgumentError, CompiledSchema, ROOT_FIELD};
+
+/// The longest item text any profile takes when its original sets no
+/// larger limit: 8 KiB.
+pub const ITEM_TEXT_BYTES: usize = 8 * 1024;
+
+/// How many times a profile's item count an array of one call may hold
+/// before the gate refuses it: between the two, the tool refuses in its
+/// own words.
+pub const ARRAY_SLACK: usize = 2;
+
+/// The caps one profile's calls are measured against.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SizeLimits {
+    /// The longest item text, in UTF-8 bytes.
+    pub item_text_bytes: usize,
+    /// The longest whole-list text, in UTF-8 bytes: the original's limit
+    /// where it sets one, else the item count times the item text limit.
+    pub list_text_bytes: usize,
+    /// The top-level fields that hold a whole list as one text.
+    pub list_text_fields: Vec<&'static str>,
+    /// The most items one array of a call may hold.
+    pub array_items: usize,
+}
+
+impl SizeLimits {
+    /// The cap for the text at `path` whose schema node is `node`: a list
+    /// sent as text (a declared whole-list field, or a string where the
+    /// schema wants an array or object, which the lenient path parses)
+    /// gets the list cap, any other text the item cap.
+    fn cap(&self, path: &str, node: Option<&Node>) -> usize {
+        let list = self.list_text_fields.contains(&path) || node.is_some_and(wants_structure);
+        match list {
+            true => self.list_text_bytes,
+            false => self.item_text_bytes,
+        }
+    }
+}
+
+/// True when `node` takes an array or an object and not a string.
+fn wants_structure(node: &Node) -> bool {
+    let types = |n: &Node| {
+        let has = |t: &str| n.types.iter().any(|x| *x == t);
+        (has("array") || has("object"), has("string"))
+    };
+    let (mut structure, mut string) = types(node);
+    for branch in &node.any_of {
+        let (s, t) = types(branch);
+        structure |= s;
+        string |= t;
+    }
+    structure && !string
+}
+
+/// The refusal for argument text past a cap of `limits`, naming the field,
+/// or `None` when everything fits (or the text is not JSON: the parser
+/// reports that).
+pub fn oversized_text(text: &str, schema: &CompiledSchema, limits: &SizeLimits) -> Option<ArgumentError> {
+    if skim_fits(text.as_bytes(), limits) {
+        return None;
+    }
+    let value: Value = serde_json::from_str(text).ok()?;
+    oversized_value(&value, schema, limits)
+}
+
+/// [`oversized_text`] for arguments already parsed.
+pub fn oversized_value(value: &Value, schema: &CompiledSchema, limits: &SizeLimits) -> Option<ArgumentError> {
+    walk(value, Some(&schema.root), String::new(), limits, 0)
+}
+
+/// How deeply a list sent as text inside a list sent as text is read.
+const MAX_TEXT_NESTING: usize = 2;
+
+fn walk(
+    value: &Value,
+    node: Option<&Node>,
+    path: String,
+    limits: &SizeLimits,
+    nested: usize,
+) -> Option<ArgumentError> {
+    // Iterative over the tree: arguments may nest as deep as JSON allows.
+    let mut stack = vec![(value, node, path)];
+    while let Some((value, node, path)) = stack.pop() {
+        let node = node.map(|n| n.any_of.iter().find(|b| b.types != ["null"]).unwrap_or(n));
+        match value {
+            Value::String(text) => {
+                let cap = limits.cap(&path, node);
+                if text.len() > cap {
+                    return Some(refusal(
+                        &path,
+                        // The words of the domain's own length check, so a
+                        // profile's check at the same limit reads the same.
+                        format!(
+                            "{} bytes of UTF-8 were sent; at most {cap} bytes are allowed",
+                            text.len()
+                        ),
+                    ));
+                }
+                // A list the lenient path will read out of the text is
+                // measured like one sent as JSON.
+                if nested < MAX_TEXT_NESTING
+                    && node.is_some_and(wants_structure)
+                    && let Ok(inner) = serde_json::from_str::<Value>(text)
+                    && let found @ Some(_) = walk(&inner, node, path.clone(), limits, nested + 1)
+                {
+                    return found;
+                }
+            }
+            Value::Array(items) => {
+                if items.len() > limits.array_items {
+                    return Some(refusal(
+                        &path,
+                        format!(
+                            "{} items were sent; at most {} are allowed in one list",
+                            items.len(),
+                            limits.array_items
+                        ),
+                    ));
+                }
+                let inner = node.and_then(|n| n.items.as_deref());
+                stack.extend(
+                    items
+                        .iter()
+                        .enumerate()
+                        .rev()
+                        .map(|(i, item)| (item, inner, format!("{path}[{i}]"))),
+                );
+            }
+            Value::Object(map) => {
+                for key in map.keys() {
+                    if key.len() > limits.item_text_bytes {
+                        return Some(refusal(
+                            &path,
+                            format!(
+                                "a key of {} bytes was sent; at most {} bytes are allowed",
+                                key.len(),
+                                limits.item_text_bytes
+                            ),
+                        ));
+                    }
+                }
+                let properties = node.and_then(|n| n.properties.as_deref()).unwrap_or_default();
+                stack.extend(map.iter().rev().map(|(key, item)| {
+                    let child = properties.iter().find(|(k, _)| k == key).map(|(_, n)| n);
+                    let child_path = match path.is_empty() {
+                        true => key.clone(),
+                        false => format!("{path}.{key}"),
+                    };
+                    (item, child, child_path)
+                }));
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+fn refusal(path: &str, message: String) -> ArgumentError {
+    let field = match path.is_empty() {
+        true => ROOT_FIELD.to_owned(),
+        false => path.to_owned(),
+    };
+    ArgumentError::Field { field, message }
+}
+
+/// Whether `text` is surely within `limits` by its raw spelling: no string
+/// literal longer than the item cap (a literal is never shorter than the
+/// text it spells) or starting like a list, and no array with more commas
+/// than the array cap. Not JSON at all counts as fitting: the parser says
+/// what is wrong with it.
+fn skim_fits(text: &[u8], limits: &SizeLimits) -> bool {
+    // For each open bracket: whether it is an array, and its commas.
+    let mut open: Vec<(bool, usize)> = Vec::new();
+    let mut at = 0usize;
+    while let Some(&byte) = text.get(at) {
+        at += 1;
+        match byte {
+            b'"' => {
+                let start = at;
+                loop {
+                    let Some(found) = text
+                        .get(at..)
+                        .and_then(|rest| rest.iter().position(|b| matches!(b, b'"' | b'\\')))
+                    else {
+                        return true;
+                    };
+                    let escape = text[at + found] == b'\\';
+                    at += found + 1;
+                    if !escape {
+                        break;
+                    }
+                    at += 1;
+                }
+                // A text that may hold a list (sent as text, a slip the
+                // lenient path repairs) is read whole: its items count.
+                let list_like = matches!(text.get(start), Some(b'[' | b'{'));
+                if list_like || at - 1 - start > limits.item_text_bytes {
+                    return false;
+                }
+            }
+            b'[' => open.push((true, 0)),
+            b'{' => open.push((false, 0)),
+            b']' | b'}' => {
+                open.pop();
+            }
+            b',' => {
+                if let Some((true, commas)) = open.last_mut() {
+                    *commas += 1;
+                    if *commas >= limits.array_items {
+                        return false;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+#[path = "sizes_tests.rs"]
+mod tests;

@@ -1,0 +1,87 @@
+//! The size gate's own tests: the skim agrees with the walk, and each cap
+//! is refused at one past it, naming the field.
+
+use super::*;
+use pretty_assertions::assert_eq;
+use serde_json::json;
+
+fn limits() -> SizeLimits {
+    SizeLimits {
+        item_text_bytes: 10,
+        list_text_bytes: 40,
+        list_text_fields: vec!["checklist"],
+        array_items: 3,
+    }
+}
+
+fn schema() -> CompiledSchema {
+    CompiledSchema::new(&json!({
+        "type": "object",
+        "properties": {
+            "todos": {"type": "array", "items": {"type": "object", "properties": {"content": {"type": "string"}}}},
+            "checklist": {"type": "string"},
+        },
+    }))
+}
+
+fn verdict(text: &str) -> Option<String> {
+    oversized_text(text, &schema(), &limits()).map(|e| e.to_string())
+}
+
+#[test]
+fn each_cap_is_refused_at_one_past_it_naming_the_field() {
+    let fixture = [
+        json!({"todos": [{"content": "x".repeat(10)}]}),
+        json!({"todos": [{"content": "x".repeat(11)}]}),
+        json!({"checklist": "x".repeat(40)}),
+        json!({"checklist": "x".repeat(41)}),
+        json!({"todos": [1, 2, 3]}),
+        json!({"todos": [1, 2, 3, 4]}),
+        json!({"other": {"deep": ["é".repeat(6)]}}),
+        json!({"todos": json!([1, 2, 3, 4]).to_string()}),
+        json!({"todos": "x".repeat(41)}),
+        json!({ "k".repeat(11): 1 }),
+    ];
+    let actual: Vec<Option<String>> = fixture.iter().map(|v| verdict(&v.to_string())).collect();
+    let expected = vec![
+        None,
+        Some("todos[0].content: 11 bytes of UTF-8 were sent; at most 10 bytes are allowed".to_owned()),
+        None,
+        Some("checklist: 41 bytes of UTF-8 were sent; at most 40 bytes are allowed".to_owned()),
+        None,
+        Some("todos: 4 items were sent; at most 3 are allowed in one list".to_owned()),
+        Some("other.deep[0]: 12 bytes of UTF-8 were sent; at most 10 bytes are allowed".to_owned()),
+        Some("todos: 4 items were sent; at most 3 are allowed in one list".to_owned()),
+        Some("todos: 41 bytes of UTF-8 were sent; at most 40 bytes are allowed".to_owned()),
+        Some("(arguments): a key of 11 bytes was sent; at most 10 bytes are allowed".to_owned()),
+    ];
+    assert_eq!(actual, expected);
+}
+
+#[test]
+fn the_skim_never_passes_what_the_walk_refuses() {
+    // Escapes make a literal longer than its text, never shorter.
+    let fixture = [
+        r#"{"todos":[{"content":"\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9"}]}"#.to_owned(),
+        r#"{"todos":[{"content":"a\"b\\c"}]}"#.to_owned(),
+        format!(r#"{{"todos":[{{"content":"{}"}}]}}"#, "\\n".repeat(6)),
+        r#"{"todos":[[1,2],[3,4],[5,6]]}"#.to_owned(),
+        r#"{"todos":"[1,2,3,4]"}"#.to_owned(),
+    ];
+    let actual: Vec<(bool, bool)> = fixture
+        .iter()
+        .map(|text| {
+            let value: Value = serde_json::from_str(text).expect("JSON");
+            let walked = oversized_value(&value, &schema(), &limits()).is_none();
+            (skim_fits(text.as_bytes(), &limits()) && !walked, walked)
+        })
+        .collect();
+    let expected = vec![
+        (false, false),
+        (false, true),
+        (false, true),
+        (false, true),
+        (false, false),
+    ];
+    assert_eq!(actual, expected);
+}
