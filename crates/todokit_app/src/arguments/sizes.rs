@@ -59,7 +59,7 @@ impl SizeLimits {
 /// True when `node` takes an array or an object and not a string.
 fn wants_structure(node: &Node) -> bool {
     let types = |n: &Node| {
-        let has = |t: &str| n.types.iter().any(|x| *x == t);
+        let has = |t: &str| n.types.contains(&t);
         (has("array") || has("object"), has("string"))
     };
     let (mut structure, mut string) = types(node);
