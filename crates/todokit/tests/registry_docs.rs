@@ -64,3 +64,84 @@ fn the_leniency_document_covers_every_profile_in_registry_order() {
     let expected: Vec<String> = profiles::names().into_iter().map(str::to_owned).collect();
     assert_eq!(actual, expected);
 }
+
+/// `bytes` as people read a size: `8 KiB`, `200 B`, `1.5 MiB`.
+fn size(bytes: usize) -> String {
+    match bytes {
+        b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{} MiB", b >> 20),
+        b if b >= 1 << 20 => format!("{:.1} MiB", b as f64 / f64::from(1 << 20)),
+        b if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{} KiB", b >> 10),
+        b => format!("{b} B"),
+    }
+}
+
+/// The per-profile table of `docs/limits.md`, from the registry.
+fn limits_table() -> String {
+    let mut out = String::from(
+        "| profile | tasks | content | active form | id | description, note, reason | any one text | whole-list text | one array |\n\
+         |---|---|---|---|---|---|---|---|---|\n",
+    );
+    for profile in profiles::all() {
+        let limits = profile.rules().limits;
+        let gate = profile.size_limits();
+        let list_text = match gate.list_text_fields.as_slice() {
+            [] => "—".to_owned(),
+            fields => format!(
+                "{}: {}",
+                fields
+                    .iter()
+                    .map(|f| format!("`{f}`"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                size(gate.list_text_bytes)
+            ),
+        };
+        out.push_str(&format!(
+            "| `{}` | {} | {} | {} | {} | {} | {} | {} | {} items |\n",
+            profile.name(),
+            limits.max_items,
+            size(limits.max_content_bytes),
+            size(limits.max_active_form_bytes),
+            size(limits.max_id_bytes),
+            size(limits.max_description_bytes),
+            size(gate.item_text_bytes),
+            list_text,
+            gate.array_items,
+        ));
+    }
+    out
+}
+
+#[test]
+fn docs_limits_lists_every_profiles_limits_as_the_code_sets_them() {
+    let doc = workspace_file("docs/limits.md");
+    let committed = doc
+        .split_once("<!-- limits:begin -->\n")
+        .and_then(|(_, rest)| rest.split_once("<!-- limits:end -->"))
+        .map(|(table, _)| table.to_owned());
+    let shared = format!(
+        "item text {}, array slack {}, quoted {} characters, positions {}, problems {}",
+        size(todokit::app::ITEM_TEXT_BYTES),
+        todokit::app::ARRAY_SLACK,
+        todokit::domain::MAX_QUOTED_CHARS,
+        todokit::domain::MAX_LISTED_POSITIONS,
+        todokit::domain::MAX_REPORTED_VIOLATIONS,
+    );
+    let stated = doc
+        .split_once("<!-- shared:begin -->\n")
+        .and_then(|(_, rest)| rest.split_once("\n<!-- shared:end -->"))
+        .map(|(line, _)| line.to_owned());
+    let actual = (committed, stated);
+    let expected = (Some(limits_table()), Some(shared));
+    if std::env::var_os("TODOKIT_UPDATE_DOCS").is_some() {
+        eprintln!(
+            "{}\n{}",
+            expected.0.as_deref().unwrap_or_default(),
+            expected.1.as_deref().unwrap_or_default()
+        );
+    }
+    assert_eq!(
+        actual, expected,
+        "docs/limits.md is stale: its tables are generated from the registry"
+    );
+}

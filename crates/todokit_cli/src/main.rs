@@ -7,6 +7,8 @@ mod conversations;
 mod demo;
 mod edits;
 mod inline;
+#[cfg(all(test, feature = "serve"))]
+mod limits_doc;
 use store::is_database_url;
 #[cfg(feature = "serve")]
 mod serve;

@@ -1,0 +1,84 @@
+//! `docs/limits.md`'s table of the binary's own limits, generated from the
+//! constants the binary uses (with the board, `serve`, built in); the test
+//! fails when the committed copy differs.
+
+use crate::commands::call::MAX_STDIN_BYTES;
+use crate::edits::MAX_IMPORT_BYTES;
+use todokit_cli::mcp::{MAX_FOLLOWED_CONVERSATIONS, MAX_IN_FLIGHT, MAX_LISTENS, MAX_MESSAGE_BYTES};
+
+/// `bytes` as people read a size.
+fn size(bytes: u64) -> String {
+    match bytes {
+        b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{} MiB", b >> 20),
+        b if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{} KiB", b >> 10),
+        b => format!("{b} B"),
+    }
+}
+
+/// The table's rows: what is limited, the limit, and its constant.
+fn rows() -> Vec<(&'static str, String, &'static str)> {
+    vec![
+        (
+            "`todokit call`: the arguments read from standard input",
+            size(MAX_STDIN_BYTES),
+            "`commands::call::MAX_STDIN_BYTES`",
+        ),
+        (
+            "`todokit import` and `edit`: the markdown read",
+            size(MAX_IMPORT_BYTES),
+            "`edits::MAX_IMPORT_BYTES`",
+        ),
+        (
+            "`todokit mcp`: one message",
+            size(MAX_MESSAGE_BYTES as u64),
+            "`todokit_cli::mcp::MAX_MESSAGE_BYTES`",
+        ),
+        (
+            "`todokit mcp`: requests read before their replies",
+            MAX_IN_FLIGHT.to_string(),
+            "`todokit_cli::mcp::MAX_IN_FLIGHT`",
+        ),
+        (
+            "`todokit mcp`: conversations followed for resource updates",
+            MAX_FOLLOWED_CONVERSATIONS.to_string(),
+            "`todokit_cli::mcp::MAX_FOLLOWED_CONVERSATIONS`",
+        ),
+        (
+            "`todokit mcp`: open `subscriptions/listen` requests",
+            MAX_LISTENS.to_string(),
+            "`todokit_cli::mcp::MAX_LISTENS`",
+        ),
+        (
+            "`todokit serve`: a request body",
+            size(crate::serve::MAX_BODY_BYTES as u64),
+            "`serve::MAX_BODY_BYTES`",
+        ),
+        (
+            "`todokit serve`: open event streams",
+            crate::serve::MAX_EVENT_STREAMS.to_string(),
+            "`serve::MAX_EVENT_STREAMS`",
+        ),
+    ]
+}
+
+fn table() -> String {
+    let mut out = String::from("| what | at most | constant |\n|---|---|---|\n");
+    for (what, limit, constant) in rows() {
+        out.push_str(&format!("| {what} | {limit} | {constant} |\n"));
+    }
+    out
+}
+
+#[test]
+fn docs_limits_lists_the_binarys_limits_as_its_constants_set_them() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/limits.md"))
+        .unwrap_or_default();
+    let committed = doc
+        .split_once("<!-- binary:begin -->\n")
+        .and_then(|(_, rest)| rest.split_once("<!-- binary:end -->"))
+        .map(|(table, _)| table.to_owned());
+    if std::env::var_os("TODOKIT_UPDATE_DOCS").is_some() {
+        eprintln!("{}", table());
+    }
+    pretty_assertions::assert_eq!(committed, Some(table()), "docs/limits.md is stale");
+}
