@@ -13,8 +13,9 @@ mod cli_support;
 use cli_support::{json_of, run, todokit, write_todos};
 
 /// Text a model could write that would steer a terminal printed raw: an
-/// OSC title, a colour, a bidi override, NUL, a C1 control, a tag character.
-const HOSTILE: &str = "Fix \u{1b}]0;pwned\u{7}\u{1b}[31mred \u{202e}evil \u{0} \u{9b} \u{e0041}";
+/// OSC title, a colour, a bidi override, a C1 control, a tag character.
+/// (NUL is refused before anything is stored, see `nul` in the app crate.)
+const HOSTILE: &str = "Fix \u{1b}]0;pwned\u{7}\u{1b}[31mred \u{202e}evil \u{9b} \u{e0041}";
 
 /// True when `bytes` hold a character [`HOSTILE`] carries raw.
 fn steers(bytes: &[u8]) -> bool {
@@ -80,7 +81,7 @@ fn check_and_reminders_print_model_text_inert_and_keep_their_lines() {
         check.status.code(),
         steers(&check.stdout),
         String::from_utf8_lossy(&check.stdout)
-            .contains("␛]0;pwned␇␛[31mred \\u{202e}evil ␀ \\u{9b} \\u{e0041}"),
+            .contains("␛]0;pwned␇␛[31mred \\u{202e}evil \\u{9b} \\u{e0041}"),
         String::from_utf8_lossy(&check.stdout).lines().count() > 1,
         done.status.code(),
         steers(&done.stdout),
@@ -99,9 +100,7 @@ fn hand_edit_and_import_errors_quote_the_users_text_inert_on_stderr() {
         "c",
         &json!([{"content": "Plan", "status": "pending", "activeForm": "Planning"}]),
     );
-    // An argument cannot hold NUL; everything else reaches the binary.
-    let typed = HOSTILE.replace('\0', "");
-    let unknown = run(todokit(store.path()).args(["--conversation", "c", "done", &typed]));
+    let unknown = run(todokit(store.path()).args(["--conversation", "c", "done", HOSTILE]));
     let file = store.path().join("list.md");
     std::fs::write(
         &file,

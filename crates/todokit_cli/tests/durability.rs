@@ -237,7 +237,12 @@ async fn a_writer_killed_at_random_moments_leaves_the_last_committed_state() {
     assert_eq!(failures, Vec::<&(bool, Result<u64, String>, u64)>::new());
     assert!(progressed > 0, "the writer never committed anything: {results:?}");
     // A killed writer may leave its temporary file; the next write of the
-    // conversation removes it.
+    // conversation removes it once the folder was not swept for a minute
+    // (its stamp, set back here, says when it was).
+    let stamp = dir.path().join(".todokit-swept");
+    if let Ok(file) = std::fs::File::options().write(true).open(&stamp) {
+        let _ = file.set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(120));
+    }
     let after = Command::new(env!("CARGO_BIN_EXE_todokit"))
         .arg("--store")
         .arg(dir.path())

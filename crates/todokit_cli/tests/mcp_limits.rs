@@ -274,8 +274,10 @@ async fn ids_in_any_spelling_are_each_answered_and_the_end_of_input_is_prompt() 
         json!(0),
         r#"{"jsonrpc":"2.0","id":-0,"method":"ping"}"#.to_owned(),
     ));
+    // Not an integer: an invalid request, answered with a null id as
+    // JSON-RPC 2.0 says.
     sent.push((
-        json!(2.5),
+        Value::Null,
         r#"{"jsonrpc":"2.0","id":2.5,"method":"ping"}"#.to_owned(),
     ));
     sent.push((json!(9), r#"{"jsonrpc":"2.0","id":9,"method":null}"#.to_owned()));

@@ -419,6 +419,14 @@ fn every_refusal_the_board_gives_is_pinned() {
             edit(&[json_type, auth], r#"{"action":"done","name":"plan a"}"#),
         ),
         (
+            "no CSRF header, a body that is not JSON",
+            edit(&[json_type, auth], "{not json"),
+        ),
+        (
+            "a body that is not JSON",
+            edit(&[json_type, auth, csrf], "{not json"),
+        ),
+        (
             "unknown action",
             edit(&[json_type, auth, csrf], r#"{"action":"explode","name":"x"}"#),
         ),

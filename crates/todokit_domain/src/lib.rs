@@ -11,6 +11,7 @@ mod batch;
 pub mod checklist;
 mod claim;
 mod error;
+mod foreign;
 mod graph;
 mod lifecycle;
 mod merge;

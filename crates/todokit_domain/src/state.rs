@@ -19,7 +19,7 @@ pub struct Phase {
     /// them is a shape this version does not know, not an empty phase.
     pub tasks: Vec<Todo>,
     /// Stored fields this version does not know, kept through writes.
-    #[serde(flatten)]
+    #[serde(flatten, serialize_with = "crate::foreign::phase")]
     pub foreign: Map<String, Value>,
 }
 
@@ -125,7 +125,7 @@ pub struct TodoState {
     pub document: Option<String>,
     /// Stored fields this version does not know (written by a newer
     /// todokit or another tool), kept as they are through every write.
-    #[serde(flatten)]
+    #[serde(flatten, serialize_with = "crate::foreign::state")]
     pub foreign: Map<String, Value>,
 }
 

@@ -65,7 +65,7 @@ pub struct Todo {
     /// Stored fields this version does not know (written by a newer
     /// todokit or another tool), kept as they are so a write never drops
     /// them.
-    #[serde(flatten)]
+    #[serde(flatten, serialize_with = "crate::foreign::todo")]
     pub foreign: Map<String, Value>,
 }
 

@@ -150,16 +150,37 @@ pub struct EditRequest {
 }
 
 /// `POST /api/conversations/{id}/edits`: a hand edit, through the same
-/// path as the CLI's, so the model is told.
+/// path as the CLI's, so the model is told. The body is read only once the
+/// request may edit at all: a forged or read-only request is refused
+/// before any of it is parsed.
 pub async fn edit(
     State(board): State<Board>,
     Path(id): Path<String>,
     headers: HeaderMap,
-    Json(request): Json<EditRequest>,
+    body: axum::body::Bytes,
 ) -> Response {
     if let Some(refused) = refuse_edit(&board.auth, &headers) {
         return refused;
     }
+    let json = headers
+        .get(axum::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| {
+            v.trim_start()
+                .to_ascii_lowercase()
+                .starts_with("application/json")
+        });
+    if !json {
+        return (
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Json(json!({"error": "send the edit as JSON (Content-Type: application/json)"})),
+        )
+            .into_response();
+    }
+    let request: EditRequest = match serde_json::from_slice(&body) {
+        Ok(request) => request,
+        Err(error) => return refused(format!("body: {error}")),
+    };
     let action = match request.action.as_str() {
         "start" => UserAction::Start(request.name),
         "done" => UserAction::Done(request.name),

@@ -18,12 +18,15 @@
 //!   feeds and overviews when a file changed (see [`poller`]).
 //! - No link inside the folder is followed (see [`safe_fs`]), and temporary
 //!   files are removed on every failure path; one left by a killed writer
-//!   goes with the first write of the next store that opens the folder (and
-//!   every [`SWEEP_EVERY_SAVES`]th write of a long-lived one).
+//!   goes with a sweep of the folder, which a write makes when the folder
+//!   was not swept for a minute (a stamp file, `.todokit-swept`, says
+//!   when), at most every [`SWEEP_EVERY_SAVES`]th write of one store.
 
 mod last_file;
 mod names;
 mod poller;
+#[cfg(test)]
+mod runtime_tests;
 mod safe_fs;
 mod stamp;
 mod summaries;
@@ -59,9 +62,11 @@ use todokit_domain::TodoState;
 pub const FILE_FORMAT: u32 = 1;
 
 /// How often a long-lived store looks for temporary files a killed writer
-/// left (one folder listing per this many writes; the first write of every
-/// store looks too). Listing the folder on every write cost each write a
-/// few syscalls for files that almost never exist.
+/// left (one look at the sweep stamp per this many writes; the first write
+/// of every store looks too, and lists the folder only when no process
+/// swept it in the last minute). Listing the folder on every write cost
+/// each write a few syscalls for files that almost never exist, and each
+/// `todokit` call a listing of the whole folder.
 pub const SWEEP_EVERY_SAVES: usize = 64;
 
 /// What one file holds. The id is kept inside so that a hashed file name can
@@ -82,8 +87,22 @@ struct StoredFileOut<'a> {
     format: u32,
     conversation: &'a str,
     state: &'a TodoState,
-    #[serde(flatten)]
+    #[serde(flatten, serialize_with = "file_foreign")]
     foreign: &'a Map<String, Value>,
+}
+
+/// A file's top-level foreign fields without those named like the file's
+/// own (`format`, `conversation`, `state`), which would be written twice.
+fn file_foreign<S: serde::Serializer>(map: &&Map<String, Value>, serializer: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    let mut out = serializer.serialize_map(None)?;
+    for (key, value) in map
+        .iter()
+        .filter(|(key, _)| !matches!(key.as_str(), "format" | "conversation" | "state"))
+    {
+        out.serialize_entry(key, value)?;
+    }
+    out.end()
 }
 
 /// The one field read when a file does not parse: which layout it has.
@@ -122,9 +141,7 @@ impl JsonFileStore {
     }
 
     /// This store, doing its file work on the thread that awaits it even
-    /// inside a tokio runtime. By default, a multi-thread runtime's worker
-    /// hands its other tasks to another thread first (`block_in_place`),
-    /// and a current-thread runtime sends the work to tokio's blocking
+    /// inside a tokio runtime. By default the work goes to tokio's blocking
     /// pool, two thread switches a trip, which on a busy machine is most of
     /// a call on a fast disk. Here the runtime's thread simply waits for
     /// the disk: for a process that serves one client and has nothing else
@@ -379,6 +396,7 @@ impl JsonFileStore {
             .saves
             .fetch_add(1, Ordering::Relaxed)
             .is_multiple_of(SWEEP_EVERY_SAVES)
+            && safe_fs::sweep_due(&self.root)
         {
             safe_fs::sweep_temporaries(&self.root, &prefix);
         }
@@ -529,23 +547,23 @@ fn corrupt(path: &Path, reason: String) -> StoreError {
 }
 
 /// Runs file work so that it does not hold up an async executor's other
-/// tasks. On tokio's multi-thread runtime it runs in place
-/// ([`tokio::task::block_in_place`]): the worker hands its other tasks to
-/// another thread and the call goes on where it is, without the two
-/// thread switches of a trip to the blocking pool and back. On tokio's
-/// current-thread runtime, which has no other worker to hand them to, it
-/// goes to the blocking pool. Under any other executor (or `block_on` with
-/// none) it runs on the calling thread, so the store needs no reactor. The
-/// work is short: one read, or a locked write with two fsyncs.
+/// tasks: inside a tokio runtime, on its blocking pool; under any other
+/// executor (or `block_on` with none), on the calling thread, so the store
+/// needs no reactor. The work is short: one read, or a locked write with
+/// two fsyncs.
+///
+/// Not `block_in_place`, though it would save two thread switches on a
+/// multi-thread runtime: it panics when the thread is not one of that
+/// runtime's workers yet has it entered (a host that enters a multi-thread
+/// runtime's handle inside a current-thread runtime, as language bindings
+/// nesting runtimes do), and no public tokio call tells the cases apart.
+/// A host that wants the work in place says so ([`JsonFileStore::on_calling_thread`]).
 async fn blocking<T: Send + 'static>(
     work: impl FnOnce() -> Result<T, StoreError> + Send + 'static,
 ) -> Result<T, StoreError> {
     let Ok(runtime) = tokio::runtime::Handle::try_current() else {
         return work();
     };
-    if runtime.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread {
-        return tokio::task::block_in_place(work);
-    }
     runtime.spawn_blocking(work).await.map_err(|e| StoreError::Io {
         action: "run",
         location: "a store worker thread".to_owned(),

@@ -16,6 +16,7 @@
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::path::Path;
+use std::time::{Duration, SystemTime};
 
 use todokit_app::StoreError;
 
@@ -159,9 +160,41 @@ fn replace_then_sync(
     sync(dir).map_err(ReplaceError::NotSynced)
 }
 
-/// Removes temporary files in `dir` starting with `prefix` that a killed
-/// writer left behind. Only called with the conversation's lock held, so no
-/// live writer owns one of them.
+/// How often a store folder is listed for temporary files a killed writer
+/// left (see [`sweep_due`]).
+pub const SWEEP_INTERVAL: Duration = Duration::from_secs(60);
+
+/// A temporary file of another conversation older than this was left by a
+/// killed writer: a live one holds its file for a moment.
+const ABANDONED_AFTER: Duration = Duration::from_secs(600);
+
+/// The file whose modification time says when the folder was last swept.
+const SWEEP_STAMP: &str = ".todokit-swept";
+
+/// Whether `dir` is due a sweep: its stamp is missing or older than
+/// [`SWEEP_INTERVAL`] (or in the future: a clock that jumped). When due,
+/// the stamp is renewed at once, so the processes writing to one folder
+/// list it about once a minute between them, not on every call.
+pub(super) fn sweep_due(dir: &Path) -> bool {
+    let path = dir.join(SWEEP_STAMP);
+    let recent = fs::symlink_metadata(&path)
+        .and_then(|meta| meta.modified())
+        .is_ok_and(|at| at.elapsed().is_ok_and(|age| age < SWEEP_INTERVAL));
+    if recent {
+        return false;
+    }
+    // Best effort: a stamp that cannot be written only means the next
+    // write sweeps again.
+    let touched = no_follow(OpenOptions::new().create(true).write(true).truncate(true))
+        .open(&path)
+        .and_then(|file| file.set_modified(SystemTime::now()));
+    let _ = touched;
+    true
+}
+
+/// Removes temporary files in `dir` that killed writers left: those of the
+/// conversation whose lock the caller holds (`prefix`: no live writer owns
+/// one), and any other conversation's older than [`ABANDONED_AFTER`].
 pub(super) fn sweep_temporaries(dir: &Path, prefix: &str) {
     let Ok(entries) = fs::read_dir(dir) else {
         return;
@@ -169,7 +202,14 @@ pub(super) fn sweep_temporaries(dir: &Path, prefix: &str) {
     for entry in entries.flatten() {
         let name = entry.file_name();
         let name = name.to_string_lossy();
-        if name.starts_with(prefix) && name.ends_with(".tmp") {
+        let temporary = name.starts_with('.') && name.contains(".json.") && name.ends_with(".tmp");
+        let abandoned = || {
+            entry
+                .metadata()
+                .and_then(|meta| meta.modified())
+                .is_ok_and(|at| at.elapsed().is_ok_and(|age| age > ABANDONED_AFTER))
+        };
+        if temporary && (name.starts_with(prefix) || abandoned()) {
             // Best effort: a leftover that cannot be removed harms nothing.
             let _ = fs::remove_file(entry.path());
         }

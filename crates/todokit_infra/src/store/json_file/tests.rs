@@ -26,10 +26,7 @@ async fn save_then_load_round_trips_and_leaves_no_temp_file() {
     let dir = tempfile::tempdir().unwrap();
     let fixture = JsonFileStore::new(dir.path());
     fixture.save("conv", 0, &state("a", 1)).await.unwrap();
-    let files: BTreeSet<String> = fs::read_dir(dir.path())
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
+    let files = names_in(dir.path());
     let actual = (fixture.load("conv").await.unwrap(), files);
     let expected = (
         state("a", 1),
@@ -117,10 +114,7 @@ async fn a_file_an_earlier_build_named_is_listed_read_and_moved_to_its_readable_
         .collect();
     let loaded = fixture.load(id).await.unwrap();
     fixture.save(id, 1, &state("b", 2)).await.unwrap();
-    let files: BTreeSet<String> = fs::read_dir(dir.path())
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
+    let files = names_in(dir.path());
     let actual = (listed, loaded, fixture.load(id).await.unwrap(), files);
     let stem = JsonFileStore::file_stem(id);
     let expected = (
@@ -157,7 +151,7 @@ async fn hostile_ids_stay_inside_the_folder_and_never_share_a_file() {
     for id in &ids {
         loaded.push(fixture.load(id).await.unwrap());
     }
-    let entries = fs::read_dir(&root).unwrap().count();
+    let entries = names_in(&root).len();
     let outside = fs::read_dir(dir.path()).unwrap().count();
     let actual = (loaded, entries, outside);
     let expected = (
@@ -216,10 +210,13 @@ async fn concurrent_writers_lose_no_update() {
     assert_eq!(actual, expected);
 }
 
+/// The names in `dir`, but the sweep stamp (`.todokit-swept`), which any
+/// first write may leave.
 fn names_in(dir: &Path) -> BTreeSet<String> {
     fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name != ".todokit-swept")
         .collect()
 }
 
@@ -316,7 +313,9 @@ async fn links_planted_in_the_store_never_change_a_file_outside_it() {
     // Where older builds and the current one put temporary files.
     link(root.join("c-c.json.tmp"));
     link(root.join(".c-c.json.planted.tmp"));
-    // A store opening the folder anew sweeps on its first write.
+    // A store opening the folder anew, a minute on, sweeps on its first
+    // write.
+    age(&root.join(".todokit-swept"), std::time::Duration::from_secs(120));
     let through_temps = JsonFileStore::new(&root).save("c", 1, &state("second", 2)).await;
     // The state file and the lock file themselves.
     link(fixture.path_for("c"));
@@ -399,22 +398,40 @@ async fn what_is_not_a_regular_file_is_refused_by_its_kind_and_never_waited_on()
     assert_eq!(actual, expected);
 }
 
+/// Sets the modification time of `path` to `ago` before now.
+fn age(path: &std::path::Path, ago: std::time::Duration) {
+    let file = fs::File::options().write(true).open(path).unwrap();
+    file.set_modified(std::time::SystemTime::now() - ago).unwrap();
+}
+
 #[tokio::test]
-async fn a_temporary_file_left_by_a_killed_writer_goes_with_the_next_stores_first_write() {
+async fn a_temporary_file_left_by_a_killed_writer_goes_with_the_first_write_after_a_minute() {
     let dir = tempfile::tempdir().unwrap();
+    let stamp = dir.path().join(".todokit-swept");
+    let minutes = |n: u64| std::time::Duration::from_secs(60 * n);
     JsonFileStore::new(dir.path())
         .save("c", 0, &state("a", 1))
         .await
         .unwrap();
     fs::write(dir.path().join(".c-c.json.Ab12Cd.tmp"), b"half a list").unwrap();
     fs::write(dir.path().join(".c-other.json.Ab12Cd.tmp"), b"not ours").unwrap();
-    // The next process: its store's first write sweeps.
+    // The next process within the minute: no listing, nothing swept.
+    JsonFileStore::new(dir.path())
+        .save("c", 1, &state("b", 2))
+        .await
+        .unwrap();
+    let within_the_minute = names_in(dir.path()).contains(".c-c.json.Ab12Cd.tmp");
+    // A minute on, the next process's first write sweeps its own.
+    age(&stamp, minutes(2));
     let fixture = JsonFileStore::new(dir.path());
-    fixture.save("c", 1, &state("b", 2)).await.unwrap();
+    fixture.save("c", 2, &state("b", 3)).await.unwrap();
     let after_first_write = names_in(dir.path());
-    // A long-lived store sweeps again every SWEEP_EVERY_SAVES writes.
+    // A long-lived store looks again every SWEEP_EVERY_SAVES writes; then
+    // another conversation's leftover goes too, once it is old.
     fs::write(dir.path().join(".c-c.json.Ef34Gh.tmp"), b"half a list").unwrap();
-    let mut version = 2;
+    age(&dir.path().join(".c-other.json.Ab12Cd.tmp"), minutes(11));
+    age(&stamp, minutes(2));
+    let mut version = 3;
     for _ in 1..SWEEP_EVERY_SAVES {
         fixture
             .save("c", version, &state("b", version + 1))
@@ -427,13 +444,18 @@ async fn a_temporary_file_left_by_a_killed_writer_goes_with_the_next_stores_firs
         .save("c", version, &state("b", version + 1))
         .await
         .unwrap();
-    let actual = (after_first_write, left_until_due, names_in(dir.path()));
-    let only_ours_gone = BTreeSet::from([
-        ".c-other.json.Ab12Cd.tmp".to_owned(),
-        "c-c.json".to_owned(),
-        "c-c.lock".to_owned(),
-    ]);
-    let expected = (only_ours_gone.clone(), true, only_ours_gone);
+    let actual = (
+        within_the_minute,
+        after_first_write,
+        left_until_due,
+        names_in(dir.path()),
+    );
+    let files = |extra: &[&str]| {
+        let mut names = BTreeSet::from(["c-c.json".to_owned(), "c-c.lock".to_owned()]);
+        names.extend(extra.iter().map(|n| (*n).to_owned()));
+        names
+    };
+    let expected = (true, files(&[".c-other.json.Ab12Cd.tmp"]), true, files(&[]));
     assert_eq!(actual, expected);
 }
 
