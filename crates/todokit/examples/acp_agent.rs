@@ -7,7 +7,9 @@
 //! "todokit": one [`PlanFeed`] per session, spawned on the connection, sends
 //! every commit to the conversation, whoever made it (this agent, a
 //! `todokit done` typed in a terminal, another machine on a shared
-//! database), as a `session/update`.
+//! database), as a `session/update`; and before each prompt's answer, the
+//! feed's [`PlanCatchUp`] sends the update for the prompt's own commits,
+//! so the editor's plan has moved by the time the turn ends.
 //!
 //! ```text
 //! cargo build -p todokit --features acp-plan-operations --example acp_agent
@@ -31,7 +33,7 @@ use agent_client_protocol::v1::schema::{
 use agent_client_protocol::v1::{ConnectionTo, Responder};
 use agent_client_protocol::{Agent, Client, Stdio};
 use todokit::TodoWriteService;
-use todokit::acp::PlanFeed;
+use todokit::acp::{PlanCatchUp, PlanFeed};
 
 /// The scripted job: one `TodoWrite` call per prompt.
 const SCRIPT: [&str; 4] = [
@@ -46,8 +48,9 @@ struct State {
     service: TodoWriteService,
     /// Whether the client declared ACP's unstable plan operations.
     plan_operations: AtomicBool,
-    /// How far each session is through the script.
-    steps: Mutex<HashMap<SessionId, usize>>,
+    /// How far each session is through the script, and the catch-up of
+    /// its plan feed.
+    steps: Mutex<HashMap<SessionId, (usize, PlanCatchUp)>>,
     sessions: AtomicU64,
 }
 
@@ -89,8 +92,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 } else {
                     feed
                 };
+                let catch_up = feed.catch_up();
                 connection.spawn(send_plans(feed, connection.clone()))?;
-                lock(&on_new_session.steps).insert(SessionId::new(id.as_str()), 0);
+                lock(&on_new_session.steps).insert(SessionId::new(id.as_str()), (0, catch_up));
                 responder.respond(NewSessionResponse::new(id))
             },
             agent_client_protocol::on_receive_request!(),
@@ -99,11 +103,13 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             async move |request: PromptRequest,
                         responder: Responder<PromptResponse>,
                         connection: ConnectionTo<Client>| {
-                let step = lock(&on_prompt.steps).get_mut(&request.session_id).map(|step| {
-                    *step += 1;
-                    *step - 1
-                });
-                let Some(step) = step else {
+                let step = lock(&on_prompt.steps)
+                    .get_mut(&request.session_id)
+                    .map(|(step, catch_up)| {
+                        *step += 1;
+                        (*step - 1, catch_up.clone())
+                    });
+                let Some((step, catch_up)) = step else {
                     let unknown = format!("no session {:?} on this agent", request.session_id.0);
                     return responder
                         .respond_with_error(agent_client_protocol::Error::invalid_params().data(unknown));
@@ -120,6 +126,12 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                     },
                     None => "Nothing left to do.".to_owned(),
                 };
+                // todokit: the plan for this turn's commits, before the answer.
+                match catch_up.update().await {
+                    Ok(Some(update)) => connection.send_notification(update)?,
+                    Ok(None) => {}
+                    Err(error) => eprintln!("acp_agent: {}: {error}", request.session_id.0),
+                }
                 let text = ContentBlock::Text(TextContent::new(answer));
                 let chunk = SessionUpdate::AgentMessageChunk(ContentChunk::new(text));
                 connection.send_notification(SessionNotification::new(request.session_id, chunk))?;

@@ -14,6 +14,7 @@ mod cli_support;
 mod node_support;
 
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 use cli_support::{in_process, run, todokit, write_todos};
 use node_support::NodeClient;
@@ -69,16 +70,21 @@ impl Editor {
         created["session"].as_str().unwrap_or_default().to_owned()
     }
 
-    fn prompt(&mut self, session: &str) {
+    /// Sends a prompt; when its answer arrived.
+    fn prompt(&mut self, session: &str) -> Instant {
         self.send(json!({ "do": "prompt", "session": session }));
-        let answered = self.next_where("prompt answer", |m| m.get("stopReason").is_some());
+        let (at, answered) = self
+            .0
+            .next_timed("prompt answer", |m| m.get("stopReason").is_some());
         assert_eq!(answered["stopReason"], "end_turn");
+        at
     }
 
     /// The plan the editor shows once it has been sent the stored
-    /// `version` of the list (under plan operations, `plan_update`).
-    fn plan_at(&mut self, session: &str, version: u64) -> Value {
-        let update = self.next_where(&format!("plan at version {version}"), |m| {
+    /// `version` of the list (under plan operations, `plan_update`), and
+    /// when that update arrived.
+    fn plan_timed(&mut self, session: &str, version: u64) -> (Instant, Value) {
+        let (at, update) = self.0.next_timed(&format!("plan at version {version}"), |m| {
             let update = &m["update"]["update"];
             let meta = if update["sessionUpdate"] == "plan_update" {
                 &update["plan"]["_meta"]
@@ -87,7 +93,7 @@ impl Editor {
             };
             m["update"]["sessionId"] == session && meta["todokit"]["version"] == version
         });
-        update["update"]["update"].clone()
+        (at, update["update"]["update"].clone())
     }
 }
 
@@ -119,7 +125,8 @@ fn check_each_step(plan_operations: bool) {
     let session = editor.new_session();
     let mut actual = Vec::new();
     let mut expected = Vec::new();
-    let mut compare = |editor: &mut Editor, step: &str| {
+    let mut late = Vec::new();
+    let mut compare = |editor: &mut Editor, step: &str, answered: Option<Instant>| {
         let (version, plan) = stored_plan(store.path(), &session);
         // Under plan operations an empty list (Claude Code clears one whose
         // every task is done) is a removal of the plan.
@@ -134,15 +141,21 @@ fn check_each_step(plan_operations: bool) {
             expected.push((step.to_owned(), json!({ "removed": format!("todo-{session}") })));
             return;
         }
-        actual.push((step.to_owned(), shown(&editor.plan_at(&session, version))));
+        let (shown_at, update) = editor.plan_timed(&session, version);
+        if answered.is_some_and(|answered| shown_at > answered) {
+            late.push(step.to_owned());
+        }
+        actual.push((step.to_owned(), shown(&update)));
         expected.push((step.to_owned(), plan));
     };
     if !plan_operations {
-        compare(&mut editor, "opened");
+        compare(&mut editor, "opened", None);
     }
+    // The plan for each turn's own commit reaches the editor before the
+    // turn's answer (the agent sends its feed's catch-up first).
     for turn in 1..=4 {
-        editor.prompt(&session);
-        compare(&mut editor, &format!("turn {turn}"));
+        let answered = editor.prompt(&session);
+        compare(&mut editor, &format!("turn {turn}"), Some(answered));
     }
     write_todos(
         store.path(),
@@ -152,15 +165,16 @@ fn check_each_step(plan_operations: bool) {
             {"content": "Tag the release", "status": "pending", "activeForm": "Tagging the release"}
         ]),
     );
-    compare(&mut editor, "another process's call");
+    compare(&mut editor, "another process's call", None);
     let done = run(todokit(store.path()).args(["--conversation", &session, "done", "release note"]));
     assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
-    compare(&mut editor, "a hand edit");
+    compare(&mut editor, "a hand edit", None);
     write_todos(store.path(), &session, &json!([]));
-    compare(&mut editor, "emptied by another process");
-    assert_eq!(actual, expected);
+    compare(&mut editor, "emptied by another process", None);
+    let steps = actual.len();
+    assert_eq!((actual, late), (expected, Vec::<String>::new()));
     // Every step was compared, the list's clearing and a removal included.
-    assert_eq!(actual.len(), if plan_operations { 7 } else { 8 });
+    assert_eq!(steps, if plan_operations { 7 } else { 8 });
 }
 
 #[test]

@@ -42,7 +42,7 @@
 mod feed;
 pub mod plan;
 
-pub use feed::PlanFeed;
+pub use feed::{PlanCatchUp, PlanFeed};
 pub use plan::{META_KEY, entry, plan};
 
 /// The official ACP crate, re-exported so a host names the same version

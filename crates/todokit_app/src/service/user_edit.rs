@@ -72,11 +72,11 @@ pub enum UserAction {
 }
 
 fn quoted(items: &[String]) -> String {
-    items
+    let quoted: Vec<String> = items
         .iter()
-        .map(|i| format!("\"{i}\""))
-        .collect::<Vec<_>>()
-        .join(", ")
+        .map(|i| format!("\"{}\"", todokit_domain::clip(i)))
+        .collect();
+    todokit_domain::list_some(&quoted)
 }
 
 /// What a user edit did.
@@ -95,10 +95,14 @@ pub struct UserEdit {
 #[derive(Debug, Error)]
 pub enum UserEditError {
     /// Nothing matches the name.
-    #[error("no task or phase matches \"{0}\"")]
+    #[error("no task or phase matches \"{}\"", todokit_domain::clip(.0))]
     NotFound(String),
     /// More than one task or phase matches the name.
-    #[error("\"{name}\" is ambiguous: it matches {}; be more specific", quoted(matches))]
+    #[error(
+        "\"{}\" is ambiguous: it matches {}; be more specific",
+        todokit_domain::clip(name),
+        quoted(matches)
+    )]
     Ambiguous {
         /// The name given.
         name: String,
