@@ -18,9 +18,16 @@ pub const INVALID_REQUEST: i64 = -32600;
 /// JSON-RPC's code for a known method called with the wrong parameters.
 pub const INVALID_PARAMS: i64 = -32602;
 
-/// The methods a client may call on an MCP server (as of rmcp 3.9). A call
-/// to one of these that rmcp cannot read has wrong parameters, not an
-/// unknown method.
+/// The rmcp release [`CLIENT_METHODS`] and the stdio fast path (which
+/// answers `tools/call` with the bytes rmcp would write) were checked
+/// against; the workspace pins rmcp to exactly this version, and a test
+/// fails when the lock file names another, so a new rmcp is re-checked
+/// before it is used.
+pub const RMCP_VERSION: &str = "3.9.0";
+
+/// The methods a client may call on an MCP server (as of rmcp
+/// [`RMCP_VERSION`]). A call to one of these that rmcp cannot read has
+/// wrong parameters, not an unknown method.
 const CLIENT_METHODS: &[&str] = &[
     "initialize",
     "ping",

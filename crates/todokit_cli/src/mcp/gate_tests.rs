@@ -427,3 +427,66 @@ fn every_answer_and_drop_reason_of_the_gate_is_pinned() {
     settings.set_omit_expression(true);
     settings.bind(|| insta::assert_json_snapshot!("mcp_gate_answers", actual));
 }
+
+#[test]
+fn the_rmcp_in_the_lock_file_is_the_one_the_gate_was_checked_against() {
+    let lock =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../Cargo.lock")).unwrap_or_default();
+    let locked: Vec<&str> = lock
+        .split("[[package]]")
+        .filter(|entry| entry.contains("\nname = \"rmcp\"\n"))
+        .filter_map(|entry| entry.split("\nversion = \"").nth(1)?.split('"').next())
+        .collect();
+    assert_eq!(
+        locked,
+        vec![RMCP_VERSION],
+        "a new rmcp: check CLIENT_METHODS and the fast path's answers against it, then set RMCP_VERSION"
+    );
+}
+
+#[test]
+fn every_listed_method_is_one_rmcp_reads_as_its_own_request() {
+    // Parameters rmcp takes for each method: a method it did not know (or
+    // whose parameters it no longer reads so) would come back custom.
+    let params = |method: &str| match method {
+        "initialize" => {
+            json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}})
+        }
+        "completion/complete" => {
+            json!({"ref": {"type": "ref/prompt", "name": "p"}, "argument": {"name": "a", "value": "v"}})
+        }
+        "logging/setLevel" => json!({"level": "info"}),
+        "prompts/get" | "skills/get" => json!({"name": "p", "uri": "skill://p"}),
+        "resources/read" | "resources/subscribe" | "resources/unsubscribe" | "resources/directory/read" => {
+            json!({"uri": "todo://x"})
+        }
+        "subscriptions/listen" => json!({"notifications": {}}),
+        "tools/call" => json!({"name": "t"}),
+        "tasks/get" | "tasks/cancel" => json!({"taskId": "t"}),
+        "tasks/update" => json!({"taskId": "t", "inputResponses": {}}),
+        _ => json!({}),
+    };
+    let read = |method: &str| {
+        let message = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params(method)});
+        match ClientJsonRpcMessage::deserialize(&message) {
+            Ok(JsonRpcMessage::Request(request)) => match request.request {
+                ClientRequest::CustomRequest(_) => "custom".to_owned(),
+                known => format!("known as {}", known.method()),
+            },
+            Ok(_) => "not a request".to_owned(),
+            Err(error) => format!("refused: {error}"),
+        }
+    };
+    let actual: Vec<(&str, String)> = CLIENT_METHODS
+        .iter()
+        .copied()
+        .chain(["todokit/unknown"])
+        .map(|method| (method, read(method)))
+        .collect();
+    let expected: Vec<(&str, String)> = CLIENT_METHODS
+        .iter()
+        .map(|method| (*method, format!("known as {method}")))
+        .chain([("todokit/unknown", "custom".to_owned())])
+        .collect();
+    assert_eq!(actual, expected);
+}
