@@ -18,7 +18,7 @@ mod server;
 mod session;
 mod stdio;
 
-pub use gate::{INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR};
+pub use gate::{INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR, RMCP_VERSION};
 pub use live::{MAX_FOLLOWED_CONVERSATIONS, MAX_LISTENS};
 pub use resources::{CONVERSATION_URI_PREFIX, RESOURCES_PAGE_SIZE, SUMMARY_META_KEY, conversation_uri};
 pub use server::{CONVERSATION_META_KEY, TOOL_META_KEY, TodoMcpServer};

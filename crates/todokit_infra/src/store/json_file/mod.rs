@@ -125,7 +125,16 @@ pub struct JsonFileStore {
     poller: Arc<Poller>,
     /// File work runs on the calling thread even under tokio.
     on_calling_thread: bool,
+    /// Room for file work on tokio's blocking pool: at most
+    /// [`MAX_FILE_WORKERS`] of this store's jobs at once, so many feeds
+    /// loading together (sixty streams on the board) queue for a few
+    /// threads instead of each taking one.
+    workers: Arc<tokio::sync::Semaphore>,
 }
+
+/// The most file jobs (loads, saves, listings) one store and its clones
+/// run at once on tokio's blocking pool; the others wait their turn.
+pub const MAX_FILE_WORKERS: usize = 4;
 
 impl JsonFileStore {
     /// A store under `root`. The folder is created on the first write.
@@ -137,6 +146,7 @@ impl JsonFileStore {
             summaries: Arc::default(),
             poller: Arc::default(),
             on_calling_thread: false,
+            workers: Arc::new(tokio::sync::Semaphore::new(MAX_FILE_WORKERS)),
         }
     }
 
@@ -433,7 +443,7 @@ impl ConversationContext for JsonFileStore {
             return self.load_blocking(conversation);
         }
         let (store, conversation) = (self.clone(), conversation.to_owned());
-        blocking(move || store.load_blocking(&conversation)).await
+        blocking(&self.workers, move || store.load_blocking(&conversation)).await
     }
 
     async fn load_shared(&self, conversation: &str) -> Result<Arc<TodoState>, StoreError> {
@@ -441,7 +451,7 @@ impl ConversationContext for JsonFileStore {
             return self.load_shared_blocking(conversation);
         }
         let (store, conversation) = (self.clone(), conversation.to_owned());
-        blocking(move || store.load_shared_blocking(&conversation)).await
+        blocking(&self.workers, move || store.load_shared_blocking(&conversation)).await
     }
 
     async fn save(&self, conversation: &str, expected: u64, state: &TodoState) -> Result<(), StoreError> {
@@ -462,7 +472,10 @@ impl ConversationContext for JsonFileStore {
             return self.save_blocking(conversation, expected, &state, Some(&state));
         }
         let (store, conversation) = (self.clone(), conversation.to_owned());
-        blocking(move || store.save_blocking(&conversation, expected, &state, Some(&state))).await
+        blocking(&self.workers, move || {
+            store.save_blocking(&conversation, expected, &state, Some(&state))
+        })
+        .await
     }
 
     fn is_durable(&self) -> bool {
@@ -474,7 +487,7 @@ impl ConversationContext for JsonFileStore {
             return self.list_blocking();
         }
         let store = self.clone();
-        blocking(move || store.list_blocking()).await
+        blocking(&self.workers, move || store.list_blocking()).await
     }
 
     /// Woken by the store's folder watch (see [`FOLDER_POLL_INTERVAL`]).
@@ -547,7 +560,8 @@ fn corrupt(path: &Path, reason: String) -> StoreError {
 }
 
 /// Runs file work so that it does not hold up an async executor's other
-/// tasks: inside a tokio runtime, on its blocking pool; under any other
+/// tasks: inside a tokio runtime, on its blocking pool, at most as many
+/// jobs at once as `workers` has permits; under any other
 /// executor (or `block_on` with none), on the calling thread, so the store
 /// needs no reactor. The work is short: one read, or a locked write with
 /// two fsyncs.
@@ -559,11 +573,14 @@ fn corrupt(path: &Path, reason: String) -> StoreError {
 /// nesting runtimes do), and no public tokio call tells the cases apart.
 /// A host that wants the work in place says so ([`JsonFileStore::on_calling_thread`]).
 async fn blocking<T: Send + 'static>(
+    workers: &tokio::sync::Semaphore,
     work: impl FnOnce() -> Result<T, StoreError> + Send + 'static,
 ) -> Result<T, StoreError> {
     let Ok(runtime) = tokio::runtime::Handle::try_current() else {
         return work();
     };
+    // The semaphore is never closed, so a permit always comes.
+    let _turn = workers.acquire().await.ok();
     runtime.spawn_blocking(work).await.map_err(|e| StoreError::Io {
         action: "run",
         location: "a store worker thread".to_owned(),
