@@ -12,6 +12,9 @@
 #   `no_run`. The doc tests' `cfg(feature = "rig")` and `cfg(feature =
 #   "acp")` become the host's own features `rig` and `acp`, which turn on
 #   todokit's (the lines the page shows for sections 9 and 10).
+# - docs/your-own-dialect.md: a crate whose [dependencies] are that page's
+#   toml block; its one Rust block (the own-dialect example) is the
+#   program, built and run.
 #
 # `path = "crates/todokit"` in the docs is read from the repository root.
 set -euo pipefail
@@ -82,9 +85,12 @@ host("readme-host", dependencies(readme, "README.md"),
 embedding = blocks((root / "docs/embedding.md").read_text())
 host("embedding-host", dependencies(embedding, "docs/embedding.md"),
      [(info, body) for info, body in embedding if info.startswith("rust")])
+dialect = blocks((root / "docs/your-own-dialect.md").read_text())
+host("own-dialect-host", dependencies(dialect, "docs/your-own-dialect.md"),
+     [(info, body) for info, body in dialect if info.startswith("rust")])
 PY
 
-for crate in readme-host embedding-host; do
+for crate in readme-host embedding-host own-dialect-host; do
   cd "$WORK/$crate"
   CARGO_TARGET_DIR="$ROOT/target/documented-hosts" cargo build -q --bins --features rig,acp
   while read -r bin; do

@@ -145,3 +145,25 @@ fn docs_limits_lists_every_profiles_limits_as_the_code_sets_them() {
         "docs/limits.md is stale: its tables are generated from the registry"
     );
 }
+
+/// The body of the first fenced block of `text` whose info string is
+/// `info`.
+fn fenced<'a>(text: &'a str, info: &str) -> Option<&'a str> {
+    let start = text.find(&format!("\n```{info}\n"))? + info.len() + 5;
+    let end = text[start..].find("\n```\n")? + start + 1;
+    Some(&text[start..end])
+}
+
+#[test]
+fn docs_your_own_dialect_shows_the_example_that_runs_and_its_transcript() {
+    let doc = workspace_file("docs/your-own-dialect.md");
+    let example = workspace_file("crates/todokit/examples/own_dialect.rs");
+    let snapshot = workspace_file("snapshots/own_dialect__tests__example__own_dialect_transcript.snap");
+    let transcript = snapshot.splitn(3, "---\n").nth(2).unwrap_or_default();
+    let actual = (fenced(&doc, "rust"), fenced(&doc, "text"));
+    let expected = (Some(example.as_str()), Some(transcript));
+    assert_eq!(
+        actual, expected,
+        "docs/your-own-dialect.md must show examples/own_dialect.rs and its transcript as they are"
+    );
+}

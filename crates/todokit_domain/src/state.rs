@@ -192,6 +192,12 @@ impl TodoState {
         self.phases.iter().flat_map(|p| p.tasks.iter())
     }
 
+    /// Every task, phase by phase, to change in place (a status, a note):
+    /// what [`TodoState::tasks`] is for reading.
+    pub fn tasks_mut(&mut self) -> impl Iterator<Item = &mut Todo> {
+        self.phases.iter_mut().flat_map(|p| p.tasks.iter_mut())
+    }
+
     /// Every task, phase by phase, cloned into one flat list.
     pub fn flat_tasks(&self) -> Vec<Todo> {
         self.tasks().cloned().collect()
