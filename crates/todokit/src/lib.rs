@@ -103,6 +103,7 @@ pub const STORE_ENV: &str = "TODOKIT_STORE";
 
 /// Why a service could not be put together.
 #[derive(Debug, Error)]
+#[non_exhaustive]
 pub enum SetupError {
     /// No profile has that name.
     #[error("unknown profile {name:?}; the profiles are: {}", available.join(", "))]

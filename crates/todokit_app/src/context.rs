@@ -10,6 +10,7 @@ use todokit_domain::{ListSummary, Timestamp, TodoState};
 
 /// Why a store could not load or save a list.
 #[derive(Debug, Error)]
+#[non_exhaustive]
 pub enum StoreError {
     /// Someone else committed first; reload and try again.
     #[error(

@@ -82,6 +82,7 @@ pub enum Placement {
 /// Why an injection is there.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum ReminderKind {
     /// Rounds went by without a todo call.
     Nag,

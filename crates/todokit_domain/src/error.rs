@@ -18,6 +18,7 @@ pub const MAX_LISTED_POSITIONS: usize = 10;
 
 /// One broken rule, naming the field (`todos[3].content`) it is about.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum Violation {
     /// The list has more items than the limit.
     #[error("{field}: {count} items were sent; at most {max} are allowed")]
@@ -171,6 +172,7 @@ impl std::fmt::Display for Violations {
 
 /// Why a transition refused to apply. The state it was given is untouched.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum TodoError {
     /// The submitted list broke one or more rules.
     #[error("{0}")]

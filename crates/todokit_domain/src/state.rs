@@ -149,6 +149,7 @@ pub struct Notice {
 /// The kinds of [`Notice`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum NoticeKind {
     /// The user changed the list by hand.
     UserEdit,

@@ -16,6 +16,7 @@ pub const ROOT_FIELD: &str = "(arguments)";
 
 /// Why the arguments of a call could not be decoded.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum ArgumentError {
     /// The text is not JSON at all.
     #[error("{ROOT_FIELD}: not valid JSON ({0})")]

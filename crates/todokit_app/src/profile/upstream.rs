@@ -7,6 +7,7 @@ use serde::Serialize;
 /// Where a profile's words were read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Pin {
     /// A file of a public GitHub repository at one commit.
     Source {
@@ -27,6 +28,26 @@ pub enum Pin {
         /// The date the note gives, if any (`YYYY-MM-DD`).
         date: Option<&'static str>,
     },
+}
+
+impl std::fmt::Display for Pin {
+    /// The pin in full, as `docs/dialects.md` shows it: `` `owner/name`
+    /// `path` @ `commit` (date) `` or `design note "title" (date)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (text, date) = match self {
+            Pin::Source {
+                repository,
+                path,
+                commit,
+                date,
+            } => (format!("`{repository}` `{path}` @ `{commit}`"), date),
+            Pin::DesignNote { title, date } => (format!("design note \"{title}\""), date),
+        };
+        match date {
+            Some(date) => write!(f, "{text} ({date})"),
+            None => f.write_str(&text),
+        }
+    }
 }
 
 /// The upstream tool a profile matches.

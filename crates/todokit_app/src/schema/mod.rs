@@ -36,6 +36,7 @@ pub const JSON_SCHEMA_DIALECT: &str = "https://json-schema.org/draft/2020-12/sch
 
 /// Whose tool-definition shape to produce.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum SchemaTarget {
     /// `{name, description, schema}` with a full JSON Schema document.
     JsonSchema,

@@ -7,6 +7,7 @@ use crate::{StoreError, ToolResult};
 /// Why a call could not be processed at all. A bad payload is not one of
 /// these: it is a [`crate::ToolResult`] with `is_error` set.
 #[derive(Debug, Error)]
+#[non_exhaustive]
 pub enum ServiceError {
     /// The profile has no tool by that name.
     #[error("profile {profile:?} has no tool {tool:?}; its tools are: {}", available.join(", "))]

@@ -40,6 +40,7 @@ pub struct ImportError {
 
 /// One thing a user can do to the list by hand.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum UserAction {
     /// Add tasks: to a phase (created when missing; matched ignoring case)
     /// on a profile with phases, to the one list on a flat profile.
@@ -93,6 +94,7 @@ pub struct UserEdit {
 
 /// Why a user edit was not applied. Nothing changed.
 #[derive(Debug, Error)]
+#[non_exhaustive]
 pub enum UserEditError {
     /// Nothing matches the name.
     #[error("no task or phase matches \"{}\"", todokit_domain::clip(.0))]

@@ -10,6 +10,7 @@ use crate::arguments::ArgumentError;
 
 /// Why a call was refused. Nothing was stored.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum ToolError {
     /// The arguments could not be decoded: one entry per problem.
     #[error("{}", .0.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; "))]

@@ -7,8 +7,8 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::ValueEnum;
 use serde_json::json;
+use todokit::Profile;
 use todokit::profiles;
-use todokit::{Pin, Profile};
 
 use super::output::{print_json, print_line};
 
@@ -80,21 +80,7 @@ fn markdown_table(all: &[Profile]) -> String {
         let tools: Vec<String> = profile.tool_names().iter().map(|t| format!("`{t}`")).collect();
         let (agent, pin, ships_in) = match profile.upstream() {
             Some(upstream) => {
-                let pin = match upstream.pin {
-                    Pin::Source {
-                        repository,
-                        path,
-                        commit,
-                        date,
-                    } => format!(
-                        "`{repository}` `{path}` @ `{commit}`{}",
-                        date.map(|d| format!(" ({d})")).unwrap_or_default()
-                    ),
-                    Pin::DesignNote { title, date } => format!(
-                        "design note \"{title}\"{}",
-                        date.map(|d| format!(" ({d})")).unwrap_or_default()
-                    ),
-                };
+                let pin = upstream.pin.to_string();
                 (upstream.agent, pin, upstream.ships_in)
             }
             None => ("", "none".to_owned(), ""),

@@ -18,7 +18,7 @@ pub const INVALID_REQUEST: i64 = -32600;
 /// JSON-RPC's code for a known method called with the wrong parameters.
 pub const INVALID_PARAMS: i64 = -32602;
 
-/// The rmcp release [`CLIENT_METHODS`] and the stdio fast path (which
+/// The rmcp release the list of client methods and the stdio fast path (which
 /// answers `tools/call` with the bytes rmcp would write) were checked
 /// against; the workspace pins rmcp to exactly this version, and a test
 /// fails when the lock file names another, so a new rmcp is re-checked

@@ -17,6 +17,7 @@ pub use sanitize::{sanitize, steers_terminal};
 
 /// How to show a list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Format {
     /// The markdown checklist with a progress line.
     Markdown,
