@@ -2,11 +2,11 @@
 
 CARGO ?= cargo
 
-.PHONY: test packages node-clients omp-core screenshots toolchain fmt-check clippy doc unit lean hosts msrv demo build insta snapshots bench fuzz-smoke
+.PHONY: fuzz-check test packages node-clients omp-core screenshots toolchain fmt-check clippy doc unit lean hosts msrv demo build insta snapshots bench fuzz-smoke
 
 ## Everything CI checks: formatting, lints, every test (snapshots included),
 ## the PostgreSQL store's against a throwaway cluster this target starts.
-test: toolchain packages fmt-check clippy doc unit lean hosts msrv
+test: toolchain packages fmt-check clippy doc unit lean hosts msrv fuzz-check
 
 ## What the tests drive for real, installed when missing: tmux (the
 ## pseudo-terminal `todokit watch` is tested in), Debian's chromium and
@@ -116,11 +116,16 @@ omp-core:
 		tar xzf $(OMP)/$(OMP_TARBALL) -C $(OMP)/core --strip-components=1 \
 			package/src/tools/todo-write.ts package/src/prompts/tools/todo-write.md; }
 
+## Every fuzz target (the markdown reader, argument decoding, the MCP
+## session) still builds: checked on the stable compiler, no libFuzzer run.
+fuzz-check:
+	CARGO_TARGET_DIR=target/fuzz-check $(CARGO) check --manifest-path fuzz/Cargo.toml --bins
+
 ## A short run of every fuzz target (needs `cargo install cargo-fuzz`; the
 ## stable compiler is let through with RUSTC_BOOTSTRAP). Not part of CI.
 FUZZ_SECONDS ?= 30
 fuzz-smoke:
 	@command -v cargo-fuzz >/dev/null || $(CARGO) install cargo-fuzz --locked
-	cd fuzz && for target in decode markdown_import; do \
+	cd fuzz && for target in decode markdown_import mcp_session; do \
 	  RUSTC_BOOTSTRAP=1 $(CARGO) fuzz run $$target -- -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 || exit 1; \
 	done
