@@ -22,6 +22,7 @@ use sha2::{Digest, Sha256};
 use todokit::app::CallContext;
 
 mod bench_support;
+mod doubling;
 mod file_store;
 mod fixed_store;
 mod group_commit;
@@ -372,6 +373,7 @@ fn main() {
     postgres(&runtime, &w1, &mut say);
 
     // How cost grows with what is idle.
+    doubling::report(&|f: &mut dyn FnMut()| measure(f), &mut say);
     scale::files(&runtime, &mut say);
     #[cfg(feature = "postgres")]
     if let Ok(url) = std::env::var("TODOKIT_TEST_POSTGRES_URL") {
