@@ -37,6 +37,23 @@ pub enum StoreError {
         /// The underlying error.
         error: std::io::Error,
     },
+    /// The database refused an operation or could not be reached. The
+    /// message carries every cause the driver gave (its own top line is
+    /// often only "db error"), so it is not also exposed as a source.
+    #[error("could not {action} {location}: {message}{}", code.as_ref().map(|c| format!(" (SQLSTATE {c})")).unwrap_or_default())]
+    Database {
+        /// What was being done ("read from", "write to", "connect to", ...).
+        action: &'static str,
+        /// Which database.
+        location: String,
+        /// What the driver and the server said, causes included.
+        message: String,
+        /// The SQLSTATE code the server answered with (`40001` a
+        /// serialization failure, `53300` too many connections, `57014` a
+        /// statement cancelled by its timeout, ...), when it answered: for a
+        /// host that retries some and reports others.
+        code: Option<String>,
+    },
     /// A write was sent but its answer was lost (the connection dropped
     /// after the commit may have been made), and reading the list back did
     /// not tell whether it landed. It may be stored: read the list before

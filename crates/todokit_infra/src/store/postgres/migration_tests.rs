@@ -51,7 +51,13 @@ async fn a_migration_that_fails_halfway_is_rolled_back_and_tried_again() {
     // One connection: a connection left in an aborted transaction would be
     // the one the next call gets.
     let store = PostgresStore::lazy(&own_url, 1).expect("a URL");
-    let failed = store.load("c").await.map(|_| ()).map_err(|e| e.to_string());
+    let failed = store.load("c").await.map(|_| ());
+    // The server's SQLSTATE comes with the error: 42710, duplicate_object.
+    let code = match &failed {
+        Err(StoreError::Database { code, .. }) => code.clone(),
+        _ => None,
+    };
+    let failed = failed.map_err(|e| e.to_string());
     let column_after_failure: i64 = own
         .query_one(
             "SELECT count(*) FROM information_schema.columns
@@ -79,10 +85,11 @@ async fn a_migration_that_fails_halfway_is_rolled_back_and_tried_again() {
             .as_ref()
             .err()
             .is_some_and(|e| e.contains("could not migrate")),
+        code,
         column_after_failure,
         retried.ok(),
         version,
     );
-    let expected = (true, 0, Some(0), SCHEMA_VERSION);
+    let expected = (true, Some("42710".to_owned()), 0, Some(0), SCHEMA_VERSION);
     assert_eq!(actual, expected, "{failed:?}");
 }

@@ -187,7 +187,12 @@ impl PostgresStore {
     async fn client(&self) -> Result<deadpool_postgres::Object, StoreError> {
         let limit = self.limits.connection();
         let mut client = match tokio::time::timeout(limit, self.pool.get()).await {
-            Ok(got) => got.map_err(|e| backend("connect to", &self.location, e))?,
+            Ok(got) => got.map_err(|e| match e {
+                deadpool_postgres::PoolError::Backend(driver) => {
+                    database("connect to", &self.location, &driver)
+                }
+                other => backend("connect to", &self.location, other),
+            })?,
             Err(_) => return Err(self.silent("connect to", limit)),
         };
         if self.migrated.initialized() {
@@ -197,7 +202,7 @@ impl PostgresStore {
             .migrated
             .get_or_try_init(|| async {
                 match tokio::time::timeout(MIGRATION_TIMEOUT, migrate(&mut client)).await {
-                    Ok(done) => done.map_err(|e| backend("migrate", &self.location, e)),
+                    Ok(done) => done.map_err(|e| database("migrate", &self.location, &e)),
                     Err(_) => Err(self.silent("migrate", MIGRATION_TIMEOUT)),
                 }
             })
@@ -234,8 +239,8 @@ impl PostgresStore {
         };
         answered.map_err(|error| match error.as_db_error() {
             // The server answered with a refusal: nothing it did stands.
-            Some(_) => Failure::Refused(backend(action, &self.location, error)),
-            None => Failure::Unanswered(backend(action, &self.location, error)),
+            Some(_) => Failure::Refused(database(action, &self.location, &error)),
+            None => Failure::Unanswered(database(action, &self.location, &error)),
         })
     }
 
@@ -485,9 +490,19 @@ fn describe(config: &tokio_postgres::Config) -> String {
     )
 }
 
-fn backend(action: &'static str, location: &str, error: impl std::error::Error) -> StoreError {
-    // The driver's own message is often just "db error"; the reason is in
-    // the sources.
+/// A driver error as [`StoreError::Database`], with the server's SQLSTATE
+/// when it answered.
+fn database(action: &'static str, location: &str, error: &tokio_postgres::Error) -> StoreError {
+    StoreError::Database {
+        action,
+        location: location.to_owned(),
+        message: flattened(error),
+        code: error.code().map(|code| code.code().to_owned()),
+    }
+}
+
+/// `error`'s message and every cause's, each once.
+fn flattened(error: &dyn std::error::Error) -> String {
     let mut message = error.to_string();
     let mut source = error.source();
     while let Some(inner) = source {
@@ -498,10 +513,16 @@ fn backend(action: &'static str, location: &str, error: impl std::error::Error) 
         }
         source = inner.source();
     }
+    message
+}
+
+fn backend(action: &'static str, location: &str, error: impl std::error::Error) -> StoreError {
+    // The driver's own message is often just "db error"; the reason is in
+    // the sources.
     StoreError::Io {
         action,
         location: location.to_owned(),
-        error: std::io::Error::other(message),
+        error: std::io::Error::other(flattened(&error)),
     }
 }
 

@@ -85,6 +85,17 @@ pub(super) fn not_stored(error: StoreError) -> StoreError {
                 format!("{error}; reading the list back showed the change was not stored"),
             ),
         },
+        StoreError::Database {
+            action,
+            location,
+            message,
+            code,
+        } => StoreError::Database {
+            action,
+            location,
+            message: format!("{message}; reading the list back showed the change was not stored"),
+            code,
+        },
         other => other,
     }
 }
