@@ -55,9 +55,73 @@ pub mod acp;
 #[cfg(feature = "rig")]
 pub mod rig;
 
-pub use todokit_app as app;
-pub use todokit_domain as domain;
-pub use todokit_infra as infra;
+/// The application layer a host or a dialect author reaches: the service,
+/// tools and their results, profiles and their schemas, the turn policy.
+/// Named item by item, so what is public can grow without breaking a host
+/// (`todokit_app` itself is not part of the API).
+pub mod app {
+    /// What a dialect author imports (see `docs/your-own-dialect.md`).
+    pub use todokit_app::prelude;
+    /// Every profile todokit ships.
+    pub use todokit_app::profiles;
+    /// The tool definitions each provider expects.
+    pub use todokit_app::schema;
+    /// The agent-loop policy: reminders and when a turn may end.
+    pub use todokit_app::turn;
+    pub use todokit_app::{
+        ARRAY_SLACK, ArgumentError, CallContext, CallRecord, Clock, CommandTool, Commands, CompiledSchema,
+        ConversationContext, ConversationSummary, DEFAULT_NAG_AFTER_ROUNDS, DEFAULT_NAG_TEXT, DecodedInput,
+        Details, Enforcement, ExampleCall, ITEM_TEXT_BYTES, ImportError, Injection, Leniency, Lifecycle,
+        MAX_COMMIT_ATTEMPTS, ManualClock, MarkdownCodec, Outcome, Pin, Placement, Profile, ROOT_FIELD,
+        ReminderKind, Replay, RoundCall, SUBSCRIBE_POLL_INTERVAL, SchemaTarget, ServiceError, SizeLimits,
+        StoreError, StoredConversation, Subscription, TodoWriteService, Tool, ToolError, ToolMetadata,
+        ToolOperation, ToolResult, TurnConfig, TurnCounters, TurnEnd, TurnPolicy, TypedTool, Upstream,
+        UserAction, UserEdit, UserEditError, Wake, WatchGuard, end_of_turn_reminder, json_kind,
+        parse_arguments, replay, stale_list_reminder, user_edit_reminder,
+    };
+}
+
+/// The state model: lists, tasks, statuses, limits and the errors a model
+/// can act on. Named item by item (`todokit_domain` itself is not part of
+/// the API).
+pub mod domain {
+    pub use todokit_domain::{
+        FieldNames, InProgressPolicy, ItemPath, Limits, ListRules, ListSummary, MAX_LISTED_POSITIONS,
+        MAX_QUOTED_CHARS, MAX_REPORTED_VIOLATIONS, Notice, NoticeKind, OutlineEntry, Phase, Priority, Status,
+        StatusCounts, Timestamp, Todo, TodoError, TodoField, TodoPatch, TodoState, Transition, Violation,
+        Violations, clip, diff, list_some, outline, progress_line,
+    };
+}
+
+/// The stores, the renderers and the markdown codec. Named item by item
+/// (`todokit_infra` itself is not part of the API).
+pub mod infra {
+    /// The list as oh-my-pi's markdown: `export`, `import`.
+    pub use todokit_infra::markdown;
+    pub use todokit_infra::render::render;
+    pub use todokit_infra::{Format, JsonFileStore, MemoryStore, PiMarkdown, SystemClock};
+    /// The list as text for a terminal, markdown or plain; making model
+    /// text inert.
+    pub mod render {
+        pub use todokit_infra::render::{
+            AnsiOptions, Format, Glyphs, render, render_ansi, render_markdown, render_plain, sanitize,
+            status_styles, steers_terminal,
+        };
+    }
+    /// The stores and their constants.
+    pub mod store {
+        #[cfg(feature = "postgres")]
+        pub use todokit_infra::store::{
+            DEFAULT_CONNECT_TIMEOUT, DEFAULT_POOL_SIZE, DEFAULT_STATEMENT_TIMEOUT, LISTEN_HEARTBEAT,
+            MIGRATION_TIMEOUT, NOTIFY_CHANNEL, PostgresStore, SCHEMA_VERSION,
+        };
+        pub use todokit_infra::store::{
+            DEFAULT_READY_CONVERSATIONS, FILE_FORMAT, FOLDER_POLL_INTERVAL, JsonFileStore,
+            LAST_FILE_MAX_BYTES, MAX_FILE_WORKERS, MAX_SLUG_CHARS, MemoryStore, SWEEP_EVERY_SAVES,
+            SWEEP_INTERVAL,
+        };
+    }
+}
 
 /// The trait of [`Subscription`], so a host can poll it without naming
 /// `futures_core` itself.

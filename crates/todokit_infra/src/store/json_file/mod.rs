@@ -38,6 +38,7 @@ mod tests_shared_load;
 pub use last_file::LAST_FILE_MAX_BYTES;
 pub use names::MAX_SLUG_CHARS;
 pub use poller::FOLDER_POLL_INTERVAL;
+pub use safe_fs::SWEEP_INTERVAL;
 
 use std::collections::HashSet;
 use std::fs;

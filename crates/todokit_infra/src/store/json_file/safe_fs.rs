@@ -161,7 +161,8 @@ fn replace_then_sync(
 }
 
 /// How often a store folder is listed for temporary files a killed writer
-/// left (see [`sweep_due`]).
+/// left: a write lists it when no process did for this long (a stamp file
+/// in the folder says when one last did).
 pub const SWEEP_INTERVAL: Duration = Duration::from_secs(60);
 
 /// A temporary file of another conversation older than this was left by a

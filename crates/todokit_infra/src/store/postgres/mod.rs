@@ -21,6 +21,7 @@ mod outcome;
 use limits::Limits;
 pub use limits::{DEFAULT_CONNECT_TIMEOUT, DEFAULT_STATEMENT_TIMEOUT};
 pub use notify::CHANNEL as NOTIFY_CHANNEL;
+pub use notify::HEARTBEAT as LISTEN_HEARTBEAT;
 use notify::Listener;
 
 /// Connections a store keeps open at most, by default.
