@@ -2,47 +2,19 @@
 //! leaves nothing of itself behind, no pooled connection stays in an
 //! aborted transaction, and the next call tries it again.
 
-use super::tests::url;
 use super::*;
 use pretty_assertions::assert_eq;
-use tokio_postgres::NoTls;
 
 #[tokio::test]
 async fn a_migration_that_fails_halfway_is_rolled_back_and_tried_again() {
-    let (admin, connection) = tokio_postgres::connect(&url(), NoTls)
-        .await
-        .expect("the test database");
-    tokio::spawn(connection);
     let name = format!("todokit_halfway_{}", std::process::id());
-    for statement in [
-        format!("DROP DATABASE IF EXISTS {name}"),
-        format!("CREATE DATABASE {name}"),
-    ] {
-        admin
-            .batch_execute(&statement)
-            .await
-            .expect("a database of its own");
-    }
-    let own_url = match url().rsplit_once('/') {
-        Some((base, _)) => format!("{base}/{name}"),
-        None => panic!("the test URL names a database"),
-    };
-    let (own, connection) = tokio_postgres::connect(&own_url, NoTls)
-        .await
-        .expect("the new database");
-    tokio::spawn(connection);
+    let (admin, own_url, own) = super::tests::own_database(&name).await;
     // Schema 1, and a trigger under the name the move to schema 2 creates:
     // that step fails after the ones before it (a new column, an index, a
     // function) ran.
+    own.batch_execute(super::tests::SCHEMA_1).await.expect("schema 1");
     own.batch_execute(
-        "CREATE TABLE todokit_schema (version INTEGER NOT NULL);
-         INSERT INTO todokit_schema VALUES (1);
-         CREATE TABLE todokit_conversations (
-             conversation TEXT PRIMARY KEY,
-             version BIGINT NOT NULL CHECK (version > 0),
-             state JSONB NOT NULL,
-             updated_at TIMESTAMPTZ NOT NULL DEFAULT now());
-         CREATE FUNCTION in_the_way() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$;
+        "CREATE FUNCTION in_the_way() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$;
          CREATE TRIGGER todokit_forget_stale_summary BEFORE UPDATE ON todokit_conversations
              FOR EACH ROW EXECUTE FUNCTION in_the_way();",
     )

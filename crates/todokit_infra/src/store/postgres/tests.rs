@@ -282,16 +282,23 @@ async fn concurrent_writers_through_separate_pools_lose_no_update() {
     assert_eq!(actual, WRITERS * CALLS);
 }
 
-/// A database an earlier build set up (schema 1: no summaries) is moved to
-/// schema 2 on connect; its rows are listed from their lists until a save
-/// writes their summary.
-#[tokio::test]
-async fn a_schema_1_database_is_migrated_and_its_rows_are_listed_right() {
+/// The tables as the first schema (before summaries) made them.
+pub(super) const SCHEMA_1: &str = "CREATE TABLE todokit_schema (version INTEGER NOT NULL);
+     INSERT INTO todokit_schema VALUES (1);
+     CREATE TABLE todokit_conversations (
+         conversation TEXT PRIMARY KEY,
+         version BIGINT NOT NULL CHECK (version > 0),
+         state JSONB NOT NULL,
+         updated_at TIMESTAMPTZ NOT NULL DEFAULT now());";
+
+/// A database of its own on the test cluster, called `name` (one a killed
+/// run left is dropped first): a connection to the cluster's own database
+/// (to drop it afterwards), its URL, and a connection to it.
+pub(super) async fn own_database(name: &str) -> (tokio_postgres::Client, String, tokio_postgres::Client) {
     let (admin, connection) = tokio_postgres::connect(&url(), NoTls)
         .await
         .expect("the test database");
     tokio::spawn(connection);
-    let name = format!("todokit_v1_{}", std::process::id());
     // One statement each: neither may run in a transaction block.
     for statement in [
         format!("DROP DATABASE IF EXISTS {name}"),
@@ -302,14 +309,24 @@ async fn a_schema_1_database_is_migrated_and_its_rows_are_listed_right() {
             .await
             .expect("a database of its own");
     }
-    let old_url = match url().rsplit_once('/') {
+    let own_url = match url().rsplit_once('/') {
         Some((base, _)) => format!("{base}/{name}"),
         None => panic!("the test URL names a database"),
     };
-    let (old, connection) = tokio_postgres::connect(&old_url, NoTls)
+    let (own, connection) = tokio_postgres::connect(&own_url, NoTls)
         .await
         .expect("the new database");
     tokio::spawn(connection);
+    (admin, own_url, own)
+}
+
+/// A database an earlier build set up (schema 1: no summaries) is moved to
+/// schema 2 on connect; its rows are listed from their lists until a save
+/// writes their summary.
+#[tokio::test]
+async fn a_schema_1_database_is_migrated_and_its_rows_are_listed_right() {
+    let name = format!("todokit_v1_{}", std::process::id());
+    let (admin, old_url, old) = own_database(&name).await;
     let state = TodoState::flat(vec![
         Todo::new("a")
             .status(todokit_domain::Status::InProgress)
@@ -317,17 +334,7 @@ async fn a_schema_1_database_is_migrated_and_its_rows_are_listed_right() {
         Todo::new("b"),
     ]);
     let value = serde_json::to_value(&state).expect("encodes");
-    old.batch_execute(
-        "CREATE TABLE todokit_schema (version INTEGER NOT NULL);
-         INSERT INTO todokit_schema VALUES (1);
-         CREATE TABLE todokit_conversations (
-             conversation TEXT PRIMARY KEY,
-             version BIGINT NOT NULL CHECK (version > 0),
-             state JSONB NOT NULL,
-             updated_at TIMESTAMPTZ NOT NULL DEFAULT now());",
-    )
-    .await
-    .expect("schema 1");
+    old.batch_execute(SCHEMA_1).await.expect("schema 1");
     old.execute(
         "INSERT INTO todokit_conversations (conversation, version, state) VALUES ('old', 3, $1)",
         &[&value],
