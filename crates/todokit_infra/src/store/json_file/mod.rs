@@ -34,6 +34,7 @@ mod summaries;
 mod tests;
 #[cfg(test)]
 mod tests_shared_load;
+mod work;
 
 pub use last_file::LAST_FILE_MAX_BYTES;
 pub use names::MAX_SLUG_CHARS;
@@ -58,6 +59,8 @@ use stamp::Stamp;
 use summaries::SummaryCache;
 use todokit_app::{ConversationContext, StoreError, StoredConversation, Wake, WatchGuard};
 use todokit_domain::TodoState;
+pub use work::MAX_FILE_WORKERS;
+use work::blocking;
 
 /// The version of the file layout this build writes and reads.
 pub const FILE_FORMAT: u32 = 1;
@@ -132,10 +135,6 @@ pub struct JsonFileStore {
     /// threads instead of each taking one.
     workers: Arc<tokio::sync::Semaphore>,
 }
-
-/// The most file jobs (loads, saves, listings) one store and its clones
-/// run at once on tokio's blocking pool; the others wait their turn.
-pub const MAX_FILE_WORKERS: usize = 4;
 
 impl JsonFileStore {
     /// A store under `root`. The folder is created on the first write.
@@ -558,33 +557,4 @@ fn corrupt(path: &Path, reason: String) -> StoreError {
         location: path.display().to_string(),
         reason,
     }
-}
-
-/// Runs file work so that it does not hold up an async executor's other
-/// tasks: inside a tokio runtime, on its blocking pool, at most as many
-/// jobs at once as `workers` has permits; under any other
-/// executor (or `block_on` with none), on the calling thread, so the store
-/// needs no reactor. The work is short: one read, or a locked write with
-/// two fsyncs.
-///
-/// Not `block_in_place`, though it would save two thread switches on a
-/// multi-thread runtime: it panics when the thread is not one of that
-/// runtime's workers yet has it entered (a host that enters a multi-thread
-/// runtime's handle inside a current-thread runtime, as language bindings
-/// nesting runtimes do), and no public tokio call tells the cases apart.
-/// A host that wants the work in place says so ([`JsonFileStore::on_calling_thread`]).
-async fn blocking<T: Send + 'static>(
-    workers: &tokio::sync::Semaphore,
-    work: impl FnOnce() -> Result<T, StoreError> + Send + 'static,
-) -> Result<T, StoreError> {
-    let Ok(runtime) = tokio::runtime::Handle::try_current() else {
-        return work();
-    };
-    // The semaphore is never closed, so a permit always comes.
-    let _turn = workers.acquire().await.ok();
-    runtime.spawn_blocking(work).await.map_err(|e| StoreError::Io {
-        action: "run",
-        location: "a store worker thread".to_owned(),
-        error: io::Error::other(e.to_string()),
-    })?
 }
