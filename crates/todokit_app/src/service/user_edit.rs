@@ -466,8 +466,8 @@ impl TodoWriteService {
             if next.phases == state.phases {
                 return Ok((None, None));
             }
-            within_tool_limits(state, &next, &limits, tool)?;
-            refuse_nul(&next)?;
+            within_tool_limits(state, &next, &limits, tool).map_err(UserEditError::Rejected)?;
+            refuse_nul(&next).map_err(UserEditError::Rejected)?;
             // Edits the model has not been told about yet become one notice
             // with the list as it is now, not one stale copy per edit.
             let earlier: Vec<String> = next

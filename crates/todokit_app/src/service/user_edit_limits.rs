@@ -1,20 +1,19 @@
 //! What a hand edit may not leave on the list, whatever the edit: more
-//! than the profile's own tool takes, or text no store keeps.
+//! than the profile's own tool takes, or text no store keeps. Each check
+//! gives the problems in words; the edit is refused with them.
 
 use todokit_domain::TodoState;
-
-use super::user_edit::UserEditError;
 
 /// Refuses an edit whose list holds the NUL character anywhere (an import
 /// or a host's edit can carry one): no store keeps it the same way, and
 /// PostgreSQL's `jsonb` refuses it.
-pub(super) fn refuse_nul(next: &TodoState) -> Result<(), UserEditError> {
+pub(super) fn refuse_nul(next: &TodoState) -> Result<(), Vec<String>> {
     let phases = serde_json::to_value(&next.phases).unwrap_or_default();
     match crate::arguments::nul_in_value(&phases) {
-        Some(_) => Err(UserEditError::Rejected(vec![
+        Some(_) => Err(vec![
             "the list would hold the NUL character (U+0000), which no task, note or phase may contain"
                 .to_owned(),
-        ])),
+        ]),
         None => Ok(()),
     }
 }
@@ -29,7 +28,7 @@ pub(super) fn within_tool_limits(
     after: &TodoState,
     limits: &todokit_domain::Limits,
     tool: &str,
-) -> Result<(), UserEditError> {
+) -> Result<(), Vec<String>> {
     let mut problems = Vec::new();
     let (count_before, count_after) = (before.tasks().count(), after.tasks().count());
     if count_after > limits.max_items && count_after > count_before {
@@ -71,6 +70,6 @@ pub(super) fn within_tool_limits(
     }
     match problems.is_empty() {
         true => Ok(()),
-        false => Err(UserEditError::Rejected(problems)),
+        false => Err(problems),
     }
 }
