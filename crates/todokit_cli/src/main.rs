@@ -32,6 +32,10 @@ use todokit::{Format, SchemaTarget, ServiceError, StoreError, profiles};
 /// from a command's own.
 const GLOBAL_OPTIONS: &str = "Global options";
 
+/// The most threads the runtime's blocking pool may have (the file
+/// store's work, a standard input that is not a pipe).
+const MAX_BLOCKING_THREADS: usize = 4;
+
 /// Said under the help of the commands that read no conversation.
 const NO_STORE: &str = "This command reads no store: --store and --conversation do not apply to it.";
 
@@ -220,7 +224,14 @@ fn main() -> ExitCode {
     if on_folder && matches!(cli.command, Command::Call { .. }) {
         return exit_code(inline::block_on(run(cli)));
     }
-    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+    // The blocking pool runs the file store's work; a few threads are all
+    // it needs, however many feeds wait (the board's streams), and tokio
+    // would otherwise start one for each job that finds none idle.
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .max_blocking_threads(MAX_BLOCKING_THREADS)
+        .enable_all()
+        .build()
+    {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("todokit: cannot start the async runtime: {e}");

@@ -32,8 +32,14 @@ fn write_alpha(store: &std::path::Path) {
 fn the_overview_follows_another_process_and_hostile_text_stays_text() {
     let dir = tempfile::tempdir().expect("temp dir");
     let store = dir.path().join("store");
+    // Apart by more than a tick of the file system's clock (a few
+    // milliseconds): the overview orders by change time, and two calls
+    // within one tick would tie.
+    let tick = || std::thread::sleep(Duration::from_millis(20));
     write_alpha(&store);
+    tick();
     write_todos(&store, "beta", &json!([todo("Plan B", "in_progress")]));
+    tick();
     write_todos(
         &store,
         "gamma",
