@@ -210,9 +210,14 @@ fn skim_fits(text: &[u8], limits: &SizeLimits) -> bool {
                     }
                     at += 1;
                 }
-                // A text that may hold a list (sent as text, a slip the
-                // lenient path repairs) is read whole: its items count.
-                let list_like = matches!(text.get(start), Some(b'[' | b'{'));
+                // A text that may hold JSON (a list sent as text, a slip
+                // the lenient path repairs) is read whole: its items
+                // count. Checklist text (`[x] Read`) does not start so.
+                let list_like = matches!(
+                    (text.get(start), text.get(start + 1)),
+                    (Some(b'['), Some(b'{' | b'[' | b'"' | b']' | b'0'..=b'9'))
+                        | (Some(b'{'), Some(b'"' | b'}'))
+                );
                 if list_like || at - 1 - start > limits.item_text_bytes {
                     return false;
                 }

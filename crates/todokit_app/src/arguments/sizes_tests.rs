@@ -85,3 +85,19 @@ fn the_skim_never_passes_what_the_walk_refuses() {
     ];
     assert_eq!(actual, expected);
 }
+
+#[test]
+fn checklist_text_is_skimmed_and_json_in_text_is_read_whole() {
+    let fixture = [
+        r#"{"todos":"[x] Read\n[-] Fix\n[ ] Test"}"#,
+        r#"{"todos":"[{\"content\":\"a\"}]"}"#,
+        r#"{"todos":"[1,2]"}"#,
+        r#"{"todos":"{\"a\":1}"}"#,
+    ];
+    let actual: Vec<bool> = fixture
+        .iter()
+        .map(|text| skim_fits(text.as_bytes(), &limits()))
+        .collect();
+    let expected = vec![true, false, false, false];
+    assert_eq!(actual, expected);
+}
