@@ -215,8 +215,8 @@ fn skim_fits(text: &[u8], limits: &SizeLimits) -> bool {
                 // count. Checklist text (`[x] Read`) does not start so.
                 let list_like = matches!(
                     (text.get(start), text.get(start + 1)),
-                    (Some(b'['), Some(b'{' | b'[' | b'"' | b']' | b'0'..=b'9'))
-                        | (Some(b'{'), Some(b'"' | b'}'))
+                    (Some(b'['), Some(b'{' | b'[' | b'\\' | b']' | b'0'..=b'9'))
+                        | (Some(b'{'), Some(b'\\' | b'}'))
                 );
                 if list_like || at - 1 - start > limits.item_text_bytes {
                     return false;
