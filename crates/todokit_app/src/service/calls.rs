@@ -36,7 +36,8 @@ impl TodoWriteService {
             return self.run(conversation, found, prepared).await;
         }
         match parse_arguments(args) {
-            Ok(value) => self.call_owned(conversation, tool, value).await,
+            // The text passed the gate: its value is not measured again.
+            Ok(value) => self.call_checked(conversation, found, value).await,
             Err(e) => Ok(ToolError::from(e).into_result(found.name())),
         }
     }
@@ -61,6 +62,16 @@ impl TodoWriteService {
         if let Some(refused) = self.profile.gate_value(tool.name(), &args) {
             return Ok(refused.into_result(tool.name()));
         }
+        self.call_checked(conversation, tool, args).await
+    }
+
+    /// Runs `tool` on arguments that passed the gate.
+    async fn call_checked(
+        &self,
+        conversation: &str,
+        tool: &dyn Tool,
+        args: Value,
+    ) -> Result<ToolResult, ServiceError> {
         // The arguments do not depend on the stored state: check them once,
         // before any load, and not again on a retry.
         match self.profile.repair_and_check_args(tool.name(), args) {
