@@ -25,7 +25,6 @@ mod check;
 mod compiled;
 mod guard;
 mod leniency;
-mod nul;
 mod parse;
 mod repair;
 mod sizes;
@@ -37,10 +36,9 @@ pub use compiled::CompiledSchema;
 pub use guard::decode_well_formed;
 use leniency::TEXT_SYNONYMS;
 pub use leniency::{ALIASES_KEY, ID_KEY, Leniency};
-pub(crate) use nul::{nul_in_text, nul_in_value};
 pub use parse::{ArgumentError, ROOT_FIELD, decode, kind as json_kind, parse_arguments};
 pub use sizes::{ARRAY_SLACK, ITEM_TEXT_BYTES, SizeLimits};
-pub(crate) use sizes::{oversized_text, oversized_value};
+pub(crate) use sizes::{nul_in_value, refused_text, refused_value};
 
 /// `args` brought into the shape `schema` describes where `leniency`
 /// allows, then checked against it: the repaired arguments, or every problem

@@ -1,5 +1,7 @@
 //! The size gate: every call's arguments measured before any tool sees
-//! them, on every profile alike (`docs/limits.md` lists the figures).
+//! them, on every profile alike (`docs/limits.md` lists the figures), and
+//! searched for the NUL character, which no list needs, PostgreSQL's
+//! `jsonb` cannot hold and some terminals and C libraries cut text at.
 //!
 //! Two kinds of text: an item's text (content, title, note, description,
 //! explanation, a metadata value or key, a reason, an id, a status) and a
@@ -28,6 +30,9 @@ pub const ITEM_TEXT_BYTES: usize = 8 * 1024;
 /// own words.
 pub const ARRAY_SLACK: usize = 2;
 
+/// What the refusal of a NUL says about the field.
+const NUL_MESSAGE: &str = "must not contain the NUL character (U+0000); remove it and send the call again";
+
 /// The caps one profile's calls are measured against.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SizeLimits {
@@ -43,6 +48,14 @@ pub struct SizeLimits {
 }
 
 impl SizeLimits {
+    /// No cap at all: the walk then only looks for the NUL character.
+    const NONE: SizeLimits = SizeLimits {
+        item_text_bytes: usize::MAX,
+        list_text_bytes: usize::MAX,
+        list_text_fields: Vec::new(),
+        array_items: usize::MAX,
+    };
+
     /// The cap for the text at `path` whose schema node is `node`: a list
     /// sent as text (a declared whole-list field, or a string where the
     /// schema wants an array or object, which the lenient path parses)
@@ -71,20 +84,29 @@ fn wants_structure(node: &Node) -> bool {
     structure && !string
 }
 
-/// The refusal for argument text past a cap of `limits`, naming the field,
-/// or `None` when everything fits (or the text is not JSON: the parser
-/// reports that).
-pub fn oversized_text(text: &str, schema: &CompiledSchema, limits: &SizeLimits) -> Option<ArgumentError> {
-    if skim_fits(text.as_bytes(), limits) {
+/// The refusal for argument text past a cap of `limits` or holding a NUL
+/// in any string, naming the field, or `None` when everything fits (or the
+/// text is not JSON: the parser reports that). JSON text carries a NUL only
+/// as the escape `\u0000`, so text without it and within the skim's bounds
+/// is passed without a parse.
+pub fn refused_text(text: &str, schema: &CompiledSchema, limits: &SizeLimits) -> Option<ArgumentError> {
+    if !text.contains("\\u0000") && skim_fits(text.as_bytes(), limits) {
         return None;
     }
     let value: Value = serde_json::from_str(text).ok()?;
-    oversized_value(&value, schema, limits)
+    refused_value(&value, schema, limits)
 }
 
-/// [`oversized_text`] for arguments already parsed.
-pub fn oversized_value(value: &Value, schema: &CompiledSchema, limits: &SizeLimits) -> Option<ArgumentError> {
+/// [`refused_text`] for arguments already parsed.
+pub fn refused_value(value: &Value, schema: &CompiledSchema, limits: &SizeLimits) -> Option<ArgumentError> {
     walk(value, Some(&schema.root), String::new(), limits, 0)
+}
+
+/// The refusal for a NUL in any string of `value` (a value or a key), with
+/// no cap on sizes: for what did not come as a tool's arguments (a hand
+/// edit's list).
+pub fn nul_in_value(value: &Value) -> Option<ArgumentError> {
+    walk(value, None, String::new(), &SizeLimits::NONE, 0)
 }
 
 /// How deeply a list sent as text inside a list sent as text is read.
@@ -103,6 +125,9 @@ fn walk(
         let node = node.map(|n| n.any_of.iter().find(|b| b.types != ["null"]).unwrap_or(n));
         match value {
             Value::String(text) => {
+                if text.contains('\0') {
+                    return Some(refusal(&path, NUL_MESSAGE.to_owned()));
+                }
                 let cap = limits.cap(&path, node);
                 if text.len() > cap {
                     return Some(refusal(
@@ -147,6 +172,10 @@ fn walk(
             }
             Value::Object(map) => {
                 for key in map.keys() {
+                    if key.contains('\0') {
+                        let named = key.replace('\0', "\\u0000");
+                        return Some(refusal(&join(&path, &named), NUL_MESSAGE.to_owned()));
+                    }
                     if key.len() > limits.item_text_bytes {
                         return Some(refusal(
                             &path,
@@ -161,17 +190,21 @@ fn walk(
                 let properties = node.and_then(|n| n.properties.as_deref()).unwrap_or_default();
                 stack.extend(map.iter().rev().map(|(key, item)| {
                     let child = properties.iter().find(|(k, _)| k == key).map(|(_, n)| n);
-                    let child_path = match path.is_empty() {
-                        true => key.clone(),
-                        false => format!("{path}.{key}"),
-                    };
-                    (item, child, child_path)
+                    (item, child, join(&path, key))
                 }));
             }
             _ => {}
         }
     }
     None
+}
+
+/// `key` under `path`: `todos[2].content`.
+fn join(path: &str, key: &str) -> String {
+    match path.is_empty() {
+        true => key.to_owned(),
+        false => format!("{path}.{key}"),
+    }
 }
 
 fn refusal(path: &str, message: String) -> ArgumentError {

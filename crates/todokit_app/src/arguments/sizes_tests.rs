@@ -25,7 +25,7 @@ fn schema() -> CompiledSchema {
 }
 
 fn verdict(text: &str) -> Option<String> {
-    oversized_text(text, &schema(), &limits()).map(|e| e.to_string())
+    refused_text(text, &schema(), &limits()).map(|e| e.to_string())
 }
 
 #[test]
@@ -72,7 +72,7 @@ fn the_skim_never_passes_what_the_walk_refuses() {
         .iter()
         .map(|text| {
             let value: Value = serde_json::from_str(text).expect("JSON");
-            let walked = oversized_value(&value, &schema(), &limits()).is_none();
+            let walked = refused_value(&value, &schema(), &limits()).is_none();
             (skim_fits(text.as_bytes(), &limits()) && !walked, walked)
         })
         .collect();
@@ -105,4 +105,32 @@ fn checklist_text_is_skimmed_and_json_in_text_is_read_whole() {
         .collect();
     let expected = vec![true, false, false, false];
     assert_eq!(actual, expected);
+}
+
+#[test]
+fn a_nul_anywhere_is_named_and_an_escaped_backslash_is_not_one() {
+    let fixture = [
+        r#"{"todos":[{"content":"ok"},{"content":"a\u0000b"}]}"#,
+        r#"{"todos":[{"content":"a\\u0000b"}]}"#,
+        r#"{"meta":{"k\u0000":1}}"#,
+        r#""\u0000""#,
+        r#"{"todos":[{"content":"plain"}]}"#,
+    ];
+    let actual: Vec<Option<String>> = fixture
+        .iter()
+        .map(|text| refused_text(text, &schema(), &limits()).map(|e| e.field().to_owned()))
+        .collect();
+    let expected = vec![
+        Some("todos[1].content".to_owned()),
+        None,
+        Some("meta.k\\u0000".to_owned()),
+        Some(ROOT_FIELD.to_owned()),
+        None,
+    ];
+    let hand_edit = nul_in_value(&json!([{"tasks": [{"content": "x\u{0}y".repeat(5_000)}]}]))
+        .map(|e| e.field().to_owned());
+    assert_eq!(
+        (actual, hand_edit),
+        (expected, Some("[0].tasks[0].content".to_owned()))
+    );
 }

@@ -4,9 +4,7 @@
 use serde_json::Value;
 
 use super::definition::Profile;
-use crate::arguments::{
-    nul_in_text, nul_in_value, oversized_text, oversized_value, parse_arguments, repair_then_check,
-};
+use crate::arguments::{parse_arguments, refused_text, refused_value, repair_then_check};
 use crate::tool::{CallContext, DecodedInput, Outcome, ToolError};
 
 impl Profile {
@@ -73,16 +71,12 @@ impl Profile {
     /// [`Profile::size_limits`]. Checked before any tool work.
     pub fn gate_text(&self, name: &str, text: &str) -> Option<ToolError> {
         let registered = self.registered(name)?;
-        nul_in_text(text)
-            .or_else(|| oversized_text(text, registered.schema(), &self.size_limits()))
-            .map(ToolError::from)
+        refused_text(text, registered.schema(), &self.size_limits()).map(ToolError::from)
     }
 
     /// [`Profile::gate_text`] for arguments already parsed.
     pub fn gate_value(&self, name: &str, args: &Value) -> Option<ToolError> {
         let registered = self.registered(name)?;
-        nul_in_value(args)
-            .or_else(|| oversized_value(args, registered.schema(), &self.size_limits()))
-            .map(ToolError::from)
+        refused_value(args, registered.schema(), &self.size_limits()).map(ToolError::from)
     }
 }
