@@ -69,15 +69,16 @@ pub mod app {
     /// The agent-loop policy: reminders and when a turn may end.
     pub use todokit_app::turn;
     pub use todokit_app::{
-        ARRAY_SLACK, ArgumentError, CallContext, CallRecord, Clock, CommandTool, Commands, CompiledSchema,
-        ConversationContext, ConversationSummary, DEFAULT_NAG_AFTER_ROUNDS, DEFAULT_NAG_TEXT, DecodedInput,
-        Details, Enforcement, ExampleCall, ITEM_TEXT_BYTES, ImportError, Injection, Leniency, Lifecycle,
-        MAX_COMMIT_ATTEMPTS, ManualClock, MarkdownCodec, Outcome, Pin, Placement, Profile, ROOT_FIELD,
-        ReminderKind, Replay, RoundCall, SUBSCRIBE_POLL_INTERVAL, SchemaTarget, ServiceError, SizeLimits,
-        StoreError, StoredConversation, Subscription, TodoWriteService, Tool, ToolError, ToolMetadata,
-        ToolOperation, ToolResult, TurnConfig, TurnCounters, TurnEnd, TurnPolicy, TypedTool, Upstream,
-        UserAction, UserEdit, UserEditError, Wake, WatchGuard, end_of_turn_reminder, json_kind,
-        parse_arguments, replay, stale_list_reminder, user_edit_reminder,
+        ARRAY_SLACK, ArgumentError, CallContext, CallOptions, CallRecord, Checked, Clock, CommandTool,
+        Commands, CompiledSchema, ConversationContext, ConversationSummary, DEFAULT_NAG_AFTER_ROUNDS,
+        DEFAULT_NAG_TEXT, DecodedInput, Details, Enforcement, ExampleCall, HostMode, ITEM_TEXT_BYTES,
+        ImportError, Injection, Leniency, Lifecycle, MAX_COMMIT_ATTEMPTS, ManualClock, MarkdownCodec,
+        ModeSet, Outcome, Pin, Placement, Profile, ROOT_FIELD, RefusedIn, ReminderKind, Replay, RoundCall,
+        SUBSCRIBE_POLL_INTERVAL, SchemaTarget, ServiceError, SizeLimits, StoreError, StoredConversation,
+        Subscription, TodoWriteService, Tool, ToolError, ToolMetadata, ToolOperation, ToolResult, TurnConfig,
+        TurnCounters, TurnEnd, TurnPolicy, TypedTool, Upstream, UserAction, UserEdit, UserEditError, Wake,
+        WatchGuard, end_of_turn_reminder, json_kind, parse_arguments, replay, stale_list_reminder,
+        user_edit_reminder,
     };
 }
 
@@ -131,10 +132,10 @@ pub use todokit_app::turn::{
     TurnPolicy,
 };
 pub use todokit_app::{
-    Clock, ConversationContext, ConversationSummary, ManualClock, Pin, Profile, RoundCall,
-    SUBSCRIBE_POLL_INTERVAL, SchemaTarget, ServiceError, StoreError, StoredConversation, Subscription,
-    TodoWriteService, ToolResult, Upstream, UserAction, UserEdit, UserEditError, Wake, WatchGuard,
-    end_of_turn_reminder, profiles,
+    CallOptions, Checked, Clock, ConversationContext, ConversationSummary, HostMode, ManualClock, Pin,
+    Profile, RoundCall, SUBSCRIBE_POLL_INTERVAL, SchemaTarget, ServiceError, StoreError, StoredConversation,
+    Subscription, TodoWriteService, ToolResult, Upstream, UserAction, UserEdit, UserEditError, Wake,
+    WatchGuard, end_of_turn_reminder, profiles,
 };
 pub use todokit_domain::{ListSummary, Phase, Priority, Status, StatusCounts, Todo, TodoState};
 pub use todokit_infra::{Format, JsonFileStore, MemoryStore, SystemClock, render};

@@ -44,7 +44,7 @@ pub use list_writer::{
 };
 pub use operation::ToolOperation;
 pub use profile::{
-    DEFAULT_NAG_AFTER_ROUNDS, DEFAULT_NAG_TEXT, ExampleCall, Lifecycle, Pin, Profile, Upstream,
+    Checked, DEFAULT_NAG_AFTER_ROUNDS, DEFAULT_NAG_TEXT, ExampleCall, Lifecycle, Pin, Profile, Upstream,
 };
 pub use reminder::{end_of_turn_reminder, stale_list_reminder};
 pub use replay::{Replay, replay};
@@ -54,8 +54,8 @@ pub use service::{
     ServiceError, Subscription, TodoWriteService, UserAction, UserEdit, UserEditError, user_edit_reminder,
 };
 pub use tool::{
-    CallContext, CommandTool, Commands, DecodedInput, Outcome, Tool, ToolError, ToolMetadata, ToolResult,
-    TypedTool,
+    CallContext, CallOptions, CommandTool, Commands, DecodedInput, HostMode, ModeSet, Outcome, RefusedIn,
+    Tool, ToolError, ToolMetadata, ToolResult, TypedTool,
 };
 pub use turn::{
     CallRecord, Enforcement, Injection, Placement, ReminderKind, TurnConfig, TurnCounters, TurnEnd,

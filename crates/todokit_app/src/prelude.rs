@@ -9,9 +9,10 @@ pub use crate::list_writer::{
     replace_with, write_list,
 };
 pub use crate::operation::ToolOperation;
-pub use crate::profile::{Lifecycle, Pin, Profile, Upstream};
+pub use crate::profile::{Checked, Lifecycle, Pin, Profile, Upstream};
 pub use crate::tool::{
-    CallContext, CommandTool, Commands, Outcome, ToolError, ToolMetadata, ToolResult, TypedTool,
+    CallContext, CommandTool, Commands, HostMode, ModeSet, Outcome, RefusedIn, ToolError, ToolMetadata,
+    ToolResult, TypedTool,
 };
 pub use crate::wire::{
     CancellableStatus, NoArguments, ReadWrite, StatusWords, TriStatus, WholeList, WireEnum, WirePriority,

@@ -89,6 +89,9 @@ enum Command {
         tool: String,
         /// The arguments as JSON; read from standard input when absent or `-`
         json: Option<std::ffi::OsString>,
+        /// The host's mode: `plan` answers a tool its original refuses in plan mode (Codex's update_plan) with that refusal
+        #[arg(long, value_enum, default_value_t = Mode::Default)]
+        mode: Mode,
     },
     /// Show the current list
     Show {
@@ -190,6 +193,24 @@ enum Command {
     },
 }
 
+/// The host modes `call --mode` takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Mode {
+    /// Ordinary work
+    Default,
+    /// Plan mode: the agent only researches and proposes a plan
+    Plan,
+}
+
+impl From<Mode> for todokit::HostMode {
+    fn from(mode: Mode) -> Self {
+        match mode {
+            Mode::Default => todokit::HostMode::Default,
+            Mode::Plan => todokit::HostMode::Plan,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Target {
     /// `{name, description, schema}` with a full JSON Schema document
@@ -281,7 +302,7 @@ async fn run(cli: Cli) -> Result<ExitCode> {
         files_on_calling_thread: matches!(cli.command, Command::Mcp),
     };
     match cli.command {
-        Command::Call { tool, json } => commands::call::run(&ctx, tool, json).await,
+        Command::Call { tool, json, mode } => commands::call::run(&ctx, tool, json, mode.into()).await,
         Command::Show { format } => commands::show::run(&ctx, format).await,
         Command::Schema { target } => commands::schema::run(&ctx, target.into()),
         Command::Check => commands::check::run(&ctx).await,

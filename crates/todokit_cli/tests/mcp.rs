@@ -223,3 +223,46 @@ async fn a_client_killed_mid_call_leaves_a_readable_store_and_the_next_client_se
     assert_eq!(actual, expected);
     let _: Map<String, Value> = serde_json::from_value(shown).expect("the stored list is whole");
 }
+
+/// A `tools/call` naming the host's mode in its `_meta`.
+fn params_in_mode(tool: &str, args: Value, mode: Value) -> CallToolRequestParams {
+    serde_json::from_value(json!({"name": tool, "arguments": args, "_meta": {"todokit/mode": mode}}))
+        .expect("the params are well formed")
+}
+
+#[tokio::test]
+async fn plan_mode_in_a_calls_meta_refuses_codexs_update_plan_in_its_words() {
+    let store = tempfile::tempdir().unwrap();
+    let client = client(store.path(), "codex").await;
+    let plan = json!({"plan": [{"step": "Run the tests", "status": "in_progress"}]});
+    let refused = client
+        .call_tool(params_in_mode("update_plan", plan.clone(), json!("plan")))
+        .await
+        .expect("tools/call answers");
+    let after_refusal = todokit_show(store.path(), None)["version"].clone();
+    let unknown = client
+        .call_tool(params_in_mode("update_plan", plan.clone(), json!("planning")))
+        .await
+        .map_err(|e| e.to_string().contains("todokit/mode"));
+    let accepted = client
+        .call_tool(params_in_mode("update_plan", plan, json!("default")))
+        .await
+        .expect("tools/call answers");
+    client.cancel().await.ok();
+    let actual = (
+        (refused.is_error, text(&refused)),
+        after_refusal,
+        unknown.err(),
+        (accepted.is_error, text(&accepted)),
+    );
+    let expected = (
+        (
+            Some(true),
+            "update_plan is a TODO/checklist tool and is not allowed in Plan mode".to_owned(),
+        ),
+        json!(0),
+        Some(true),
+        (Some(false), "Plan updated".to_owned()),
+    );
+    assert_eq!(actual, expected);
+}

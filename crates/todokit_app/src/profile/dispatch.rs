@@ -5,15 +5,20 @@ use serde_json::Value;
 
 use super::definition::Profile;
 use crate::arguments::{parse_arguments, refused_text, refused_value, repair_then_check};
-use crate::tool::{CallContext, DecodedInput, Outcome, ToolError};
+use crate::tool::{CallContext, DecodedInput, Outcome, ToolError, mode_refusal_result};
 
 impl Profile {
-    /// Runs tool `name` on the arguments as the model sent them: repairs
+    /// Runs tool `name` on the arguments as the model sent them (a tool
+    /// the original refuses in the context's mode answers its refusal
+    /// first, whatever the arguments): repairs
     /// the slips this profile accepts, checks them against the tool's
     /// schema (reporting every problem), then calls the tool. `None` when
     /// the profile has no such tool.
     pub fn run(&self, name: &str, args: &Value, ctx: &CallContext<'_>) -> Option<Outcome> {
         let tool = self.find(name)?;
+        if let Some(refusal) = tool.mode_refusal(ctx.mode) {
+            return Some(Outcome::read(mode_refusal_result(tool.name(), ctx.mode, refusal)));
+        }
         if let Some(refused) = self.gate_value(name, args) {
             return Some(Outcome::read(refused.into_result(tool.name())));
         }
@@ -29,6 +34,9 @@ impl Profile {
     /// tool.
     pub fn run_text(&self, name: &str, text: &str, ctx: &CallContext<'_>) -> Option<Outcome> {
         let tool = self.find(name)?;
+        if let Some(refusal) = tool.mode_refusal(ctx.mode) {
+            return Some(Outcome::read(mode_refusal_result(tool.name(), ctx.mode, refusal)));
+        }
         if let Some(refused) = self.gate_text(name, text) {
             return Some(Outcome::read(refused.into_result(tool.name())));
         }

@@ -8,4 +8,4 @@ mod upstream;
 
 pub use definition::{DEFAULT_NAG_AFTER_ROUNDS, DEFAULT_NAG_TEXT, ExampleCall, Profile};
 pub use lifecycle::Lifecycle;
-pub use upstream::{Pin, Upstream};
+pub use upstream::{Checked, Pin, Upstream};

@@ -4,16 +4,45 @@
 
 use serde::Serialize;
 
-/// Where a profile's words were read.
+/// Where a profile's words were read: three kinds a reviewer can check
+/// (`docs/dialects.md` says how), and a design note for a tool no agent
+/// published.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Pin {
-    /// A file of a public GitHub repository at one commit.
+    /// A file of the agent's own public repository, at a commit reachable
+    /// from its default branch (never a fork's or a pull request's).
     Source {
         /// `owner/name` on GitHub.
         repository: &'static str,
         /// The file read (the main one, when the tool spans several).
+        path: &'static str,
+        /// The full commit hash read.
+        commit: &'static str,
+        /// The commit's date (`YYYY-MM-DD`), when it could be established.
+        date: Option<&'static str>,
+    },
+    /// A file inside a published package: for an open agent whose own
+    /// repository could not be read at the version that matters.
+    Package {
+        /// The registry (`npm`, `pypi`, `crates.io`).
+        registry: &'static str,
+        /// The package's name there.
+        name: &'static str,
+        /// The version read.
+        version: &'static str,
+        /// The file read, inside the package.
+        path: &'static str,
+        /// The sha256 of the package's archive as the registry serves it.
+        sha256: &'static str,
+    },
+    /// A public capture of a closed agent's prompt or tool list: a file of
+    /// the repository that published it, at one commit.
+    Capture {
+        /// `owner/name` on GitHub.
+        repository: &'static str,
+        /// The captured file.
         path: &'static str,
         /// The full commit hash read.
         commit: &'static str,
@@ -32,7 +61,9 @@ pub enum Pin {
 
 impl std::fmt::Display for Pin {
     /// The pin in full, as `docs/dialects.md` shows it: `` `owner/name`
-    /// `path` @ `commit` (date) `` or `design note "title" (date)`.
+    /// `path` @ `commit` (date) ``, `` capture `owner/name` `path` @
+    /// `commit` ``, `` npm `name` `version` `path` (sha256 `…`) `` or
+    /// `design note "title" (date)`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let (text, date) = match self {
             Pin::Source {
@@ -41,12 +72,52 @@ impl std::fmt::Display for Pin {
                 commit,
                 date,
             } => (format!("`{repository}` `{path}` @ `{commit}`"), date),
+            Pin::Capture {
+                repository,
+                path,
+                commit,
+                date,
+            } => (format!("capture `{repository}` `{path}` @ `{commit}`"), date),
+            Pin::Package {
+                registry,
+                name,
+                version,
+                path,
+                sha256,
+            } => (
+                format!("{registry} `{name}` `{version}` `{path}` (sha256 `{sha256}`)"),
+                &None,
+            ),
             Pin::DesignNote { title, date } => (format!("design note \"{title}\""), date),
         };
         match date {
             Some(date) => write!(f, "{text} ({date})"),
             None => f.write_str(&text),
         }
+    }
+}
+
+/// When a profile's pin was last compared with its upstream, and with
+/// what: the newest main-line commit (or capture commit, or published
+/// version) that could be read that day.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Checked {
+    /// The day of the comparison (`YYYY-MM-DD`).
+    pub date: &'static str,
+    /// The commit (full hash) or version it was compared against.
+    pub against: &'static str,
+}
+
+impl std::fmt::Display for Checked {
+    /// `2026-11-26 against 51316ead4a43` (a commit shortened to 12 digits).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let is_commit = self.against.len() == 40 && self.against.bytes().all(|b| b.is_ascii_hexdigit());
+        let against = if is_commit {
+            &self.against[..12]
+        } else {
+            self.against
+        };
+        write!(f, "{} against {against}", self.date)
     }
 }
 
@@ -59,26 +130,40 @@ pub struct Upstream {
     pub pin: Pin,
     /// Who meets this tool: products, releases or models.
     pub ships_in: &'static str,
+    /// When the pin was last compared with the upstream's main line;
+    /// `None` where it could not be (`docs/dialects.md` says why).
+    pub checked: Option<Checked>,
 }
 
 impl Upstream {
-    /// The pin in one short line: `owner/name@abcdef123456 (date)` or
+    /// The pin in one short line: `owner/name@abcdef123456 (date)`,
+    /// `capture owner/name@abcdef123456`, `npm name@version` or
     /// `design note "title" (date)`.
     pub fn version(&self) -> String {
         let dated = |text: String, date: Option<&str>| match date {
             Some(date) => format!("{text} ({date})"),
             None => text,
         };
+        let short = |commit: &'static str| commit.get(..12).unwrap_or(commit);
         match self.pin {
             Pin::Source {
                 repository,
                 commit,
                 date,
                 ..
-            } => dated(
-                format!("{repository}@{}", commit.get(..12).unwrap_or(commit)),
+            } => dated(format!("{repository}@{}", short(commit)), date),
+            Pin::Capture {
+                repository,
+                commit,
                 date,
-            ),
+                ..
+            } => dated(format!("capture {repository}@{}", short(commit)), date),
+            Pin::Package {
+                registry,
+                name,
+                version,
+                ..
+            } => format!("{registry} {name}@{version}"),
             Pin::DesignNote { title, date } => dated(format!("design note \"{title}\""), date),
         }
     }
@@ -100,6 +185,7 @@ mod tests {
                 date: Some("2026-08-21"),
             },
             ships_in: "Example CLI 1.x",
+            checked: None,
         };
         let note = Upstream {
             pin: Pin::DesignNote {

@@ -37,14 +37,18 @@ pub fn profile() -> Profile {
     )
     .with_upstream(Upstream {
         agent: "Amp",
-        pin: Pin::Source {
-            repository: "pms06-ai/system-prompts-and-models-of-ai-tools",
+        pin: Pin::Capture {
+            repository: "x1xhlol/system-prompts-and-models-of-ai-tools",
             path: "Amp/gpt-5.yaml",
-            commit: "f4ea08ed18189b06e177582893376a3c51d8a4e3",
-            date: None,
+            commit: "c258bbb35089002de65384833974e86d8ee2d785",
+            date: Some("2025-09-15"),
         },
         ships_in: "Amp by Sourcegraph (`todo_read`/`todo_write`, as a captured 2025 request declares them; Amp \
                    is closed source and its result texts are not public)",
+        checked: Some(Checked {
+            date: "2026-11-26",
+            against: "b8e95891fe6c8f1db651a8ca4d8217f22c73849b",
+        }),
     })
     .with_system_prompt(include_str!("../../descriptions/amp/system-prompt.md"))
     .with_example(
@@ -155,9 +159,9 @@ mod tests {
 
     // Golden facts from Amp's tool declarations, captured in a gpt-5
     // request: Amp/gpt-5.yaml in the system-prompts-and-models-of-ai-tools
-    // collection (read in the pms06-ai fork at commit
-    // f4ea08ed18189b06e177582893376a3c51d8a4e3; the original collection is
-    // x1xhlol's, commit c258bbb3): `todo_read` takes nothing; `todo_write`
+    // collection (x1xhlol's, at commit
+    // c258bbb35089002de65384833974e86d8ee2d785; first read in a copy at
+    // f4ea08ed18189b06e177582893376a3c51d8a4e3): `todo_read` takes nothing; `todo_write`
     // takes `todos` ("This replaces any existing todos") of `{id, content,
     // status: completed|in-progress|todo, priority: medium|low|high}`, all
     // required. No capture shows what either tool answers: the answer here

@@ -41,13 +41,17 @@ pub fn profile() -> Profile {
     )
     .with_upstream(Upstream {
         agent: "Claude Code",
-        pin: Pin::Source {
+        pin: Pin::Capture {
             repository: "Jayleonc/claude-code-source-code",
             path: "src/tools/TodoWriteTool/TodoWriteTool.ts",
             commit: "83fba929f14ad08f743591c19e945afe5130ab13",
             date: Some("2026-04-13"),
         },
         ships_in: "Claude Code 2.x (`TodoWrite`); since 2.1.233 off on its newest models unless `CLAUDE_CODE_ENABLE_TODO_TOOLS=1`",
+        checked: Some(Checked {
+            date: "2026-11-26",
+            against: "83fba929f14ad08f743591c19e945afe5130ab13",
+        }),
     })
     .with_system_prompt(include_str!("../../descriptions/claude-code/system-prompt.md"))
     .with_example(

@@ -1,7 +1,8 @@
 //! `codex`: Codex's `update_plan`: an optional explanation and the whole
 //! plan of `{step, status}` items. Unknown fields are refused, as the
 //! original refuses them; at most one step may be in progress (checked
-//! here, unlike the original).
+//! here, unlike the original). In the host's Plan mode every call is
+//! refused in Codex's words, before its arguments are read.
 
 use derive_setters::Setters;
 use schemars::JsonSchema;
@@ -15,6 +16,8 @@ use crate::prelude::*;
 pub const NAME: &str = "codex";
 /// What the model reads back after an accepted plan, as the original says it.
 pub const PLAN_UPDATED: &str = "Plan updated";
+/// The whole answer to a call in the host's Plan mode, as Codex gives it.
+pub const PLAN_MODE_REFUSAL: &str = "update_plan is a TODO/checklist tool and is not allowed in Plan mode";
 
 const FIELDS: FieldNames = FieldNames {
     list: "plan",
@@ -37,14 +40,18 @@ pub fn profile() -> Profile {
         pin: Pin::Source {
             repository: "openai/codex",
             path: "codex-rs/core/src/tools/handlers/plan.rs",
-            commit: "001cb8e233f250c7086c791c51390286c087faea",
-            date: None,
+            commit: "2704ecea9a1d52ece2429da4ed5775000b59164d",
+            date: Some("2026-06-10"),
         },
-        ships_in: "Codex CLI (`update_plan`; opt-in since 0.152.0)",
+        ships_in: "Codex CLI (`update_plan`, refused in Plan mode; opt-in since 0.152.0)",
+        checked: Some(Checked {
+            date: "2026-11-26",
+            against: "51316ead4a434e97928d1331e446d4bf274d44a5",
+        }),
     })
     .with_system_prompt(include_str!("../../descriptions/codex/system-prompt.md"))
     .with_example("update_plan", r#"{"explanation":"Tests first","plan":[{"step":"Run the tests","status":"in_progress"},{"step":"Fix what fails","status":"pending"}]}"#)
-    .tool(ListTool(UpdatePlan))
+    .tool(RefusedIn::new(ListTool(UpdatePlan), HostMode::Plan, PLAN_MODE_REFUSAL))
 }
 
 /// One step of the plan.
@@ -218,11 +225,13 @@ mod tests {
         assert_eq!(actual, expected);
     }
 
-    // Golden facts from openai/codex, codex-rs/core/src/tools/handlers/plan.rs
-    // at commit 001cb8e233f250c7086c791c51390286c087faea: the answer is
-    // "Plan updated"; the root and each plan item are closed objects
-    // (`additional_properties: false`); `plan` is required, and each item
-    // requires `step` and `status`.
+    // Golden facts from openai/codex at commit
+    // 2704ecea9a1d52ece2429da4ed5775000b59164d (main, 2026-06-10):
+    // codex-rs/core/src/tools/handlers/plan.rs answers "Plan updated";
+    // plan_spec.rs (last changed in 1c55bb27, #24794) makes the root and
+    // each plan item closed objects (`additional_properties: false`),
+    // `plan` required, each item requiring `step` and `status`, and
+    // `status` a string enum of pending, in_progress, completed.
     #[test]
     fn the_answer_and_schema_are_codexs() {
         let schema = crate::schema::canonical::<UpdatePlanInput>();
@@ -233,6 +242,7 @@ mod tests {
             schema["required"].clone(),
             item["additionalProperties"].clone(),
             item["required"].clone(),
+            item["properties"]["status"]["enum"].clone(),
         );
         let expected = (
             "Plan updated".to_owned(),
@@ -240,6 +250,41 @@ mod tests {
             serde_json::json!(["plan"]),
             serde_json::json!(false),
             serde_json::json!(["step", "status"]),
+            serde_json::json!(["pending", "in_progress", "completed"]),
+        );
+        assert_eq!(actual, expected);
+    }
+
+    // Golden fact from openai/codex at commit
+    // 2704ecea9a1d52ece2429da4ed5775000b59164d (main; the check came with
+    // ec4a2d07, #9786), codex-rs/core/src/tools/handlers/plan.rs: in Plan
+    // mode the handler answers `update_plan is a TODO/checklist tool and is
+    // not allowed in Plan mode` (RespondToModel: the text is what the model
+    // reads) before it parses the arguments, and records nothing.
+    #[test]
+    fn plan_mode_refuses_every_call_in_codexs_words_before_reading_it() {
+        let service = crate::test_support::memory_service(NAME);
+        let plan = crate::CallOptions::default().mode(HostMode::Plan);
+        let good = r#"{"plan":[{"step":"Run the tests","status":"in_progress"}]}"#;
+        let run = |args: &str, options| {
+            crate::test_support::block_on(service.call_with("c", UpdatePlan::NAME, args, options))
+                .map(|r| (r.is_error, r.content))
+                .ok()
+        };
+        let refused = Some((true, PLAN_MODE_REFUSAL.to_owned()));
+        let actual = (
+            run(good, plan),
+            run("{not json", plan),
+            crate::test_support::block_on(service.state("c")).map(|s| s.is_empty()).ok(),
+            run(good, crate::CallOptions::default()),
+            profile().find(UpdatePlan::NAME).map(|t| t.metadata().refused_in.iter().collect::<Vec<_>>()),
+        );
+        let expected = (
+            refused.clone(),
+            refused,
+            Some(true),
+            Some((false, PLAN_UPDATED.to_owned())),
+            Some(vec![HostMode::Plan]),
         );
         assert_eq!(actual, expected);
     }

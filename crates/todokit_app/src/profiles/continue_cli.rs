@@ -35,10 +35,14 @@ pub fn profile() -> Profile {
         pin: Pin::Source {
             repository: "continuedev/continue",
             path: "extensions/cli/src/tools/writeChecklist.ts",
-            commit: "6a66169d168ad0946266ec25b393bf8fe0fd4ea3",
-            date: None,
+            commit: "1821a72d1668154c208b4a732fc4e3587551cb24",
+            date: Some("2025-09-22"),
         },
         ships_in: "the Continue CLI, `cn` (`Checklist`; the IDE extensions have no todo tool)",
+        checked: Some(Checked {
+            date: "2026-11-26",
+            against: "d0a3c0b626b5bebc3bef4742eec05a0242be0bab",
+        }),
     })
     .with_system_prompt(include_str!("../../descriptions/continue/system-prompt.md"))
     .with_example(
@@ -96,7 +100,7 @@ mod tests {
     use pretty_assertions::assert_eq;
 
     // Golden facts from the Continue CLI: repository continuedev/continue
-    // at commit 6a66169d168ad0946266ec25b393bf8fe0fd4ea3,
+    // at commit 1821a72d1668154c208b4a732fc4e3587551cb24 (main, 2025-09-22),
     // extensions/cli/src/tools/writeChecklist.ts: the tool `Checklist`
     // takes `{checklist: string}` (required) and answers
     // `Task list status:\n${args.checklist}`; the preview shows the text

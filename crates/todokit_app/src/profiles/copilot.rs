@@ -62,6 +62,7 @@ pub fn profile() -> Profile {
             date: None,
         },
         ships_in: "VS Code's chat agent mode with GitHub Copilot (`manage_todo_list`, referenced as `#todo`)",
+        checked: None,
     })
     .with_system_prompt(include_str!("../../descriptions/copilot/system-prompt.md"))
     .with_example(

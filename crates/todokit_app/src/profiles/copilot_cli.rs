@@ -35,6 +35,10 @@ pub fn profile() -> Profile {
         },
         ships_in: "the GitHub Copilot CLI (`update_todo`; the CLI is closed source, its checklist is read as VS Code's \
                    Copilot extension reads it)",
+        checked: Some(Checked {
+            date: "2026-11-26",
+            against: "31acd00a86424e2ee6e980e54919cf31fbf88030",
+        }),
     })
     .with_system_prompt(include_str!("../../descriptions/copilot-cli/system-prompt.md"))
     .with_example(

@@ -35,10 +35,14 @@ pub fn profile() -> Profile {
         pin: Pin::Source {
             repository: "charmbracelet/crush",
             path: "internal/agent/tools/todos.go",
-            commit: "28ad05ed0482ca9d4ed2918ba561884658237aae",
-            date: None,
+            commit: "45b1e634a5479297d94141ffc603a1d09f9b6326",
+            date: Some("2026-05-18"),
         },
         ships_in: "Crush (`todos`, with its todo pill in the TUI)",
+        checked: Some(Checked {
+            date: "2026-11-26",
+            against: "37f36e93824e5c4f892e4a817f7f628e2682fe14",
+        }),
     })
     .with_system_prompt(include_str!("../../descriptions/crush/system-prompt.md"))
     .with_example(
@@ -225,7 +229,7 @@ mod tests {
     }
 
     // Golden facts from Crush: repository charmbracelet/crush at commit
-    // 28ad05ed0482ca9d4ed2918ba561884658237aae,
+    // 45b1e634a5479297d94141ffc603a1d09f9b6326 (main, 2026-05-18),
     // internal/agent/tools/todos.go: items `{content, status,
     // active_form}`, a status other than `pending`, `in_progress`,
     // `completed` refused as `invalid status %q for todo %q`; the answer

@@ -33,13 +33,17 @@ pub fn profile() -> Profile {
     )
     .with_upstream(Upstream {
         agent: "Cursor",
-        pin: Pin::Source {
+        pin: Pin::Capture {
             repository: "x1xhlol/system-prompts-and-models-of-ai-tools",
             path: "Cursor Prompts/Agent Prompt 2.0.txt",
             commit: "97081cd52b1da6f7f0ab45fd2f1f6ef65af25db9",
             date: Some("2025-11-07"),
         },
         ships_in: "Cursor's agent (closed source; the schema is read from a published capture of its prompt)",
+        checked: Some(Checked {
+            date: "2026-11-26",
+            against: "b8e95891fe6c8f1db651a8ca4d8217f22c73849b",
+        }),
     })
     .with_system_prompt(include_str!("../../descriptions/cursor/system-prompt.md"))
     .with_example(

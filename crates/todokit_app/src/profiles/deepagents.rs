@@ -36,6 +36,7 @@ pub fn profile() -> Profile {
             date: None,
         },
         ships_in: "langchain 1.2.3 (`TodoListMiddleware`) and deepagents, where it is opt-in since 0.7.0",
+        checked: None,
     })
     .with_system_prompt(include_str!("../../descriptions/deepagents/system-prompt.md"))
     .with_example(

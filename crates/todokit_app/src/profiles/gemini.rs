@@ -56,6 +56,10 @@ pub fn profile() -> Profile {
             date: Some("2026-08-21"),
         },
         ships_in: "Gemini CLI (`write_todos`) on Gemini 2 models that are not previews, with the tracker off",
+        checked: Some(Checked {
+            date: "2026-11-26",
+            against: "5411f113cafae26161b4969b0237b8e1e024e2c2",
+        }),
     })
     .with_system_prompt(include_str!("../../descriptions/gemini/system-prompt.md"))
     .with_example("write_todos", r#"{"todos":[{"description":"Run the tests","status":"in_progress"},{"description":"Fix what fails","status":"pending"}]}"#)

@@ -46,6 +46,7 @@ pub fn profile() -> Profile {
             date: None,
         },
         ships_in: "Goose (the `todo` platform extension's `todo_write`)",
+        checked: None,
     })
     .with_system_prompt(include_str!("../../descriptions/goose/system-prompt.md"))
     .with_example(

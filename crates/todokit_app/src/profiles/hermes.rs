@@ -38,6 +38,7 @@ pub fn profile() -> Profile {
             date: None,
         },
         ships_in: "the Hermes agent (`todo`, its list put back after context compression)",
+        checked: None,
     })
     .with_system_prompt(include_str!("../../descriptions/hermes/system-prompt.md"))
     .with_example(

@@ -66,6 +66,10 @@ pub fn profile() -> Profile {
             date: Some("2026-08-22"),
         },
         ships_in: "Kimi Code (`TodoList`; the successor of Kimi CLI's `SetTodoList`)",
+        checked: Some(Checked {
+            date: "2026-11-26",
+            against: "d723cc47ee43e5ca3c3c4ec2473f205d44acede2",
+        }),
     })
     .with_system_prompt(include_str!("../../descriptions/kimi/system-prompt.md"))
     .with_example(

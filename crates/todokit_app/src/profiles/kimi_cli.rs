@@ -29,6 +29,10 @@ pub fn profile() -> Profile {
             date: Some("2026-07-16"),
         },
         ships_in: "Kimi CLI 1.49 (`SetTodoList`; archived in favour of Kimi Code)",
+        checked: Some(Checked {
+            date: "2026-11-26",
+            against: "4a550effdfcb29a25a5d325bf935296cc50cd417",
+        }),
     })
     .with_system_prompt(include_str!("../../descriptions/kimi-cli/system-prompt.md"))
     .with_example(

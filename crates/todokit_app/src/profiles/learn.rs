@@ -76,6 +76,7 @@ pub fn profile() -> Profile {
             date: None,
         },
         ships_in: "learn-claude-code's s03 teaching agent (`todo`)",
+        checked: None,
     })
     .with_system_prompt(include_str!("../../descriptions/learn/system-prompt.md"))
     .with_example("todo", r#"{"items":[{"id":"1","text":"Run the tests","status":"in_progress"},{"id":"2","text":"Fix what fails","status":"pending"}]}"#)

@@ -49,6 +49,7 @@ registry! {
     continue_cli,
     amp,
     augment,
+    trae,
 }
 
 /// The profile hosts get when they name none.
@@ -92,38 +93,53 @@ mod tests {
     }
 
     #[test]
-    fn every_profile_pins_its_upstream_to_a_full_commit_or_a_design_note() {
+    fn every_profile_pins_its_upstream_in_a_form_a_reviewer_can_check() {
         let fixture = all();
+        let full_commit = |commit: &str| commit.len() == 40 && commit.bytes().all(|b| b.is_ascii_hexdigit());
         let actual: Vec<(&str, bool)> = fixture
             .iter()
             .map(|profile| {
-                let pinned = match profile.upstream().map(|u| (u.pin, u.agent, u.ships_in)) {
-                    Some((
+                let pinned = profile.upstream().is_some_and(|upstream| {
+                    let pin = match upstream.pin {
                         Pin::Source {
                             repository,
                             path,
                             commit,
                             date,
-                        },
-                        agent,
-                        ships_in,
-                    )) => {
-                        repository.split('/').count() == 2
-                            && !path.is_empty()
-                            && commit.len() == 40
-                            && commit.bytes().all(|b| b.is_ascii_hexdigit())
-                            && date.is_none_or(is_date)
-                            && !agent.is_empty()
-                            && !ships_in.is_empty()
-                    }
-                    Some((Pin::DesignNote { title, date }, agent, ships_in)) => {
-                        !title.is_empty()
-                            && date.is_none_or(is_date)
-                            && !agent.is_empty()
-                            && !ships_in.is_empty()
-                    }
-                    None => false,
-                };
+                        }
+                        | Pin::Capture {
+                            repository,
+                            path,
+                            commit,
+                            date,
+                        } => {
+                            repository.split('/').count() == 2
+                                && !path.is_empty()
+                                && full_commit(commit)
+                                && date.is_none_or(is_date)
+                        }
+                        Pin::Package {
+                            registry,
+                            name,
+                            version,
+                            path,
+                            sha256,
+                        } => {
+                            !registry.is_empty()
+                                && !name.is_empty()
+                                && !version.is_empty()
+                                && !path.is_empty()
+                                && sha256.len() == 64
+                                && sha256.bytes().all(|b| b.is_ascii_hexdigit())
+                        }
+                        Pin::DesignNote { title, date } => !title.is_empty() && date.is_none_or(is_date),
+                    };
+                    // A check of this round names what it compared against.
+                    let checked = upstream
+                        .checked
+                        .is_none_or(|c| is_date(c.date) && c.date >= "2026-11-25" && !c.against.is_empty());
+                    pin && checked && !upstream.agent.is_empty() && !upstream.ships_in.is_empty()
+                });
                 (profile.name(), pinned)
             })
             .collect();

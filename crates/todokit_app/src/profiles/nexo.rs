@@ -47,6 +47,10 @@ pub fn profile() -> Profile {
             date: Some("2026-05-02"),
         },
         ships_in: "nexo-rs agents (`TodoWrite`)",
+        checked: Some(Checked {
+            date: "2026-11-26",
+            against: "eec3f3363a9a2d117432083ac17be4c07b990480",
+        }),
     })
     .with_system_prompt(include_str!("../../descriptions/nexo/system-prompt.md"))
     .with_example("TodoWrite", r#"{"todos":[{"content":"Run the tests","status":"in_progress","activeForm":"Running the tests"},{"content":"Fix what fails","status":"pending","activeForm":"Fixing what fails"}]}"#)
@@ -147,6 +151,23 @@ mod tests {
 
     fn call(state: &TodoState, args: &str) -> Outcome {
         run_tool(&profile(), TodoWrite::NAME, state, args)
+    }
+
+    // nexo's TodoWrite never looks at a mode (lordmacu/nexo-rs
+    // crates/core/src/agent/todo_write_tool.rs at commit
+    // 5b45273de9a181b75c5433e2ad409ab98792cff4): in the host's plan mode it
+    // stores the list as in any other.
+    #[test]
+    fn plan_mode_leaves_todowrite_callable() {
+        let service = crate::test_support::memory_service(NAME);
+        let plan = crate::CallOptions::default().mode(crate::HostMode::Plan);
+        let args = r#"{"todos":[{"content":"Read","status":"in_progress","activeForm":"Reading"}]}"#;
+        let result = crate::test_support::block_on(service.call_with("c", TodoWrite::NAME, args, plan));
+        let stored = crate::test_support::block_on(service.state("c")).map(|s| s.tasks().count()).ok();
+        let refused_in = profile().find(TodoWrite::NAME).map(|t| t.metadata().refused_in.is_empty());
+        let actual = (result.map(|r| r.is_error).ok(), stored, refused_in);
+        let expected = (Some(false), Some(1), Some(true));
+        assert_eq!(actual, expected);
     }
 
     fn items(n: usize, content: &str) -> String {

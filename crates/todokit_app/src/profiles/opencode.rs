@@ -33,6 +33,7 @@ pub fn profile() -> Profile {
             date: None,
         },
         ships_in: "opencode and Kilo Code's CLI (`todowrite`)",
+        checked: None,
     })
     .with_system_prompt(include_str!("../../descriptions/opencode/system-prompt.md"))
     .with_example("todowrite", r#"{"todos":[{"content":"Run the tests","status":"in_progress","priority":"high"},{"content":"Fix what fails","status":"pending","priority":"medium"}]}"#)

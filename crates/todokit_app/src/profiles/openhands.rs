@@ -77,6 +77,10 @@ pub fn profile() -> Profile {
             date: Some("2026-08-22"),
         },
         ships_in: "OpenHands agents built on the software-agent-sdk (`task_tracker`)",
+        checked: Some(Checked {
+            date: "2026-11-26",
+            against: "611629e6999ad398dc49c761721eefe18d5e6bd9",
+        }),
     })
     .with_system_prompt(include_str!("../../descriptions/openhands/system-prompt.md"))
     .with_example(

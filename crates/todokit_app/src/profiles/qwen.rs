@@ -52,6 +52,7 @@ pub fn profile() -> Profile {
             date: None,
         },
         ships_in: "Qwen Code (`todo_write`, one list per session)",
+        checked: None,
     })
     .with_system_prompt(include_str!("../../descriptions/qwen/system-prompt.md"))
     .with_example(

@@ -58,10 +58,14 @@ pub fn profile() -> Profile {
         pin: Pin::Source {
             repository: "RooCodeInc/Roo-Code",
             path: "src/core/tools/UpdateTodoListTool.ts",
-            commit: "13e27909ec287547640a06c8cc8b5584f9be2732",
-            date: Some("2026-01-19"),
+            commit: "8de9337e63cbeb8e0aef9fdd324bdcb9181e6ed6",
+            date: Some("2026-01-20"),
         },
         ships_in: "Roo Code (`update_todo_list`; the product shut down on 2026-05-15) and its community fork Zoo Code",
+        checked: Some(Checked {
+            date: "2026-11-26",
+            against: "cb836567180a3ff1da6d082f3178b90c3bd22a70",
+        }),
     })
     .with_system_prompt(include_str!("../../descriptions/roo-code/system-prompt.md"))
     .with_example(
@@ -183,7 +187,7 @@ mod tests {
 
     // Golden cases against the original: RooCodeInc/Roo-Code,
     // src/core/tools/UpdateTodoListTool.ts at commit
-    // 13e27909ec287547640a06c8cc8b5584f9be2732. `parseMarkdownChecklist`
+    // 8de9337e63cbeb8e0aef9fdd324bdcb9181e6ed6 (main, 2026-01-20). `parseMarkdownChecklist`
     // trims every line, skips empty ones, and reads
     // `^(?:-\s*)?\[\s*([ xX\-~])\s*\]\s+(.+)$`: `x`/`X` completed, `-`/`~`
     // in progress, a space pending; the success text is the literal

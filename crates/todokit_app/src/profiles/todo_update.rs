@@ -41,6 +41,7 @@ pub fn profile() -> Profile {
             date: Some("2025-11-18"),
         },
         ships_in: "hosts that want one reader and one batched updater, not an agent's own tool",
+        checked: None,
     })
     .with_system_prompt(include_str!("../../descriptions/todo-update/system-prompt.md"))
     .with_example(

@@ -33,6 +33,10 @@ pub fn profile() -> Profile {
             date: Some("2026-07-01"),
         },
         ships_in: "Mistral Vibe 2.18.4 (`todo`)",
+        checked: Some(Checked {
+            date: "2026-11-26",
+            against: "ac8f1a09fdfbadb6d4508a555ba6607fd05eb0dc",
+        }),
     })
     .with_system_prompt(include_str!("../../descriptions/vibe/system-prompt.md"))
     .with_example(

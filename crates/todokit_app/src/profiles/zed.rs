@@ -38,6 +38,7 @@ pub fn profile() -> Profile {
             date: None,
         },
         ships_in: "Zed's own agent (`update_plan`, behind a feature flag since March 2026)",
+        checked: None,
     })
     .with_system_prompt(include_str!("../../descriptions/zed/system-prompt.md"))
     .with_example(

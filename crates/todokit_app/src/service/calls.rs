@@ -5,7 +5,8 @@ use serde_json::Value;
 
 use super::error::ServiceError;
 use super::todo_write_service::TodoWriteService;
-use crate::{CallContext, DecodedInput, Tool, ToolError, ToolResult, parse_arguments};
+use crate::tool::mode_refusal_result;
+use crate::{CallContext, CallOptions, DecodedInput, Tool, ToolError, ToolResult, parse_arguments};
 
 /// A call's arguments, made ready before the first load.
 enum Prepared<'t> {
@@ -22,7 +23,25 @@ impl TodoWriteService {
     /// Runs `tool` with the argument text a model sent. Malformed text is a
     /// tool error (`is_error: true`), not a failure of the call.
     pub async fn call(&self, conversation: &str, tool: &str, args: &str) -> Result<ToolResult, ServiceError> {
+        self.call_with(conversation, tool, args, CallOptions::default())
+            .await
+    }
+
+    /// [`TodoWriteService::call`] as the host's `options` say: in a mode
+    /// whose original refuses the tool ([`crate::ToolMetadata::refused_in`]),
+    /// the answer is that refusal, in the original's words, before the
+    /// arguments are read, and nothing is stored.
+    pub async fn call_with(
+        &self,
+        conversation: &str,
+        tool: &str,
+        args: &str,
+        options: CallOptions,
+    ) -> Result<ToolResult, ServiceError> {
         let found = self.profile.find(tool).ok_or_else(|| self.unknown(tool))?;
+        if let Some(refusal) = found.mode_refusal(options.mode) {
+            return Ok(mode_refusal_result(found.name(), options.mode, refusal));
+        }
         if let Some(refused) = self.profile.gate_text(found.name(), args) {
             return Ok(refused.into_result(found.name()));
         }
@@ -33,11 +52,11 @@ impl TodoWriteService {
                 input: Some(input),
                 text: args,
             };
-            return self.run(conversation, found, prepared).await;
+            return self.run(conversation, found, prepared, options).await;
         }
         match parse_arguments(args) {
             // The text passed the gate: its value is not measured again.
-            Ok(value) => self.call_checked(conversation, found, value).await,
+            Ok(value) => self.call_checked(conversation, found, value, options).await,
             Err(e) => Ok(ToolError::from(e).into_result(found.name())),
         }
     }
@@ -62,7 +81,8 @@ impl TodoWriteService {
         if let Some(refused) = self.profile.gate_value(tool.name(), &args) {
             return Ok(refused.into_result(tool.name()));
         }
-        self.call_checked(conversation, tool, args).await
+        self.call_checked(conversation, tool, args, CallOptions::default())
+            .await
     }
 
     /// Runs `tool` on arguments that passed the gate.
@@ -71,11 +91,15 @@ impl TodoWriteService {
         conversation: &str,
         tool: &dyn Tool,
         args: Value,
+        options: CallOptions,
     ) -> Result<ToolResult, ServiceError> {
         // The arguments do not depend on the stored state: check them once,
         // before any load, and not again on a retry.
         match self.profile.repair_and_check_args(tool.name(), args) {
-            Ok(args) => self.run(conversation, tool, Prepared::Checked(args)).await,
+            Ok(args) => {
+                self.run(conversation, tool, Prepared::Checked(args), options)
+                    .await
+            }
             Err(error) => Ok(error.into_result(tool.name())),
         }
     }
@@ -86,6 +110,7 @@ impl TodoWriteService {
         conversation: &str,
         tool: &dyn Tool,
         mut prepared: Prepared<'_>,
+        options: CallOptions,
     ) -> Result<ToolResult, ServiceError> {
         let durable = self.store.is_durable();
         let rules = *self.profile.rules();
@@ -98,7 +123,9 @@ impl TodoWriteService {
         };
         let (result, before, committed) = self
             .commit_loop(conversation, |state, now| {
-                let ctx = CallContext::shared(state, now, &rules).durable(durable);
+                let ctx = CallContext::shared(state, now, &rules)
+                    .durable(durable)
+                    .mode(options.mode);
                 let outcome = match &mut prepared {
                     Prepared::Checked(args) => tool.call(args, &ctx),
                     // The decoded input is used up by the first attempt; a retry

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::error::ServiceError;
 use super::todo_write_service::TodoWriteService;
-use crate::{Details, ToolResult};
+use crate::{CallOptions, Details, ToolResult};
 
 /// One tool call of a model turn, as the host received it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,6 +51,18 @@ impl TodoWriteService {
         conversation: &str,
         calls: &[RoundCall<'_>],
     ) -> Result<Vec<ToolResult>, ServiceError> {
+        self.call_round_with(conversation, calls, CallOptions::default())
+            .await
+    }
+
+    /// [`TodoWriteService::call_round`] as the host's `options` say: each
+    /// call runs as [`TodoWriteService::call_with`] runs it.
+    pub async fn call_round_with(
+        &self,
+        conversation: &str,
+        calls: &[RoundCall<'_>],
+        options: CallOptions,
+    ) -> Result<Vec<ToolResult>, ServiceError> {
         if let Some(unknown) = calls.iter().find(|c| self.profile.find(c.tool).is_none()) {
             return Err(self.unknown(unknown.tool));
         }
@@ -73,7 +85,10 @@ impl TodoWriteService {
                         },
                     }),
                 },
-                None => match self.call(conversation, call.tool, call.arguments).await {
+                None => match self
+                    .call_with(conversation, call.tool, call.arguments, options)
+                    .await
+                {
                     Ok(result) => result,
                     // Nothing before this call is lost: what it stored
                     // stays stored, so its answer goes back with the error.

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use todokit_domain::{ListRules, Timestamp, TodoState};
 
+use super::mode::HostMode;
 use super::result::ToolResult;
 use crate::Details;
 
@@ -44,6 +45,8 @@ pub struct CallContext<'a> {
     pub rules: &'a ListRules,
     /// Whether what the call commits survives the process.
     pub durable: bool,
+    /// The host's mode when the model made the call.
+    pub mode: HostMode,
     /// `state`, shared, when the caller binds the committed list to the
     /// result afterwards (the service does): details may then be deferred.
     shared: Option<&'a Arc<TodoState>>,
@@ -58,6 +61,7 @@ impl<'a> CallContext<'a> {
             now,
             rules,
             durable: false,
+            mode: HostMode::Default,
             shared: None,
         }
     }
@@ -84,6 +88,12 @@ impl<'a> CallContext<'a> {
             Some(before) => Details::deferred(Arc::clone(before), write),
             None => write(self.state, after),
         }
+    }
+
+    /// Says which mode the host is in.
+    pub fn mode(mut self, mode: HostMode) -> Self {
+        self.mode = mode;
+        self
     }
 
     /// Says whether the store keeps what is committed.

@@ -3,11 +3,14 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::mode::{HostMode, ModeSet};
+
 /// Facts about a tool that a host needs to schedule and gate it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct ToolMetadata {
     /// It never touches the workspace (files, processes, network), so a host
-    /// may allow it in plan mode.
+    /// may allow it in plan mode (unless [`ToolMetadata::refused_in`] says
+    /// the original refuses it there).
     pub read_only_workspace: bool,
     /// It does not change the list either.
     pub read_only: bool,
@@ -23,6 +26,10 @@ pub struct ToolMetadata {
     /// Subagents a host spawns get it too. List tools belong to the agent
     /// that plans; shared task lists are meant for the whole team.
     pub inherited_by_subagents: bool,
+    /// The host modes in which the original refuses every call of it (in
+    /// its own words), as Codex refuses `update_plan` in Plan mode; a host
+    /// may leave it out of the model's tools there. Empty for most tools.
+    pub refused_in: ModeSet,
 }
 
 impl ToolMetadata {
@@ -37,6 +44,7 @@ impl ToolMetadata {
         idempotent: true,
         exclusive: true,
         inherited_by_subagents: false,
+        refused_in: ModeSet::EMPTY,
     };
 
     /// A tool that only reads the list.
@@ -47,11 +55,18 @@ impl ToolMetadata {
         idempotent: true,
         exclusive: false,
         inherited_by_subagents: false,
+        refused_in: ModeSet::EMPTY,
     };
 
     /// The same facts, saying whether subagents get the tool.
     pub const fn inherited(mut self, inherited: bool) -> Self {
         self.inherited_by_subagents = inherited;
+        self
+    }
+
+    /// The same facts, with `mode` among the modes the tool refuses.
+    pub const fn refused_in(mut self, mode: HostMode) -> Self {
+        self.refused_in = self.refused_in.with(mode);
         self
     }
 
@@ -77,6 +92,7 @@ impl ToolMetadata {
             idempotent: self.idempotent && other.idempotent,
             exclusive: self.exclusive || other.exclusive,
             inherited_by_subagents: self.inherited_by_subagents || other.inherited_by_subagents,
+            refused_in: self.refused_in.union(other.refused_in),
         }
     }
 }

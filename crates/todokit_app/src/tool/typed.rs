@@ -49,6 +49,13 @@ pub trait Tool: Send + Sync {
         let _ = args;
         ToolError::Arguments(problems)
     }
+    /// The words the original refuses every call with in host mode `mode`,
+    /// before it looks at the arguments; `None` (the default) where it
+    /// takes calls. See [`crate::RefusedIn`].
+    fn mode_refusal(&self, mode: super::mode::HostMode) -> Option<&'static str> {
+        let _ = mode;
+        None
+    }
     /// Fills in, on repaired arguments and before they are checked, what
     /// the original infers from their shape when the model left it out (a
     /// command word the fields sent imply). Most tools infer nothing.

@@ -12,13 +12,19 @@ use super::output::print_result;
 /// The largest argument text `call` reads from standard input.
 pub const MAX_STDIN_BYTES: u64 = 64 * 1024 * 1024;
 
-/// Runs `tool` with `json` (standard input when absent or `-`) and prints
-/// the result as JSON; exit 0 even for a tool error.
+/// Runs `tool` with `json` (standard input when absent or `-`) in the
+/// host's `mode` and prints the result as JSON; exit 0 even for a tool
+/// error.
 ///
 /// Arguments that are not UTF-8 are the model's mistake, not the user's,
 /// wherever they came from: a tool error (exit 0, nothing stored), the same
 /// on the command line as on standard input.
-pub async fn run(ctx: &Context<'_>, tool: String, json: Option<OsString>) -> Result<ExitCode> {
+pub async fn run(
+    ctx: &Context<'_>,
+    tool: String,
+    json: Option<OsString>,
+    mode: todokit::HostMode,
+) -> Result<ExitCode> {
     let service = ctx.service().await?;
     let from_stdin = json.as_deref().is_none_or(|json| json == "-");
     if from_stdin && std::io::stdin().is_terminal() {
@@ -49,7 +55,10 @@ pub async fn run(ctx: &Context<'_>, tool: String, json: Option<OsString>) -> Res
             return Ok(ExitCode::SUCCESS);
         }
     };
-    let result = service.call(&ctx.conversation(), &tool, &args).await?;
+    let options = todokit::CallOptions::default().mode(mode);
+    let result = service
+        .call_with(&ctx.conversation(), &tool, &args, options)
+        .await?;
     print_result(&result)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -15,7 +15,7 @@ use super::output::{print_json, print_line};
 /// How `profiles` prints the list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ProfilesFormat {
-    /// Aligned columns: name, tools, pinned upstream version, summary
+    /// Aligned columns: name, tools, pinned upstream version, when it was last checked, summary
     Text,
     /// The markdown table of docs/dialects.md
     Markdown,
@@ -43,6 +43,15 @@ pub fn run(format: ProfilesFormat) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// When `profile`'s pin was last compared with its upstream, or a plain
+/// statement that it was not.
+fn checked(profile: &Profile) -> String {
+    match profile.upstream().and_then(|u| u.checked) {
+        Some(checked) => format!("checked {checked}"),
+        None => "not checked".to_owned(),
+    }
+}
+
 /// The pinned version of `profile`, or a plain statement that it has none.
 fn version(profile: &Profile) -> String {
     profile
@@ -52,30 +61,35 @@ fn version(profile: &Profile) -> String {
 }
 
 fn print_text(all: &[Profile]) -> Result<()> {
-    let rows: Vec<[String; 4]> = all
+    let rows: Vec<[String; 5]> = all
         .iter()
         .map(|p| {
             [
                 p.name().to_owned(),
                 p.tool_names().join(", "),
                 version(p),
+                checked(p),
                 p.summary().to_owned(),
             ]
         })
         .collect();
     let width = |column: usize| rows.iter().map(|r| r[column].chars().count()).max().unwrap_or(0);
-    let (w0, w1, w2) = (width(0), width(1), width(2));
-    for [name, tools, version, summary] in &rows {
-        print_line(&format!("{name:<w0$}  {tools:<w1$}  {version:<w2$}  {summary}"))?;
+    let (w0, w1, w2, w3) = (width(0), width(1), width(2), width(3));
+    for [name, tools, version, checked, summary] in &rows {
+        print_line(&format!(
+            "{name:<w0$}  {tools:<w1$}  {version:<w2$}  {checked:<w3$}  {summary}"
+        ))?;
     }
     Ok(())
 }
 
 /// One row per profile: name, agent, tools, the source read (repository,
-/// file, commit and date, or the design note) and who ships the tool.
+/// file, commit and date; a capture; a package; or the design note), when
+/// it was last checked against what, and who ships the tool.
 fn markdown_table(all: &[Profile]) -> String {
-    let mut out =
-        String::from("| profile | agent | tools | pinned upstream | ships in |\n|---|---|---|---|---|\n");
+    let mut out = String::from(
+        "| profile | agent | tools | pinned upstream | checked | ships in |\n|---|---|---|---|---|---|\n",
+    );
     for profile in all {
         let tools: Vec<String> = profile.tool_names().iter().map(|t| format!("`{t}`")).collect();
         let (agent, pin, ships_in) = match profile.upstream() {
@@ -85,8 +99,12 @@ fn markdown_table(all: &[Profile]) -> String {
             }
             None => ("", "none".to_owned(), ""),
         };
+        let checked = match profile.upstream().and_then(|u| u.checked) {
+            Some(c) => format!("{} against `{}`", c.date, c.against),
+            None => "not checked".to_owned(),
+        };
         out.push_str(&format!(
-            "| `{}` | {agent} | {} | {pin} | {ships_in} |\n",
+            "| `{}` | {agent} | {} | {pin} | {checked} | {ships_in} |\n",
             profile.name(),
             tools.join(", ")
         ));

@@ -23,7 +23,7 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use todokit::app::schema::{SchemaTarget, definition};
-use todokit::app::{ServiceError, TodoWriteService, ToolResult};
+use todokit::app::{CallOptions, HostMode, ServiceError, TodoWriteService, ToolResult};
 
 use super::gate::PlainToolCall;
 use super::live::Live;
@@ -32,6 +32,11 @@ use super::resources;
 /// The key of a call's `_meta` that names the conversation, for clients
 /// that keep several conversations on one server.
 pub const CONVERSATION_META_KEY: &str = "todokit/conversation";
+
+/// The key of a call's `_meta` that names the host's mode (`default`,
+/// `plan`): in plan mode a tool its original refuses there answers that
+/// refusal.
+pub const MODE_META_KEY: &str = "todokit/mode";
 
 /// The key of a tool's `_meta` that holds its todokit metadata (read-only
 /// with respect to the list, exclusive, inherited by subagents).
@@ -103,14 +108,45 @@ impl TodoMcpServer {
             .or_else(|| request.meta.as_ref().and_then(|meta| named(&meta.0.0)))
             .unwrap_or_else(|| self.conversation.clone())
     }
+
+    /// The host mode a call names in its `_meta` (the default mode when it
+    /// names none); a mode todokit does not know is the client's error.
+    fn mode_of(
+        request: &CallToolRequestParams,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<HostMode, ErrorData> {
+        let named = |meta: &Map<String, Value>| meta.get(MODE_META_KEY).cloned();
+        let Some(value) =
+            named(&context.meta.0.0).or_else(|| request.meta.as_ref().and_then(|m| named(&m.0.0)))
+        else {
+            return Ok(HostMode::Default);
+        };
+        value.as_str().and_then(HostMode::from_word).ok_or_else(|| {
+            let words: Vec<&str> = HostMode::ALL.iter().map(|m| m.as_str()).collect();
+            ErrorData::invalid_params(
+                format!(
+                    "_meta.\"{MODE_META_KEY}\" must be one of {}; got {}",
+                    words.join(", "),
+                    todokit::domain::clip(&value.to_string())
+                ),
+                None,
+            )
+        })
+    }
 }
 
 impl TodoMcpServer {
     /// Runs one call: a tool result (refusals included), or the protocol
     /// error for a call that names no tool of the profile or cannot reach
     /// the store.
-    async fn run(&self, conversation: &str, name: &str, args: &str) -> Result<ToolResult, ErrorData> {
-        match self.service.call(conversation, name, args).await {
+    async fn run(
+        &self,
+        conversation: &str,
+        name: &str,
+        args: &str,
+        options: CallOptions,
+    ) -> Result<ToolResult, ErrorData> {
+        match self.service.call_with(conversation, name, args, options).await {
             Ok(result) => Ok(result),
             Err(error @ ServiceError::UnknownTool { .. }) => {
                 Err(ErrorData::invalid_params(error.to_string(), None))
@@ -126,7 +162,10 @@ impl TodoMcpServer {
     /// reply as the text they were written as: no tree is built either way.
     pub(super) async fn answer_plain_call(&self, call: &PlainToolCall<'_>) -> Vec<u8> {
         let args = call.arguments.map_or("{}", RawValue::get);
-        let written = match self.run(&self.conversation, call.name, args).await {
+        let written = match self
+            .run(&self.conversation, call.name, args, CallOptions::default())
+            .await
+        {
             Ok(result) => {
                 let details = result.details.as_raw();
                 // Room for the whole reply up front: the details alone are
@@ -232,6 +271,7 @@ impl ServerHandler for TodoMcpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let conversation = self.conversation_of(&request, &context);
+        let options = CallOptions::default().mode(Self::mode_of(&request, &context)?);
         // Back to text (no copy of the tree): well-formed arguments then go
         // straight into the tool's typed input; others take the repairing
         // path exactly as the parsed object would.
@@ -239,7 +279,7 @@ impl ServerHandler for TodoMcpServer {
             Some(arguments) => serde_json::to_string(arguments).unwrap_or_else(|_| "{}".to_owned()),
             None => "{}".to_owned(),
         };
-        let result = self.run(&conversation, &request.name, &args).await?;
+        let result = self.run(&conversation, &request.name, &args, options).await?;
         let content = vec![ContentBlock::text(result.content)];
         let mut response = if result.is_error {
             CallToolResult::error(content)

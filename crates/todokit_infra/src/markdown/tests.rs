@@ -39,9 +39,10 @@ fn the_sample_round_trips() {
     assert_eq!(actual, expected);
 }
 
-// Golden facts from oh-my-pi: repository xtxk110/oh-my-pi,
-// packages/coding-agent/src/tools/todo-write.ts at commit
-// 2f871b6d2359c4fd560936c5ce9197b5eb25c40d. `phasesToMarkdown` writes
+// Golden facts from oh-my-pi (the npm package @oh-my-pi/pi-coding-agent 14.9.9, sha256
+// 2793491a1600e882ef5e13264f9b61f89661cef022ebe86570126f828ab1484d,
+// src/tools/todo-write.ts; first read in a copy of the repository at commit
+// 2f871b6d2359c4fd560936c5ce9197b5eb25c40d, equal but for one string literal of its renderer). `phasesToMarkdown` writes
 // `# name`, `- [m] content`, each note line as `  > line` and a bare `  >`
 // between notes, a blank line between phases, and `# Todos` for an empty
 // list; `markdownToPhases` joins consecutive `>` lines into one note, ends a
@@ -66,9 +67,10 @@ fn a_file_oh_my_pi_wrote_reads_as_oh_my_pi_reads_it_and_writes_back_the_same() {
     assert_eq!(actual, (Ok(expected), Ok(fixture.to_owned())));
 }
 
-// Golden facts from oh-my-pi's `todo` (yorha2B0826/oh-my-pi,
-// packages/coding-agent/src/tools/todo.ts at commit
-// c13ef04b54fb89d4b794e96bf89fa0af74114294): `phasesToMarkdown` writes a
+// Golden facts from oh-my-pi's `todo` (the npm package @oh-my-pi/pi-coding-agent 18.1.16, sha256
+// cadfd9651a53537b3831ef925ec9b9eea4640d059f4cb9ec8fbb339eb864a49b,
+// src/tools/todo.ts; first read in a copy of the repository at commit
+// c13ef04b54fb89d4b794e96bf89fa0af74114294, equal but for one schema description): `phasesToMarkdown` writes a
 // blocked task as `- [!] content`, followed by ` <!-- blocker: reason -->`
 // when it has a reason; `markdownToPhases` takes that trailing comment of
 // a `[!]` line as the reason and leaves one on any other line as text.

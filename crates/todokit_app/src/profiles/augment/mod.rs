@@ -83,14 +83,18 @@ pub fn profile() -> Profile {
     )
     .with_upstream(Upstream {
         agent: "Augment Code",
-        pin: Pin::Source {
-            repository: "aliii-codes/System-Prompts-of-all-ai-tools-and-products",
+        pin: Pin::Capture {
+            repository: "x1xhlol/system-prompts-and-models-of-ai-tools",
             path: "Augment Code/claude-4-sonnet-tools.json",
-            commit: "0ef2a40f9c9a5c3b556b44a8dac258820784e60c",
-            date: None,
+            commit: "62ab327703fc0a9967a0aa74b5f444bd7653c01d",
+            date: Some("2025-08-19"),
         },
         ships_in: "Augment Code's agent and Auggie (`view_tasklist`, `add_tasks`, `update_tasks`, \
                    `reorganize_tasklist`; closed source, its tool declarations captured in 2025)",
+        checked: Some(Checked {
+            date: "2026-11-26",
+            against: "b8e95891fe6c8f1db651a8ca4d8217f22c73849b",
+        }),
     })
     .with_system_prompt(include_str!("../../../descriptions/augment/system-prompt.md"))
     .with_example(

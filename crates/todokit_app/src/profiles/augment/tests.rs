@@ -9,8 +9,8 @@ fn case() -> ProfileCase {
 
 // Golden facts from Augment Code's tool declarations, captured in 2025:
 // "Augment Code/claude-4-sonnet-tools.json" in the
-// system-prompts-and-models-of-ai-tools collection (read in the
-// aliii-codes/System-Prompts-of-all-ai-tools-and-products copy at commit
+// system-prompts-and-models-of-ai-tools collection (x1xhlol's, at commit
+// 62ab327703fc0a9967a0aa74b5f444bd7653c01d, first read in a copy at
 // 0ef2a40f9c9a5c3b556b44a8dac258820784e60c; gpt-5-tools.json there has the
 // same four tools):
 // - `view_tasklist {}`; `add_tasks {tasks: [{name, description, state?,

@@ -57,13 +57,17 @@ pub fn profile() -> Profile {
     )
     .with_upstream(Upstream {
         agent: "Claude Code",
-        pin: Pin::Source {
+        pin: Pin::Capture {
             repository: "DroxKiwi/claude-code-leak-packaged",
             path: "src/tools/TaskUpdateTool/TaskUpdateTool.ts",
             commit: "fb1320d1baf5b77a0a02c15f41efb1dfa9aeff4b",
             date: Some("2026-04-17"),
         },
         ships_in: "Claude Code 2.x task tools (`TaskCreate`, `TaskGet`, `TaskUpdate`, `TaskList`), gated as `TodoWrite` is",
+        checked: Some(Checked {
+            date: "2026-11-26",
+            against: "fb1320d1baf5b77a0a02c15f41efb1dfa9aeff4b",
+        }),
     })
     .with_ids_shown()
     .with_system_prompt(include_str!(

@@ -58,6 +58,7 @@ pub fn profile() -> Profile {
             date: None,
         },
         ships_in: "forge (tailcallhq/forgecode) as its design note planned `todo_write`; the shipped tool has since grown a `cancelled` status",
+        checked: None,
     })
     .with_system_prompt(include_str!("../../../descriptions/forge/system-prompt.md"))
     .with_example("todo_write", r#"{"todos":[{"id":"1","content":"Run the tests","status":"in_progress"},{"id":"2","content":"Fix what fails","status":"pending"}]}"#)

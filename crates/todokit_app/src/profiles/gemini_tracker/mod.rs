@@ -92,6 +92,10 @@ pub fn profile() -> Profile {
             date: Some("2026-08-21"),
         },
         ships_in: "Gemini CLI with the experimental `tracker` setting on (the `tracker_*` tools replace `write_todos`)",
+        checked: Some(Checked {
+            date: "2026-11-26",
+            against: "5411f113cafae26161b4969b0237b8e1e024e2c2",
+        }),
     })
     .with_ids_shown()
     .with_system_prompt(include_str!("../../../descriptions/gemini-tracker/system-prompt.md"))

@@ -36,13 +36,15 @@ pub fn profile() -> Profile {
     )
     .with_upstream(Upstream {
         agent: "oh-my-pi",
-        pin: Pin::Source {
-            repository: "yorha2B0826/oh-my-pi",
-            path: "packages/coding-agent/src/tools/todo.ts",
-            commit: "c13ef04b54fb89d4b794e96bf89fa0af74114294",
-            date: Some("2026-08-23"),
+        pin: Pin::Package {
+            registry: "npm",
+            name: "@oh-my-pi/pi-coding-agent",
+            version: "18.1.16",
+            path: "src/tools/todo.ts",
+            sha256: "cadfd9651a53537b3831ef925ec9b9eea4640d059f4cb9ec8fbb339eb864a49b",
         },
         ships_in: "oh-my-pi since June 2026 (`todo`, coding-agent 18.0.0 at this pin)",
+        checked: None,
     })
     .with_system_prompt(include_str!("../../../descriptions/omp/system-prompt.md"))
     .with_phases()

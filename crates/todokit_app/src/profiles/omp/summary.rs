@@ -90,9 +90,10 @@ mod tests {
         Todo::new(content).status(status)
     }
 
-    // Golden facts from oh-my-pi (yorha2B0826/oh-my-pi,
-    // packages/coding-agent/src/tools/todo.ts at commit
-    // c13ef04b54fb89d4b794e96bf89fa0af74114294, `formatSummary`): errors
+    // Golden facts from oh-my-pi (the npm package @oh-my-pi/pi-coding-agent 18.1.16, sha256
+    // cadfd9651a53537b3831ef925ec9b9eea4640d059f4cb9ec8fbb339eb864a49b,
+    // src/tools/todo.ts; first read in a copy of the repository at commit
+    // c13ef04b54fb89d4b794e96bf89fa0af74114294, equal but for one schema description, `formatSummary`): errors
     // first; `Remaining items (n):` with `  - content [status] (phase)` for
     // pending and in-progress tasks, or `Remaining items: none.`;
     // `Overall: closed/total done, open open[, b blocked].`; the active

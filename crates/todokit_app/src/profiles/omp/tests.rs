@@ -31,9 +31,10 @@ fn s(content: &str, status: Status) -> (String, Status, Option<String>) {
     (content.to_owned(), status, None)
 }
 
-// Golden facts from oh-my-pi (yorha2B0826/oh-my-pi,
-// packages/coding-agent/src/tools/todo.ts at commit
-// c13ef04b54fb89d4b794e96bf89fa0af74114294, `execute`): "A batch with any
+// Golden facts from oh-my-pi (the npm package @oh-my-pi/pi-coding-agent 18.1.16, sha256
+// cadfd9651a53537b3831ef925ec9b9eea4640d059f4cb9ec8fbb339eb864a49b,
+// src/tools/todo.ts; first read in a copy of the repository at commit
+// c13ef04b54fb89d4b794e96bf89fa0af74114294, equal but for one schema description, `execute`): "A batch with any
 // error is discarded wholesale": the state and the summary stay at the
 // previous list, `isError` is set and `details` carry the op and the
 // previous phases without `completedTasks`.

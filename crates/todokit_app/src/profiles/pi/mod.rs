@@ -44,13 +44,15 @@ pub fn profile() -> Profile {
     Profile::new(NAME, "pi's todo_write: ordered ops over phases of tasks", ListRules::with_default_limits(InProgressPolicy::Normalize))
     .with_upstream(Upstream {
         agent: "oh-my-pi",
-        pin: Pin::Source {
-            repository: "xtxk110/oh-my-pi",
-            path: "packages/coding-agent/src/tools/todo-write.ts",
-            commit: "2f871b6d2359c4fd560936c5ce9197b5eb25c40d",
-            date: Some("2026-05-06"),
+        pin: Pin::Package {
+            registry: "npm",
+            name: "@oh-my-pi/pi-coding-agent",
+            version: "14.9.9",
+            path: "src/tools/todo-write.ts",
+            sha256: "2793491a1600e882ef5e13264f9b61f89661cef022ebe86570126f828ab1484d",
         },
         ships_in: "oh-my-pi before June 2026 (`todo_write`; renamed `todo` since, see the `omp` profile)",
+        checked: None,
     })
         .with_system_prompt(include_str!("../../../descriptions/pi/system-prompt.md"))
         .with_phases()
@@ -363,9 +365,10 @@ mod tests {
         call(&TodoState::new(), INIT).commit.unwrap_or_default()
     }
 
-    // Golden facts from oh-my-pi: repository xtxk110/oh-my-pi,
-    // packages/coding-agent/src/tools/todo-write.ts at commit
-    // 2f871b6d2359c4fd560936c5ce9197b5eb25c40d, `formatSummary`: errors
+    // Golden facts from oh-my-pi (the npm package @oh-my-pi/pi-coding-agent 14.9.9, sha256
+    // 2793491a1600e882ef5e13264f9b61f89661cef022ebe86570126f828ab1484d,
+    // src/tools/todo-write.ts; first read in a copy of the repository at commit
+    // 2f871b6d2359c4fd560936c5ce9197b5eb25c40d, equal but for one string literal of its renderer), `formatSummary`: errors
     // first; `Remaining items (n):` with `  - content [status] (phase)`, or
     // `Remaining items: none.`; `Phase i/n "name" — d/t tasks complete` for
     // the first phase with open work (else the last), `d` counting completed

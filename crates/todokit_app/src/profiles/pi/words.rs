@@ -63,9 +63,10 @@ mod tests {
     use super::*;
     use pretty_assertions::assert_eq;
 
-    // Golden facts from oh-my-pi (xtxk110/oh-my-pi,
-    // packages/coding-agent/src/tools/todo-write.ts at commit
-    // 2f871b6d2359c4fd560936c5ce9197b5eb25c40d): the error of each op that
+    // Golden facts from oh-my-pi (the npm package @oh-my-pi/pi-coding-agent 14.9.9, sha256
+    // 2793491a1600e882ef5e13264f9b61f89661cef022ebe86570126f828ab1484d,
+    // src/tools/todo-write.ts; first read in a copy of the repository at commit
+    // 2f871b6d2359c4fd560936c5ce9197b5eb25c40d, equal but for one string literal of its renderer): the error of each op that
     // cannot apply; `Phase "X" already exists` is todokit's own (the
     // original lets `init` name a phase twice).
     #[test]
