@@ -167,3 +167,34 @@ fn docs_your_own_dialect_shows_the_example_that_runs_and_its_transcript() {
         "docs/your-own-dialect.md must show examples/own_dialect.rs and its transcript as they are"
     );
 }
+
+/// `make bench` compares `pi` with oh-my-pi's own `todo_write`, unpacked
+/// from the npm package the Makefile names: that must be the package the
+/// profile is pinned to, checksum included.
+#[test]
+fn the_benchmarked_oh_my_pi_package_is_the_pi_profiles_pin() {
+    let makefile = workspace_file("Makefile");
+    let value = |key: &str| {
+        makefile
+            .lines()
+            .find_map(|line| {
+                line.strip_prefix(key)?
+                    .trim_start()
+                    .strip_prefix(":=")
+                    .map(str::trim)
+            })
+            .map(str::to_owned)
+    };
+    let pin = profiles::by_name("pi").and_then(|p| p.upstream().map(|u| u.pin));
+    let actual = (value("OMP_PACKAGE"), value("OMP_SHA256"));
+    let expected = match pin {
+        Some(todokit::Pin::Package {
+            name,
+            version,
+            sha256,
+            ..
+        }) => (Some(format!("{name}@{version}")), Some(sha256.to_owned())),
+        other => panic!("pi is pinned to a package, not {other:?}"),
+    };
+    assert_eq!(actual, expected);
+}

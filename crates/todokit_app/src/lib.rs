@@ -39,8 +39,8 @@ pub use clock::{Clock, ManualClock};
 pub use context::{ConversationContext, StoreError, StoredConversation, Wake, WatchGuard};
 pub use details::Details;
 pub use list_writer::{
-    Counts, ListTool, ListWriter, WriterTool, current_details, id_or_position, list_details, read_list,
-    replace_with, write_list,
+    Counts, ListTool, ListWriter, WriterTool, current_details, id_or_position, items_json, list_details,
+    read_list, replace_with, todo_with_id, write_list,
 };
 pub use operation::ToolOperation;
 pub use profile::{

@@ -13,7 +13,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
-use todokit_domain::{FieldNames, Replacement, Todo, TodoState, Transition, replace_flat};
+use todokit_domain::{FieldNames, Priority, Replacement, Status, Todo, TodoState, Transition, replace_flat};
 
 use crate::arguments::ArgumentError;
 use crate::details::SeqOf;
@@ -238,6 +238,24 @@ pub fn current_details<W: ListWriter>(state: &TodoState) -> Details {
     Details::of(&Current {
         current: items::<W>(state),
     })
+}
+
+/// The stored list as compact JSON of `W`'s wire items: the answer of a
+/// dialect whose original answers are not public (`amp`, `trae`), in the
+/// one shape a model trained on it is sure to read.
+pub fn items_json<W: ListWriter>(state: &TodoState) -> String {
+    // Serializing borrowed strings and enums cannot fail.
+    serde_json::to_string(&items::<W>(state)).unwrap_or_default()
+}
+
+/// A todo from a wire item that names its id and priority, its texts moved
+/// out of the item rather than copied.
+pub fn todo_with_id(content: &mut String, status: Status, priority: Priority, id: &mut String) -> Todo {
+    let mut todo = Todo::new(std::mem::take(content))
+        .status(status)
+        .priority(priority);
+    todo.id = Some(std::mem::take(id));
+    todo
 }
 
 /// A todo's id as a profile that numbers its items shows it: its own id,

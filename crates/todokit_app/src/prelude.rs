@@ -5,8 +5,8 @@
 
 pub use crate::arguments::ArgumentError;
 pub use crate::list_writer::{
-    Counts, ListTool, ListWriter, WriterTool, current_details, id_or_position, list_details, read_list,
-    replace_with, write_list,
+    Counts, ListTool, ListWriter, WriterTool, current_details, id_or_position, items_json, list_details,
+    read_list, replace_with, todo_with_id, write_list,
 };
 pub use crate::operation::ToolOperation;
 pub use crate::profile::{Checked, Lifecycle, Pin, Profile, Upstream};

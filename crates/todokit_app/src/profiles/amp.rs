@@ -102,13 +102,7 @@ impl ListWriter for TodoWrite {
         Ok(input
             .todos
             .iter_mut()
-            .map(|item| {
-                let mut todo = Todo::new(std::mem::take(&mut item.content))
-                    .status(item.status)
-                    .priority(Priority::from(item.priority));
-                todo.id = Some(std::mem::take(&mut item.id));
-                todo
-            })
+            .map(|item| todo_with_id(&mut item.content, item.status.into(), item.priority.into(), &mut item.id))
             .collect())
     }
 
@@ -122,7 +116,7 @@ impl ListWriter for TodoWrite {
     }
 
     fn text(op: &ToolOperation<'_, WholeList<AmpTodo>>) -> String {
-        list_json(op.after)
+        items_json::<Self>(op.after)
     }
 
     fn fields(_op: &ToolOperation<'_, WholeList<AmpTodo>>) {}
@@ -139,15 +133,8 @@ impl TypedTool for TodoRead {
     const METADATA: ToolMetadata = ToolMetadata::LIST_READER;
 
     fn run(&self, _input: NoArguments, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
-        read_list::<TodoWrite>(list_json(ctx.state), ctx.state)
+        read_list::<TodoWrite>(items_json::<TodoWrite>(ctx.state), ctx.state)
     }
-}
-
-/// The stored list as a JSON array of todos in Amp's shape.
-fn list_json(state: &TodoState) -> String {
-    let items: Vec<AmpTodoView<'_>> = state.tasks().enumerate().map(|(i, t)| TodoWrite::item(t, i)).collect();
-    // Serializing borrowed strings and enums cannot fail.
-    serde_json::to_string(&items).unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -29,14 +29,19 @@ pub fn profile() -> Profile {
     )
     .with_upstream(Upstream {
         agent: "LangChain (deepagents)",
-        pin: Pin::Source {
-            repository: "langchain-ai/langchain",
-            path: "libs/langchain_v1/langchain/agents/middleware/todo.py",
-            commit: "b386449ef93d1475938a7ccc1df95dd3b6b50cfd",
-            date: None,
+        pin: Pin::Package {
+            registry: "pypi",
+            name: "langchain",
+            version: "1.5.2",
+            path: "langchain/agents/middleware/todo.py",
+            sha256: "e6c2df67337cae4f13b93460e586084ad8c7c7cfd540d27e2572a96308747a7c",
         },
-        ships_in: "langchain 1.2.3 (`TodoListMiddleware`) and deepagents, where it is opt-in since 0.7.0",
-        checked: None,
+        ships_in: "langchain 1.x (`TodoListMiddleware`; 1.5.2 at this pin) and deepagents, where it is opt-in since \
+                   0.7.0",
+        checked: Some(Checked {
+            date: "2026-11-26",
+            against: "1.5.2",
+        }),
     })
     .with_system_prompt(include_str!("../../descriptions/deepagents/system-prompt.md"))
     .with_example(
@@ -124,9 +129,11 @@ mod tests {
 
     const TWO_STARTED: &str = r#"{"todos":[{"content":"Search the docs","status":"in_progress"},{"content":"Search the code","status":"in_progress"},{"content":"Write the answer","status":"pending"}]}"#;
 
-    // Golden facts from langchain-ai/langchain,
-    // libs/langchain_v1/langchain/agents/middleware/todo.py at commit
-    // b386449ef93d1475938a7ccc1df95dd3b6b50cfd (langchain 1.2.3): items are
+    // Golden facts from LangChain: the PyPI package langchain 1.5.2 (sha256
+    // e6c2df67337cae4f13b93460e586084ad8c7c7cfd540d27e2572a96308747a7c),
+    // langchain/agents/middleware/todo.py, unchanged in these facts since
+    // langchain-ai/langchain's libs/langchain_v1/langchain/agents/middleware/todo.py
+    // at commit b386449ef93d1475938a7ccc1df95dd3b6b50cfd (langchain 1.2.3): items are
     // `{content, status}` with pending, in_progress, completed; the tool
     // answers f"Updated todo list to {todos}" (the list's Python repr); its
     // description allows several tasks in progress; `after_model` answers

@@ -1,9 +1,12 @@
 //! `hermes`: the Hermes agent's `todo`: called without `todos` it reads;
 //! with them it replaces the list, or with `merge: true` updates items by
-//! id and adds new ones at the end. Ids and contents are trimmed, a blank
-//! one becomes `?` or `(no description)`. Every call answers with the
-//! whole list and its status counts as Python's `json.dumps` writes them,
-//! and after a compaction the list comes back in Hermes' own words.
+//! id and adds new ones at the end. Items sent twice under one id count
+//! once (the last, in its place); ids and contents are trimmed, a blank one
+//! becomes `?` or `(no description)`, a content past 4,000 characters is
+//! cut with a marker and a list past 256 items keeps its head. Every call
+//! answers with the whole list and its status counts as Python's
+//! `json.dumps` writes them, and after a compaction the open items come
+//! back in Hermes' own words.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -20,25 +23,43 @@ pub const NO_ID: &str = "?";
 /// The content a write gives an item sent with a blank one.
 pub const NO_DESCRIPTION: &str = "(no description)";
 /// The first line of the list put back after a compaction.
-pub const PRESERVED: &str = "[Your task list was preserved across context compression]";
+pub const PRESERVED: &str = "[Your active task list was preserved across context compression]";
+/// The most characters (Unicode scalar values, as Python counts) an item's
+/// content keeps; a longer one is cut to end with [`TRUNCATED`].
+pub const MAX_CONTENT_CHARS: usize = 4000;
+/// What ends a content cut at [`MAX_CONTENT_CHARS`].
+pub const TRUNCATED: &str = "… [truncated]";
+/// The most items the list keeps; a write past it keeps the first ones.
+pub const MAX_ITEMS: usize = 256;
+/// The refusal of `todos` sent as text that is not JSON.
+pub const UNPARSEABLE: &str = "todos must be a list of objects, got unparseable string";
 
 /// The profile with its default rules.
 pub fn profile() -> Profile {
+    let mut rules = ListRules::with_default_limits(InProgressPolicy::Warn);
+    rules.limits.max_items = MAX_ITEMS;
+    // Room for MAX_CONTENT_CHARS of any width; longer contents are cut,
+    // not refused.
+    rules.limits.max_content_bytes = MAX_CONTENT_CHARS * 4;
     Profile::new(
         NAME,
         "Hermes agent's todo: read, replace or merge by id, the list and its counts back as JSON",
-        ListRules::with_default_limits(InProgressPolicy::Warn),
+        rules,
     )
     .with_upstream(Upstream {
         agent: "Hermes Agent",
-        pin: Pin::Source {
-            repository: "NousResearch/hermes-agent",
+        pin: Pin::Package {
+            registry: "pypi",
+            name: "hermes-agent",
+            version: "0.19.0",
             path: "tools/todo_tool.py",
-            commit: "544ac55e488d0a1654f8bdf0ae2335a29bc36cbe",
-            date: None,
+            sha256: "bd0bac012aee38a60894781f4597dc29ee7bedb3448540249921f10d3bef327f",
         },
-        ships_in: "the Hermes agent (`todo`, its list put back after context compression)",
-        checked: None,
+        ships_in: "the Hermes agent 0.19 (`todo`, its open items put back after context compression)",
+        checked: Some(Checked {
+            date: "2026-11-26",
+            against: "0.19.0",
+        }),
     })
     .with_system_prompt(include_str!("../../descriptions/hermes/system-prompt.md"))
     .with_example(
@@ -102,6 +123,61 @@ impl TypedTool for HermesTodoTool {
             Some(_) => write_list::<Write>(Self::NAME, input, ctx),
         }
     }
+
+    /// `todos` that is not a list is refused in Hermes' words: as text
+    /// that is not JSON, or naming the Python type it holds.
+    fn refusal(args: &serde_json::Value, problems: Vec<ArgumentError>) -> ToolError {
+        use serde_json::Value;
+        let python_type = |value: &Value| match value {
+            Value::Bool(_) => "bool",
+            Value::Number(n) if n.is_f64() => "float",
+            Value::Number(_) => "int",
+            Value::String(_) => "str",
+            Value::Object(_) => "dict",
+            Value::Array(_) | Value::Null => "",
+        };
+        let message = match args.get("todos") {
+            Some(Value::String(text)) => match serde_json::from_str::<Value>(text) {
+                Err(_) => Some(UNPARSEABLE.to_owned()),
+                Ok(parsed) => Some(python_type(&parsed)).filter(|t| !t.is_empty()).map(|t| format!("todos must be a list, got {t}")),
+            },
+            Some(other) => Some(python_type(other)).filter(|t| !t.is_empty()).map(|t| format!("todos must be a list, got {t}")),
+            None => None,
+        };
+        match message {
+            Some(message) => ToolError::refused("todos", message),
+            None => ToolError::Arguments(problems),
+        }
+    }
+}
+
+/// `content` cut to [`MAX_CONTENT_CHARS`] characters, ending with
+/// [`TRUNCATED`], as Hermes caps it.
+fn capped(content: String) -> String {
+    if content.chars().count() <= MAX_CONTENT_CHARS {
+        return content;
+    }
+    let keep = MAX_CONTENT_CHARS - TRUNCATED.chars().count();
+    let mut cut: String = content.chars().take(keep).collect();
+    cut.push_str(TRUNCATED);
+    cut
+}
+
+/// The items with every id sent more than once collapsed to its last
+/// occurrence, in that occurrence's place (the key is the trimmed id, or
+/// `?` when it is blank), as Hermes dedupes a write.
+fn deduped(items: Vec<HermesTodo>) -> Vec<HermesTodo> {
+    let key = |item: &HermesTodo| trimmed_or(&item.id, NO_ID);
+    let mut last = std::collections::HashMap::with_capacity(items.len());
+    for (index, item) in items.iter().enumerate() {
+        last.insert(key(item), index);
+    }
+    items
+        .into_iter()
+        .enumerate()
+        .filter(|(index, item)| last.get(&key(item)) == Some(index))
+        .map(|(_, item)| item)
+        .collect()
 }
 
 /// A write, replacing or merging.
@@ -122,11 +198,12 @@ impl ListWriter for Write {
     type Fields = ();
 
     fn todos(input: &mut HermesInput) -> Result<Vec<Todo>, ToolError> {
-        let items = input.todos.take().unwrap_or_default();
+        let items = deduped(input.todos.take().unwrap_or_default());
         Ok(items
             .iter()
+            .take(MAX_ITEMS)
             .map(|item| {
-                let mut todo = Todo::new(trimmed_or(&item.content, NO_DESCRIPTION)).status(item.status);
+                let mut todo = Todo::new(capped(trimmed_or(&item.content, NO_DESCRIPTION))).status(item.status);
                 todo.id = Some(trimmed_or(&item.id, NO_ID));
                 todo
             })
@@ -139,7 +216,7 @@ impl ListWriter for Write {
         if !input.merge {
             return replace_with::<Self>(Self::todos(input)?, ctx);
         }
-        let items = input.todos.take().unwrap_or_default();
+        let items = deduped(input.todos.take().unwrap_or_default());
         let mut merged: Vec<MergeItem> = Vec::with_capacity(items.len());
         for item in &items {
             let id = item.id.trim();
@@ -151,7 +228,7 @@ impl ListWriter for Write {
             let content = match item.content.trim() {
                 "" if known => None,
                 "" => Some(NO_DESCRIPTION.to_owned()),
-                content => Some(content.to_owned()),
+                content => Some(capped(content.to_owned())),
             };
             let patch = TodoPatch {
                 content,
@@ -209,14 +286,20 @@ fn answer(state: &TodoState) -> String {
 }
 
 /// Hermes' block for a compacted conversation: [`PRESERVED`], then each
-/// item as `- [x] id. content (status)`; nothing for an empty list.
+/// pending or in-progress item as `- [ ] id. content (status)` (finished
+/// ones would have the model do them again); nothing when none is open.
 fn preserved(state: &TodoState) -> Option<String> {
-    if state.is_empty() {
+    let open: Vec<HermesTodoView<'_>> = state
+        .tasks()
+        .enumerate()
+        .map(|(i, task)| Write::item(task, i))
+        .filter(|item| matches!(item.status, CancellableStatus::Pending | CancellableStatus::InProgress))
+        .collect();
+    if open.is_empty() {
         return None;
     }
     let mut out = String::from(PRESERVED);
-    for (i, task) in state.tasks().enumerate() {
-        let item = Write::item(task, i);
+    for item in open {
         let marker = match item.status {
             CancellableStatus::Completed => "[x]",
             CancellableStatus::InProgress => "[>]",
@@ -256,9 +339,10 @@ mod tests {
         TodoState::flat(vec![first, second])
     }
 
-    // Golden facts from the Hermes agent: repository
-    // NousResearch/hermes-agent at commit
-    // 544ac55e488d0a1654f8bdf0ae2335a29bc36cbe, tools/todo_tool.py:
+    // Golden facts from the Hermes agent: the PyPI package hermes-agent
+    // 0.19.0 (by Nous Research; sha256
+    // bd0bac012aee38a60894781f4597dc29ee7bedb3448540249921f10d3bef327f),
+    // tools/todo_tool.py:
     // - `todos` left out (or null) reads; `merge` false replaces with every
     //   item validated (id and content stripped, blank ones `?` and `(no
     //   description)`); `merge` true updates the fields sent by id (a blank
@@ -267,9 +351,17 @@ mod tests {
     // - Every call returns `json.dumps({"todos": [...], "summary": {"total",
     //   "pending", "in_progress", "completed", "cancelled"}},
     //   ensure_ascii=False)`.
-    // - `format_for_injection`: `[Your task list was preserved across
-    //   context compression]` then `- {marker} {id}. {content} ({status})`
-    //   with [x], [>], [ ], [~]; None for an empty list.
+    // - `format_for_injection`: `[Your active task list was preserved
+    //   across context compression]` then, for each pending or in-progress
+    //   item only, `- {marker} {id}. {content} ({status})` with [>] and
+    //   [ ]; None when no item is open.
+    // - `_dedupe_by_id` keeps an id's last occurrence in its place (a blank
+    //   id counts as `?`); `_cap_content` cuts a content past
+    //   `MAX_TODO_CONTENT_CHARS = 4000` to 4000 characters ending with
+    //   `… [truncated]`; a list past `MAX_TODO_ITEMS = 256` keeps its head.
+    // - `todos` sent as a string that is not JSON: `todos must be a list of
+    //   objects, got unparseable string`; any other non-list: `todos must
+    //   be a list, got {type(todos).__name__}`.
     #[test]
     fn every_call_answers_with_the_list_and_its_counts_as_python_dumps_them() {
         let outcome = call(&two(), r#"{"todos":[{"id":" 1 ","content":" Read é ","status":"completed"}]}"#);
@@ -330,12 +422,69 @@ mod tests {
             Some((
                 Placement::BeforeRequest,
                 ReminderKind::Compaction,
-                "[Your task list was preserved across context compression]\n- [>] 1. Read (in_progress)\n\
-                 - [ ] 2. Fix (pending)\n- [~] 3. Ship (cancelled)"
+                "[Your active task list was preserved across context compression]\n- [>] 1. Read (in_progress)\n\
+                 - [ ] 2. Fix (pending)"
                     .to_owned(),
             )),
             None,
         );
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn a_list_with_nothing_open_is_not_put_back_after_a_compaction() {
+        let done = TodoState::flat(vec![Todo::new("Read").status(Status::Completed), Todo::new("Ship").status(Status::Abandoned)]);
+        let actual = TurnPolicy::new(&profile()).on_compaction(&done);
+        assert_eq!(actual, None);
+    }
+
+    #[test]
+    fn an_id_sent_twice_counts_once_in_its_last_place_and_long_contents_are_cut() {
+        let long = "é".repeat(MAX_CONTENT_CHARS + 1);
+        let args = serde_json::json!({"todos": [
+            {"id": "1", "content": "first", "status": "pending"},
+            {"id": "2", "content": long, "status": "pending"},
+            {"id": "1", "content": "again", "status": "in_progress"},
+        ]});
+        let outcome = call(&TodoState::new(), &args.to_string());
+        let cut = format!("{}{TRUNCATED}", "é".repeat(MAX_CONTENT_CHARS - TRUNCATED.chars().count()));
+        let actual = stored(&outcome);
+        let expected = Some(vec![
+            ("2".to_owned(), cut, Status::Pending),
+            ("1".to_owned(), "again".to_owned(), Status::InProgress),
+        ]);
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn a_list_past_256_items_keeps_its_head() {
+        let items: Vec<serde_json::Value> = (0..300)
+            .map(|i| serde_json::json!({"id": i.to_string(), "content": format!("t{i}"), "status": "pending"}))
+            .collect();
+        let outcome = call(&TodoState::new(), &serde_json::json!({"todos": items}).to_string());
+        let actual = outcome
+            .commit
+            .map(|s| (s.tasks().count(), s.tasks().last().map(|t| t.content.clone())));
+        let expected = Some((MAX_ITEMS, Some("t255".to_owned())));
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn todos_that_are_not_a_list_are_refused_in_hermes_words() {
+        let cases = [r#"{"todos":"not json"}"#, r#"{"todos":"5"}"#, r#"{"todos":{"id":"1"}}"#, r#"{"todos":true}"#];
+        let actual: Vec<(bool, Vec<String>)> = cases
+            .iter()
+            .map(|args| {
+                let outcome = call(&two(), args);
+                (outcome.commit.is_some(), crate::test_support::problem_messages(&outcome))
+            })
+            .collect();
+        let expected = vec![
+            (false, vec![format!("todos: {UNPARSEABLE}")]),
+            (false, vec!["todos: todos must be a list, got int".to_owned()]),
+            (false, vec!["todos: todos must be a list, got dict".to_owned()]),
+            (false, vec!["todos: todos must be a list, got bool".to_owned()]),
+        ];
         assert_eq!(actual, expected);
     }
 }

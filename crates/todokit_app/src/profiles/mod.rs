@@ -50,6 +50,7 @@ registry! {
     amp,
     augment,
     trae,
+    cline,
 }
 
 /// The profile hosts get when they name none.

@@ -1,7 +1,7 @@
 //! `opencode`: opencode's `todowrite`: the whole list of
-//! `{content, status, priority, id?}` items, with `cancelled` besides the
-//! usual three. The result is the list as sent, as JSON, titled `N todos`
-//! with how many items are not completed.
+//! `{content, status, priority}` items, with `cancelled` besides the usual
+//! three, every item stored. The result is the list as sent, as JSON,
+//! titled `N todos` with how many items are not completed.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -26,14 +26,18 @@ pub fn profile() -> Profile {
     )
     .with_upstream(Upstream {
         agent: "opencode",
-        pin: Pin::Source {
-            repository: "anomalyco/opencode",
-            path: "packages/opencode/src/tool/todo.ts",
-            commit: "0fbbcdb58b83edf5ccf77b4aadaecd92b76a369f",
-            date: None,
+        pin: Pin::Package {
+            registry: "npm",
+            name: "opencode-linux-x64",
+            version: "1.18.33",
+            path: "bin/opencode",
+            sha256: "149a676b59224b196626abda2fdbd34c8329ac326b57c4891ba3de446f3ca3c1",
         },
-        ships_in: "opencode and Kilo Code's CLI (`todowrite`)",
-        checked: None,
+        ships_in: "opencode 1.18 (`todowrite`, from packages/opencode/src/tool/todo.ts) and Kilo Code's CLI",
+        checked: Some(Checked {
+            date: "2026-11-26",
+            against: "1.18.33",
+        }),
     })
     .with_system_prompt(include_str!("../../descriptions/opencode/system-prompt.md"))
     .with_example("todowrite", r#"{"todos":[{"content":"Run the tests","status":"in_progress","priority":"high"},{"content":"Fix what fails","status":"pending","priority":"medium"}]}"#)
@@ -50,10 +54,6 @@ pub struct OpencodeTodo {
     pub status: OpencodeStatus,
     /// How urgent it is.
     pub priority: WirePriority,
-    /// A stable id of the model's choosing.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(extend("x-id" = true))]
-    pub id: Option<String>,
 }
 
 /// A stored todo as an [`OpencodeTodo`] in the details, borrowing its text.
@@ -65,9 +65,6 @@ pub struct OpencodeTodoView<'a> {
     pub status: OpencodeStatus,
     /// How urgent it is.
     pub priority: WirePriority,
-    /// Its id, when it has one.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub id: Option<&'a str>,
 }
 
 crate::writer_tool! {
@@ -85,13 +82,7 @@ impl ListWriter for TodoWrite {
         Ok(input
             .todos
             .iter()
-            .map(|t| {
-                let todo = Todo::new(t.content.clone()).status(t.status).priority(t.priority);
-                match &t.id {
-                    Some(id) => todo.id(id.clone()),
-                    None => todo,
-                }
-            })
+            .map(|t| Todo::new(t.content.clone()).status(t.status).priority(t.priority))
             .collect())
     }
 
@@ -100,7 +91,6 @@ impl ListWriter for TodoWrite {
             content: &todo.content,
             status: todo.status.into(),
             priority: todo.priority.unwrap_or(Priority::Medium).into(),
-            id: todo.id.as_deref(),
         }
     }
 
@@ -148,20 +138,20 @@ mod tests {
     #[test]
     fn every_status_and_priority_is_stored() {
         let fixture = r#"{"todos":[
-            {"content":"a","status":"pending","priority":"high","id":"x"},
+            {"content":"a","status":"pending","priority":"high"},
             {"content":"b","status":"in_progress","priority":"medium"},
             {"content":"c","status":"completed","priority":"low"},
             {"content":"d","status":"cancelled","priority":"low"}]}"#;
         let actual = call(fixture).commit.map(|s| {
             s.tasks()
-                .map(|t| (t.id.clone(), t.status, t.priority))
+                .map(|t| (t.status, t.priority))
                 .collect::<Vec<_>>()
         });
         let expected = Some(vec![
-            (Some("x".to_owned()), Status::Pending, Some(Priority::High)),
-            (None, Status::InProgress, Some(Priority::Medium)),
-            (None, Status::Completed, Some(Priority::Low)),
-            (None, Status::Abandoned, Some(Priority::Low)),
+            (Status::Pending, Some(Priority::High)),
+            (Status::InProgress, Some(Priority::Medium)),
+            (Status::Completed, Some(Priority::Low)),
+            (Status::Abandoned, Some(Priority::Low)),
         ]);
         assert_eq!(actual, expected);
     }
@@ -193,12 +183,17 @@ mod tests {
         assert_eq!(actual, expected);
     }
 
-    // Golden facts from anomalyco/opencode,
-    // packages/opencode/src/tool/todo.ts at commit
-    // 0fbbcdb58b83edf5ccf77b4aadaecd92b76a369f: the output is
+    // Golden facts from opencode: the npm package opencode-linux-x64
+    // 1.18.33 (sha256
+    // 149a676b59224b196626abda2fdbd34c8329ac326b57c4891ba3de446f3ca3c1),
+    // bin/opencode, which bundles packages/opencode/src/tool/todo.ts: the
+    // items are `{content, status, priority}` (no id); every item sent is
+    // stored (`update({todos: params.todos})`); the output is
     // `JSON.stringify(params.todos, null, 2)` and the title
     // `${params.todos.filter((x) => x.status !== "completed").length} todos`,
-    // so cancelled items count in it.
+    // so cancelled items count in it. The bundled core tool
+    // (packages/core/src/tool/todowrite.ts) answers the same text and fails
+    // with `Unable to update todos`.
     #[test]
     fn the_output_and_title_are_opencodes() {
         let outcome = call(
@@ -221,7 +216,7 @@ mod tests {
             ("empty", r#"{"todos":[]}"#),
             (
                 "mixed",
-                r#"{"todos":[{"content":"Find the bug","status":"completed","priority":"high","id":"1"},{"content":"Fix it","status":"in_progress","priority":"high","id":"2"},{"content":"Tidy up","status":"cancelled","priority":"low","id":"3"}]}"#,
+                r#"{"todos":[{"content":"Find the bug","status":"completed","priority":"high"},{"content":"Fix it","status":"in_progress","priority":"high"},{"content":"Tidy up","status":"cancelled","priority":"low"}]}"#,
             ),
             (
                 "refused",

@@ -101,13 +101,7 @@ impl ListWriter for TodoWrite {
         Ok(input
             .todos
             .iter_mut()
-            .map(|item| {
-                let mut todo = Todo::new(std::mem::take(&mut item.content))
-                    .status(item.status)
-                    .priority(Priority::from(item.priority));
-                todo.id = Some(std::mem::take(&mut item.id));
-                todo
-            })
+            .map(|item| todo_with_id(&mut item.content, item.status.into(), item.priority.into(), &mut item.id))
             .collect())
     }
 
@@ -121,9 +115,7 @@ impl ListWriter for TodoWrite {
     }
 
     fn text(op: &ToolOperation<'_, TraeTodos>) -> String {
-        let items: Vec<TraeTodoView<'_>> = op.after.tasks().enumerate().map(|(i, t)| Self::item(t, i)).collect();
-        // Serializing borrowed strings and enums cannot fail.
-        serde_json::to_string(&items).unwrap_or_default()
+        items_json::<Self>(op.after)
     }
 
     fn fields(_op: &ToolOperation<'_, TraeTodos>) {}

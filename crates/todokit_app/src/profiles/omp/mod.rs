@@ -44,7 +44,10 @@ pub fn profile() -> Profile {
             sha256: "cadfd9651a53537b3831ef925ec9b9eea4640d059f4cb9ec8fbb339eb864a49b",
         },
         ships_in: "oh-my-pi since June 2026 (`todo`, coding-agent 18.0.0 at this pin)",
-        checked: None,
+        checked: Some(Checked {
+            date: "2026-11-26",
+            against: "18.3.4",
+        }),
     })
     .with_system_prompt(include_str!("../../../descriptions/omp/system-prompt.md"))
     .with_phases()
