@@ -2,11 +2,11 @@
 
 CARGO ?= cargo
 
-.PHONY: fuzz-check test packages node-clients omp-core screenshots toolchain fmt-check clippy doc unit lean hosts msrv demo build insta snapshots bench fuzz-smoke
+.PHONY: fuzz-check python-test test packages node-clients omp-core screenshots toolchain fmt-check clippy doc unit lean hosts msrv demo build insta snapshots bench fuzz-smoke
 
 ## Everything CI checks: formatting, lints, every test (snapshots included),
 ## the PostgreSQL store's against a throwaway cluster this target starts.
-test: toolchain packages fmt-check clippy doc unit lean hosts msrv fuzz-check
+test: toolchain packages fmt-check clippy doc unit python-test lean hosts msrv fuzz-check
 
 ## What the tests drive for real, installed when missing: tmux (the
 ## pseudo-terminal `todokit watch` is tested in), Debian's chromium and
@@ -28,6 +28,19 @@ node-clients:
 	@cmp -s $(CLIENTS)/package-lock.json $(NODE_CLIENTS)/package-lock.json && [ -f $(NODE_CLIENTS)/node_modules/.package-lock.json ] || \
 		{ cp $(CLIENTS)/package.json $(CLIENTS)/package-lock.json $(NODE_CLIENTS)/ && npm ci --prefix $(NODE_CLIENTS) --no-audit --no-fund; }
 	@[ -L $(CLIENTS)/node_modules ] || { rm -rf $(CLIENTS)/node_modules && ln -s ../../../../$(NODE_CLIENTS)/node_modules $(CLIENTS)/node_modules; }
+
+## The Python package: built from the checkout by its PEP 517 backend
+## (maturin) into a virtual environment under target/, then its tests run
+## against the installed package and the binary `unit` built (PostgreSQL
+## too), and mypy checks the package, its tests and its native stubs.
+PY_VENV := target/python-venv
+PY := $(PY_VENV)/bin/python
+python-test:
+	./scripts/python-venv.sh $(PY_VENV)
+	PIP_CONSTRAINT=$(CURDIR)/crates/todokit_python/constraints.txt $(PY) -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps ./crates/todokit_python
+	cd crates/todokit_python && TODOKIT_BIN=$(CURDIR)/target/debug/todokit ../../scripts/with-postgres.sh ../../$(PY) -m pytest -q tests
+	cd crates/todokit_python && ../../$(PY_VENV)/bin/mypy python/todokit tests
+	cd crates/todokit_python && ../../$(PY_VENV)/bin/stubtest todokit._todokit
 
 ## Photographs of the board for the README (docs/board-*.png).
 screenshots: packages

@@ -1,0 +1,380 @@
+//! [`Kit`]: one service (a profile over a store) as Python holds it.
+
+use std::future::Future;
+use std::path::PathBuf;
+use std::sync::{Arc, RwLock};
+
+use pyo3::prelude::*;
+use serde_json::{Value, json};
+use todokit::app::schema::definitions;
+use todokit::app::{ArgumentError, ROOT_FIELD, ToolError};
+use todokit::{
+    CallOptions, EditList, HostMode, RoundCall, SchemaTarget, TodoWriteService, ToolResult, UserAction,
+};
+
+use crate::errors::{self, USAGE, native};
+
+/// A finished call as the typed layer builds its `ToolResult`: the text
+/// the model reads, whether it is an error, and the details as JSON text
+/// (parsed only when a host reads them).
+type CallAnswer = (String, bool, String);
+
+/// The service and, for PostgreSQL, the private runtime its calls run on.
+#[derive(Clone)]
+struct Parts {
+    service: TodoWriteService,
+    runtime: Option<Arc<tokio::runtime::Runtime>>,
+}
+
+impl Parts {
+    /// Runs `future` to its end on this thread, or on the private runtime
+    /// when the store needs one. Called with the GIL released.
+    fn block<F: Future>(&self, future: F) -> F::Output {
+        match &self.runtime {
+            Some(runtime) => runtime.block_on(future),
+            None => futures_executor::block_on(future),
+        }
+    }
+}
+
+/// One profile over one store (`todokit.Todokit` wraps it).
+#[pyclass(frozen, module = "todokit._todokit")]
+pub struct Kit {
+    parts: RwLock<Option<Parts>>,
+    /// The process that made it: the store's and the service's threads do
+    /// not survive a `fork()`.
+    pid: u32,
+}
+
+impl Kit {
+    /// The service, unless the kit was closed or is used in another
+    /// process than the one that made it.
+    fn parts(&self) -> PyResult<Parts> {
+        if std::process::id() != self.pid {
+            return Err(native(
+                USAGE,
+                "this Todokit was made in another process: create it after fork()",
+            ));
+        }
+        let parts = self.parts.read().map_err(|_| {
+            native(
+                USAGE,
+                "this Todokit is unusable: a call panicked while holding it",
+            )
+        })?;
+        parts
+            .clone()
+            .ok_or_else(|| native(USAGE, "this Todokit is closed"))
+    }
+}
+
+/// The host mode a word names.
+fn mode(word: &str) -> PyResult<CallOptions> {
+    let mode = HostMode::from_word(word).ok_or_else(|| {
+        pyo3::exceptions::PyValueError::new_err(format!(
+            "mode must be one of {}; got {word:?}",
+            HostMode::ALL.map(|m| m.as_str()).join(", ")
+        ))
+    })?;
+    Ok(CallOptions::default().mode(mode))
+}
+
+fn answer(result: ToolResult) -> CallAnswer {
+    let details = result.details.as_raw().get().to_owned();
+    (result.content, result.is_error, details)
+}
+
+/// The arguments as text, or the answer in their place: `Some` tool error
+/// when they are not UTF-8, `None` when the profile has no such tool (the
+/// service then answers that).
+fn utf8_or_refusal(
+    service: &TodoWriteService,
+    tool: &str,
+    arguments: Vec<u8>,
+) -> Result<String, Option<CallAnswer>> {
+    let error = match String::from_utf8(arguments) {
+        Ok(text) => return Ok(text),
+        Err(error) => error,
+    };
+    let found = service.profile().find(tool).ok_or(None)?;
+    let refusal = ArgumentError::Field {
+        field: ROOT_FIELD.to_owned(),
+        message: format!(
+            "the arguments are not valid UTF-8: the byte at offset {} does not start a character",
+            error.utf8_error().valid_up_to()
+        ),
+    };
+    Err(Some(answer(ToolError::from(refusal).into_result(found.name()))))
+}
+
+/// JSON text of a value the Rust types serialize (they always do).
+fn text(value: &impl serde::Serialize) -> PyResult<String> {
+    serde_json::to_string(value).map_err(|e| native(USAGE, format!("cannot write the answer as JSON: {e}")))
+}
+
+/// The user action a host's edit describes, in the board's shape:
+/// `{"action", "name", "items", "phase", "owner"}`.
+fn action(edit: &str) -> PyResult<UserAction> {
+    let value: Value =
+        serde_json::from_str(edit).map_err(|e| native(errors::EDIT, format!("the edit: {e}")))?;
+    let field = |key: &str| value.get(key).and_then(Value::as_str).map(str::to_owned);
+    let name =
+        || field("name").ok_or_else(|| native(errors::EDIT, "name: this action needs the task's name"));
+    let verb = field("action").unwrap_or_default();
+    Ok(match verb.as_str() {
+        "append" => {
+            let items: Vec<String> = match value.get("items") {
+                Some(Value::Array(items)) => items
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect(),
+                _ => Vec::new(),
+            };
+            if items.is_empty() {
+                return Err(native(errors::EDIT, "items: `append` needs at least one task"));
+            }
+            UserAction::Append {
+                phase: field("phase"),
+                items,
+            }
+        }
+        "start" => UserAction::Start(name()?),
+        "done" => UserAction::Done(name()?),
+        "drop" => UserAction::Drop(name()?),
+        "rm" => UserAction::Rm(name()?),
+        "claim" => match field("owner").filter(|o| !o.trim().is_empty()) {
+            Some(owner) => UserAction::Assign {
+                task: name()?,
+                owner: Some(owner),
+            },
+            None => {
+                return Err(native(
+                    errors::EDIT,
+                    "owner: `claim` needs the name of who takes the task",
+                ));
+            }
+        },
+        "release" => UserAction::Assign {
+            task: name()?,
+            owner: None,
+        },
+        other => {
+            return Err(native(
+                errors::EDIT,
+                format!("action: got {other:?}; allowed: append, start, done, drop, rm, claim, release"),
+            ));
+        }
+    })
+}
+
+#[pymethods]
+impl Kit {
+    /// A kit for `profile` over the store given: `memory`, a `database_url`
+    /// (PostgreSQL), a `store_dir`, or else the command's default folder.
+    #[new]
+    #[pyo3(signature = (profile, store_dir=None, memory=false, database_url=None))]
+    fn new(
+        profile: &str,
+        store_dir: Option<PathBuf>,
+        memory: bool,
+        database_url: Option<&str>,
+    ) -> PyResult<Self> {
+        let chosen =
+            usize::from(memory) + usize::from(store_dir.is_some()) + usize::from(database_url.is_some());
+        if chosen > 1 {
+            return Err(pyo3::exceptions::PyValueError::new_err(
+                "give at most one of store_dir, memory and database_url",
+            ));
+        }
+        let builder = todokit::Todokit::builder()
+            .profile(profile)
+            .map_err(|e| native(errors::UNKNOWN_PROFILE, e.to_string()))?;
+        let mut runtime = None;
+        let builder = match (store_dir, memory, database_url) {
+            (Some(dir), _, _) => builder.store_dir(dir),
+            (_, true, _) => builder.memory_store(),
+            (_, _, Some(url)) => {
+                // One worker: the pool's connections and the change
+                // listener are all it runs, and none of them runs Python.
+                let built = tokio::runtime::Builder::new_multi_thread()
+                    .worker_threads(1)
+                    .thread_name("todokit-postgres")
+                    .enable_all()
+                    .build()
+                    .map_err(|e| {
+                        native(errors::STORE, format!("cannot start the PostgreSQL runtime: {e}"))
+                    })?;
+                runtime = Some(Arc::new(built));
+                builder
+                    .store_url(url)
+                    .map_err(|e| native(errors::STORE, e.to_string()))?
+            }
+            _ => builder,
+        };
+        let service = builder.build().map_err(|e| native(USAGE, e.to_string()))?;
+        Ok(Self {
+            parts: RwLock::new(Some(Parts { service, runtime })),
+            pid: std::process::id(),
+        })
+    }
+
+    /// The profile as JSON text: name, summary, system prompt, tools (with
+    /// their metadata and commands), upstream and example call.
+    fn profile_json(&self) -> PyResult<String> {
+        let parts = self.parts()?;
+        let profile = parts.service.profile();
+        let tools: Vec<Value> = profile
+            .tools()
+            .map(|tool| {
+                let commands: serde_json::Map<String, Value> = tool
+                    .commands()
+                    .into_iter()
+                    .map(|(word, facts)| (word.to_owned(), json!(facts)))
+                    .collect();
+                json!({
+                    "name": tool.name(),
+                    "description": tool.description(),
+                    "metadata": tool.metadata(),
+                    "commands": commands,
+                })
+            })
+            .collect();
+        text(&json!({
+            "name": profile.name(),
+            "summary": profile.summary(),
+            "system_prompt": profile.system_prompt(),
+            "tools": tools,
+            "upstream": profile.upstream(),
+            "example": profile.example().map(|e| json!({"tool": e.tool, "arguments": e.arguments})),
+        }))
+    }
+
+    /// The profile's tool definitions for `target`, as JSON text: what
+    /// `todokit schema --target` prints.
+    fn definitions(&self, target: &str) -> PyResult<String> {
+        let parts = self.parts()?;
+        let target: SchemaTarget = target.parse().map_err(pyo3::exceptions::PyValueError::new_err)?;
+        text(&definitions(parts.service.profile(), target))
+    }
+
+    /// One call with the model's argument bytes: a tool error when they
+    /// are not UTF-8.
+    #[pyo3(signature = (conversation, tool, arguments, mode_word="default"))]
+    fn call(
+        &self,
+        py: Python<'_>,
+        conversation: String,
+        tool: String,
+        arguments: Vec<u8>,
+        mode_word: &str,
+    ) -> PyResult<CallAnswer> {
+        let parts = self.parts()?;
+        let options = mode(mode_word)?;
+        let arguments = match utf8_or_refusal(&parts.service, &tool, arguments) {
+            Ok(arguments) => arguments,
+            Err(Some(refused)) => return Ok(refused),
+            // The service's own answer to a tool the profile lacks.
+            Err(None) => "{}".to_owned(),
+        };
+        py.detach(move || parts.block(parts.service.call_with(&conversation, &tool, &arguments, options)))
+            .map(answer)
+            .map_err(errors::service)
+    }
+
+    /// The calls of one model turn, `(tool, argument bytes)` each. A call
+    /// whose arguments are not UTF-8 is answered with that tool error in
+    /// its place; the others run as one round.
+    #[pyo3(signature = (conversation, calls, mode_word="default"))]
+    fn call_round(
+        &self,
+        py: Python<'_>,
+        conversation: String,
+        calls: Vec<(String, Vec<u8>)>,
+        mode_word: &str,
+    ) -> PyResult<Vec<CallAnswer>> {
+        let parts = self.parts()?;
+        let options = mode(mode_word)?;
+        let mut refused: Vec<Option<CallAnswer>> = Vec::with_capacity(calls.len());
+        let mut texts: Vec<(String, String)> = Vec::with_capacity(calls.len());
+        for (tool, arguments) in calls {
+            match utf8_or_refusal(&parts.service, &tool, arguments) {
+                Ok(text) => {
+                    refused.push(None);
+                    texts.push((tool, text));
+                }
+                Err(Some(answer)) => refused.push(Some(answer)),
+                Err(None) => {
+                    refused.push(None);
+                    texts.push((tool, "{}".to_owned()));
+                }
+            }
+        }
+        let ran = py
+            .detach(move || {
+                let round: Vec<RoundCall<'_>> = texts
+                    .iter()
+                    .map(|(tool, args)| RoundCall::new(tool, args))
+                    .collect();
+                parts.block(parts.service.call_round_with(&conversation, &round, options))
+            })
+            .map_err(errors::service)?;
+        let mut ran = ran.into_iter().map(answer);
+        Ok(refused
+            .into_iter()
+            .filter_map(|slot| slot.or_else(|| ran.next()))
+            .collect())
+    }
+
+    /// The conversation's stored list as JSON text (`todokit show --format json`).
+    fn state(&self, py: Python<'_>, conversation: String) -> PyResult<String> {
+        let parts = self.parts()?;
+        let state = py
+            .detach(move || parts.block(parts.service.state(&conversation)))
+            .map_err(errors::service)?;
+        text(&state)
+    }
+
+    /// The store's conversations as JSON text (`todokit conversations --format json`).
+    fn conversations(&self, py: Python<'_>) -> PyResult<String> {
+        let parts = self.parts()?;
+        let summaries = py
+            .detach(move || parts.block(parts.service.conversations()))
+            .map_err(errors::service)?;
+        text(&summaries)
+    }
+
+    /// A hand edit (`action` as JSON text, the board's shape extended):
+    /// what it did, or `None` when the list was already so.
+    fn edit(&self, py: Python<'_>, conversation: String, action_json: &str) -> PyResult<Option<String>> {
+        let parts = self.parts()?;
+        let action = action(action_json)?;
+        py.detach(move || parts.block(parts.service.edit(&conversation, action)))
+            .map(|edit| edit.map(|e| e.action))
+            .map_err(errors::edit)
+    }
+
+    /// The notices waiting for the model, as JSON text; taking them clears them.
+    fn take_notices(&self, py: Python<'_>, conversation: String) -> PyResult<String> {
+        let parts = self.parts()?;
+        let notices = py
+            .detach(move || parts.block(parts.service.take_notices(&conversation)))
+            .map_err(errors::service)?;
+        text(&notices)
+    }
+
+    /// Lets go of the store (and the PostgreSQL runtime); later calls raise.
+    fn close(&self, py: Python<'_>) {
+        let taken = self.parts.write().ok().and_then(|mut parts| parts.take());
+        // A runtime's threads are joined when it drops: not while holding
+        // the GIL, which a PostgreSQL callback never needs but a host's
+        // other threads may.
+        py.detach(move || drop(taken));
+    }
+
+    /// Whether `close()` was called.
+    #[getter]
+    fn closed(&self) -> bool {
+        self.parts.read().map(|p| p.is_none()).unwrap_or(true)
+    }
+}

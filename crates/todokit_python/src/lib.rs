@@ -1,0 +1,26 @@
+//! `todokit._todokit`: the native module under the `todokit` Python
+//! package. It only translates: values cross as the JSON the Rust types
+//! serialize to (text, parsed on the Python side), errors as
+//! `NativeError` with a code the typed layer maps to its
+//! exception tree. Every call releases the GIL while it runs.
+
+mod errors;
+mod kit;
+
+use pyo3::prelude::*;
+
+/// The names of every profile, in registration order.
+#[pyfunction]
+fn profiles() -> Vec<&'static str> {
+    todokit::profiles::names()
+}
+
+/// The native module.
+#[pymodule]
+fn _todokit(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(profiles, m)?)?;
+    m.add_class::<kit::Kit>()?;
+    m.add("NativeError", m.py().get_type::<errors::NativeError>())?;
+    m.add("VERSION", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}
