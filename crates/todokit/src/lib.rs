@@ -71,14 +71,14 @@ pub mod app {
     pub use todokit_app::{
         ARRAY_SLACK, ArgumentError, CallContext, CallOptions, CallRecord, Checked, Clock, CommandTool,
         Commands, CompiledSchema, ConversationContext, ConversationSummary, DEFAULT_NAG_AFTER_ROUNDS,
-        DEFAULT_NAG_TEXT, DecodedInput, Details, Enforcement, ExampleCall, HostMode, ITEM_TEXT_BYTES,
-        ImportError, Injection, Leniency, Lifecycle, MAX_COMMIT_ATTEMPTS, ManualClock, MarkdownCodec,
-        ModeSet, Outcome, Pin, Placement, Profile, ROOT_FIELD, RefusedIn, ReminderKind, Replay, RoundCall,
-        SUBSCRIBE_POLL_INTERVAL, SchemaTarget, ServiceError, SizeLimits, StoreError, StoredConversation,
-        Subscription, TodoWriteService, Tool, ToolError, ToolMetadata, ToolOperation, ToolResult, TurnConfig,
-        TurnCounters, TurnEnd, TurnPolicy, TypedTool, Upstream, UserAction, UserEdit, UserEditError, Wake,
-        WatchGuard, end_of_turn_reminder, json_kind, parse_arguments, replay, stale_list_reminder,
-        user_edit_reminder,
+        DEFAULT_NAG_TEXT, DecodedInput, Details, EditRequest, Enforcement, ExampleCall, HostMode,
+        ITEM_TEXT_BYTES, ImportError, Injection, Leniency, Lifecycle, MAX_COMMIT_ATTEMPTS, ManualClock,
+        MarkdownCodec, ModeSet, Outcome, Pin, Placement, Profile, ROOT_FIELD, RefusedIn, ReminderKind,
+        Replay, RoundCall, SUBSCRIBE_POLL_INTERVAL, SchemaTarget, ServiceError, SizeLimits, StoreError,
+        StoredConversation, Subscription, TodoWriteService, Tool, ToolError, ToolMetadata, ToolOperation,
+        ToolResult, TurnConfig, TurnCounters, TurnEnd, TurnPolicy, TypedTool, Upstream, UserAction, UserEdit,
+        UserEditError, Wake, WatchGuard, end_of_turn_reminder, json_kind, parse_arguments, replay,
+        stale_list_reminder, user_edit_reminder,
     };
 }
 

@@ -50,8 +50,9 @@ pub use reminder::{end_of_turn_reminder, stale_list_reminder};
 pub use replay::{Replay, replay};
 pub use schema::SchemaTarget;
 pub use service::{
-    ConversationSummary, ImportError, MAX_COMMIT_ATTEMPTS, MarkdownCodec, RoundCall, SUBSCRIBE_POLL_INTERVAL,
-    ServiceError, Subscription, TodoWriteService, UserAction, UserEdit, UserEditError, user_edit_reminder,
+    ConversationSummary, EditRequest, ImportError, MAX_COMMIT_ATTEMPTS, MarkdownCodec, RoundCall,
+    SUBSCRIBE_POLL_INTERVAL, ServiceError, Subscription, TodoWriteService, UserAction, UserEdit,
+    UserEditError, user_edit_reminder,
 };
 pub use tool::{
     CallContext, CallOptions, CommandTool, Commands, DecodedInput, HostMode, ModeSet, Outcome, RefusedIn,

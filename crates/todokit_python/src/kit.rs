@@ -7,7 +7,7 @@ use std::sync::{Arc, RwLock};
 use pyo3::prelude::*;
 use serde_json::{Value, json};
 use todokit::app::schema::definitions;
-use todokit::app::{ArgumentError, ROOT_FIELD, ToolError};
+use todokit::app::{ArgumentError, EditRequest, ROOT_FIELD, ToolError};
 use todokit::{
     CallOptions, EditList, HostMode, RoundCall, SchemaTarget, TodoWriteService, ToolResult, UserAction,
 };
@@ -112,60 +112,14 @@ fn text(value: &impl serde::Serialize) -> PyResult<String> {
     serde_json::to_string(value).map_err(|e| native(USAGE, format!("cannot write the answer as JSON: {e}")))
 }
 
-/// The user action a host's edit describes, in the board's shape:
-/// `{"action", "name", "items", "phase", "owner"}`.
+/// The user action a host's edit describes (JSON text of an
+/// [`EditRequest`]: the board's shape, every action allowed).
 fn action(edit: &str) -> PyResult<UserAction> {
-    let value: Value =
+    let request: EditRequest =
         serde_json::from_str(edit).map_err(|e| native(errors::EDIT, format!("the edit: {e}")))?;
-    let field = |key: &str| value.get(key).and_then(Value::as_str).map(str::to_owned);
-    let name =
-        || field("name").ok_or_else(|| native(errors::EDIT, "name: this action needs the task's name"));
-    let verb = field("action").unwrap_or_default();
-    Ok(match verb.as_str() {
-        "append" => {
-            let items: Vec<String> = match value.get("items") {
-                Some(Value::Array(items)) => items
-                    .iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_owned)
-                    .collect(),
-                _ => Vec::new(),
-            };
-            if items.is_empty() {
-                return Err(native(errors::EDIT, "items: `append` needs at least one task"));
-            }
-            UserAction::Append {
-                phase: field("phase"),
-                items,
-            }
-        }
-        "start" => UserAction::Start(name()?),
-        "done" => UserAction::Done(name()?),
-        "drop" => UserAction::Drop(name()?),
-        "rm" => UserAction::Rm(name()?),
-        "claim" => match field("owner").filter(|o| !o.trim().is_empty()) {
-            Some(owner) => UserAction::Assign {
-                task: name()?,
-                owner: Some(owner),
-            },
-            None => {
-                return Err(native(
-                    errors::EDIT,
-                    "owner: `claim` needs the name of who takes the task",
-                ));
-            }
-        },
-        "release" => UserAction::Assign {
-            task: name()?,
-            owner: None,
-        },
-        other => {
-            return Err(native(
-                errors::EDIT,
-                format!("action: got {other:?}; allowed: append, start, done, drop, rm, claim, release"),
-            ));
-        }
-    })
+    request
+        .into_action(&EditRequest::ACTIONS)
+        .map_err(|message| native(errors::EDIT, message))
 }
 
 #[pymethods]

@@ -10,6 +10,7 @@ mod alarms;
 mod calls;
 mod commit;
 mod conversations;
+mod edit_request;
 mod error;
 mod lists;
 mod restore;
@@ -22,6 +23,7 @@ mod user_words;
 
 pub use commit::MAX_COMMIT_ATTEMPTS;
 pub use conversations::ConversationSummary;
+pub use edit_request::EditRequest;
 pub use error::ServiceError;
 pub use rounds::RoundCall;
 pub use subscription::{SUBSCRIBE_POLL_INTERVAL, Subscription};

@@ -7,7 +7,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use todokit::app::{UserAction, UserEditError};
+use todokit::app::{EditRequest, UserEditError};
 use todokit::domain::Timestamp;
 use todokit::domain::outline;
 use todokit::{EditList, Profile, TodoState};
@@ -135,19 +135,8 @@ fn list_json(id: &str, profile: &Profile, state: &TodoState, can_edit: bool) -> 
     })
 }
 
-/// An edit from the board.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct EditRequest {
-    /// `start`, `done`, `drop`, `claim` or `release`.
-    action: String,
-    /// The task (or, for done and drop, the phase), matched as the CLI
-    /// matches names.
-    name: String,
-    /// For `claim`: who takes the task.
-    #[serde(default)]
-    owner: Option<String>,
-}
+/// The actions the board offers (it adds and removes tasks nowhere).
+const BOARD_ACTIONS: [&str; 5] = ["start", "done", "drop", "claim", "release"];
 
 /// `POST /api/conversations/{id}/edits`: a hand edit, through the same
 /// path as the CLI's, so the model is told. The body is read only once the
@@ -181,29 +170,9 @@ pub async fn edit(
         Ok(request) => request,
         Err(error) => return refused(format!("body: {error}")),
     };
-    let action = match request.action.as_str() {
-        "start" => UserAction::Start(request.name),
-        "done" => UserAction::Done(request.name),
-        "drop" => UserAction::Drop(request.name),
-        "claim" => match request.owner.filter(|o| !o.trim().is_empty()) {
-            Some(owner) => UserAction::Assign {
-                task: request.name,
-                owner: Some(owner),
-            },
-            None => {
-                let message = "owner: `claim` needs the name of who takes the task";
-                return refused(message);
-            }
-        },
-        "release" => UserAction::Assign {
-            task: request.name,
-            owner: None,
-        },
-        other => {
-            let message =
-                format!("action: got {other:?}; allowed: `start`, `done`, `drop`, `claim`, `release`");
-            return refused(message);
-        }
+    let action = match request.into_action(&BOARD_ACTIONS) {
+        Ok(action) => action,
+        Err(message) => return refused(message),
     };
     match board.service.edit(&id, action).await {
         Ok(edit) => Json(json!({"action": edit.map(|e| e.action)})).into_response(),
