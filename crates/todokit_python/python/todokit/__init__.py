@@ -16,10 +16,13 @@ command's ``--format json``.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Literal, Mapping, Sequence, Union
+from functools import partial
+from typing import Any, Callable, Literal, Mapping, Sequence, TypeVar, Union
 
 from . import _todokit
 from ._errors import (
@@ -63,6 +66,19 @@ Arguments = Union[str, bytes, bytearray, memoryview, Mapping[str, Any], Sequence
 
 #: The targets :meth:`Todokit.definitions` takes, as ``todokit schema --target``.
 Target = Literal["json-schema", "openai", "openai-strict", "anthropic", "mcp"]
+
+
+_T = TypeVar("_T")
+
+#: The threads the async twins run their calls on. Python's own threads:
+#: a call's result is handed to the event loop by asyncio, never settled
+#: from one of the store's native threads (which would crash the
+#: interpreter at exit), and idle ones never keep the interpreter alive.
+_EXECUTOR = ThreadPoolExecutor(max_workers=4, thread_name_prefix="todokit")
+
+
+async def _off_loop(work: Callable[[], _T]) -> _T:
+    return await asyncio.get_running_loop().run_in_executor(_EXECUTOR, work)
 
 
 def profiles() -> list[str]:
@@ -248,6 +264,35 @@ class Todokit:
         """The notices waiting for the model (hand edits), cleared as taken."""
         raw = json.loads(_native(self._kit.take_notices, conversation))
         return [Notice(n["kind"], n["at"], n["text"], n.get("action")) for n in raw]
+
+    async def acall(
+        self, conversation: str, tool: str, arguments: Arguments, *, mode: Mode = "default"
+    ) -> ToolResult:
+        """:meth:`call`, awaited (the call runs on a worker thread, the GIL
+        released; the event loop keeps running)."""
+        return await _off_loop(partial(self.call, conversation, tool, arguments, mode=mode))
+
+    async def acall_round(
+        self, conversation: str, calls: Sequence[tuple[str, Arguments]], *, mode: Mode = "default"
+    ) -> list[ToolResult]:
+        """:meth:`call_round`, awaited."""
+        return await _off_loop(partial(self.call_round, conversation, calls, mode=mode))
+
+    async def astate(self, conversation: str) -> dict[str, Any]:
+        """:meth:`state`, awaited."""
+        return await _off_loop(partial(self.state, conversation))
+
+    async def aconversations(self) -> list[dict[str, Any]]:
+        """:meth:`conversations`, awaited."""
+        return await _off_loop(self.conversations)
+
+    async def aedit(self, conversation: str, action: Mapping[str, Any]) -> str | None:
+        """:meth:`edit`, awaited."""
+        return await _off_loop(partial(self.edit, conversation, action))
+
+    async def atake_notices(self, conversation: str) -> list[Notice]:
+        """:meth:`take_notices`, awaited."""
+        return await _off_loop(partial(self.take_notices, conversation))
 
     def close(self) -> None:
         """Lets go of the store; later calls raise :class:`TodokitError`."""
