@@ -21,15 +21,15 @@ type CallAnswer = (String, bool, String);
 
 /// The service and, for PostgreSQL, the private runtime its calls run on.
 #[derive(Clone)]
-struct Parts {
-    service: TodoWriteService,
+pub(crate) struct Parts {
+    pub(crate) service: TodoWriteService,
     runtime: Option<Arc<tokio::runtime::Runtime>>,
 }
 
 impl Parts {
     /// Runs `future` to its end on this thread, or on the private runtime
     /// when the store needs one. Called with the GIL released.
-    fn block<F: Future>(&self, future: F) -> F::Output {
+    pub(crate) fn block<F: Future>(&self, future: F) -> F::Output {
         match &self.runtime {
             Some(runtime) => runtime.block_on(future),
             None => futures_executor::block_on(future),
@@ -315,6 +315,25 @@ impl Kit {
             .detach(move || parts.block(parts.service.take_notices(&conversation)))
             .map_err(errors::service)?;
         text(&notices)
+    }
+
+    /// The turn policy of `conversation`: `end_of_turn` is `off`, `soft` or
+    /// `strict`; `counters` (JSON text) picks up where a policy left off.
+    #[pyo3(signature = (conversation, end_of_turn="soft", nag_after_rounds=None, counters=None))]
+    fn turn_policy(
+        &self,
+        conversation: String,
+        end_of_turn: &str,
+        nag_after_rounds: Option<usize>,
+        counters: Option<&str>,
+    ) -> PyResult<crate::policy::Policy> {
+        crate::policy::Policy::new(
+            self.parts()?,
+            conversation,
+            end_of_turn,
+            nag_after_rounds,
+            counters,
+        )
     }
 
     /// Lets go of the store (and the PostgreSQL runtime); later calls raise.

@@ -6,6 +6,7 @@
 
 mod errors;
 mod kit;
+mod policy;
 
 use pyo3::prelude::*;
 
@@ -20,6 +21,7 @@ fn profiles() -> Vec<&'static str> {
 fn _todokit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(profiles, m)?)?;
     m.add_class::<kit::Kit>()?;
+    m.add_class::<policy::Policy>()?;
     m.add("NativeError", m.py().get_type::<errors::NativeError>())?;
     m.add("VERSION", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -38,6 +38,7 @@ from ._errors import (
 __all__ = [
     "Arguments",
     "EditError",
+    "Injection",
     "Mode",
     "Notice",
     "Profile",
@@ -45,6 +46,8 @@ __all__ = [
     "Target",
     "Tool",
     "Todokit",
+    "TurnEnd",
+    "TurnPolicy",
     "TodokitError",
     "ToolResult",
     "UncertainCommitError",
@@ -148,6 +151,102 @@ class Notice:
     at: int
     text: str
     action: str | None = None
+
+
+@dataclass(frozen=True)
+class Injection:
+    """Text for the model and where it goes: ``placement`` is
+    ``"after_tool_results"`` (append it to the message carrying the tool
+    results) or ``"before_request"`` (a message of its own before the next
+    request); ``kind`` says why (``nag``, ``stale_list``, ``user_edit``,
+    ``end_of_turn``, ``compaction``, ``context``)."""
+
+    placement: str
+    kind: str
+    text: str
+
+
+@dataclass(frozen=True)
+class TurnEnd:
+    """What to do when the model wants to end its turn: ``"end"``,
+    ``"warn"`` (end, and show the user ``text``) or ``"continue"`` (send
+    ``injection`` and keep looping)."""
+
+    action: Literal["end", "warn", "continue"]
+    text: str | None = None
+    injection: Injection | None = None
+
+
+def _injections(text: str) -> list[Injection]:
+    return [Injection(i["placement"], i["kind"], i["text"]) for i in json.loads(text)]
+
+
+class TurnPolicy:
+    """One conversation's reminders and end-of-turn check, as the Rust
+    ``TurnPolicy``: call its hooks at the points of the host's agent loop.
+    The hooks that need the list read it from the kit's store; they have
+    async twins (``abefore_request`` …)."""
+
+    def __init__(self, native: _todokit.Policy) -> None:
+        self._policy = native
+
+    def on_user_prompt(self) -> None:
+        """The user sent a new prompt: the end-of-turn budget starts over."""
+        _native(self._policy.on_user_prompt)
+
+    def on_tool_results(self, round: Sequence[tuple[str, bool]]) -> list[Injection]:
+        """A round of tool calls ran, ``(tool, is_error)`` each: the nag when due."""
+        return _injections(_native(self._policy.on_tool_results, [(t, bool(e)) for t, e in round]))
+
+    def before_request(self) -> list[Injection]:
+        """Before the next request: the stale-list reminder and the user's
+        hand edits (taken from the store, so each is told once)."""
+        return _injections(_native(self._policy.before_request))
+
+    def context(self) -> list[Injection]:
+        """What the profile restates before every request (Goose's todo)."""
+        return _injections(_native(self._policy.context))
+
+    def on_compaction(self) -> list[Injection]:
+        """After the host compacted the conversation: the list to put back."""
+        return _injections(_native(self._policy.on_compaction))
+
+    def on_turn_end(self) -> TurnEnd:
+        """The model wants to end its turn with the list as stored."""
+        raw = json.loads(_native(self._policy.on_turn_end))
+        injection = raw["injection"]
+        return TurnEnd(
+            raw["action"],
+            raw["text"],
+            None if injection is None else Injection(injection["placement"], injection["kind"], injection["text"]),
+        )
+
+    @property
+    def counters(self) -> dict[str, Any]:
+        """The policy's memory, to keep with the conversation and give back
+        as ``counters=`` to :meth:`Todokit.turn_policy`."""
+        result: dict[str, Any] = json.loads(_native(lambda: self._policy.counters))
+        return result
+
+    async def aon_tool_results(self, round: Sequence[tuple[str, bool]]) -> list[Injection]:
+        """:meth:`on_tool_results`, awaited."""
+        return await _off_loop(partial(self.on_tool_results, round))
+
+    async def abefore_request(self) -> list[Injection]:
+        """:meth:`before_request`, awaited."""
+        return await _off_loop(self.before_request)
+
+    async def acontext(self) -> list[Injection]:
+        """:meth:`context`, awaited."""
+        return await _off_loop(self.context)
+
+    async def aon_compaction(self) -> list[Injection]:
+        """:meth:`on_compaction`, awaited."""
+        return await _off_loop(self.on_compaction)
+
+    async def aon_turn_end(self) -> TurnEnd:
+        """:meth:`on_turn_end`, awaited."""
+        return await _off_loop(self.on_turn_end)
 
 
 def _argument_bytes(arguments: Arguments) -> bytes:
@@ -264,6 +363,23 @@ class Todokit:
         """The notices waiting for the model (hand edits), cleared as taken."""
         raw = json.loads(_native(self._kit.take_notices, conversation))
         return [Notice(n["kind"], n["at"], n["text"], n.get("action")) for n in raw]
+
+    def turn_policy(
+        self,
+        conversation: str,
+        *,
+        end_of_turn: Literal["off", "soft", "strict"] = "soft",
+        nag_after_rounds: int | None = None,
+        counters: Mapping[str, Any] | None = None,
+    ) -> TurnPolicy:
+        """The turn policy of ``conversation`` on this kit: ``end_of_turn``
+        ``"soft"`` warns the user when the model stops with work open,
+        ``"strict"`` sends it back (a few times at most), ``"off"`` does
+        neither; ``nag_after_rounds`` overrides the profile's; ``counters``
+        (a policy's :attr:`TurnPolicy.counters`) picks up where it left off."""
+        counters_text = None if counters is None else json.dumps(dict(counters))
+        native = _native(self._kit.turn_policy, conversation, end_of_turn, nag_after_rounds, counters_text)
+        return TurnPolicy(native)
 
     async def acall(
         self, conversation: str, tool: str, arguments: Arguments, *, mode: Mode = "default"
