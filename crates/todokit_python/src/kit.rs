@@ -317,6 +317,24 @@ impl Kit {
         text(&notices)
     }
 
+    /// Rebuilds `conversation` from the host's transcript (`messages_json`:
+    /// OpenAI or Anthropic messages, JSON text of a list) and stores it:
+    /// the list and the policy's counters, as JSON text each.
+    fn restore(
+        &self,
+        py: Python<'_>,
+        conversation: String,
+        messages_json: &str,
+    ) -> PyResult<(String, String)> {
+        let parts = self.parts()?;
+        let messages: Vec<Value> = serde_json::from_str(messages_json)
+            .map_err(|e| pyo3::exceptions::PyValueError::new_err(format!("messages: {e}")))?;
+        let replay = py
+            .detach(move || parts.block(parts.service.restore(&conversation, &messages)))
+            .map_err(errors::service)?;
+        Ok((text(&replay.state)?, text(replay.policy.counters())?))
+    }
+
     /// The turn policy of `conversation`: `end_of_turn` is `off`, `soft` or
     /// `strict`; `counters` (JSON text) picks up where a policy left off.
     #[pyo3(signature = (conversation, end_of_turn="soft", nag_after_rounds=None, counters=None))]

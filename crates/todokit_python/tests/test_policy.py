@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 
@@ -74,3 +75,26 @@ def test_the_async_hooks_answer_as_the_sync_ones() -> None:
             assert len(await policy.aon_compaction()) == 1
 
     asyncio.run(main())
+
+
+def test_a_transcript_restores_the_list_and_the_counters() -> None:
+    messages: list[dict[str, Any]] = [
+        {"role": "user", "content": "Fix the build"},
+        {
+            "role": "assistant",
+            "tool_calls": [
+                {"id": "1", "type": "function", "function": {"name": "TodoWrite", "arguments": '{"todos": [{"content": "Read", "status": "in_progress", "activeForm": "Reading"}]}'}}
+            ],
+        },
+        {"role": "tool", "tool_call_id": "1", "content": "ok"},
+        {"role": "assistant", "tool_calls": [{"id": "2", "type": "function", "function": {"name": "Bash", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "2", "content": "done"},
+    ]
+    with todokit.Todokit(memory=True) as kit:
+        restored = kit.restore("c", messages)
+        assert restored.state == kit.state("c")
+        assert [t["content"] for p in restored.state["phases"] for t in p["tasks"]] == ["Read"]
+        assert restored.counters["rounds_since_todo"] == 1
+        assert asyncio.run(kit.arestore("d", messages)).counters == restored.counters
+        with pytest.raises(TypeError):
+            kit.restore("c", [{"x": float("nan")}])

@@ -42,6 +42,7 @@ __all__ = [
     "Mode",
     "Notice",
     "Profile",
+    "Restored",
     "StoreError",
     "Target",
     "Tool",
@@ -175,6 +176,16 @@ class TurnEnd:
     action: Literal["end", "warn", "continue"]
     text: str | None = None
     injection: Injection | None = None
+
+
+@dataclass(frozen=True)
+class Restored:
+    """A conversation rebuilt from a transcript: the ``state`` stored (as
+    :meth:`Todokit.state` gives it) and the policy's ``counters`` as the
+    transcript left them (give them to :meth:`Todokit.turn_policy`)."""
+
+    state: dict[str, Any]
+    counters: dict[str, Any]
 
 
 def _injections(text: str) -> list[Injection]:
@@ -363,6 +374,22 @@ class Todokit:
         """The notices waiting for the model (hand edits), cleared as taken."""
         raw = json.loads(_native(self._kit.take_notices, conversation))
         return [Notice(n["kind"], n["at"], n["text"], n.get("action")) for n in raw]
+
+    def restore(self, conversation: str, messages: Sequence[Mapping[str, Any]]) -> Restored:
+        """Rebuilds ``conversation`` from the host's own transcript (OpenAI
+        chat messages with ``tool_calls``, or Anthropic messages with
+        ``tool_use`` blocks) by replaying its todo calls, and stores the
+        list in place of what the store held."""
+        try:
+            text = json.dumps(list(messages), allow_nan=False)
+        except (ValueError, RecursionError) as error:
+            raise TypeError(f"the messages cannot be written as JSON: {error}") from error
+        state, counters = _native(self._kit.restore, conversation, text)
+        return Restored(json.loads(state), json.loads(counters))
+
+    async def arestore(self, conversation: str, messages: Sequence[Mapping[str, Any]]) -> Restored:
+        """:meth:`restore`, awaited."""
+        return await _off_loop(partial(self.restore, conversation, messages))
 
     def turn_policy(
         self,
