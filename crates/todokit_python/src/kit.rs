@@ -1,6 +1,5 @@
 //! [`Kit`]: one service (a profile over a store) as Python holds it.
 
-use std::future::Future;
 use std::path::PathBuf;
 use std::sync::{Arc, RwLock};
 
@@ -13,29 +12,12 @@ use todokit::{
 };
 
 use crate::errors::{self, USAGE, native};
+use crate::parts::Parts;
 
 /// A finished call as the typed layer builds its `ToolResult`: the text
 /// the model reads, whether it is an error, and the details as JSON text
 /// (parsed only when a host reads them).
 type CallAnswer = (String, bool, String);
-
-/// The service and, for PostgreSQL, the private runtime its calls run on.
-#[derive(Clone)]
-pub(crate) struct Parts {
-    pub(crate) service: TodoWriteService,
-    runtime: Option<Arc<tokio::runtime::Runtime>>,
-}
-
-impl Parts {
-    /// Runs `future` to its end on this thread, or on the private runtime
-    /// when the store needs one. Called with the GIL released.
-    pub(crate) fn block<F: Future>(&self, future: F) -> F::Output {
-        match &self.runtime {
-            Some(runtime) => runtime.block_on(future),
-            None => futures_executor::block_on(future),
-        }
-    }
-}
 
 /// One profile over one store (`todokit.Todokit` wraps it).
 #[pyclass(frozen, module = "todokit._todokit")]

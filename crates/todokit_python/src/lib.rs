@@ -6,6 +6,7 @@
 
 mod errors;
 mod kit;
+mod parts;
 mod policy;
 
 use pyo3::prelude::*;

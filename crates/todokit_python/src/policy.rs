@@ -9,7 +9,7 @@ use serde_json::json;
 use todokit::app::turn::{CallRecord, Enforcement, Injection, TurnConfig, TurnCounters, TurnEnd, TurnPolicy};
 
 use crate::errors::{self, USAGE, native};
-use crate::kit::Parts;
+use crate::parts::Parts;
 
 /// The turn policy of one conversation (`todokit.TurnPolicy` wraps it).
 #[pyclass(frozen, module = "todokit._todokit")]
