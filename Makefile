@@ -2,7 +2,7 @@
 
 CARGO ?= cargo
 
-.PHONY: fuzz-check python-test test packages node-clients omp-core screenshots toolchain fmt-check clippy doc unit lean hosts msrv demo build insta snapshots bench fuzz-smoke
+.PHONY: fuzz-check python-package python-test test packages node-clients omp-core screenshots toolchain fmt-check clippy doc unit lean hosts msrv demo build insta snapshots bench fuzz-smoke
 
 ## Everything CI checks: formatting, lints, every test (snapshots included),
 ## the PostgreSQL store's against a throwaway cluster this target starts.
@@ -35,11 +35,13 @@ node-clients:
 ## too), and mypy checks the package, its tests and its native stubs.
 PY_VENV := target/python-venv
 PY := $(PY_VENV)/bin/python
-python-test:
+python-package:
 	./scripts/python-venv.sh $(PY_VENV)
 	PIP_CONSTRAINT=$(CURDIR)/crates/todokit_python/constraints.txt $(PY) -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps ./crates/todokit_python
+
+python-test: python-package
 	cd crates/todokit_python && TODOKIT_BIN=$(CURDIR)/target/debug/todokit ../../scripts/with-postgres.sh ../../$(PY) -m pytest -q tests
-	cd crates/todokit_python && ../../$(PY_VENV)/bin/mypy python/todokit tests
+	cd crates/todokit_python && ../../$(PY_VENV)/bin/mypy python/todokit tests bench
 	cd crates/todokit_python && ../../$(PY_VENV)/bin/stubtest todokit._todokit
 
 ## Photographs of the board for the README (docs/board-*.png).
@@ -106,6 +108,9 @@ bench: omp-core
 	TODOKIT_BENCH_BUN=$(CURDIR)/$(OMP)/node_modules/.bin/bun TODOKIT_BENCH_OMP=$(CURDIR)/$(OMP)/core \
 		./scripts/with-postgres.sh $(CARGO) bench -p todokit --all-features --bench calls -- $(CURDIR)/target/bench-payloads
 	./scripts/with-postgres.sh $(CARGO) bench -p todokit_cli --features postgres --bench process -- $(CURDIR)/target/bench-payloads
+	$(MAKE) python-package
+	$(CARGO) bench -p todokit --bench binding_anchor > target/binding-anchor.json
+	$(PY) crates/todokit_python/bench/bench.py "$$(cat target/binding-anchor.json)"
 
 ## What the pi figure is compared with: oh-my-pi's own todo_write, run by
 ## bun (its runtime) at the version package-lock.json pins. The source is

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Makes target/python-venv with the Python package's build and test tools
-# at the versions crates/todokit_python/constraints.txt pins. A Python
+# and the frameworks its adapters are tested with, at the versions crates/todokit_python/constraints.txt pins. A Python
 # without venv support (Debian's python3 without python3-venv) gets the
 # distribution's packages first (checked by package, not by command).
 set -euo pipefail
@@ -18,6 +18,7 @@ if ! "$venv/bin/python" -c 'import sys' >/dev/null 2>&1; then
 fi
 stamp="$venv/.constraints"
 if ! cmp -s "$constraints" "$stamp"; then
-  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -c "$constraints" maturin pytest mypy
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -c "$constraints" \
+    maturin pytest mypy langchain openai-agents pydantic-ai-slim
   cp "$constraints" "$stamp"
 fi

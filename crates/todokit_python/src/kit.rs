@@ -1,7 +1,7 @@
 //! [`Kit`]: one service (a profile over a store) as Python holds it.
 
 use std::path::PathBuf;
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, PoisonError, RwLock, Weak};
 
 use pyo3::prelude::*;
 use serde_json::{Value, json};
@@ -12,6 +12,7 @@ use todokit::{
 };
 
 use crate::errors::{self, USAGE, native};
+use crate::feed::{Feed, Signal};
 use crate::parts::Parts;
 
 /// A finished call as the typed layer builds its `ToolResult`: the text
@@ -23,6 +24,8 @@ type CallAnswer = (String, bool, String);
 #[pyclass(frozen, module = "todokit._todokit")]
 pub struct Kit {
     parts: RwLock<Option<Parts>>,
+    /// The open subscriptions, so `close()` ends them.
+    feeds: Mutex<Vec<Weak<Signal>>>,
     /// The process that made it: the store's and the service's threads do
     /// not survive a `fork()`.
     pid: u32,
@@ -151,6 +154,7 @@ impl Kit {
         let service = builder.build().map_err(|e| native(USAGE, e.to_string()))?;
         Ok(Self {
             parts: RwLock::new(Some(Parts { service, runtime })),
+            feeds: Mutex::new(Vec::new()),
             pid: std::process::id(),
         })
     }
@@ -336,8 +340,24 @@ impl Kit {
         )
     }
 
-    /// Lets go of the store (and the PostgreSQL runtime); later calls raise.
+    /// A live feed of `conversation`: the list now, then each new version.
+    fn subscribe(&self, conversation: &str) -> PyResult<Feed> {
+        let (feed, signal) = Feed::open(self.parts()?, conversation)?;
+        let mut feeds = self.feeds.lock().unwrap_or_else(PoisonError::into_inner);
+        // Feeds dropped since are forgotten here, so the list stays as
+        // long as the feeds open.
+        feeds.retain(|signal| signal.strong_count() > 0);
+        feeds.push(signal);
+        Ok(feed)
+    }
+
+    /// Lets go of the store (and the PostgreSQL runtime) and ends the open
+    /// subscriptions; later calls raise.
     fn close(&self, py: Python<'_>) {
+        let feeds = std::mem::take(&mut *self.feeds.lock().unwrap_or_else(PoisonError::into_inner));
+        for signal in feeds.iter().filter_map(Weak::upgrade) {
+            signal.close();
+        }
         let taken = self.parts.write().ok().and_then(|mut parts| parts.take());
         // A runtime's threads are joined when it drops: not while holding
         // the GIL, which a PostgreSQL callback never needs but a host's

@@ -10,6 +10,10 @@ from typing import Any
 
 import pytest
 
+# The OpenAI Agents SDK exports traces over the network unless told not to;
+# the tests make no network call.
+os.environ.setdefault("OPENAI_AGENTS_DISABLE_TRACING", "1")
+
 
 def binary() -> str:
     """The command built from this workspace (`make python-test` sets it)."""

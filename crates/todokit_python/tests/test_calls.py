@@ -21,7 +21,7 @@ def tasks(kit: todokit.Todokit, conversation: str) -> list[tuple[str, str]]:
 
 def test_a_wrong_payload_is_a_tool_error_and_nothing_is_stored() -> None:
     with todokit.Todokit(memory=True) as kit:
-        bad_payloads: list[todokit.Arguments] = ['{"todos": 5}', "{not json", b"\xff\xfe", "\ud800", {"todos": [{"content": ""}]}, []]
+        bad_payloads: list[todokit.Arguments] = ['{"todos": 5}', "{not json", b"\xff\xfe", "\ud800", {"todos": [{"content": ""}]}, [], "[" * 100_000]
         for bad in bad_payloads:
             result = kit.call("c", "TodoWrite", bad)
             assert result.is_error, bad

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
@@ -57,3 +58,25 @@ def test_the_profile_and_its_definitions_are_the_binarys(store: Path) -> None:
 def test_an_unknown_target_is_a_value_error() -> None:
     with todokit.Todokit(memory=True) as kit, pytest.raises(ValueError):
         kit.definitions("yaml")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", todokit.profiles())
+def test_each_example_through_the_async_twins_and_a_feed(name: str, store: Path) -> None:
+    async def main() -> tuple[list[bool], dict[str, object], dict[str, object]]:
+        with todokit.Todokit(name, store_dir=store) as kit:
+            example = kit.profile.example
+            assert example is not None
+            feed = kit.subscribe("c")
+            assert (await feed.__anext__())["version"] == 0
+            single = await kit.acall("c", example["tool"], example["arguments"])
+            (in_round,) = await kit.acall_round("c", [(example["tool"], example["arguments"])])
+            state = await kit.astate("c")
+            followed = await asyncio.wait_for(feed.__anext__(), timeout=10)
+            while followed["version"] < state["version"]:
+                followed = await asyncio.wait_for(feed.__anext__(), timeout=10)
+            feed.close()
+            return [single.is_error, in_round.is_error], state, followed
+
+    errors, state, followed = asyncio.run(main())
+    assert errors == [False, False]
+    assert state == followed == cli_json(store, "show", "--format", "json", profile=name)

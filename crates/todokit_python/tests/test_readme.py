@@ -1,4 +1,5 @@
-"""The README's Python example, run as written."""
+"""The README's Python examples, run as written (the LangChain host with
+LangChain's scripted model in place of the one it names)."""
 
 from __future__ import annotations
 
@@ -6,15 +7,53 @@ import contextlib
 import io
 import re
 from pathlib import Path
+from typing import Any
+
+import pytest
+from langchain_core.messages import AIMessage
+
+from conftest import cli_json
+from test_langchain import Scripted, call
+
+
+def blocks() -> list[str]:
+    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Using it from Python", 1)[1].split("\n## ", 1)[0]
+    found: list[str] = re.findall(r"```python\n(.*?)```", section, re.S)
+    assert len(found) == 2
+    return found
 
 
 def test_the_readme_python_example_runs() -> None:
-    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Using it from Python", 1)[1].split("\n## ", 1)[0]
-    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
-    assert len(blocks) == 1
     printed = io.StringIO()
     with contextlib.redirect_stdout(printed):
-        exec(compile(blocks[0], "README.md", "exec"), {})
+        exec(compile(blocks()[0], "README.md", "exec"), {})
     assert "Todos have been modified successfully" in printed.getvalue()
     assert "'version': 1" in printed.getvalue()
+
+
+def test_the_readme_langchain_host_runs_on_the_default_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = tmp_path / "default-store"
+    monkeypatch.setenv("TODOKIT_STORE", str(store))
+    namespace: dict[str, Any] = {"__name__": "readme"}
+    exec(compile(blocks()[1], "README.md", "exec"), namespace)
+    plan = {"todos": [{"content": "Rename the module", "status": "in_progress"}, {"content": "Fix the imports", "status": "pending"}]}
+    done = {"todos": [{"content": "Rename the module", "status": "completed"}, {"content": "Fix the imports", "status": "completed"}]}
+    model = Scripted(
+        messages=iter(
+            [
+                AIMessage("", tool_calls=[call("write_todos", plan, "r1")]),
+                AIMessage("Renamed; the imports come next."),  # strict: sent back
+                AIMessage("", tool_calls=[call("write_todos", done, "r2")]),
+                AIMessage("Renamed and fixed."),
+            ]
+        )
+    )
+    agent = namespace["build_agent"](model)
+    result = agent.invoke({"messages": [("user", "Rename the config module.")]}, {"configurable": {"thread_id": "rename-config"}})
+    assert result["messages"][-1].content == "Renamed and fixed."
+    assert result["todos"] == [{"content": "Rename the module", "status": "completed"}, {"content": "Fix the imports", "status": "completed"}]
+    # The command, on its own default store, shows what the agent wrote.
+    monkeypatch.delenv("TODOKIT_STORE")
+    shown = cli_json(store, "show", "--format", "json", profile="deepagents", conversation="rename-config")
+    assert shown["version"] == 2

@@ -16,15 +16,13 @@ command's ``--format json``.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, Callable, Literal, Mapping, Sequence, TypeVar, Union
+from typing import Any, Literal, Mapping, Sequence, Union
 
 from . import _todokit
+from ._call import _native, _off_loop
 from ._errors import (
     EditError,
     StoreError,
@@ -32,8 +30,10 @@ from ._errors import (
     UncertainCommitError,
     UnknownProfileError,
     UnknownToolError,
-    translate,
 )
+from ._policy import TurnPolicy
+from ._subscription import Subscription
+from ._types import Injection, Notice, Profile, Restored, Tool, ToolResult, TurnEnd
 
 __all__ = [
     "Arguments",
@@ -44,6 +44,7 @@ __all__ = [
     "Profile",
     "Restored",
     "StoreError",
+    "Subscription",
     "Target",
     "Tool",
     "Todokit",
@@ -72,192 +73,9 @@ Arguments = Union[str, bytes, bytearray, memoryview, Mapping[str, Any], Sequence
 Target = Literal["json-schema", "openai", "openai-strict", "anthropic", "mcp"]
 
 
-_T = TypeVar("_T")
-
-#: The threads the async twins run their calls on. Python's own threads:
-#: a call's result is handed to the event loop by asyncio, never settled
-#: from one of the store's native threads (which would crash the
-#: interpreter at exit), and idle ones never keep the interpreter alive.
-_EXECUTOR = ThreadPoolExecutor(max_workers=4, thread_name_prefix="todokit")
-
-
-async def _off_loop(work: Callable[[], _T]) -> _T:
-    return await asyncio.get_running_loop().run_in_executor(_EXECUTOR, work)
-
-
 def profiles() -> list[str]:
     """The names of every profile, in registration order."""
     return _todokit.profiles()
-
-
-@dataclass(frozen=True)
-class Tool:
-    """One tool of a profile: its name, description and host-facing facts
-    (``read_only``, ``destructive``, ``exclusive``, ``refused_in`` …)."""
-
-    name: str
-    description: str
-    metadata: dict[str, Any]
-    commands: dict[str, dict[str, Any]] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Profile:
-    """A profile: its name, the words to add to the system prompt, its tools
-    and the upstream version it reproduces."""
-
-    name: str
-    summary: str
-    system_prompt: str
-    tools: tuple[Tool, ...]
-    upstream: dict[str, Any] | None
-    #: A call the model could make: ``{"tool": ..., "arguments": <JSON text>}``.
-    example: dict[str, str] | None = None
-
-
-class ToolResult:
-    """What a call gives the model: ``content`` (the text it reads),
-    ``is_error`` (a refusal; nothing was stored), and ``details`` (the lists
-    before and after, in the profile's shape; parsed when first read)."""
-
-    __slots__ = ("content", "is_error", "_details_text", "_details")
-
-    content: str
-    is_error: bool
-
-    def __init__(self, content: str, is_error: bool, details_text: str) -> None:
-        self.content = content
-        self.is_error = is_error
-        self._details_text = details_text
-        self._details: Any = None
-
-    @property
-    def details(self) -> Any:
-        """The details as Python data (parsed once, on first read)."""
-        if self._details is None:
-            self._details = json.loads(self._details_text)
-        return self._details
-
-    def __repr__(self) -> str:
-        return f"ToolResult(is_error={self.is_error!r}, content={self.content!r})"
-
-
-@dataclass(frozen=True)
-class Notice:
-    """Something the model should be told on its next turn (a hand edit):
-    ``kind``, when (``at``, ms since the epoch), the ``text`` to show it and,
-    for a hand edit, the user's ``action`` in words."""
-
-    kind: str
-    at: int
-    text: str
-    action: str | None = None
-
-
-@dataclass(frozen=True)
-class Injection:
-    """Text for the model and where it goes: ``placement`` is
-    ``"after_tool_results"`` (append it to the message carrying the tool
-    results) or ``"before_request"`` (a message of its own before the next
-    request); ``kind`` says why (``nag``, ``stale_list``, ``user_edit``,
-    ``end_of_turn``, ``compaction``, ``context``)."""
-
-    placement: str
-    kind: str
-    text: str
-
-
-@dataclass(frozen=True)
-class TurnEnd:
-    """What to do when the model wants to end its turn: ``"end"``,
-    ``"warn"`` (end, and show the user ``text``) or ``"continue"`` (send
-    ``injection`` and keep looping)."""
-
-    action: Literal["end", "warn", "continue"]
-    text: str | None = None
-    injection: Injection | None = None
-
-
-@dataclass(frozen=True)
-class Restored:
-    """A conversation rebuilt from a transcript: the ``state`` stored (as
-    :meth:`Todokit.state` gives it) and the policy's ``counters`` as the
-    transcript left them (give them to :meth:`Todokit.turn_policy`)."""
-
-    state: dict[str, Any]
-    counters: dict[str, Any]
-
-
-def _injections(text: str) -> list[Injection]:
-    return [Injection(i["placement"], i["kind"], i["text"]) for i in json.loads(text)]
-
-
-class TurnPolicy:
-    """One conversation's reminders and end-of-turn check, as the Rust
-    ``TurnPolicy``: call its hooks at the points of the host's agent loop.
-    The hooks that need the list read it from the kit's store; they have
-    async twins (``abefore_request`` …)."""
-
-    def __init__(self, native: _todokit.Policy) -> None:
-        self._policy = native
-
-    def on_user_prompt(self) -> None:
-        """The user sent a new prompt: the end-of-turn budget starts over."""
-        _native(self._policy.on_user_prompt)
-
-    def on_tool_results(self, round: Sequence[tuple[str, bool]]) -> list[Injection]:
-        """A round of tool calls ran, ``(tool, is_error)`` each: the nag when due."""
-        return _injections(_native(self._policy.on_tool_results, [(t, bool(e)) for t, e in round]))
-
-    def before_request(self) -> list[Injection]:
-        """Before the next request: the stale-list reminder and the user's
-        hand edits (taken from the store, so each is told once)."""
-        return _injections(_native(self._policy.before_request))
-
-    def context(self) -> list[Injection]:
-        """What the profile restates before every request (Goose's todo)."""
-        return _injections(_native(self._policy.context))
-
-    def on_compaction(self) -> list[Injection]:
-        """After the host compacted the conversation: the list to put back."""
-        return _injections(_native(self._policy.on_compaction))
-
-    def on_turn_end(self) -> TurnEnd:
-        """The model wants to end its turn with the list as stored."""
-        raw = json.loads(_native(self._policy.on_turn_end))
-        injection = raw["injection"]
-        return TurnEnd(
-            raw["action"],
-            raw["text"],
-            None if injection is None else Injection(injection["placement"], injection["kind"], injection["text"]),
-        )
-
-    @property
-    def counters(self) -> dict[str, Any]:
-        """The policy's memory, to keep with the conversation and give back
-        as ``counters=`` to :meth:`Todokit.turn_policy`."""
-        result: dict[str, Any] = json.loads(_native(lambda: self._policy.counters))
-        return result
-
-    async def aon_tool_results(self, round: Sequence[tuple[str, bool]]) -> list[Injection]:
-        """:meth:`on_tool_results`, awaited."""
-        return await _off_loop(partial(self.on_tool_results, round))
-
-    async def abefore_request(self) -> list[Injection]:
-        """:meth:`before_request`, awaited."""
-        return await _off_loop(self.before_request)
-
-    async def acontext(self) -> list[Injection]:
-        """:meth:`context`, awaited."""
-        return await _off_loop(self.context)
-
-    async def aon_compaction(self) -> list[Injection]:
-        """:meth:`on_compaction`, awaited."""
-        return await _off_loop(self.on_compaction)
-
-    async def aon_turn_end(self) -> TurnEnd:
-        """:meth:`on_turn_end`, awaited."""
-        return await _off_loop(self.on_turn_end)
 
 
 def _argument_bytes(arguments: Arguments) -> bytes:
@@ -271,13 +89,6 @@ def _argument_bytes(arguments: Arguments) -> bytes:
         return json.dumps(arguments, allow_nan=False).encode("utf-8", "surrogatepass")
     except (ValueError, RecursionError) as error:
         raise TypeError(f"the arguments cannot be written as JSON: {error}") from error
-
-
-def _native(call: Any, *args: Any) -> Any:
-    try:
-        return call(*args)
-    except _todokit.NativeError as error:
-        raise translate(error) from None
 
 
 class Todokit:
@@ -387,6 +198,10 @@ class Todokit:
         state, counters = _native(self._kit.restore, conversation, text)
         return Restored(json.loads(state), json.loads(counters))
 
+    def subscribe(self, conversation: str) -> Subscription:
+        """A live feed of ``conversation``'s list (see :class:`Subscription`)."""
+        return Subscription(_native(self._kit.subscribe, conversation))
+
     async def arestore(self, conversation: str, messages: Sequence[Mapping[str, Any]]) -> Restored:
         """:meth:`restore`, awaited."""
         return await _off_loop(partial(self.restore, conversation, messages))
@@ -406,7 +221,7 @@ class Todokit:
         (a policy's :attr:`TurnPolicy.counters`) picks up where it left off."""
         counters_text = None if counters is None else json.dumps(dict(counters))
         native = _native(self._kit.turn_policy, conversation, end_of_turn, nag_after_rounds, counters_text)
-        return TurnPolicy(native)
+        return TurnPolicy(native, conversation)
 
     async def acall(
         self, conversation: str, tool: str, arguments: Arguments, *, mode: Mode = "default"

@@ -1,0 +1,30 @@
+"""How the package reaches the native module: its errors translated, and
+the async twins' work run off the event loop."""
+
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Callable, TypeVar
+
+from . import _todokit
+from ._errors import translate
+
+_T = TypeVar("_T")
+
+#: The threads the async twins run their calls on. Python's own threads:
+#: a call's result is handed to the event loop by asyncio, never settled
+#: from one of the store's native threads (which would crash the
+#: interpreter at exit), and idle ones never keep the interpreter alive.
+_EXECUTOR = ThreadPoolExecutor(max_workers=4, thread_name_prefix="todokit")
+
+
+async def _off_loop(work: Callable[[], _T]) -> _T:
+    return await asyncio.get_running_loop().run_in_executor(_EXECUTOR, work)
+
+
+def _native(call: Any, *args: Any) -> Any:
+    try:
+        return call(*args)
+    except _todokit.NativeError as error:
+        raise translate(error) from None

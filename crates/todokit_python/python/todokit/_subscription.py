@@ -1,0 +1,106 @@
+"""`Subscription`: a live feed of one conversation's list."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import Any
+
+from . import _todokit
+from ._call import _native
+
+class Subscription:
+    """A live feed of one conversation's list: the list as it stands, then
+    every version committed after it, by anyone (this process, the CLI,
+    another process on the same store). Each item is what
+    :meth:`Todokit.state` gives.
+
+    Iterate it with ``for`` or ``async for``. It ends when closed: by
+    :meth:`close`, by leaving a ``with`` block, or by closing its kit. A
+    store error is raised once from the iteration; iterating again goes on.
+    Waiting holds no thread in ``async for`` (the wake-up comes through a
+    pipe the event loop watches, so it needs a loop with ``add_reader``,
+    as every loop on Linux and macOS has), and an open subscription never
+    keeps the interpreter from exiting.
+    """
+
+    #: How long a blocking wait sleeps before looking for signals (Ctrl-C).
+    _SLICE = 0.1
+
+    def __init__(self, native: _todokit.Feed) -> None:
+        self._feed = native
+
+    def _poll(self) -> dict[str, Any] | None:
+        text = _native(self._feed.poll)
+        if text is None:
+            return None
+        result: dict[str, Any] = json.loads(text)
+        return result
+
+    def get(self, timeout: float | None = None) -> dict[str, Any] | None:
+        """The next state, waiting up to ``timeout`` seconds (for ever when
+        ``None``): ``None`` when none came in time or the feed is closed."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            state = self._poll()
+            if state is not None or self._feed.closed:
+                return state
+            remaining = self._SLICE if deadline is None else min(self._SLICE, deadline - time.monotonic())
+            if remaining <= 0:
+                return None
+            self._feed.wait(remaining)
+
+    def __iter__(self) -> Subscription:
+        return self
+
+    def __next__(self) -> dict[str, Any]:
+        state = self.get()
+        if state is None:
+            raise StopIteration
+        return state
+
+    def __aiter__(self) -> Subscription:
+        return self
+
+    async def __anext__(self) -> dict[str, Any]:
+        loop = asyncio.get_running_loop()
+        while True:
+            state = self._poll()
+            if state is not None:
+                return state
+            if self._feed.closed:
+                raise StopAsyncIteration
+            woken: asyncio.Future[None] = loop.create_future()
+            fd = self._feed.fileno()
+            loop.add_reader(fd, _settle, woken)
+            try:
+                await woken
+            finally:
+                loop.remove_reader(fd)
+
+    def close(self) -> None:
+        """Ends the feed (an iteration in progress stops)."""
+        self._feed.close()
+
+    @property
+    def closed(self) -> bool:
+        """Whether the feed ended."""
+        return self._feed.closed
+
+    def __enter__(self) -> Subscription:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    async def __aenter__(self) -> Subscription:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _settle(woken: asyncio.Future[None]) -> None:
+    if not woken.done():
+        woken.set_result(None)

@@ -1,0 +1,150 @@
+"""A todokit profile for PydanticAI.
+
+Install with the ``pydantic-ai`` extra.
+
+- :func:`tools` gives the profile's tools (``Tool.from_schema`` with the
+  profile's exact JSON Schemas; a tool the profile marks exclusive runs
+  alone, ``sequential=True``). A refusal reaches the model in the
+  profile's words as ``ToolFailed``, which does not use up the tool's
+  retries.
+- :class:`TodokitCapability` adds the profile's system prompt to the
+  instructions and the turn policy's reminders to each model request
+  (request only: the run's history never holds them). After a run,
+  :meth:`TodokitCapability.turn_end` is the end-of-turn check; sending
+  the model back is a new run whose prompt is the reminder.
+
+``conversation`` is a string, a function of the run's ``RunContext``, or
+``None`` for the run's own ``conversation_id``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any, Union
+
+from pydantic_ai import RunContext, Tool
+from pydantic_ai.capabilities import AbstractCapability
+from pydantic_ai.exceptions import ToolFailed
+from pydantic_ai.messages import ModelRequest, ModelResponse, ToolCallPart, ToolReturnPart, UserPromptPart
+from pydantic_ai.models import ModelRequestContext
+
+from . import Injection, Todokit, TodokitError, TurnEnd, TurnPolicy
+
+__all__ = ["Conversation", "TodokitCapability", "tools"]
+
+#: A conversation id, how to read it from the run's context, or ``None``
+#: for ``RunContext.conversation_id``.
+Conversation = Union[str, Callable[[RunContext[Any]], str], None]
+
+#: How many call ids a capability remembers having told its policy of.
+MAX_COUNTED = 4096
+
+
+def _resolve(conversation: Conversation, ctx: RunContext[Any]) -> str:
+    if isinstance(conversation, str):
+        return conversation
+    if conversation is None:
+        if ctx.conversation_id is None:
+            raise TodokitError("this run has no conversation_id: give the todokit tools a conversation")
+        return ctx.conversation_id
+    resolved = conversation(ctx)
+    if not isinstance(resolved, str):
+        raise TypeError(f"the conversation function must return a str, not {type(resolved).__name__}")
+    return resolved
+
+
+def tools(kit: Todokit, conversation: Conversation = None) -> list[Tool[Any]]:
+    """The profile's tools as PydanticAI tools."""
+    made: list[Tool[Any]] = []
+    exclusive = {tool.name: bool(tool.metadata.get("exclusive")) for tool in kit.profile.tools}
+    for definition in kit.definitions("json-schema"):
+        name: str = definition["name"]
+
+        async def run(ctx: RunContext[Any], name: str = name, **arguments: Any) -> str:
+            result = await kit.acall(_resolve(conversation, ctx), name, arguments)
+            if result.is_error:
+                raise ToolFailed(result.content)
+            return result.content
+
+        made.append(
+            Tool.from_schema(
+                run,
+                name=name,
+                description=definition["description"],
+                json_schema=definition["schema"],
+                takes_ctx=True,
+                sequential=exclusive.get(name, False),
+            )
+        )
+    return made
+
+
+class TodokitCapability(AbstractCapability[Any]):
+    """The profile's system prompt and ``policy``'s reminders on every model
+    request of an agent's runs (see the module's documentation)."""
+
+    def __init__(self, kit: Todokit, policy: TurnPolicy) -> None:
+        super().__init__()
+        self.kit = kit
+        self.policy = policy
+        self._lock = threading.Lock()
+        self._counted: OrderedDict[str, None] = OrderedDict()
+
+    def get_instructions(self) -> str:
+        return self.kit.profile.system_prompt
+
+    def _new_round(self, messages: list[Any]) -> list[tuple[str, bool]]:
+        """The tool calls of the last model response not told to the policy
+        yet, each with whether it failed."""
+        last_response = next((m for m in reversed(messages) if isinstance(m, ModelResponse)), None)
+        if last_response is None:
+            return []
+        failed = {
+            part.tool_call_id
+            for message in messages
+            if isinstance(message, ModelRequest)
+            for part in message.parts
+            if isinstance(part, ToolReturnPart) and part.outcome != "success"
+        }
+        calls: list[tuple[str, bool]] = []
+        with self._lock:
+            for part in last_response.parts:
+                if isinstance(part, ToolCallPart) and part.tool_call_id not in self._counted:
+                    self._counted[part.tool_call_id] = None
+                    calls.append((part.tool_name, part.tool_call_id in failed))
+            while len(self._counted) > MAX_COUNTED:
+                self._counted.popitem(last=False)
+        return calls
+
+    async def before_model_request(
+        self, ctx: RunContext[Any], request_context: ModelRequestContext
+    ) -> ModelRequestContext:
+        messages = list(request_context.messages)
+        calls = self._new_round(messages)
+        injections: list[Injection] = []
+        if calls:
+            injections += await self.policy.aon_tool_results(calls)
+        injections += await self.policy.abefore_request() + await self.policy.acontext()
+        if not injections:
+            return request_context
+        reminders = [UserPromptPart(content=injection.text) for injection in injections]
+        last = messages[-1] if messages else None
+        if isinstance(last, ModelRequest):
+            # A copy: the history keeps the message as it was.
+            messages[-1] = dataclasses.replace(last, parts=[*last.parts, *reminders])
+        else:
+            messages.append(ModelRequest(parts=reminders))
+        return dataclasses.replace(request_context, messages=messages)
+
+    def turn_end(self) -> TurnEnd:
+        """After a run: ``"continue"`` (send the model back: run again on
+        ``result.all_messages()`` with ``end.injection.text`` as the
+        prompt), ``"warn"`` (show the user ``end.text``) or ``"end"``."""
+        return self.policy.on_turn_end()
+
+    async def aturn_end(self) -> TurnEnd:
+        """:meth:`turn_end`, awaited."""
+        return await self.policy.aon_turn_end()
