@@ -2,11 +2,11 @@
 
 CARGO ?= cargo
 
-.PHONY: fuzz-check python-package python-test test packages node-clients omp-core screenshots toolchain fmt-check clippy doc unit lean hosts msrv demo build insta snapshots bench fuzz-smoke
+.PHONY: fuzz-check python-package python-test node-test test packages node-clients omp-core screenshots toolchain fmt-check clippy doc unit lean hosts msrv demo build insta snapshots bench fuzz-smoke
 
 ## Everything CI checks: formatting, lints, every test (snapshots included),
 ## the PostgreSQL store's against a throwaway cluster this target starts.
-test: toolchain packages fmt-check clippy doc unit python-test lean hosts msrv fuzz-check
+test: toolchain packages fmt-check clippy doc unit python-test node-test lean hosts msrv fuzz-check
 
 ## What the tests drive for real, installed when missing: tmux (the
 ## pseudo-terminal `todokit watch` is tested in), Debian's chromium and
@@ -43,6 +43,13 @@ python-test: python-package
 	cd crates/todokit_python && TODOKIT_BIN=$(CURDIR)/target/debug/todokit ../../scripts/with-postgres.sh ../../$(PY) -m pytest -q tests
 	cd crates/todokit_python && ../../$(PY_VENV)/bin/mypy python/todokit tests bench
 	cd crates/todokit_python && ../../$(PY_VENV)/bin/stubtest todokit._todokit
+
+## The npm package: built from the checkout (napi-rs's CLI and tsc, from
+## its package-lock.json), packed, installed from the tarball into a fresh
+## project under target/, its tests type-checked there and run by node's
+## own runner against the binary `unit` built (PostgreSQL too).
+node-test:
+	TODOKIT_BIN=$(CURDIR)/target/debug/todokit ./scripts/with-postgres.sh ./scripts/node-package.sh
 
 ## Photographs of the board for the README (docs/board-*.png).
 screenshots: packages
@@ -111,6 +118,7 @@ bench: omp-core
 	$(MAKE) python-package
 	$(CARGO) bench -p todokit --bench binding_anchor > target/binding-anchor.json
 	$(PY) crates/todokit_python/bench/bench.py "$$(cat target/binding-anchor.json)"
+	./scripts/node-package.sh bench "$$(cat target/binding-anchor.json)"
 
 ## What the pi figure is compared with: oh-my-pi's own todo_write, run by
 ## bun (its runtime) at the version package-lock.json pins. The source is

@@ -52,6 +52,8 @@ use thiserror::Error;
 
 #[cfg(feature = "acp")]
 pub mod acp;
+#[cfg(feature = "binding")]
+pub mod binding;
 #[cfg(feature = "rig")]
 pub mod rig;
 

@@ -19,7 +19,7 @@ use pyo3::prelude::*;
 use todokit::{Stream, Subscription};
 
 use crate::errors::{self, USAGE, native};
-use crate::parts::Parts;
+use todokit::binding::Handle as Parts;
 
 /// What a feed's waker reaches: shared by the feed, the store's watch
 /// (through the waker) and its kit (which closes it).
@@ -84,14 +84,7 @@ impl Feed {
             writer,
             closed: AtomicBool::new(false),
         });
-        // The PostgreSQL store's watch registers with its runtime.
-        let subscription = match &parts.runtime {
-            Some(runtime) => {
-                let _entered = runtime.enter();
-                parts.service.subscribe(conversation)
-            }
-            None => parts.service.subscribe(conversation),
-        };
+        let subscription = parts.subscribe(conversation);
         let weak = Arc::downgrade(&signal);
         let fd = reader.as_raw_fd();
         Ok((
@@ -141,7 +134,7 @@ impl Feed {
             };
             let waker = Waker::from(self.signal.clone());
             let mut cx = Context::from_waker(&waker);
-            let _entered = self.parts.runtime.as_ref().map(|r| r.enter());
+            let _entered = self.parts.enter();
             match Pin::new(subscription).poll_next(&mut cx) {
                 Poll::Pending => Ok(Polled::Pending),
                 Poll::Ready(None) => Ok(Polled::Closed),

@@ -1,19 +1,15 @@
 //! [`Kit`]: one service (a profile over a store) as Python holds it.
 
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, PoisonError, RwLock, Weak};
+use std::sync::{Mutex, PoisonError, RwLock, Weak};
 
 use pyo3::prelude::*;
-use serde_json::{Value, json};
-use todokit::app::schema::definitions;
-use todokit::app::{ArgumentError, EditRequest, ROOT_FIELD, ToolError};
-use todokit::{
-    CallOptions, EditList, HostMode, RoundCall, SchemaTarget, TodoWriteService, ToolResult, UserAction,
-};
+use serde_json::Value;
+use todokit::binding::{self, Answer, Handle as Parts, OpenError, StoreChoice};
+use todokit::{CallOptions, EditList, UserAction};
 
 use crate::errors::{self, USAGE, native};
 use crate::feed::{Feed, Signal};
-use crate::parts::Parts;
 
 /// A finished call as the typed layer builds its `ToolResult`: the text
 /// the model reads, whether it is an error, and the details as JSON text
@@ -55,56 +51,22 @@ impl Kit {
 
 /// The host mode a word names.
 fn mode(word: &str) -> PyResult<CallOptions> {
-    let mode = HostMode::from_word(word).ok_or_else(|| {
-        pyo3::exceptions::PyValueError::new_err(format!(
-            "mode must be one of {}; got {word:?}",
-            HostMode::ALL.map(|m| m.as_str()).join(", ")
-        ))
-    })?;
-    Ok(CallOptions::default().mode(mode))
+    binding::call_options(word).map_err(pyo3::exceptions::PyValueError::new_err)
 }
 
-fn answer(result: ToolResult) -> CallAnswer {
-    let details = result.details.as_raw().get().to_owned();
-    (result.content, result.is_error, details)
+fn answer(answer: Answer) -> CallAnswer {
+    (answer.content, answer.is_error, answer.details)
 }
 
-/// The arguments as text, or the answer in their place: `Some` tool error
-/// when they are not UTF-8, `None` when the profile has no such tool (the
-/// service then answers that).
-fn utf8_or_refusal(
-    service: &TodoWriteService,
-    tool: &str,
-    arguments: Vec<u8>,
-) -> Result<String, Option<CallAnswer>> {
-    let error = match String::from_utf8(arguments) {
-        Ok(text) => return Ok(text),
-        Err(error) => error,
-    };
-    let found = service.profile().find(tool).ok_or(None)?;
-    let refusal = ArgumentError::Field {
-        field: ROOT_FIELD.to_owned(),
-        message: format!(
-            "the arguments are not valid UTF-8: the byte at offset {} does not start a character",
-            error.utf8_error().valid_up_to()
-        ),
-    };
-    Err(Some(answer(ToolError::from(refusal).into_result(found.name()))))
+/// The user action a host's edit describes (the board's shape, every
+/// action allowed).
+fn action(edit: &str) -> PyResult<UserAction> {
+    binding::user_action(edit).map_err(|message| native(errors::EDIT, message))
 }
 
 /// JSON text of a value the Rust types serialize (they always do).
 fn text(value: &impl serde::Serialize) -> PyResult<String> {
     serde_json::to_string(value).map_err(|e| native(USAGE, format!("cannot write the answer as JSON: {e}")))
-}
-
-/// The user action a host's edit describes (JSON text of an
-/// [`EditRequest`]: the board's shape, every action allowed).
-fn action(edit: &str) -> PyResult<UserAction> {
-    let request: EditRequest =
-        serde_json::from_str(edit).map_err(|e| native(errors::EDIT, format!("the edit: {e}")))?;
-    request
-        .into_action(&EditRequest::ACTIONS)
-        .map_err(|message| native(errors::EDIT, message))
 }
 
 #[pymethods]
@@ -126,34 +88,19 @@ impl Kit {
                 "give at most one of store_dir, memory and database_url",
             ));
         }
-        let builder = todokit::Todokit::builder()
-            .profile(profile)
-            .map_err(|e| native(errors::UNKNOWN_PROFILE, e.to_string()))?;
-        let mut runtime = None;
-        let builder = match (store_dir, memory, database_url) {
-            (Some(dir), _, _) => builder.store_dir(dir),
-            (_, true, _) => builder.memory_store(),
-            (_, _, Some(url)) => {
-                // One worker: the pool's connections and the change
-                // listener are all it runs, and none of them runs Python.
-                let built = tokio::runtime::Builder::new_multi_thread()
-                    .worker_threads(1)
-                    .thread_name("todokit-postgres")
-                    .enable_all()
-                    .build()
-                    .map_err(|e| {
-                        native(errors::STORE, format!("cannot start the PostgreSQL runtime: {e}"))
-                    })?;
-                runtime = Some(Arc::new(built));
-                builder
-                    .store_url(url)
-                    .map_err(|e| native(errors::STORE, e.to_string()))?
-            }
-            _ => builder,
+        let store = match (store_dir, memory, database_url) {
+            (Some(dir), _, _) => StoreChoice::Dir(dir),
+            (_, true, _) => StoreChoice::Memory,
+            (_, _, Some(url)) => StoreChoice::Url(url.to_owned()),
+            _ => StoreChoice::Default,
         };
-        let service = builder.build().map_err(|e| native(USAGE, e.to_string()))?;
+        let parts = binding::open(profile, store).map_err(|error| match error {
+            OpenError::UnknownProfile(message) => native(errors::UNKNOWN_PROFILE, message),
+            OpenError::Store(message) => native(errors::STORE, message),
+            other => native(USAGE, other.to_string()),
+        })?;
         Ok(Self {
-            parts: RwLock::new(Some(Parts { service, runtime })),
+            parts: RwLock::new(Some(parts)),
             feeds: Mutex::new(Vec::new()),
             pid: std::process::id(),
         })
@@ -162,40 +109,16 @@ impl Kit {
     /// The profile as JSON text: name, summary, system prompt, tools (with
     /// their metadata and commands), upstream and example call.
     fn profile_json(&self) -> PyResult<String> {
-        let parts = self.parts()?;
-        let profile = parts.service.profile();
-        let tools: Vec<Value> = profile
-            .tools()
-            .map(|tool| {
-                let commands: serde_json::Map<String, Value> = tool
-                    .commands()
-                    .into_iter()
-                    .map(|(word, facts)| (word.to_owned(), json!(facts)))
-                    .collect();
-                json!({
-                    "name": tool.name(),
-                    "description": tool.description(),
-                    "metadata": tool.metadata(),
-                    "commands": commands,
-                })
-            })
-            .collect();
-        text(&json!({
-            "name": profile.name(),
-            "summary": profile.summary(),
-            "system_prompt": profile.system_prompt(),
-            "tools": tools,
-            "upstream": profile.upstream(),
-            "example": profile.example().map(|e| json!({"tool": e.tool, "arguments": e.arguments})),
-        }))
+        text(&binding::profile_document(&self.parts()?.service))
     }
 
     /// The profile's tool definitions for `target`, as JSON text: what
     /// `todokit schema --target` prints.
     fn definitions(&self, target: &str) -> PyResult<String> {
         let parts = self.parts()?;
-        let target: SchemaTarget = target.parse().map_err(pyo3::exceptions::PyValueError::new_err)?;
-        text(&definitions(parts.service.profile(), target))
+        let found: Value = binding::definitions_for(&parts.service, target)
+            .map_err(pyo3::exceptions::PyValueError::new_err)?;
+        text(&found)
     }
 
     /// One call with the model's argument bytes: a tool error when they
@@ -211,15 +134,17 @@ impl Kit {
     ) -> PyResult<CallAnswer> {
         let parts = self.parts()?;
         let options = mode(mode_word)?;
-        let arguments = match utf8_or_refusal(&parts.service, &tool, arguments) {
-            Ok(arguments) => arguments,
-            Err(Some(refused)) => return Ok(refused),
-            // The service's own answer to a tool the profile lacks.
-            Err(None) => "{}".to_owned(),
-        };
-        py.detach(move || parts.block(parts.service.call_with(&conversation, &tool, &arguments, options)))
-            .map(answer)
-            .map_err(errors::service)
+        py.detach(move || {
+            parts.block(binding::call_bytes(
+                &parts.service,
+                &conversation,
+                &tool,
+                arguments,
+                options,
+            ))
+        })
+        .map(answer)
+        .map_err(errors::service)
     }
 
     /// The calls of one model turn, `(tool, argument bytes)` each. A call
@@ -235,35 +160,16 @@ impl Kit {
     ) -> PyResult<Vec<CallAnswer>> {
         let parts = self.parts()?;
         let options = mode(mode_word)?;
-        let mut refused: Vec<Option<CallAnswer>> = Vec::with_capacity(calls.len());
-        let mut texts: Vec<(String, String)> = Vec::with_capacity(calls.len());
-        for (tool, arguments) in calls {
-            match utf8_or_refusal(&parts.service, &tool, arguments) {
-                Ok(text) => {
-                    refused.push(None);
-                    texts.push((tool, text));
-                }
-                Err(Some(answer)) => refused.push(Some(answer)),
-                Err(None) => {
-                    refused.push(None);
-                    texts.push((tool, "{}".to_owned()));
-                }
-            }
-        }
-        let ran = py
-            .detach(move || {
-                let round: Vec<RoundCall<'_>> = texts
-                    .iter()
-                    .map(|(tool, args)| RoundCall::new(tool, args))
-                    .collect();
-                parts.block(parts.service.call_round_with(&conversation, &round, options))
-            })
-            .map_err(errors::service)?;
-        let mut ran = ran.into_iter().map(answer);
-        Ok(refused
-            .into_iter()
-            .filter_map(|slot| slot.or_else(|| ran.next()))
-            .collect())
+        py.detach(move || {
+            parts.block(binding::call_round_bytes(
+                &parts.service,
+                &conversation,
+                calls,
+                options,
+            ))
+        })
+        .map(|answers| answers.into_iter().map(answer).collect())
+        .map_err(errors::service)
     }
 
     /// The conversation's stored list as JSON text (`todokit show --format json`).

@@ -7,7 +7,6 @@
 mod errors;
 mod feed;
 mod kit;
-mod parts;
 mod policy;
 
 use pyo3::prelude::*;

@@ -1,0 +1,317 @@
+//! What every language binding does the same way (feature `binding`): the
+//! profile as one JSON document, the host's mode by its word, a call whose
+//! arguments arrive as bytes, a round of such calls, and a hand edit in the
+//! board's shape. The Python and Node packages call these, so a value
+//! crosses into either language the same, and neither copies the other.
+
+mod policy;
+
+pub use policy::{BoundPolicy, enforcement, turn_end_document};
+
+use std::future::Future;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use crate::app::schema::definitions;
+use crate::app::{ArgumentError, EditRequest, ROOT_FIELD, ToolError};
+use crate::{
+    CallOptions, HostMode, RoundCall, SchemaTarget, ServiceError, TodoWriteService, ToolResult, UserAction,
+};
+
+/// Where a binding's kit keeps its lists.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StoreChoice {
+    /// The command's default folder (`TODOKIT_STORE`, else the platform's
+    /// data folder), so `todokit watch` sees what the host writes.
+    Default,
+    /// This process only.
+    Memory,
+    /// A folder of JSON files.
+    Dir(PathBuf),
+    /// A PostgreSQL URL.
+    Url(String),
+}
+
+/// Why a kit could not be opened, by the kind a binding maps to its own
+/// error.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum OpenError {
+    /// No profile has that name.
+    #[error("{0}")]
+    UnknownProfile(String),
+    /// The store could not be set up (a URL that cannot be read, a
+    /// runtime that would not start).
+    #[error("{0}")]
+    Store(String),
+    /// Anything else about the set-up.
+    #[error("{0}")]
+    Setup(String),
+}
+
+/// An open kit: the service and, for PostgreSQL, the private runtime its
+/// calls run on (one worker, whose threads never run the host's code).
+/// Cheap to clone.
+#[derive(Clone)]
+pub struct Handle {
+    /// The service a binding calls.
+    pub service: TodoWriteService,
+    runtime: Option<Arc<tokio::runtime::Runtime>>,
+}
+
+impl std::fmt::Debug for Handle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Handle")
+            .field("profile", &self.service.profile().name())
+            .field("runtime", &self.runtime.is_some())
+            .finish()
+    }
+}
+
+/// Opens `profile` over the store chosen.
+pub fn open(profile: &str, store: StoreChoice) -> Result<Handle, OpenError> {
+    let builder = crate::Todokit::builder()
+        .profile(profile)
+        .map_err(|e| OpenError::UnknownProfile(e.to_string()))?;
+    let mut runtime = None;
+    let builder = match store {
+        StoreChoice::Default => builder,
+        StoreChoice::Memory => builder.memory_store(),
+        StoreChoice::Dir(dir) => builder.store_dir(dir),
+        StoreChoice::Url(url) => {
+            // One worker: the pool's connections and the change listener
+            // are all it runs.
+            let built = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(1)
+                .thread_name("todokit-postgres")
+                .enable_all()
+                .build()
+                .map_err(|e| OpenError::Store(format!("cannot start the PostgreSQL runtime: {e}")))?;
+            runtime = Some(Arc::new(built));
+            builder
+                .store_url(&url)
+                .map_err(|e| OpenError::Store(e.to_string()))?
+        }
+    };
+    let service = builder.build().map_err(|e| OpenError::Setup(e.to_string()))?;
+    Ok(Handle { service, runtime })
+}
+
+impl Handle {
+    /// Runs `future` to its end on this thread, or on the private runtime
+    /// when the store needs one.
+    pub fn block<F: Future>(&self, future: F) -> F::Output {
+        match &self.runtime {
+            Some(runtime) => runtime.block_on(future),
+            None => futures_executor::block_on(future),
+        }
+    }
+
+    /// Enters the private runtime (if any) for as long as the guard lives:
+    /// a feed polled by hand registers with it.
+    pub fn enter(&self) -> Option<tokio::runtime::EnterGuard<'_>> {
+        self.runtime.as_ref().map(|runtime| runtime.enter())
+    }
+
+    /// A live feed of `conversation` ([`TodoWriteService::subscribe`]),
+    /// its store's watch registered with the private runtime.
+    pub fn subscribe(&self, conversation: &str) -> crate::Subscription {
+        let _entered = self.enter();
+        self.service.subscribe(conversation)
+    }
+}
+
+/// A finished call as a binding hands it over: the text the model reads,
+/// whether it is an error, and the details as JSON text (parsed only when
+/// a host reads them).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Answer {
+    /// What the model reads.
+    pub content: String,
+    /// Whether the call was refused (nothing was stored).
+    pub is_error: bool,
+    /// The details as JSON text.
+    pub details: String,
+}
+
+impl From<ToolResult> for Answer {
+    fn from(result: ToolResult) -> Self {
+        Self {
+            details: result.details.as_raw().get().to_owned(),
+            content: result.content,
+            is_error: result.is_error,
+        }
+    }
+}
+
+/// The profile of `service` as one document: name, summary, system prompt,
+/// tools (description, metadata, commands), upstream and example call.
+pub fn profile_document(service: &TodoWriteService) -> Value {
+    let profile = service.profile();
+    let tools: Vec<Value> = profile
+        .tools()
+        .map(|tool| {
+            let commands: serde_json::Map<String, Value> = tool
+                .commands()
+                .into_iter()
+                .map(|(word, facts)| (word.to_owned(), json!(facts)))
+                .collect();
+            json!({
+                "name": tool.name(),
+                "description": tool.description(),
+                "metadata": tool.metadata(),
+                "commands": commands,
+            })
+        })
+        .collect();
+    json!({
+        "name": profile.name(),
+        "summary": profile.summary(),
+        "system_prompt": profile.system_prompt(),
+        "tools": tools,
+        "upstream": profile.upstream(),
+        "example": profile.example().map(|e| json!({"tool": e.tool, "arguments": e.arguments})),
+    })
+}
+
+/// The profile's tool definitions for the target a word names (`todokit
+/// schema --target`), or what the words are.
+pub fn definitions_for(service: &TodoWriteService, target: &str) -> Result<Value, String> {
+    let target: SchemaTarget = target.parse()?;
+    Ok(definitions(service.profile(), target))
+}
+
+/// The call options of the host mode a word names, or what the words are.
+pub fn call_options(word: &str) -> Result<CallOptions, String> {
+    let mode = HostMode::from_word(word).ok_or_else(|| {
+        format!(
+            "mode must be one of {}; got {word:?}",
+            HostMode::ALL.map(|m| m.as_str()).join(", ")
+        )
+    })?;
+    Ok(CallOptions::default().mode(mode))
+}
+
+/// The arguments as text, or the answer in their place: `Some` tool error
+/// when they are not UTF-8, `None` when the profile has no such tool (the
+/// service then answers that).
+fn utf8_or_refusal(
+    service: &TodoWriteService,
+    tool: &str,
+    arguments: Vec<u8>,
+) -> Result<String, Option<Answer>> {
+    let error = match String::from_utf8(arguments) {
+        Ok(text) => return Ok(text),
+        Err(error) => error,
+    };
+    let found = service.profile().find(tool).ok_or(None)?;
+    let refusal = ArgumentError::Field {
+        field: ROOT_FIELD.to_owned(),
+        message: format!(
+            "the arguments are not valid UTF-8: the byte at offset {} does not start a character",
+            error.utf8_error().valid_up_to()
+        ),
+    };
+    Err(Some(ToolError::from(refusal).into_result(found.name()).into()))
+}
+
+/// One call whose arguments arrive as bytes: bytes that are not UTF-8 are
+/// the model's error, answered as the tool's refusal.
+pub async fn call_bytes(
+    service: &TodoWriteService,
+    conversation: &str,
+    tool: &str,
+    arguments: Vec<u8>,
+    options: CallOptions,
+) -> Result<Answer, ServiceError> {
+    let arguments = match utf8_or_refusal(service, tool, arguments) {
+        Ok(arguments) => arguments,
+        Err(Some(refused)) => return Ok(refused),
+        // The service's own answer to a tool the profile lacks.
+        Err(None) => "{}".to_owned(),
+    };
+    service
+        .call_with(conversation, tool, &arguments, options)
+        .await
+        .map(Answer::from)
+}
+
+/// The calls of one model turn, `(tool, argument bytes)` each. A call whose
+/// arguments are not UTF-8 is answered with that refusal in its place; the
+/// others run as one round.
+pub async fn call_round_bytes(
+    service: &TodoWriteService,
+    conversation: &str,
+    calls: Vec<(String, Vec<u8>)>,
+    options: CallOptions,
+) -> Result<Vec<Answer>, ServiceError> {
+    let mut refused: Vec<Option<Answer>> = Vec::with_capacity(calls.len());
+    let mut texts: Vec<(String, String)> = Vec::with_capacity(calls.len());
+    for (tool, arguments) in calls {
+        match utf8_or_refusal(service, &tool, arguments) {
+            Ok(text) => {
+                refused.push(None);
+                texts.push((tool, text));
+            }
+            Err(Some(answer)) => refused.push(Some(answer)),
+            Err(None) => {
+                refused.push(None);
+                texts.push((tool, "{}".to_owned()));
+            }
+        }
+    }
+    let round: Vec<RoundCall<'_>> = texts
+        .iter()
+        .map(|(tool, args)| RoundCall::new(tool, args))
+        .collect();
+    let ran = service.call_round_with(conversation, &round, options).await?;
+    let mut ran = ran.into_iter().map(Answer::from);
+    Ok(refused
+        .into_iter()
+        .filter_map(|slot| slot.or_else(|| ran.next()))
+        .collect())
+}
+
+/// The user action a host's hand edit describes: JSON text of the board's
+/// edit shape, every action allowed.
+pub fn user_action(edit: &str) -> Result<UserAction, String> {
+    let request: EditRequest = serde_json::from_str(edit).map_err(|e| format!("the edit: {e}"))?;
+    request.into_action(&EditRequest::ACTIONS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    fn service() -> TodoWriteService {
+        crate::Todokit::builder()
+            .profile("deepagents")
+            .unwrap()
+            .memory_store()
+            .build()
+            .unwrap()
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_are_refused_in_their_place_and_the_rest_runs_as_a_round() {
+        let service = service();
+        let good = br#"{"todos":[{"content":"a","status":"pending"}]}"#.to_vec();
+        let calls = vec![
+            ("write_todos".to_owned(), vec![0xff, 0xfe]),
+            ("write_todos".to_owned(), good),
+        ];
+        let answers =
+            futures_executor::block_on(call_round_bytes(&service, "c", calls, CallOptions::default()))
+                .map(|answers| answers.iter().map(|a| a.is_error).collect::<Vec<_>>());
+        let actual = (
+            answers.ok(),
+            call_options("plan").is_ok(),
+            call_options("nope").is_err(),
+        );
+        let expected = (Some(vec![true, false]), true, true);
+        assert_eq!(actual, expected);
+    }
+}

@@ -1,0 +1,285 @@
+//! [`NativeKit`]: one service (a profile over a store) as Node holds it.
+
+use std::path::PathBuf;
+use std::sync::{Mutex, PoisonError, RwLock, Weak};
+
+use napi::bindgen_prelude::*;
+use napi_derive::napi;
+use todokit::EditList;
+use todokit::binding::{self, Handle, StoreChoice};
+
+use crate::errors::{self, USAGE, json_text, tagged};
+use crate::feed::{NativeFeed, Signal};
+use crate::jobs::{CallAnswer, CallJob, MaybeTextJob, RoundJob, TextJob};
+use crate::policy::NativePolicy;
+
+/// One profile over one store (`Todokit` in the TypeScript layer wraps it).
+#[napi]
+pub struct NativeKit {
+    handle: RwLock<Option<Handle>>,
+    /// Whether the store needs its runtime (PostgreSQL): `callSync` then
+    /// refuses rather than block the event loop on the network.
+    needs_runtime: bool,
+    /// The open feeds, so `close()` ends them.
+    feeds: Mutex<Vec<Weak<Signal>>>,
+}
+
+fn mode(word: Option<String>) -> Result<todokit::CallOptions> {
+    binding::call_options(word.as_deref().unwrap_or("default")).map_err(|m| tagged(USAGE, m))
+}
+
+#[napi]
+impl NativeKit {
+    /// A kit for `profile` over the store given: `memory`, a `databaseUrl`
+    /// (PostgreSQL), a `storeDir`, or else the command's default folder.
+    #[napi(constructor)]
+    pub fn new(
+        profile: String,
+        store_dir: Option<String>,
+        memory: Option<bool>,
+        database_url: Option<String>,
+    ) -> Result<Self> {
+        let memory = memory.unwrap_or(false);
+        let chosen =
+            usize::from(memory) + usize::from(store_dir.is_some()) + usize::from(database_url.is_some());
+        if chosen > 1 {
+            return Err(tagged(
+                USAGE,
+                "give at most one of storeDir, memory and databaseUrl",
+            ));
+        }
+        let needs_runtime = database_url.is_some();
+        let store = match (store_dir, memory, database_url) {
+            (Some(dir), _, _) => StoreChoice::Dir(PathBuf::from(dir)),
+            (_, true, _) => StoreChoice::Memory,
+            (_, _, Some(url)) => StoreChoice::Url(url),
+            _ => StoreChoice::Default,
+        };
+        let handle = binding::open(&profile, store).map_err(errors::open)?;
+        Ok(Self {
+            handle: RwLock::new(Some(handle)),
+            needs_runtime,
+            feeds: Mutex::new(Vec::new()),
+        })
+    }
+
+    fn handle(&self) -> Result<Handle> {
+        let handle = self.handle.read().unwrap_or_else(PoisonError::into_inner);
+        handle
+            .clone()
+            .ok_or_else(|| tagged(USAGE, "this Todokit is closed"))
+    }
+
+    /// The profile as JSON text: name, summary, system prompt, tools,
+    /// upstream and example call.
+    #[napi]
+    pub fn profile_json(&self) -> Result<String> {
+        json_text(&binding::profile_document(&self.handle()?.service))
+    }
+
+    /// The profile's tool definitions for `target`, as JSON text.
+    #[napi]
+    pub fn definitions(&self, target: String) -> Result<String> {
+        let handle = self.handle()?;
+        json_text(&binding::definitions_for(&handle.service, &target).map_err(|m| tagged(USAGE, m))?)
+    }
+
+    /// One call on this thread (memory and file stores only).
+    #[napi]
+    pub fn call_sync(
+        &self,
+        conversation: String,
+        tool: String,
+        arguments: Buffer,
+        mode_word: Option<String>,
+    ) -> Result<CallAnswer> {
+        if self.needs_runtime {
+            return Err(tagged(
+                errors::UNSUPPORTED,
+                "callSync would block the event loop on the database: use await call()",
+            ));
+        }
+        let handle = self.handle()?;
+        let options = mode(mode_word)?;
+        handle
+            .block(binding::call_bytes(
+                &handle.service,
+                &conversation,
+                &tool,
+                arguments.to_vec(),
+                options,
+            ))
+            .map(CallAnswer::from)
+            .map_err(errors::service)
+    }
+
+    /// One call on a worker thread.
+    #[napi(ts_return_type = "Promise<CallAnswer>")]
+    pub fn call(
+        &self,
+        conversation: String,
+        tool: String,
+        arguments: Buffer,
+        mode_word: Option<String>,
+    ) -> Result<AsyncTask<CallJob>> {
+        let handle = self.handle()?;
+        let options = mode(mode_word)?;
+        let arguments = arguments.to_vec();
+        Ok(CallJob::new(move || {
+            handle
+                .block(binding::call_bytes(
+                    &handle.service,
+                    &conversation,
+                    &tool,
+                    arguments,
+                    options,
+                ))
+                .map(CallAnswer::from)
+                .map_err(errors::service)
+        }))
+    }
+
+    /// The calls of one model turn (`tools[i]` with `arguments[i]`).
+    #[napi(ts_return_type = "Promise<CallAnswer[]>")]
+    pub fn call_round(
+        &self,
+        conversation: String,
+        tools: Vec<String>,
+        arguments: Vec<Buffer>,
+        mode_word: Option<String>,
+    ) -> Result<AsyncTask<RoundJob>> {
+        if tools.len() != arguments.len() {
+            return Err(tagged(USAGE, "callRound needs one arguments value per tool"));
+        }
+        let handle = self.handle()?;
+        let options = mode(mode_word)?;
+        let calls: Vec<(String, Vec<u8>)> = tools
+            .into_iter()
+            .zip(arguments.iter().map(|a| a.to_vec()))
+            .collect();
+        Ok(RoundJob::new(move || {
+            handle
+                .block(binding::call_round_bytes(
+                    &handle.service,
+                    &conversation,
+                    calls,
+                    options,
+                ))
+                .map(|answers| answers.into_iter().map(CallAnswer::from).collect())
+                .map_err(errors::service)
+        }))
+    }
+
+    /// The stored list as JSON text (`todokit show --format json`).
+    #[napi(ts_return_type = "Promise<string>")]
+    pub fn state(&self, conversation: String) -> Result<AsyncTask<TextJob>> {
+        let handle = self.handle()?;
+        Ok(TextJob::new(move || {
+            json_text(
+                &handle
+                    .block(handle.service.state(&conversation))
+                    .map_err(errors::service)?,
+            )
+        }))
+    }
+
+    /// The store's conversations as JSON text.
+    #[napi(ts_return_type = "Promise<string>")]
+    pub fn conversations(&self) -> Result<AsyncTask<TextJob>> {
+        let handle = self.handle()?;
+        Ok(TextJob::new(move || {
+            json_text(
+                &handle
+                    .block(handle.service.conversations())
+                    .map_err(errors::service)?,
+            )
+        }))
+    }
+
+    /// A hand edit (JSON text of the board's edit shape): what it did, or
+    /// nothing when the list was already so.
+    #[napi(ts_return_type = "Promise<string | null>")]
+    pub fn edit(&self, conversation: String, action_json: String) -> Result<AsyncTask<MaybeTextJob>> {
+        let handle = self.handle()?;
+        let action = binding::user_action(&action_json).map_err(|m| tagged(errors::EDIT, m))?;
+        Ok(MaybeTextJob::new(move || {
+            handle
+                .block(handle.service.edit(&conversation, action))
+                .map(|edit| edit.map(|e| e.action))
+                .map_err(errors::edit)
+        }))
+    }
+
+    /// The notices waiting for the model, as JSON text; taking them clears them.
+    #[napi(ts_return_type = "Promise<string>")]
+    pub fn take_notices(&self, conversation: String) -> Result<AsyncTask<TextJob>> {
+        let handle = self.handle()?;
+        Ok(TextJob::new(move || {
+            json_text(
+                &handle
+                    .block(handle.service.take_notices(&conversation))
+                    .map_err(errors::service)?,
+            )
+        }))
+    }
+
+    /// Rebuilds `conversation` from the host's transcript (JSON text of a
+    /// list of OpenAI or Anthropic messages) and stores it: JSON text of
+    /// `{"state", "counters"}`.
+    #[napi(ts_return_type = "Promise<string>")]
+    pub fn restore(&self, conversation: String, messages_json: String) -> Result<AsyncTask<TextJob>> {
+        let handle = self.handle()?;
+        let messages: Vec<serde_json::Value> =
+            serde_json::from_str(&messages_json).map_err(|e| tagged(USAGE, format!("messages: {e}")))?;
+        Ok(TextJob::new(move || {
+            let replay = handle
+                .block(handle.service.restore(&conversation, &messages))
+                .map_err(errors::service)?;
+            json_text(&serde_json::json!({"state": replay.state, "counters": replay.policy.counters()}))
+        }))
+    }
+
+    /// The turn policy of `conversation`.
+    #[napi]
+    pub fn turn_policy(
+        &self,
+        conversation: String,
+        end_of_turn: Option<String>,
+        nag_after_rounds: Option<u32>,
+        counters: Option<String>,
+    ) -> Result<NativePolicy> {
+        NativePolicy::new(
+            self.handle()?,
+            conversation,
+            end_of_turn.as_deref().unwrap_or("soft"),
+            nag_after_rounds.map(|n| n as usize),
+            counters.as_deref(),
+        )
+    }
+
+    /// A live feed of `conversation`.
+    #[napi]
+    pub fn subscribe(&self, conversation: String) -> Result<NativeFeed> {
+        let (feed, signal) = NativeFeed::open(self.handle()?, &conversation);
+        let mut feeds = self.feeds.lock().unwrap_or_else(PoisonError::into_inner);
+        feeds.retain(|signal| signal.strong_count() > 0);
+        feeds.push(signal);
+        Ok(feed)
+    }
+
+    /// Lets go of the store and ends the open feeds; later calls throw.
+    #[napi]
+    pub fn close(&self) {
+        let feeds = std::mem::take(&mut *self.feeds.lock().unwrap_or_else(PoisonError::into_inner));
+        for signal in feeds.iter().filter_map(Weak::upgrade) {
+            signal.close();
+        }
+        self.handle.write().unwrap_or_else(PoisonError::into_inner).take();
+    }
+
+    /// Whether `close()` was called.
+    #[napi(getter)]
+    pub fn closed(&self) -> bool {
+        self.handle.read().map(|h| h.is_none()).unwrap_or(true)
+    }
+}

@@ -1,0 +1,29 @@
+//! The `todokit` npm package's native module. It only translates: values
+//! cross as the JSON the Rust types serialize to (text, parsed by the
+//! TypeScript layer), errors as messages tagged with a code the layer maps
+//! to `TodokitError.code`. Calls that touch the store run on libuv's
+//! worker threads (`AsyncTask`), their promises settled on the main thread
+//! by Node-API; `callSync` runs on the calling thread.
+
+mod errors;
+mod feed;
+mod jobs;
+mod kit;
+mod policy;
+
+use napi_derive::napi;
+
+/// The names of every profile, in registration order.
+#[napi]
+pub fn profiles() -> Vec<String> {
+    todokit::profiles::names()
+        .into_iter()
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The package's version (the workspace's).
+#[napi]
+pub fn version() -> String {
+    env!("CARGO_PKG_VERSION").to_owned()
+}

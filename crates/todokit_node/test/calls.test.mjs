@@ -1,0 +1,136 @@
+// @ts-check
+/** Calls, bad input, errors, one store with the command, concurrency. */
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { Todokit, TodokitError } from 'todokit';
+
+import { ONE, cli, cliJson, folder } from './support.mjs';
+
+/** @param {Todokit} kit @param {string} conversation */
+async function tasks(kit, conversation) {
+  const state = await kit.state(conversation);
+  return state.phases.flatMap((phase) => phase.tasks.map((task) => [task.content, task.status]));
+}
+
+test('a wrong payload is a result with isError, and nothing is stored', async () => {
+  const kit = new Todokit({ memory: true });
+  const bad = ['{"todos": 5}', '{not json', Buffer.from([0xff, 0xfe]), { todos: [{ content: '' }] }, [], '['.repeat(100_000), 42, null];
+  for (const payload of bad) {
+    const result = await kit.call('c', 'TodoWrite', payload);
+    assert.equal(result.isError, true, String(payload).slice(0, 40));
+    assert.equal(kit.callSync('c', 'TodoWrite', payload).isError, true);
+  }
+  assert.equal((await kit.state('c')).version, 0);
+});
+
+test('values JSON cannot write are TypeErrors, before anything runs', async () => {
+  const kit = new Todokit({ memory: true });
+  /** @type {any[]} */
+  const circular = [];
+  circular.push(circular);
+  for (const payload of [{ x: 1n }, circular, undefined, () => 1, Symbol('s')]) {
+    await assert.rejects(kit.call('c', 'TodoWrite', payload), TypeError);
+    assert.throws(() => kit.callSync('c', 'TodoWrite', payload), TypeError);
+  }
+  assert.equal((await kit.state('c')).version, 0);
+});
+
+test('a five-megabyte text is refused and the list kept', async () => {
+  const kit = new Todokit({ memory: true });
+  await kit.call('c', 'TodoWrite', ONE);
+  const huge = { todos: [{ content: 'x'.repeat(5_000_000), status: 'pending', activeForm: 'x' }] };
+  const result = await kit.call('c', 'TodoWrite', huge);
+  assert.equal(result.isError, true);
+  assert.ok(result.content.length < 2000);
+  assert.deepEqual(await tasks(kit, 'c'), [['Run the tests', 'in_progress']]);
+});
+
+test('a round with two write_todos is refused in deepagents\' words, storing nothing', async () => {
+  const kit = new Todokit({ profile: 'deepagents', memory: true });
+  const todos = { todos: [{ content: 'a', status: 'pending' }] };
+  const results = await kit.callRound('c', [{ tool: 'write_todos', arguments: todos }, { tool: 'write_todos', arguments: todos }]);
+  assert.deepEqual(results.map((r) => r.isError), [true, true]);
+  assert.match(results[0]?.content ?? '', /should never be called multiple times in parallel/);
+  assert.equal((await kit.state('c')).version, 0);
+});
+
+test('plan mode refuses codex\'s update_plan, not claude-code\'s TodoWrite', async () => {
+  const codex = new Todokit({ profile: 'codex', memory: true });
+  const plan = { plan: [{ step: 'a', status: 'in_progress' }] };
+  assert.equal((await codex.call('c', 'update_plan', plan, { mode: 'plan' })).isError, true);
+  assert.equal((await codex.call('c', 'update_plan', plan)).isError, false);
+  const claude = new Todokit({ memory: true });
+  assert.equal((await claude.call('c', 'TodoWrite', ONE, { mode: 'plan' })).isError, false);
+});
+
+test('errors are TodokitErrors with a code', async () => {
+  assert.throws(() => new Todokit({ profile: 'nope' }), (e) => e instanceof TodokitError && e.code === 'UNKNOWN_PROFILE');
+  assert.throws(() => new Todokit({ memory: true, storeDir: folder() }), (e) => e instanceof TodokitError && e.code === 'USAGE');
+  const kit = new Todokit({ memory: true });
+  await assert.rejects(kit.call('c', 'Nope', {}), (e) => e instanceof TodokitError && e.code === 'UNKNOWN_TOOL');
+  await assert.rejects(kit.edit('c', { action: 'done', name: 'missing' }), (e) => e instanceof TodokitError && e.code === 'EDIT');
+  kit.close();
+  assert.equal(kit.closed, true);
+  assert.throws(() => kit.callSync('c', 'TodoWrite', ONE), (e) => e instanceof TodokitError && e.code === 'USAGE');
+  await assert.rejects(kit.state('c'), (e) => e instanceof TodokitError && e.code === 'USAGE');
+});
+
+test('callSync on PostgreSQL is UNSUPPORTED; await call works there', { skip: !process.env.TODOKIT_TEST_POSTGRES_URL }, async () => {
+  const kit = new Todokit({ databaseUrl: process.env.TODOKIT_TEST_POSTGRES_URL ?? '' });
+  const conversation = `node-${process.pid}-${Date.now()}`;
+  assert.throws(() => kit.callSync(conversation, 'TodoWrite', ONE), (e) => e instanceof TodokitError && e.code === 'UNSUPPORTED');
+  assert.equal((await kit.call(conversation, 'TodoWrite', ONE)).isError, false);
+  assert.equal((await kit.state(conversation)).version, 1);
+  kit.close();
+});
+
+test('the command and Node share one store, both ways', async () => {
+  const store = folder();
+  const kit = new Todokit({ storeDir: store });
+  await kit.call('c', 'TodoWrite', ONE);
+  assert.deepEqual(cliJson(store, ['show', '--format', 'json']), await kit.state('c'));
+  cli(store, ['done', 'run the tests']);
+  assert.deepEqual(await tasks(kit, 'c'), [['Run the tests', 'completed']]);
+  const notices = await kit.takeNotices('c');
+  assert.deepEqual(notices.map((n) => n.kind), ['user_edit']);
+});
+
+test('100 concurrent calls on one conversation advance its version by exactly 100', async () => {
+  const kit = new Todokit({ storeDir: folder() });
+  const results = await Promise.all(Array.from({ length: 100 }, (_, i) =>
+    kit.call('c', 'TodoWrite', { todos: [{ content: `step ${i}`, status: 'in_progress', activeForm: `doing ${i}` }] })));
+  assert.ok(results.every((r) => !r.isError));
+  assert.equal((await kit.state('c')).version, 100);
+});
+
+test('hand edits, the policy and restore', async () => {
+  const kit = new Todokit({ memory: true });
+  await kit.call('c', 'TodoWrite', ONE);
+  assert.equal(typeof (await kit.edit('c', { action: 'done', name: 'run the tests' })), 'string');
+  const policy = kit.turnPolicy('c', { endOfTurn: 'strict', nagAfterRounds: 1 });
+  const reminders = await policy.beforeRequest();
+  assert.deepEqual(reminders.map((r) => r.kind), ['user_edit']);
+  await kit.call('c', 'TodoWrite', ONE);
+  const nag = await policy.onToolResults([{ tool: 'read_file', isError: false }]);
+  assert.deepEqual(nag.map((r) => r.kind), ['nag']);
+  const end = await policy.onTurnEnd();
+  assert.equal(end.action, 'continue');
+  assert.equal(policy.counters.rounds_since_todo, 1);
+  const restored = await kit.restore('r', [
+    { role: 'assistant', content: null, tool_calls: [{ id: '1', type: 'function', function: { name: 'TodoWrite', arguments: JSON.stringify(ONE) } }] },
+  ]);
+  assert.equal(restored.state.version, 1);
+  assert.deepEqual(await tasks(kit, 'r'), [['Run the tests', 'in_progress']]);
+});
+
+test('ids that are not strings are TypeErrors', async () => {
+  const kit = new Todokit({ memory: true });
+  for (const id of [5, null, undefined, {}, ['c']]) {
+    await assert.rejects(kit.call(/** @type {any} */ (id), 'TodoWrite', ONE), TypeError);
+    assert.throws(() => kit.callSync('c', /** @type {any} */ (id), ONE), TypeError);
+    await assert.rejects(kit.state(/** @type {any} */ (id)), TypeError);
+  }
+  assert.throws(() => new Todokit({ profile: /** @type {any} */ (7) }), TypeError);
+});
