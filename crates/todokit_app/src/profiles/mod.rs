@@ -35,6 +35,7 @@ registry! {
     openhands,
     cursor,
     deepagents,
+    deepagents_js,
     copilot,
     copilot_cli,
     kimi,
