@@ -24,8 +24,11 @@ listing=$(tar tzf "$tarball")
 grep -q '^package/todokit\..*\.node$' <<<"$listing" || { echo "node-package: no addon in $tarball" >&2; exit 1; }
 
 cd "$OUT/project"
-cp "$PKG"/test/*.mjs "$PKG"/test/package.json "$PKG"/test/tsconfig.json "$PKG"/bench/bench.mjs .
-npm install --offline --no-audit --no-fund --loglevel=error "$tarball"
+cp "$PKG"/test/*.mjs "$PKG"/test/package.json "$PKG"/test/package-lock.json "$PKG"/test/tsconfig.json "$PKG"/bench/bench.mjs .
+# The frameworks the tests compare with, from the lock file; then the
+# package itself from the tarball, with no registry.
+npm ci --no-audit --no-fund --loglevel=error
+npm install --offline --no-save --no-audit --no-fund --loglevel=error "$tarball"
 # The tests, type-checked against the installed package's types.
 "$PKG/node_modules/.bin/tsc" -p tsconfig.json --typeRoots "$PKG/node_modules/@types" --types node
 if [ "${1:-}" = bench ]; then

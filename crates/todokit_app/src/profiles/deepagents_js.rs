@@ -129,6 +129,8 @@ mod tests {
     // more than one with "Error: The `write_todos` tool should never be
     // called multiple times in parallel. Please call it only once per model
     // invocation to update the todo list." (status error), and none runs.
+    // crates/todokit_node/test/deepagents_js.test.mjs runs that package's
+    // own tool and `afterModel` beside this profile and compares them.
     #[test]
     fn the_answer_is_the_list_as_json_stringify_writes_it() {
         let args = r#"{"todos":[{"content":"Quote \"this\" \\ and ünïcode\n","status":"in_progress","activeForm":"x"},{"content":"Tab\there","status":"pending"}]}"#;
