@@ -43,6 +43,7 @@ python-test: python-package
 	cd crates/todokit_python && TODOKIT_BIN=$(CURDIR)/target/debug/todokit ../../scripts/with-postgres.sh ../../$(PY) -m pytest -q tests
 	cd crates/todokit_python && ../../$(PY_VENV)/bin/mypy python/todokit tests bench
 	cd crates/todokit_python && ../../$(PY_VENV)/bin/stubtest todokit._todokit
+	./scripts/python-readme-install.sh
 
 ## The npm package: built from the checkout (napi-rs's CLI and tsc, from
 ## its package-lock.json), packed, installed from the tarball into a fresh
