@@ -1,6 +1,9 @@
 //! Work run on libuv's worker threads, each settling one promise on the
 //! main thread: the store's calls, which may block on the disk or the
-//! database.
+//! database. A kit whose store does no I/O (the memory store) runs the
+//! same work at once on the calling thread instead: a trip through the
+//! pool costs a worker's wake-up (a few hundred microseconds once the
+//! worker sleeps, as between an agent's steps), the work itself a few.
 
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
@@ -28,6 +31,10 @@ impl From<Answer> for CallAnswer {
     }
 }
 
+/// What a job method gives JavaScript: the value itself when it ran at
+/// once, else a promise of it (`await` takes either).
+pub type Now<T, J> = Either<T, AsyncTask<J>>;
+
 /// Declares a job type: a closure run on a worker thread, its output the
 /// promise's value.
 macro_rules! job {
@@ -36,9 +43,17 @@ macro_rules! job {
         pub struct $name(Option<Box<dyn FnOnce() -> Result<$output> + Send>>);
 
         impl $name {
-            /// A job running `work`.
-            pub fn new(work: impl FnOnce() -> Result<$output> + Send + 'static) -> AsyncTask<Self> {
-                AsyncTask::new(Self(Some(Box::new(work))))
+            /// `work` run at once when `now` (its value, or its error
+            /// thrown), else on a worker thread (a promise).
+            pub fn run(
+                now: bool,
+                work: impl FnOnce() -> Result<$output> + Send + 'static,
+            ) -> Result<Now<$output, Self>> {
+                if now {
+                    work().map(Either::A)
+                } else {
+                    Ok(Either::B(AsyncTask::new(Self(Some(Box::new(work))))))
+                }
             }
         }
 

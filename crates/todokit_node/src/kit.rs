@@ -10,7 +10,7 @@ use todokit::binding::{self, Handle, StoreChoice};
 
 use crate::errors::{self, USAGE, json_text, tagged};
 use crate::feed::{NativeFeed, Signal};
-use crate::jobs::{CallAnswer, CallJob, MaybeTextJob, RoundJob, TextJob};
+use crate::jobs::{CallAnswer, CallJob, MaybeTextJob, Now, RoundJob, TextJob};
 use crate::policy::NativePolicy;
 
 /// One profile over one store (`Todokit` in the TypeScript layer wraps it).
@@ -20,6 +20,9 @@ pub struct NativeKit {
     /// Whether the store needs its runtime (PostgreSQL): `callSync` then
     /// refuses rather than block the event loop on the network.
     needs_runtime: bool,
+    /// Whether the store does no I/O (memory): its work then runs at once
+    /// (see `jobs`).
+    now: bool,
     /// The open feeds, so `close()` ends them.
     feeds: Mutex<Vec<Weak<Signal>>>,
 }
@@ -59,6 +62,7 @@ impl NativeKit {
         Ok(Self {
             handle: RwLock::new(Some(handle)),
             needs_runtime,
+            now: memory,
             feeds: Mutex::new(Vec::new()),
         })
     }
@@ -114,18 +118,18 @@ impl NativeKit {
     }
 
     /// One call on a worker thread.
-    #[napi(ts_return_type = "Promise<CallAnswer>")]
+    #[napi(ts_return_type = "CallAnswer | Promise<CallAnswer>")]
     pub fn call(
         &self,
         conversation: String,
         tool: String,
         arguments: Buffer,
         mode_word: Option<String>,
-    ) -> Result<AsyncTask<CallJob>> {
+    ) -> Result<Now<CallAnswer, CallJob>> {
         let handle = self.handle()?;
         let options = mode(mode_word)?;
         let arguments = arguments.to_vec();
-        Ok(CallJob::new(move || {
+        CallJob::run(self.now, move || {
             handle
                 .block(binding::call_bytes(
                     &handle.service,
@@ -136,18 +140,18 @@ impl NativeKit {
                 ))
                 .map(CallAnswer::from)
                 .map_err(errors::service)
-        }))
+        })
     }
 
     /// The calls of one model turn (`tools[i]` with `arguments[i]`).
-    #[napi(ts_return_type = "Promise<CallAnswer[]>")]
+    #[napi(ts_return_type = "CallAnswer[] | Promise<CallAnswer[]>")]
     pub fn call_round(
         &self,
         conversation: String,
         tools: Vec<String>,
         arguments: Vec<Buffer>,
         mode_word: Option<String>,
-    ) -> Result<AsyncTask<RoundJob>> {
+    ) -> Result<Now<Vec<CallAnswer>, RoundJob>> {
         if tools.len() != arguments.len() {
             return Err(tagged(USAGE, "callRound needs one arguments value per tool"));
         }
@@ -157,7 +161,7 @@ impl NativeKit {
             .into_iter()
             .zip(arguments.iter().map(|a| a.to_vec()))
             .collect();
-        Ok(RoundJob::new(move || {
+        RoundJob::run(self.now, move || {
             handle
                 .block(binding::call_round_bytes(
                     &handle.service,
@@ -167,76 +171,80 @@ impl NativeKit {
                 ))
                 .map(|answers| answers.into_iter().map(CallAnswer::from).collect())
                 .map_err(errors::service)
-        }))
+        })
     }
 
     /// The stored list as JSON text (`todokit show --format json`).
-    #[napi(ts_return_type = "Promise<string>")]
-    pub fn state(&self, conversation: String) -> Result<AsyncTask<TextJob>> {
+    #[napi(ts_return_type = "string | Promise<string>")]
+    pub fn state(&self, conversation: String) -> Result<Now<String, TextJob>> {
         let handle = self.handle()?;
-        Ok(TextJob::new(move || {
+        TextJob::run(self.now, move || {
             json_text(
                 &handle
                     .block(handle.service.state(&conversation))
                     .map_err(errors::service)?,
             )
-        }))
+        })
     }
 
     /// The store's conversations as JSON text.
-    #[napi(ts_return_type = "Promise<string>")]
-    pub fn conversations(&self) -> Result<AsyncTask<TextJob>> {
+    #[napi(ts_return_type = "string | Promise<string>")]
+    pub fn conversations(&self) -> Result<Now<String, TextJob>> {
         let handle = self.handle()?;
-        Ok(TextJob::new(move || {
+        TextJob::run(self.now, move || {
             json_text(
                 &handle
                     .block(handle.service.conversations())
                     .map_err(errors::service)?,
             )
-        }))
+        })
     }
 
     /// A hand edit (JSON text of the board's edit shape): what it did, or
     /// nothing when the list was already so.
-    #[napi(ts_return_type = "Promise<string | null>")]
-    pub fn edit(&self, conversation: String, action_json: String) -> Result<AsyncTask<MaybeTextJob>> {
+    #[napi(ts_return_type = "string | null | Promise<string | null>")]
+    pub fn edit(
+        &self,
+        conversation: String,
+        action_json: String,
+    ) -> Result<Now<Option<String>, MaybeTextJob>> {
         let handle = self.handle()?;
         let action = binding::user_action(&action_json).map_err(|m| tagged(errors::EDIT, m))?;
-        Ok(MaybeTextJob::new(move || {
+        MaybeTextJob::run(self.now, move || {
             handle
                 .block(handle.service.edit(&conversation, action))
                 .map(|edit| edit.map(|e| e.action))
                 .map_err(errors::edit)
-        }))
+        })
     }
 
     /// The notices waiting for the model, as JSON text; taking them clears them.
-    #[napi(ts_return_type = "Promise<string>")]
-    pub fn take_notices(&self, conversation: String) -> Result<AsyncTask<TextJob>> {
+    #[napi(ts_return_type = "string | Promise<string>")]
+    pub fn take_notices(&self, conversation: String) -> Result<Now<String, TextJob>> {
         let handle = self.handle()?;
-        Ok(TextJob::new(move || {
+        TextJob::run(self.now, move || {
             json_text(
                 &handle
                     .block(handle.service.take_notices(&conversation))
                     .map_err(errors::service)?,
             )
-        }))
+        })
     }
 
     /// Rebuilds `conversation` from the host's transcript (JSON text of a
     /// list of OpenAI or Anthropic messages) and stores it: JSON text of
     /// `{"state", "counters"}`.
-    #[napi(ts_return_type = "Promise<string>")]
-    pub fn restore(&self, conversation: String, messages_json: String) -> Result<AsyncTask<TextJob>> {
+    #[napi(ts_return_type = "string | Promise<string>")]
+    pub fn restore(&self, conversation: String, messages_json: String) -> Result<Now<String, TextJob>> {
         let handle = self.handle()?;
         let messages: Vec<serde_json::Value> =
             serde_json::from_str(&messages_json).map_err(|e| tagged(USAGE, format!("messages: {e}")))?;
-        Ok(TextJob::new(move || {
+        TextJob::run(self.now, move || {
             let replay = handle
                 .block(handle.service.restore(&conversation, &messages))
                 .map_err(errors::service)?;
             json_text(&serde_json::json!({"state": replay.state, "counters": replay.policy.counters()}))
-        }))
+        })
     }
 
     /// The turn policy of `conversation`.
@@ -250,6 +258,7 @@ impl NativeKit {
     ) -> Result<NativePolicy> {
         NativePolicy::new(
             self.handle()?,
+            self.now,
             conversation,
             end_of_turn.as_deref().unwrap_or("soft"),
             nag_after_rounds.map(|n| n as usize),

@@ -63,8 +63,9 @@ export function native<T>(work: () => T): T {
   }
 }
 
-/** Awaits `work`, its native errors translated. */
-export async function nativeAsync<T>(work: () => Promise<T>): Promise<T> {
+/** Awaits `work` (a promise, or the value itself when the kit ran it at
+ * once), its native errors translated. */
+export async function nativeAsync<T>(work: () => T | Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {

@@ -1,0 +1,255 @@
+/**
+ * `todokit/langchain`: a LangChain.js 1.x agent middleware that gives the
+ * model a todokit profile. `todokitMiddleware(kit)` takes the place of
+ * `todoListMiddleware()` in `createAgent({ middleware: [...] })`:
+ *
+ * - the model gets the profile's tools and, appended to its system message
+ *   as `todoListMiddleware` does, the profile's system prompt;
+ * - a model turn's todo calls run together through `callRound` in
+ *   `afterModel` (so `deepagents-js` refuses two `write_todos` in one turn
+ *   in the original's words, storing nothing), and their `ToolMessage`s are
+ *   the answers: the tools node skips them, and a turn that called only
+ *   todo tools goes straight back to the model;
+ * - the turn policy's reminders go into the model request only, never into
+ *   the graph's messages;
+ * - when the model stops with work open, `endOfTurn: 'strict'` sends it
+ *   back to the model with the reminder, and `'soft'` leaves the warning in
+ *   the state key `todokitWarning`;
+ * - the list is mirrored into the state key `todos` (`content` and `status`
+ *   per item), where `todoListMiddleware`'s readers find it.
+ *
+ * The conversation is the run's `thread_id` (`configurable`), else the
+ * `conversation` given, else the middleware throws `TodokitError`
+ * (`USAGE`).
+ */
+
+import { ToolMessage, type BaseMessage } from '@langchain/core/messages';
+import { tool, type StructuredToolInterface } from '@langchain/core/tools';
+import { AIMessage, HumanMessage, createMiddleware } from 'langchain';
+import { z } from 'zod';
+
+import { TodokitError } from './errors.js';
+import type { Todokit } from './index.js';
+import type { TurnPolicy } from './policy.js';
+import type { Injection, State, ToolResult, TurnEnd } from './types.js';
+
+/** How many conversations' policies one middleware keeps (the least
+ * recently used goes first; its counters start over if it returns). */
+export const MAX_CONVERSATIONS = 4096;
+
+/** Options of `todokitMiddleware`. */
+export interface TodokitMiddlewareOptions {
+  /** The conversation when the run has no `thread_id`. */
+  conversation?: string;
+  /** What to do when the model stops with work open (`soft` by default). */
+  endOfTurn?: 'off' | 'soft' | 'strict';
+  /** Rounds without a todo call before the nag (the profile's by default). */
+  nagAfterRounds?: number;
+}
+
+/** An item of the `todos` state key. */
+export interface MirroredTodo {
+  content: string;
+  status: string;
+}
+
+/** The stored list in `todoListMiddleware`'s shape: every item of every
+ * phase, `content` and `status`. */
+export function mirror(state: State): MirroredTodo[] {
+  return state.phases.flatMap((phase) => phase.tasks.map((task) => ({ content: task.content, status: task.status })));
+}
+
+/** One conversation's policy and the reminders waiting for its next request. */
+interface Held {
+  readonly policy: TurnPolicy;
+  pending: Injection[];
+}
+
+type ToolCall = { name: string; args: unknown; id?: string | undefined };
+
+/**
+ * The profile of `kit` as a LangChain.js agent middleware (see the module's
+ * documentation).
+ */
+export function todokitMiddleware(kit: Todokit, options: TodokitMiddlewareOptions = {}) {
+  const endOfTurn = options.endOfTurn ?? 'soft';
+  if (!['off', 'soft', 'strict'].includes(endOfTurn)) {
+    throw new TodokitError('USAGE', `endOfTurn must be one of off, soft, strict; got ${JSON.stringify(endOfTurn)}`);
+  }
+  const names = new Set(kit.profile.tools.map((t) => t.name));
+  const held = new Map<string, Held>();
+
+  const conversationOf = (runtime: { configurable?: { thread_id?: unknown } } | undefined): string => {
+    const thread = runtime?.configurable?.thread_id;
+    if (thread !== undefined && thread !== null) {
+      return String(thread);
+    }
+    if (options.conversation !== undefined) {
+      return options.conversation;
+    }
+    throw new TodokitError(
+      'USAGE',
+      'todokitMiddleware needs a conversation: run the agent with { configurable: { thread_id } } or give conversation',
+    );
+  };
+
+  const heldOf = (conversation: string): Held => {
+    let found = held.get(conversation);
+    if (found !== undefined) {
+      held.delete(conversation);
+    } else {
+      const policyOptions: Parameters<Todokit['turnPolicy']>[1] = { endOfTurn };
+      if (options.nagAfterRounds !== undefined) policyOptions.nagAfterRounds = options.nagAfterRounds;
+      found = { policy: kit.turnPolicy(conversation, policyOptions), pending: [] };
+    }
+    held.set(conversation, found);
+    while (held.size > MAX_CONVERSATIONS) {
+      const oldest = held.keys().next().value;
+      if (oldest === undefined) break;
+      held.delete(oldest);
+    }
+    return found;
+  };
+
+  const tools: StructuredToolInterface[] = kit.definitions('json-schema').map((definition) => {
+    const name = definition['name'] as string;
+    // Reached only when the tools node runs a call `afterModel` did not
+    // answer (another middleware's jump, say).
+    return tool(
+      async (input: unknown, config: { toolCall?: { id?: string }; configurable?: { thread_id?: unknown } }) => {
+        const result = await kit.call(conversationOf(config), name, input ?? {});
+        return new ToolMessage({
+          content: result.content,
+          tool_call_id: config.toolCall?.id ?? '',
+          name,
+          status: result.isError ? 'error' : 'success',
+        });
+      },
+      {
+        name,
+        description: definition['description'] as string,
+        schema: definition['schema'] as Record<string, unknown>,
+      },
+    ) as unknown as StructuredToolInterface;
+  });
+
+  const withReminders = (messages: BaseMessage[], injections: Injection[]): BaseMessage[] => {
+    const out = [...messages];
+    for (const injection of injections) {
+      const last = out[out.length - 1];
+      if (
+        injection.placement === 'after_tool_results' &&
+        last !== undefined &&
+        ToolMessage.isInstance(last) &&
+        typeof last.content === 'string'
+      ) {
+        out[out.length - 1] = new ToolMessage({
+          content: `${last.content}\n\n${injection.text}`,
+          tool_call_id: last.tool_call_id,
+          name: last.name,
+          status: last.status,
+          id: last.id,
+        });
+      } else {
+        out.push(new HumanMessage(injection.text));
+      }
+    }
+    return out;
+  };
+
+  const answer = (calls: ToolCall[], results: ToolResult[]): ToolMessage[] =>
+    calls.map(
+      (call, i) =>
+        new ToolMessage({
+          content: results[i]?.content ?? '',
+          tool_call_id: call.id ?? '',
+          name: call.name,
+          status: results[i]?.isError ? 'error' : 'success',
+        }),
+    );
+
+  const turnEnd = (found: Held, end: TurnEnd) => {
+    if (end.action === 'continue' && end.injection !== null) {
+      found.pending.push(end.injection);
+      return { jumpTo: 'model' as const, todokitWarning: null };
+    }
+    return { todokitWarning: end.action === 'warn' ? end.text : null };
+  };
+
+  return createMiddleware({
+    name: `todokit[${kit.profile.name}]`,
+    stateSchema: z.object({
+      todos: z.array(z.object({ content: z.string(), status: z.string() })).default([]),
+      todokitWarning: z.string().nullable().default(null),
+    }),
+    tools,
+    beforeAgent: async (_state, runtime) => {
+      // A new user prompt: the end-of-turn budget starts over, and the
+      // stored list is mirrored (a thread picks up what the store holds).
+      const conversation = conversationOf(runtime);
+      heldOf(conversation).policy.onUserPrompt();
+      return { todos: mirror(await kit.state(conversation)), todokitWarning: null };
+    },
+    wrapModelCall: async (request, handler) => {
+      const found = heldOf(conversationOf(request.runtime));
+      const injections = found.pending;
+      found.pending = [];
+      injections.push(...(await found.policy.beforeRequest()), ...(await found.policy.context()));
+      return handler({
+        ...request,
+        systemMessage: request.systemMessage.concat(`\n\n${kit.profile.systemPrompt}`),
+        messages: withReminders(request.messages, injections),
+      });
+    },
+    afterModel: {
+      canJumpTo: ['model'],
+      hook: async (state, runtime) => {
+        const last = state.messages[state.messages.length - 1];
+        if (last === undefined || !AIMessage.isInstance(last)) {
+          return undefined;
+        }
+        const conversation = conversationOf(runtime);
+        const found = heldOf(conversation);
+        const calls: ToolCall[] = last.tool_calls ?? [];
+        if (calls.length === 0) {
+          return undefined;
+        }
+        const ours = calls.filter((call) => names.has(call.name));
+        const results =
+          ours.length === 0
+            ? []
+            : await kit.callRound(
+                conversation,
+                ours.map((call) => ({ tool: call.name, arguments: call.args ?? {} })),
+              );
+        const refused = new Map(ours.map((call, i) => [call.id, results[i]?.isError === true]));
+        found.pending.push(
+          ...(await found.policy.onToolResults(
+            calls.map((call) => ({ tool: call.name, isError: refused.get(call.id) ?? false })),
+          )),
+        );
+        if (ours.length === 0) {
+          return undefined;
+        }
+        const update = { messages: answer(ours, results), todos: mirror(await kit.state(conversation)) };
+        // LangChain.js's router ends the run when the last message is a
+        // tool message; with every call answered, the model is next.
+        return ours.length === calls.length ? { ...update, jumpTo: 'model' as const } : update;
+      },
+    },
+    // LangChain.js's router ends the run after a model turn without tool
+    // calls whatever `afterModel` asks, so the end of the turn is checked
+    // here, where a jump back to the model is honoured.
+    afterAgent: {
+      canJumpTo: ['model'],
+      hook: async (state, runtime) => {
+        const last = state.messages[state.messages.length - 1];
+        if (last === undefined || !AIMessage.isInstance(last) || (last.tool_calls ?? []).length > 0) {
+          return undefined;
+        }
+        const found = heldOf(conversationOf(runtime));
+        return turnEnd(found, await found.policy.onTurnEnd());
+      },
+    },
+  });
+}
