@@ -64,7 +64,7 @@ macro_rules! job {
             fn compute(&mut self) -> Result<Self::Output> {
                 match self.0.take() {
                     Some(work) => work(),
-                    None => Err(crate::errors::tagged(crate::errors::USAGE, "a job ran twice")),
+                    None => Err(crate::errors::tagged(todokit::binding::ErrorCode::Usage, "a job ran twice")),
                 }
             }
 

@@ -1,15 +1,17 @@
 //! [`NativeKit`]: one service (a profile over a store) as Node holds it.
 
 use std::path::PathBuf;
-use std::sync::{Mutex, PoisonError, RwLock, Weak};
+use std::sync::{Mutex, PoisonError, RwLock};
 
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
 use todokit::EditList;
-use todokit::binding::{self, Handle, StoreChoice};
+use todokit::binding::{self, FeedCloser, Handle, StoreChoice, messages};
 
-use crate::errors::{self, USAGE, json_text, tagged};
-use crate::feed::{NativeFeed, Signal};
+use todokit::binding::ErrorCode;
+
+use crate::errors::{self, json_text, tagged};
+use crate::feed::NativeFeed;
 use crate::jobs::{CallAnswer, CallJob, MaybeTextJob, Now, RoundJob, TextJob};
 use crate::policy::NativePolicy;
 
@@ -24,11 +26,11 @@ pub struct NativeKit {
     /// (see `jobs`).
     now: bool,
     /// The open feeds, so `close()` ends them.
-    feeds: Mutex<Vec<Weak<Signal>>>,
+    feeds: Mutex<Vec<FeedCloser>>,
 }
 
 fn mode(word: Option<String>) -> Result<todokit::CallOptions> {
-    binding::call_options(word.as_deref().unwrap_or("default")).map_err(|m| tagged(USAGE, m))
+    binding::call_options(word.as_deref().unwrap_or("default")).map_err(|m| tagged(ErrorCode::Usage, m))
 }
 
 #[napi]
@@ -47,8 +49,8 @@ impl NativeKit {
             usize::from(memory) + usize::from(store_dir.is_some()) + usize::from(database_url.is_some());
         if chosen > 1 {
             return Err(tagged(
-                USAGE,
-                "give at most one of storeDir, memory and databaseUrl",
+                ErrorCode::Usage,
+                messages::one_store(["storeDir", "memory", "databaseUrl"]),
             ));
         }
         let needs_runtime = database_url.is_some();
@@ -71,7 +73,7 @@ impl NativeKit {
         let handle = self.handle.read().unwrap_or_else(PoisonError::into_inner);
         handle
             .clone()
-            .ok_or_else(|| tagged(USAGE, "this Todokit is closed"))
+            .ok_or_else(|| tagged(ErrorCode::Usage, messages::CLOSED))
     }
 
     /// The profile as JSON text: name, summary, system prompt, tools,
@@ -85,7 +87,9 @@ impl NativeKit {
     #[napi]
     pub fn definitions(&self, target: String) -> Result<String> {
         let handle = self.handle()?;
-        json_text(&binding::definitions_for(&handle.service, &target).map_err(|m| tagged(USAGE, m))?)
+        json_text(
+            &binding::definitions_for(&handle.service, &target).map_err(|m| tagged(ErrorCode::Usage, m))?,
+        )
     }
 
     /// One call on this thread (memory and file stores only).
@@ -99,8 +103,8 @@ impl NativeKit {
     ) -> Result<CallAnswer> {
         if self.needs_runtime {
             return Err(tagged(
-                errors::UNSUPPORTED,
-                "callSync would block the event loop on the database: use await call()",
+                ErrorCode::Unsupported,
+                messages::blocking_on_database("callSync", "await call()"),
             ));
         }
         let handle = self.handle()?;
@@ -153,7 +157,10 @@ impl NativeKit {
         mode_word: Option<String>,
     ) -> Result<Now<Vec<CallAnswer>, RoundJob>> {
         if tools.len() != arguments.len() {
-            return Err(tagged(USAGE, "callRound needs one arguments value per tool"));
+            return Err(tagged(
+                ErrorCode::Usage,
+                messages::one_per("callRound", "arguments value"),
+            ));
         }
         let handle = self.handle()?;
         let options = mode(mode_word)?;
@@ -209,7 +216,7 @@ impl NativeKit {
         action_json: String,
     ) -> Result<Now<Option<String>, MaybeTextJob>> {
         let handle = self.handle()?;
-        let action = binding::user_action(&action_json).map_err(|m| tagged(errors::EDIT, m))?;
+        let action = binding::user_action(&action_json).map_err(|m| tagged(ErrorCode::Edit, m))?;
         MaybeTextJob::run(self.now, move || {
             handle
                 .block(handle.service.edit(&conversation, action))
@@ -237,8 +244,8 @@ impl NativeKit {
     #[napi(ts_return_type = "string | Promise<string>")]
     pub fn restore(&self, conversation: String, messages_json: String) -> Result<Now<String, TextJob>> {
         let handle = self.handle()?;
-        let messages: Vec<serde_json::Value> =
-            serde_json::from_str(&messages_json).map_err(|e| tagged(USAGE, format!("messages: {e}")))?;
+        let messages: Vec<serde_json::Value> = serde_json::from_str(&messages_json)
+            .map_err(|e| tagged(ErrorCode::Usage, format!("messages: {e}")))?;
         TextJob::run(self.now, move || {
             let replay = handle
                 .block(handle.service.restore(&conversation, &messages))
@@ -269,10 +276,10 @@ impl NativeKit {
     /// A live feed of `conversation`.
     #[napi]
     pub fn subscribe(&self, conversation: String) -> Result<NativeFeed> {
-        let (feed, signal) = NativeFeed::open(self.handle()?, &conversation);
+        let (feed, closer) = NativeFeed::open(self.handle()?, &conversation);
         let mut feeds = self.feeds.lock().unwrap_or_else(PoisonError::into_inner);
-        feeds.retain(|signal| signal.strong_count() > 0);
-        feeds.push(signal);
+        feeds.retain(|closer| !closer.is_gone());
+        feeds.push(closer);
         Ok(feed)
     }
 
@@ -280,8 +287,8 @@ impl NativeKit {
     #[napi]
     pub fn close(&self) {
         let feeds = std::mem::take(&mut *self.feeds.lock().unwrap_or_else(PoisonError::into_inner));
-        for signal in feeds.iter().filter_map(Weak::upgrade) {
-            signal.close();
+        for closer in &feeds {
+            closer.close();
         }
         self.handle.write().unwrap_or_else(PoisonError::into_inner).take();
     }

@@ -7,9 +7,11 @@ use std::sync::Arc;
 
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
-use todokit::binding::{BoundPolicy, Handle, turn_end_document};
+use todokit::binding::{BoundPolicy, Handle, messages, turn_end_document};
 
-use crate::errors::{self, USAGE, json_text, tagged};
+use todokit::binding::ErrorCode;
+
+use crate::errors::{self, json_text, tagged};
 use crate::jobs::{Now, TextJob};
 
 /// The turn policy of one conversation (`TurnPolicy` in the TypeScript
@@ -36,7 +38,7 @@ impl NativePolicy {
                 inner: Arc::new(inner),
                 now,
             })
-            .map_err(|m| tagged(USAGE, m))
+            .map_err(|m| tagged(ErrorCode::Usage, m))
     }
 
     fn job(
@@ -61,7 +63,10 @@ impl NativePolicy {
     #[napi(ts_return_type = "string | Promise<string>")]
     pub fn on_tool_results(&self, tools: Vec<String>, errors: Vec<bool>) -> Result<Now<String, TextJob>> {
         if tools.len() != errors.len() {
-            return Err(tagged(USAGE, "onToolResults needs one isError per tool"));
+            return Err(tagged(
+                ErrorCode::Usage,
+                messages::one_per("onToolResults", "isError"),
+            ));
         }
         let round: Vec<(String, bool)> = tools.into_iter().zip(errors).collect();
         self.job(move |policy| json_text(&policy.on_tool_results(round).map_err(errors::service)?))

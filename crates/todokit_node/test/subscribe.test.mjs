@@ -27,6 +27,23 @@ test('a feed gives the list now, then each commit, from this process and from th
   kit.close();
 });
 
+test('two next() waiting together: each gets a version, neither is left behind', async () => {
+  const store = folder();
+  const kit = new Todokit({ storeDir: store });
+  const feed = kit.subscribe('c');
+  assert.equal((await within(feed.next(), 5000)).value?.version, 0);
+  const one = feed.next();
+  const two = feed.next();
+  await kit.call('c', 'TodoWrite', ONE);
+  const first = await within(Promise.race([one, two]), 5000);
+  await kit.call('c', 'TodoWrite', { todos: [] });
+  const both = await within(Promise.all([one, two]), 5000);
+  assert.deepEqual(both.map((r) => r.value?.version).sort(), [1, 2]);
+  assert.equal(first.value?.version, 1);
+  feed.close();
+  kit.close();
+});
+
 test('leaving a for-await loop, an AbortSignal and the kit\'s close() each end a feed', async () => {
   const kit = new Todokit({ memory: true });
   const left = kit.subscribe('c');

@@ -14,7 +14,9 @@ import type { State } from './types.js';
  */
 export class Subscription implements AsyncIterableIterator<State> {
   readonly #feed: NativeFeed;
-  #waiting: (() => void) | null = null;
+  /** Every `next()` waiting: a wake lets them all poll again, and what
+   * one of them does not take the others wait on. */
+  #waiting: Array<() => void> = [];
   readonly #onAbort: () => void;
   readonly #signal: AbortSignal | undefined;
 
@@ -35,8 +37,10 @@ export class Subscription implements AsyncIterableIterator<State> {
 
   #wake(): void {
     const waiting = this.#waiting;
-    this.#waiting = null;
-    waiting?.();
+    this.#waiting = [];
+    for (const resolve of waiting) {
+      resolve();
+    }
   }
 
   /** The next state, waiting for one; `done` when the feed ended. */
@@ -50,7 +54,7 @@ export class Subscription implements AsyncIterableIterator<State> {
         return { value: undefined, done: true };
       }
       await new Promise<void>((resolve) => {
-        this.#waiting = resolve;
+        this.#waiting.push(resolve);
       });
     }
   }

@@ -1,15 +1,15 @@
 //! [`Kit`]: one service (a profile over a store) as Python holds it.
 
 use std::path::PathBuf;
-use std::sync::{Mutex, PoisonError, RwLock, Weak};
+use std::sync::{Mutex, PoisonError, RwLock};
 
 use pyo3::prelude::*;
 use serde_json::Value;
-use todokit::binding::{self, Answer, Handle as Parts, OpenError, StoreChoice};
+use todokit::binding::{self, Answer, ErrorCode, FeedCloser, Handle as Parts, StoreChoice, messages};
 use todokit::{CallOptions, EditList, UserAction};
 
-use crate::errors::{self, USAGE, native};
-use crate::feed::{Feed, Signal};
+use crate::errors::{self, native};
+use crate::feed::PyFeed;
 
 /// A finished call as the typed layer builds its `ToolResult`: the text
 /// the model reads, whether it is an error, and the details as JSON text
@@ -21,7 +21,7 @@ type CallAnswer = (String, bool, String);
 pub struct Kit {
     parts: RwLock<Option<Parts>>,
     /// The open subscriptions, so `close()` ends them.
-    feeds: Mutex<Vec<Weak<Signal>>>,
+    feeds: Mutex<Vec<FeedCloser>>,
     /// The process that made it: the store's and the service's threads do
     /// not survive a `fork()`.
     pid: u32,
@@ -32,20 +32,15 @@ impl Kit {
     /// process than the one that made it.
     fn parts(&self) -> PyResult<Parts> {
         if std::process::id() != self.pid {
-            return Err(native(
-                USAGE,
-                "this Todokit was made in another process: create it after fork()",
-            ));
+            return Err(native(ErrorCode::Usage, messages::FORKED));
         }
-        let parts = self.parts.read().map_err(|_| {
-            native(
-                USAGE,
-                "this Todokit is unusable: a call panicked while holding it",
-            )
-        })?;
+        let parts = self
+            .parts
+            .read()
+            .map_err(|_| native(ErrorCode::Usage, messages::POISONED))?;
         parts
             .clone()
-            .ok_or_else(|| native(USAGE, "this Todokit is closed"))
+            .ok_or_else(|| native(ErrorCode::Usage, messages::CLOSED))
     }
 }
 
@@ -61,12 +56,13 @@ fn answer(answer: Answer) -> CallAnswer {
 /// The user action a host's edit describes (the board's shape, every
 /// action allowed).
 fn action(edit: &str) -> PyResult<UserAction> {
-    binding::user_action(edit).map_err(|message| native(errors::EDIT, message))
+    binding::user_action(edit).map_err(|message| native(ErrorCode::Edit, message))
 }
 
 /// JSON text of a value the Rust types serialize (they always do).
 fn text(value: &impl serde::Serialize) -> PyResult<String> {
-    serde_json::to_string(value).map_err(|e| native(USAGE, format!("cannot write the answer as JSON: {e}")))
+    serde_json::to_string(value)
+        .map_err(|e| native(ErrorCode::Usage, format!("cannot write the answer as JSON: {e}")))
 }
 
 #[pymethods]
@@ -84,9 +80,11 @@ impl Kit {
         let chosen =
             usize::from(memory) + usize::from(store_dir.is_some()) + usize::from(database_url.is_some());
         if chosen > 1 {
-            return Err(pyo3::exceptions::PyValueError::new_err(
-                "give at most one of store_dir, memory and database_url",
-            ));
+            return Err(pyo3::exceptions::PyValueError::new_err(messages::one_store([
+                "store_dir",
+                "memory",
+                "database_url",
+            ])));
         }
         let store = match (store_dir, memory, database_url) {
             (Some(dir), _, _) => StoreChoice::Dir(dir),
@@ -94,11 +92,7 @@ impl Kit {
             (_, _, Some(url)) => StoreChoice::Url(url.to_owned()),
             _ => StoreChoice::Default,
         };
-        let parts = binding::open(profile, store).map_err(|error| match error {
-            OpenError::UnknownProfile(message) => native(errors::UNKNOWN_PROFILE, message),
-            OpenError::Store(message) => native(errors::STORE, message),
-            other => native(USAGE, other.to_string()),
-        })?;
+        let parts = binding::open(profile, store).map_err(errors::open)?;
         Ok(Self {
             parts: RwLock::new(Some(parts)),
             feeds: Mutex::new(Vec::new()),
@@ -247,13 +241,13 @@ impl Kit {
     }
 
     /// A live feed of `conversation`: the list now, then each new version.
-    fn subscribe(&self, conversation: &str) -> PyResult<Feed> {
-        let (feed, signal) = Feed::open(self.parts()?, conversation)?;
+    fn subscribe(&self, conversation: &str) -> PyResult<PyFeed> {
+        let (feed, closer) = PyFeed::open(self.parts()?, conversation)?;
         let mut feeds = self.feeds.lock().unwrap_or_else(PoisonError::into_inner);
         // Feeds dropped since are forgotten here, so the list stays as
         // long as the feeds open.
-        feeds.retain(|signal| signal.strong_count() > 0);
-        feeds.push(signal);
+        feeds.retain(|closer| !closer.is_gone());
+        feeds.push(closer);
         Ok(feed)
     }
 
@@ -261,8 +255,8 @@ impl Kit {
     /// subscriptions; later calls raise.
     fn close(&self, py: Python<'_>) {
         let feeds = std::mem::take(&mut *self.feeds.lock().unwrap_or_else(PoisonError::into_inner));
-        for signal in feeds.iter().filter_map(Weak::upgrade) {
-            signal.close();
+        for closer in &feeds {
+            closer.close();
         }
         let taken = self.parts.write().ok().and_then(|mut parts| parts.take());
         // A runtime's threads are joined when it drops: not while holding

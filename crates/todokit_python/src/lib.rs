@@ -23,7 +23,7 @@ fn _todokit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(profiles, m)?)?;
     m.add_class::<kit::Kit>()?;
     m.add_class::<policy::Policy>()?;
-    m.add_class::<feed::Feed>()?;
+    m.add_class::<feed::PyFeed>()?;
     m.add("NativeError", m.py().get_type::<errors::NativeError>())?;
     m.add("VERSION", env!("CARGO_PKG_VERSION"))?;
     Ok(())

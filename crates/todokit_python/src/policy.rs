@@ -6,7 +6,8 @@ use pyo3::prelude::*;
 use todokit::Injection;
 use todokit::binding::{BoundPolicy, Handle, turn_end_document};
 
-use crate::errors::{self, USAGE, native};
+use crate::errors::{self, native};
+use todokit::binding::ErrorCode;
 
 /// The turn policy of one conversation (`todokit.TurnPolicy` wraps it).
 #[pyclass(frozen, module = "todokit._todokit")]
@@ -15,7 +16,8 @@ pub struct Policy {
 }
 
 fn injections(list: &[Injection]) -> PyResult<String> {
-    serde_json::to_string(list).map_err(|e| native(USAGE, format!("cannot write the answer as JSON: {e}")))
+    serde_json::to_string(list)
+        .map_err(|e| native(ErrorCode::Usage, format!("cannot write the answer as JSON: {e}")))
 }
 
 impl Policy {
@@ -84,6 +86,6 @@ impl Policy {
     #[getter]
     fn counters(&self) -> PyResult<String> {
         serde_json::to_string(&self.inner.counters())
-            .map_err(|e| native(USAGE, format!("cannot write the counters: {e}")))
+            .map_err(|e| native(ErrorCode::Usage, format!("cannot write the counters: {e}")))
     }
 }

@@ -120,6 +120,23 @@ def test_async_for_follows_commits_and_holds_no_thread_while_waiting(store: Path
     assert waiting - before <= 6, (before, waiting)
 
 
+def test_two_waiting_async_steps_each_get_a_version(store: Path) -> None:
+    async def main() -> tuple[int, list[int]]:
+        with todokit.Todokit(store_dir=store) as kit, kit.subscribe("c") as feed:
+            assert (await feed.__anext__())["version"] == 0
+            one = asyncio.ensure_future(feed.__anext__())
+            two = asyncio.ensure_future(feed.__anext__())
+            await asyncio.sleep(0.05)
+            await kit.acall("c", "TodoWrite", ONE)
+            done, _ = await asyncio.wait({one, two}, timeout=10, return_when=asyncio.FIRST_COMPLETED)
+            first = done.pop().result()["version"]
+            await kit.acall("c", "TodoWrite", {"todos": []})
+            both = await asyncio.wait_for(asyncio.gather(one, two), timeout=10)
+            return first, sorted(state["version"] for state in both)
+
+    assert asyncio.run(main()) == (1, [1, 2])
+
+
 def test_closing_the_kit_ends_an_async_for() -> None:
     async def main() -> list[int]:
         kit = todokit.Todokit(memory=True)

@@ -4,8 +4,13 @@
 //! board's shape. The Python and Node packages call these, so a value
 //! crosses into either language the same, and neither copies the other.
 
+mod codes;
+mod feed;
+pub mod messages;
 mod policy;
 
+pub use codes::ErrorCode;
+pub use feed::{Feed, FeedCloser, Polled};
 pub use policy::{BoundPolicy, enforcement, turn_end_document};
 
 use std::future::Future;

@@ -30,6 +30,10 @@ class Subscription:
 
     def __init__(self, native: _todokit.Feed) -> None:
         self._feed = native
+        # Every `async for` step waiting on this feed: one reader on the
+        # pipe serves them all, and a wake lets each poll again (what one
+        # does not take, the others wait for).
+        self._waiters: list[asyncio.Future[None]] = []
 
     def _poll(self) -> dict[str, Any] | None:
         text = _native(self._feed.poll)
@@ -72,12 +76,25 @@ class Subscription:
             if self._feed.closed:
                 raise StopAsyncIteration
             woken: asyncio.Future[None] = loop.create_future()
-            fd = self._feed.fileno()
-            loop.add_reader(fd, _settle, woken)
+            if not self._waiters:
+                loop.add_reader(self._feed.fileno(), self._wake_all, loop)
+            self._waiters.append(woken)
             try:
                 await woken
             finally:
-                loop.remove_reader(fd)
+                if woken in self._waiters:  # cancelled, not woken
+                    self._waiters.remove(woken)
+                    if not self._waiters:
+                        loop.remove_reader(self._feed.fileno())
+
+    def _wake_all(self, loop: asyncio.AbstractEventLoop) -> None:
+        # The byte stays in the pipe until a poll reads it, so the reader
+        # goes now, before the loop could call it again.
+        loop.remove_reader(self._feed.fileno())
+        waiters, self._waiters = self._waiters, []
+        for woken in waiters:
+            if not woken.done():
+                woken.set_result(None)
 
     def close(self) -> None:
         """Ends the feed (an iteration in progress stops)."""
@@ -100,7 +117,3 @@ class Subscription:
     async def __aexit__(self, *exc: object) -> None:
         self.close()
 
-
-def _settle(woken: asyncio.Future[None]) -> None:
-    if not woken.done():
-        woken.set_result(None)
