@@ -8,8 +8,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { generateText, isStepCount } from 'ai';
-import { MockLanguageModelV4 } from 'ai/test';
+import { generateText, isStepCount, streamText } from 'ai';
+import { MockLanguageModelV4, convertArrayToReadableStream } from 'ai/test';
 import { Todokit } from 'todokit';
 import { todokitEndOfTurn, todokitPrepareStep, todokitTools } from 'todokit/ai';
 
@@ -142,6 +142,46 @@ test('strict end of turn: a model that stops with work open is sent back with th
   const third = userTexts(model.doGenerateCalls[2]);
   assert.equal(third.length, 2, JSON.stringify(third));
   assert.match(third[1] ?? '', /Run the tests/);
+  kit.close();
+});
+
+/**
+ * A scripted step (`toolStep`, `textStep`) as the stream a model sends.
+ * @param {any} step
+ */
+function streamed(step) {
+  /** @type {any[]} */
+  const parts = [];
+  for (const part of step.content) {
+    if (part.type === 'text') {
+      parts.push({ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: part.text }, { type: 'text-end', id: 't' });
+    } else {
+      parts.push(part);
+    }
+  }
+  parts.push({ type: 'finish', finishReason: step.finishReason, usage: step.usage });
+  return { stream: convertArrayToReadableStream(parts) };
+}
+
+test('streamText: the same tools, reminders and strict end of turn', async () => {
+  const kit = new Todokit({ profile: 'claude-code', memory: true });
+  const policy = kit.turnPolicy('c', { endOfTurn: 'strict' });
+  const done = { todos: [{ content: 'Run the tests', status: 'completed', activeForm: 'Running the tests' }] };
+  const steps = [toolStep([['TodoWrite', ONE]], 'a'), textStep('Started.'), toolStep([['TodoWrite', done]], 'b'), textStep('All done.')];
+  const model = new MockLanguageModelV4({ doStream: steps.map(streamed) });
+  const result = streamText({
+    model,
+    prompt: 'Run the tests',
+    tools: todokitTools(kit, 'c'),
+    prepareStep: todokitPrepareStep(kit, policy),
+    stopWhen: isStepCount(10),
+    ...todokitEndOfTurn(policy),
+  });
+  await result.consumeStream();
+  assert.equal(await result.text, 'All done.');
+  assert.equal(model.doStreamCalls.length, 4);
+  assert.match(userTexts(model.doStreamCalls[2]).at(-1) ?? '', /Run the tests/);
+  assert.equal((await kit.state('c')).version, 2);
   kit.close();
 });
 
