@@ -19,6 +19,6 @@ fi
 stamp="$venv/.constraints"
 if ! cmp -s "$constraints" "$stamp"; then
   "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -c "$constraints" \
-    maturin pytest mypy langchain openai-agents pydantic-ai-slim
+    maturin pytest mypy langchain openai-agents pydantic-ai-slim mcp
   cp "$constraints" "$stamp"
 fi

@@ -120,8 +120,8 @@ pub mod infra {
         };
         pub use todokit_infra::store::{
             DEFAULT_READY_CONVERSATIONS, FILE_FORMAT, FOLDER_POLL_INTERVAL, JsonFileStore,
-            LAST_FILE_MAX_BYTES, MAX_FILE_WORKERS, MAX_SLUG_CHARS, MemoryStore, SWEEP_EVERY_SAVES,
-            SWEEP_INTERVAL,
+            LAST_FILE_MAX_BYTES, MAX_FILE_WORKERS, MAX_SLUG_CHARS, MemoryStore, NAMESPACE_SEPARATOR,
+            NamespacedStore, SWEEP_EVERY_SAVES, SWEEP_INTERVAL,
         };
     }
 }

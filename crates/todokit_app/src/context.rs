@@ -158,6 +158,16 @@ pub trait ConversationContext: Send + Sync {
         })
     }
 
+    /// The stored conversations whose id starts with `prefix`, as
+    /// [`ConversationContext::conversations`] lists them (ids whole, prefix
+    /// included). A store that can select them by key range (a database)
+    /// overrides this; the default filters the full listing.
+    async fn conversations_under(&self, prefix: &str) -> Result<Vec<StoredConversation>, StoreError> {
+        let mut listed = self.conversations().await?;
+        listed.retain(|conversation| conversation.id.starts_with(prefix));
+        Ok(listed)
+    }
+
     /// Calls `wake` whenever `conversation` may have been committed by
     /// another writer (another process, another machine), for as long as
     /// the returned guard lives; `None` when this store cannot tell, and a

@@ -187,6 +187,9 @@ enum Command {
         /// The secret every request must carry (Authorization: Bearer, or the sign-in link's cookie); enables edits from the board
         #[arg(long, env = "TODOKIT_SERVE_TOKEN", value_name = "TOKEN")]
         token: Option<String>,
+        /// Tenants: a file of `TOKEN NAMESPACE` lines; each token sees and changes only its namespace's conversations (re-read on SIGHUP)
+        #[arg(long = "token-file", value_name = "FILE")]
+        token_file: Option<std::path::PathBuf>,
         /// Also answer requests addressed to this name (a proxy's: NAME for any port, NAME:PORT for one); without it only localhost and IP addresses are answered
         #[arg(long = "public-host", value_name = "NAME")]
         public_host: Vec<String>,
@@ -323,8 +326,17 @@ async fn run(cli: Cli) -> Result<ExitCode> {
         Command::Serve {
             bind,
             token,
+            token_file,
             public_host,
-        } => commands::serve::run(&ctx, bind, token, public_host).await,
+        } => {
+            let options = serve::Options {
+                bind,
+                token,
+                token_file,
+                public_hosts: public_host,
+            };
+            commands::serve::run(&ctx, options).await
+        }
         Command::Mcp => commands::mcp::run(&ctx).await,
     }
 }

@@ -21,5 +21,7 @@ mod stdio;
 pub use gate::{INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR, RMCP_VERSION};
 pub use live::{MAX_FOLLOWED_CONVERSATIONS, MAX_LISTENS};
 pub use resources::{CONVERSATION_URI_PREFIX, RESOURCES_PAGE_SIZE, SUMMARY_META_KEY, conversation_uri};
-pub use server::{CONVERSATION_META_KEY, TOOL_META_KEY, TodoMcpServer};
+pub use server::{
+    CONVERSATION_META_KEY, MAX_REMOTE_CONVERSATION_BYTES, RemoteScope, TOOL_META_KEY, TodoMcpServer,
+};
 pub use session::{MAX_IN_FLIGHT, MAX_MESSAGE_BYTES, serve, serve_stdio};

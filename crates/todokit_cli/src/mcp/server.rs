@@ -42,6 +42,31 @@ pub const MODE_META_KEY: &str = "todokit/mode";
 /// with respect to the list, exclusive, inherited by subagents).
 pub const TOOL_META_KEY: &str = todokit::app::schema::MCP_TOOL_META_KEY;
 
+/// What a remote request brings besides its message: its caller's service
+/// (the whole store, or one tenant's namespace of it) and the conversation
+/// its header or query names. The HTTP endpoint puts it in the request's
+/// extensions, where the handler finds it; a request without one (stdio)
+/// uses the server's own.
+#[derive(Debug, Clone)]
+pub struct RemoteScope {
+    service: TodoWriteService,
+    conversation: String,
+}
+
+impl RemoteScope {
+    /// `service` for this request, with `conversation` for calls that name
+    /// none in their `_meta`.
+    pub fn new(service: TodoWriteService, conversation: String) -> Self {
+        Self {
+            service,
+            conversation,
+        }
+    }
+}
+
+/// The longest conversation id a remote call's `_meta` may name, in bytes.
+pub const MAX_REMOTE_CONVERSATION_BYTES: usize = 4096;
+
 /// Serves one profile's tools for one default conversation, and the
 /// store's conversations as resources.
 #[derive(Debug, Clone)]
@@ -66,7 +91,7 @@ impl TodoMcpServer {
     /// This server for a new session: the same service and conversation,
     /// following nothing yet (a server value may serve one session after
     /// another).
-    pub(super) fn for_new_session(mut self) -> Self {
+    pub fn for_new_session(mut self) -> Self {
         self.live = Arc::default();
         self
     }
@@ -90,6 +115,28 @@ impl TodoMcpServer {
             .collect()
     }
 
+    /// The request's [`RemoteScope`], when it came over HTTP.
+    fn remote(context: &RequestContext<RoleServer>) -> Option<&RemoteScope> {
+        #[cfg(feature = "serve")]
+        {
+            context
+                .extensions
+                .get::<axum::http::request::Parts>()
+                .and_then(|parts| parts.extensions.get::<RemoteScope>())
+        }
+        #[cfg(not(feature = "serve"))]
+        {
+            let _ = context;
+            None
+        }
+    }
+
+    /// The service a request runs on: its remote caller's, else the
+    /// server's own.
+    fn service_of<'a>(&'a self, context: &'a RequestContext<RoleServer>) -> &'a TodoWriteService {
+        Self::remote(context).map_or(&self.service, |scope| &scope.service)
+    }
+
     /// The conversation a call names in its `_meta`, or the server's own.
     /// rmcp moves a request's `_meta` out of its params into the request
     /// context before the handler runs, so that is where it is read; the
@@ -98,15 +145,31 @@ impl TodoMcpServer {
         &self,
         request: &CallToolRequestParams,
         context: &RequestContext<RoleServer>,
-    ) -> String {
+    ) -> Result<String, ErrorData> {
         let named = |meta: &Map<String, Value>| {
             meta.get(CONVERSATION_META_KEY)
                 .and_then(Value::as_str)
                 .map(str::to_owned)
         };
-        named(&context.meta.0.0)
-            .or_else(|| request.meta.as_ref().and_then(|meta| named(&meta.0.0)))
-            .unwrap_or_else(|| self.conversation.clone())
+        let named =
+            named(&context.meta.0.0).or_else(|| request.meta.as_ref().and_then(|meta| named(&meta.0.0)));
+        let Some(remote) = Self::remote(context) else {
+            return Ok(named.unwrap_or_else(|| self.conversation.clone()));
+        };
+        match named {
+            Some(named) if named.len() > MAX_REMOTE_CONVERSATION_BYTES || named.is_empty() => {
+                Err(ErrorData::invalid_params(
+                    format!(
+                        "_meta.\"{CONVERSATION_META_KEY}\" must be a conversation id of 1 to \
+                         {MAX_REMOTE_CONVERSATION_BYTES} bytes; this one is {}",
+                        named.len()
+                    ),
+                    None,
+                ))
+            }
+            Some(named) => Ok(named),
+            None => Ok(remote.conversation.clone()),
+        }
     }
 
     /// The host mode a call names in its `_meta` (the default mode when it
@@ -141,12 +204,13 @@ impl TodoMcpServer {
     /// the store.
     async fn run(
         &self,
+        service: &TodoWriteService,
         conversation: &str,
         name: &str,
         args: &str,
         options: CallOptions,
     ) -> Result<ToolResult, ErrorData> {
-        match self.service.call_with(conversation, name, args, options).await {
+        match service.call_with(conversation, name, args, options).await {
             Ok(result) => Ok(result),
             Err(error @ ServiceError::UnknownTool { .. }) => {
                 Err(ErrorData::invalid_params(error.to_string(), None))
@@ -163,7 +227,13 @@ impl TodoMcpServer {
     pub(super) async fn answer_plain_call(&self, call: &PlainToolCall<'_>) -> Vec<u8> {
         let args = call.arguments.map_or("{}", RawValue::get);
         let written = match self
-            .run(&self.conversation, call.name, args, CallOptions::default())
+            .run(
+                &self.service,
+                &self.conversation,
+                call.name,
+                args,
+                CallOptions::default(),
+            )
             .await
         {
             Ok(result) => {
@@ -270,7 +340,7 @@ impl ServerHandler for TodoMcpServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let conversation = self.conversation_of(&request, &context);
+        let conversation = self.conversation_of(&request, &context)?;
         let options = CallOptions::default().mode(Self::mode_of(&request, &context)?);
         // Back to text (no copy of the tree): well-formed arguments then go
         // straight into the tool's typed input; others take the repairing
@@ -279,7 +349,10 @@ impl ServerHandler for TodoMcpServer {
             Some(arguments) => serde_json::to_string(arguments).unwrap_or_else(|_| "{}".to_owned()),
             None => "{}".to_owned(),
         };
-        let result = self.run(&conversation, &request.name, &args, options).await?;
+        let service = self.service_of(&context);
+        let result = self
+            .run(service, &conversation, &request.name, &args, options)
+            .await?;
         let content = vec![ContentBlock::text(result.content)];
         let mut response = if result.is_error {
             CallToolResult::error(content)
@@ -295,7 +368,8 @@ impl ServerHandler for TodoMcpServer {
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        let summaries = resources::summaries(&self.service).await?;
+        let service = self.service_of(&context);
+        let summaries = resources::summaries(service).await?;
         // A session opened by `initialize` hears of new conversations
         // unasked from its first listing on; a later one asks through
         // `subscriptions/listen`.
@@ -305,7 +379,7 @@ impl ServerHandler for TodoMcpServer {
         if legacy {
             let known = summaries.iter().map(|summary| summary.id.clone()).collect();
             self.live
-                .announce_list_changes(&self.service, context.peer.clone(), known);
+                .announce_list_changes(service, context.peer.clone(), known);
         }
         let cursor = request.as_ref().and_then(|params| params.cursor.as_deref());
         resources::list_page(summaries, cursor)
@@ -322,9 +396,11 @@ impl ServerHandler for TodoMcpServer {
     async fn read_resource(
         &self,
         request: ReadResourceRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        resources::read(&self.service, &request.uri).await.map(Into::into)
+        resources::read(self.service_of(&context), &request.uri)
+            .await
+            .map(Into::into)
     }
 
     async fn subscribe(
@@ -333,7 +409,7 @@ impl ServerHandler for TodoMcpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         self.live
-            .subscribe(&self.service, context.peer.clone(), request.uri)
+            .subscribe(self.service_of(&context), context.peer.clone(), request.uri)
             .await
     }
 
@@ -351,7 +427,8 @@ impl ServerHandler for TodoMcpServer {
     }
 
     async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
-        self.live.listen(&self.service, context).await;
+        let service = self.service_of(context.request_context()).clone();
+        self.live.listen(&service, context).await;
         Ok(())
     }
 }

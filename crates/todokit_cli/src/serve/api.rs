@@ -1,8 +1,9 @@
 //! The board's JSON API: the conversations, one list as its profile shows
 //! it, and hand edits.
 
+use axum::Extension;
 use axum::Json;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, Query};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
@@ -13,7 +14,7 @@ use todokit::domain::outline;
 use todokit::{EditList, Profile, TodoState};
 
 use super::auth::refuse_edit;
-use super::board::Board;
+use super::board::Scope;
 use super::overview::{Cursor, MAX_PAGE_SIZE, PAGE_SIZE, page};
 use crate::view::stored_view;
 
@@ -32,7 +33,7 @@ pub struct PageRequest {
 /// `GET /api/conversations`: a page of the conversations, newest change
 /// first (`?limit=N&after=MILLIS:ID` for the next one). A page shorter
 /// than its limit is the last.
-pub async fn conversations(State(board): State<Board>, query: Query<PageRequest>) -> Response {
+pub async fn conversations(Extension(scope): Extension<Scope>, query: Query<PageRequest>) -> Response {
     let limit = match query.limit.as_deref().map(str::parse::<usize>) {
         None => PAGE_SIZE,
         Some(Ok(limit)) if (1..=MAX_PAGE_SIZE).contains(&limit) => limit,
@@ -49,7 +50,7 @@ pub async fn conversations(State(board): State<Board>, query: Query<PageRequest>
             );
         }
     };
-    match board.service.conversations().await {
+    match scope.service.conversations().await {
         Ok(list) => Json(page(&list, after.as_ref(), limit)).into_response(),
         Err(error) => failure(&error.to_string()),
     }
@@ -62,24 +63,24 @@ fn refused(message: impl Into<String>) -> Response {
 }
 
 /// `GET /api/conversations/{id}`: one list, as its profile shows it.
-pub async fn conversation(State(board): State<Board>, Path(id): Path<String>) -> Response {
-    Json(view(&board, &id).await).into_response()
+pub async fn conversation(Extension(scope): Extension<Scope>, Path(id): Path<String>) -> Response {
+    Json(view(&scope, &id).await).into_response()
 }
 
 /// One list as the page draws it: the profile that wrote it (and what
 /// that agent shows), the list settled under that profile, and whether the
 /// page may offer edits.
-pub async fn view(board: &Board, id: &str) -> Value {
-    view_until(board, id).await.0
+pub async fn view(scope: &Scope, id: &str) -> Value {
+    view_until(scope, id).await.0
 }
 
 /// [`view`], and when the profile will next show it differently with no
 /// commit (a finished task due to clear), if ever.
-pub async fn view_until(board: &Board, id: &str) -> (Value, Option<Timestamp>) {
-    let (profile, state) = stored_view(&board.service, id).await;
+pub async fn view_until(scope: &Scope, id: &str) -> (Value, Option<Timestamp>) {
+    let (profile, state) = stored_view(&scope.service, id).await;
     match state {
         Ok(state) => (
-            list_json(id, &profile, &state, board.auth.edits_allowed()),
+            list_json(id, &profile, &state, scope.can_edit),
             profile.settles_next_at(&state),
         ),
         Err(problem) => (
@@ -143,12 +144,12 @@ const BOARD_ACTIONS: [&str; 5] = ["start", "done", "drop", "claim", "release"];
 /// request may edit at all: a forged or read-only request is refused
 /// before any of it is parsed.
 pub async fn edit(
-    State(board): State<Board>,
+    Extension(scope): Extension<Scope>,
     Path(id): Path<String>,
     headers: HeaderMap,
     body: axum::body::Bytes,
 ) -> Response {
-    if let Some(refused) = refuse_edit(&board.auth, &headers) {
+    if let Some(refused) = refuse_edit(&scope, &headers) {
         return refused;
     }
     let json = headers
@@ -174,7 +175,7 @@ pub async fn edit(
         Ok(action) => action,
         Err(message) => return refused(message),
     };
-    match board.service.edit(&id, action).await {
+    match scope.service.edit(&id, action).await {
         Ok(edit) => Json(json!({"action": edit.map(|e| e.action)})).into_response(),
         Err(UserEditError::Service(error)) => failure(&error.to_string()),
         Err(error) => refused(error.to_string()),

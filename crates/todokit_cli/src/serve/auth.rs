@@ -1,9 +1,11 @@
-//! Who may see and change the board.
+//! Who may see and change the board and use the MCP endpoint.
 //!
-//! Without a token (loopback only) the board is open and read-only. With
-//! one, every request carries it: `Authorization: Bearer TOKEN` (scripts),
-//! or a cookie a browser gets from the one-time sign-in link printed at
-//! start. Edits also need the `X-Todokit-Csrf` header (which a cross-site
+//! Without a token (loopback only) the server is open and the board
+//! read-only. With one, every request carries a token: `Authorization:
+//! Bearer TOKEN` (scripts, MCP clients), or a cookie a browser gets from
+//! the one-time sign-in link printed at start. The operator's token
+//! (`--token`) sees the whole store; a tenant's (`--token-file`) only its
+//! namespace. Edits also need the `X-Todokit-Csrf` header (which a cross-site
 //! form cannot send) and, when the browser names one, a same-origin
 //! `Origin`.
 
@@ -16,6 +18,9 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
+use super::board::{Board, Scope};
+use super::tenants::{Caller, TokenFile};
+
 /// The cookie a signed-in browser carries.
 const COOKIE: &str = "todokit_session";
 /// The header that marks a request as the board's own script's.
@@ -23,7 +28,10 @@ pub const CSRF_HEADER: &str = "x-todokit-csrf";
 
 /// The board's secrets.
 pub struct Auth {
+    /// The operator's token.
     token: Option<String>,
+    /// The tenants' tokens.
+    tenants: Option<TokenFile>,
     /// What the sign-in cookie holds: random, never the token itself.
     session: String,
     /// The sign-in link's code until it is used.
@@ -31,19 +39,35 @@ pub struct Auth {
 }
 
 impl Auth {
-    /// Secrets for a board with `token` (none: open and read-only).
-    pub fn new(token: Option<String>) -> Self {
+    /// Secrets for a board with the operator's `token` and the `tenants`'
+    /// (neither: open and read-only).
+    pub fn new(token: Option<String>, tenants: Option<TokenFile>) -> Self {
         let login_code = token.as_ref().map(|_| random_hex());
         Self {
             token,
+            tenants,
             session: random_hex(),
             login_code: Mutex::new(login_code),
         }
     }
 
-    /// Whether the board takes edits: only with a token.
-    pub fn edits_allowed(&self) -> bool {
-        self.token.is_some()
+    /// Whether a request needs no token at all (no token of any kind was
+    /// given, so the server is on loopback).
+    pub fn is_open(&self) -> bool {
+        self.token.is_none() && self.tenants.is_none()
+    }
+
+    /// The tenants' token file, when there is one.
+    pub fn tenants(&self) -> Option<&TokenFile> {
+        self.tenants.as_ref()
+    }
+
+    /// Whether `caller` may edit from the board: anyone who holds a token.
+    pub fn edits_allowed(&self, caller: &Caller) -> bool {
+        match caller {
+            Caller::Operator => self.token.is_some(),
+            Caller::Tenant(_) => true,
+        }
     }
 
     /// The one-time sign-in code, while unused.
@@ -51,24 +75,36 @@ impl Auth {
         self.login_code.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
-    /// Whether `headers` carry the token or the sign-in cookie.
-    fn admits(&self, headers: &HeaderMap) -> bool {
-        let Some(token) = self.token.as_deref() else {
-            return true;
-        };
+    /// Who `headers` make a request: the operator (its token, the sign-in
+    /// cookie, or anyone on an open server), a tenant (a token of the token
+    /// file), or nobody (`None`).
+    pub fn caller(&self, headers: &HeaderMap) -> Option<Caller> {
+        if self.is_open() {
+            return Some(Caller::Operator);
+        }
         let bearer = headers
             .get(header::AUTHORIZATION)
             .and_then(|v| v.to_str().ok())
-            .and_then(bearer_credentials)
-            .is_some_and(|given| same(given.as_bytes(), token.as_bytes()));
-        let cookie = headers
-            .get_all(header::COOKIE)
-            .iter()
-            .filter_map(|v| v.to_str().ok())
-            .flat_map(|v| v.split(';'))
-            .filter_map(|pair| pair.trim().strip_prefix(COOKIE)?.strip_prefix('='))
-            .any(|given| same(given.as_bytes(), self.session.as_bytes()));
-        bearer || cookie
+            .and_then(bearer_credentials);
+        if let Some(given) = bearer {
+            if let Some(token) = self.token.as_deref()
+                && same(given.as_bytes(), token.as_bytes())
+            {
+                return Some(Caller::Operator);
+            }
+            if let Some(namespace) = self.tenants.as_ref().and_then(|t| t.namespace_of(given)) {
+                return Some(Caller::Tenant(namespace));
+            }
+        }
+        let signed_in = self.token.is_some()
+            && headers
+                .get_all(header::COOKIE)
+                .iter()
+                .filter_map(|v| v.to_str().ok())
+                .flat_map(|v| v.split(';'))
+                .filter_map(|pair| pair.trim().strip_prefix(COOKIE)?.strip_prefix('='))
+                .any(|given| same(given.as_bytes(), self.session.as_bytes()));
+        signed_in.then_some(Caller::Operator)
     }
 }
 
@@ -81,23 +117,38 @@ fn bearer_credentials(value: &str) -> Option<&str> {
         .then(|| credentials.trim_start_matches(' '))
 }
 
-/// Refuses requests without the token (when the board has one).
-pub async fn require_token(State(auth): State<Arc<Auth>>, request: Request, next: Next) -> Response {
-    if auth.admits(request.headers()) {
-        return next.run(request).await;
-    }
-    (
-        StatusCode::UNAUTHORIZED,
-        [(header::WWW_AUTHENTICATE, "Bearer")],
-        "this board needs its token: send Authorization: Bearer TOKEN, or open the sign-in link todokit serve \
-         printed\n",
-    )
-        .into_response()
+/// Refuses requests without a token the server knows (when it has any),
+/// and gives the others their [`Scope`].
+pub async fn require_token(State(board): State<Board>, mut request: Request, next: Next) -> Response {
+    let Some(caller) = board.auth.caller(request.headers()) else {
+        // Only the operator's token has a sign-in link.
+        let how = match board.auth.token {
+            Some(_) => "send Authorization: Bearer TOKEN, or open the sign-in link todokit serve printed",
+            None => "send Authorization: Bearer TOKEN with a token of the server's token file",
+        };
+        return (
+            StatusCode::UNAUTHORIZED,
+            [(header::WWW_AUTHENTICATE, "Bearer")],
+            format!("this server needs a token: {how}\n"),
+        )
+            .into_response();
+    };
+    // The main profile exists, so there is always a service.
+    let Some(service) = board.tenancy.service(&caller, None) else {
+        return StatusCode::INTERNAL_SERVER_ERROR.into_response();
+    };
+    let can_edit = board.auth.edits_allowed(&caller);
+    request.extensions_mut().insert(Scope {
+        caller,
+        service,
+        can_edit,
+    });
+    next.run(request).await
 }
 
 /// Why an edit request is refused before it is read, if it is.
-pub fn refuse_edit(auth: &Auth, headers: &HeaderMap) -> Option<Response> {
-    if !auth.edits_allowed() {
+pub fn refuse_edit(scope: &Scope, headers: &HeaderMap) -> Option<Response> {
+    if !scope.can_edit {
         return Some(
             (
                 StatusCode::FORBIDDEN,

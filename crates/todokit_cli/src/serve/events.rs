@@ -8,6 +8,7 @@
 use std::convert::Infallible;
 use std::time::Duration;
 
+use axum::Extension;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -17,7 +18,8 @@ use todokit::Subscription;
 use tokio::sync::broadcast::error::RecvError;
 
 use super::api::view_until;
-use super::board::{Board, MAX_EVENT_STREAMS};
+use super::board::{Board, MAX_EVENT_STREAMS, Scope};
+use super::overview::Overview;
 use super::overview::{PAGE_SIZE, page};
 
 /// A place among the open streams, held by the stream until the client
@@ -36,17 +38,21 @@ fn all_taken() -> Response {
 }
 
 /// `GET /api/conversations/{id}/events`: the list now, then every change.
-pub async fn conversation(State(board): State<Board>, Path(id): Path<String>) -> Response {
+pub async fn conversation(
+    State(board): State<Board>,
+    Extension(scope): Extension<Scope>,
+    Path(id): Path<String>,
+) -> Response {
     let Some(permit) = place(&board) else {
         return all_taken();
     };
-    let feed: Subscription = board.service.subscribe(&id);
-    let start = (board, id, feed, None::<String>, None, permit);
-    let events = stream::unfold(start, |(board, id, mut feed, last, due, permit)| async move {
+    let feed: Subscription = scope.service.subscribe(&id);
+    let start = (scope, id, feed, None::<String>, None, permit);
+    let events = stream::unfold(start, |(scope, id, mut feed, last, due, permit)| async move {
         let mut due = due;
         loop {
             let wait = due.map(|at: u64| {
-                let now = board.service.clock().now();
+                let now = scope.service.clock().now();
                 // A few milliseconds past the moment, so the task is due.
                 Duration::from_millis(at.saturating_sub(now).saturating_add(5))
             });
@@ -61,14 +67,14 @@ pub async fn conversation(State(board): State<Board>, Path(id): Path<String>) ->
                     feed.next().await;
                 }
             }
-            let (now, next) = view_until(&board, &id).await;
+            let (now, next) = view_until(&scope, &id).await;
             due = next;
             let now = now.to_string();
             if last.as_deref() != Some(now.as_str()) {
                 let event = Event::default().event("list").data(now.clone());
                 return Some((
                     Ok::<_, Infallible>(event),
-                    (board, id, feed, Some(now), due, permit),
+                    (scope, id, feed, Some(now), due, permit),
                 ));
             }
         }
@@ -80,27 +86,30 @@ pub async fn conversation(State(board): State<Board>, Path(id): Path<String>) ->
 /// event), then each change (`changed`: the summaries that changed and
 /// the ids that went). One that falls too far behind gets the first page
 /// again.
-pub async fn overview(State(board): State<Board>) -> Response {
+pub async fn overview(State(board): State<Board>, Extension(scope): Extension<Scope>) -> Response {
     let Some(permit) = place(&board) else {
         return all_taken();
     };
+    let overview = board.tenancy.overview(&scope.caller).await;
     // Following first, so nothing between the page and the first change
     // is missed.
-    let changes = board.overview.changes();
-    let first = first_page(&board);
+    let changes = overview.changes();
+    let first = first_page(&overview);
     let events = stream::unfold(
-        (board, changes, Some(first), permit),
-        |(board, mut changes, first, permit)| async move {
+        (overview, changes, Some(first), permit),
+        |(overview, mut changes, first, permit)| async move {
             if let Some(first) = first {
                 let event = Event::default().event("conversations").data(first);
-                return Some((Ok::<_, Infallible>(event), (board, changes, None, permit)));
+                return Some((Ok::<_, Infallible>(event), (overview, changes, None, permit)));
             }
             let event = match changes.recv().await {
                 Ok(change) => Event::default().event("changed").data(change.as_ref()),
-                Err(RecvError::Lagged(_)) => Event::default().event("conversations").data(first_page(&board)),
+                Err(RecvError::Lagged(_)) => Event::default()
+                    .event("conversations")
+                    .data(first_page(&overview)),
                 Err(RecvError::Closed) => return None,
             };
-            Some((Ok(event), (board, changes, None, permit)))
+            Some((Ok(event), (overview, changes, None, permit)))
         },
     );
     Sse::new(events).keep_alive(KeepAlive::default()).into_response()
@@ -108,8 +117,8 @@ pub async fn overview(State(board): State<Board>) -> Response {
 
 /// The first page of the latest listing, as the data of a `conversations`
 /// event (or the error, while listing fails).
-fn first_page(board: &Board) -> String {
-    let listing = board.overview.current();
+fn first_page(overview: &Overview) -> String {
+    let listing = overview.current();
     match &listing.error {
         Some(error) if listing.summaries.is_empty() => serde_json::json!({"error": error}).to_string(),
         _ => serde_json::to_string(page(&listing.summaries, None, PAGE_SIZE))

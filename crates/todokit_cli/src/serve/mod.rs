@@ -1,4 +1,6 @@
-//! `todokit serve`: a live web board of every conversation in the store.
+//! `todokit serve`: a live web board of every conversation in the store,
+//! and the MCP server over Streamable HTTP (`/mcp`, `/mcp/<profile>`; see
+//! `remote`).
 //!
 //! Plain HTML, CSS and JavaScript compiled into the binary (no build step,
 //! no CDN), a JSON API and Server-Sent Events fed by the library's
@@ -16,8 +18,11 @@ mod events;
 mod host;
 mod listen;
 mod overview;
+mod remote;
+mod tenants;
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
@@ -26,13 +31,15 @@ use axum::extract::DefaultBodyLimit;
 use axum::http::{HeaderValue, header};
 use axum::middleware;
 use axum::response::IntoResponse;
-use axum::routing::{get, post};
+use axum::routing::{any, get, post};
 use todokit::TodoWriteService;
+use tokio_util::sync::CancellationToken;
 
 use auth::Auth;
-use board::Board;
 pub use board::MAX_EVENT_STREAMS;
+use board::{Board, Tenancy};
 use host::Hosts;
+use tenants::TokenFile;
 
 /// The address the board listens on unless `--bind` says otherwise.
 pub const DEFAULT_BIND: &str = "127.0.0.1:7420";
@@ -61,43 +68,100 @@ impl std::fmt::Display for Refused {
 
 impl std::error::Error for Refused {}
 
-/// Serves the board for `service`'s store on `bind` until Ctrl-C, also to
-/// requests addressed to the `public_hosts` names (a proxy's).
-pub async fn run(
-    service: TodoWriteService,
-    bind: &str,
-    token: Option<String>,
-    public_hosts: &[String],
-) -> Result<()> {
+/// How `serve` is started.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Where to listen.
+    pub bind: String,
+    /// The operator's token: every namespace, and edits.
+    pub token: Option<String>,
+    /// The tenants' token file (`TOKEN NAMESPACE` lines).
+    pub token_file: Option<PathBuf>,
+    /// Names a proxy in front addresses the server by.
+    pub public_hosts: Vec<String>,
+}
+
+/// Serves the board and the MCP endpoint for `service`'s store until
+/// Ctrl-C or SIGTERM.
+pub async fn run(service: TodoWriteService, options: Options) -> Result<()> {
+    let bind = options.bind.as_str();
     let address: SocketAddr = bind.parse().map_err(|_| {
         Refused(format!(
             "--bind {bind:?} is not an address and port like {DEFAULT_BIND}"
         ))
     })?;
-    let token = token.filter(|t| !t.is_empty());
-    if !address.ip().is_loopback() && token.is_none() {
+    let token = options.token.filter(|t| !t.is_empty());
+    let tenants = match &options.token_file {
+        Some(path) => Some(TokenFile::open(path).map_err(Refused)?),
+        None => None,
+    };
+    if !address.ip().is_loopback() && token.is_none() && tenants.is_none() {
         bail!(Refused(format!(
             "binding {address} would show every list to anyone who can reach this machine; give --token TOKEN \
-             (or bind a loopback address such as {DEFAULT_BIND})"
+             or --token-file FILE (or bind a loopback address such as {DEFAULT_BIND})"
         )));
     }
-    let auth = Arc::new(Auth::new(token));
+    let auth = Arc::new(Auth::new(token, tenants));
     let listener = tokio::net::TcpListener::bind(address)
         .await
         .with_context(|| format!("cannot listen on {address}"))?;
     let local = listener.local_addr().context("the listening address")?;
-    println!("todokit serve: the board is at http://{local}/");
+    say(&format!("todokit serve: the board is at http://{local}/"));
     if let Some(code) = auth.login_code() {
-        println!("todokit serve: open http://{local}/login?code={code} once to sign this browser in");
+        say(&format!(
+            "todokit serve: open http://{local}/login?code={code} once to sign this browser in"
+        ));
     }
+    say(&format!(
+        "todokit serve: MCP over Streamable HTTP at http://{local}/mcp (and /mcp/PROFILE)"
+    ));
+    let tenancy = Arc::new(Tenancy::new(service));
+    // Started now, so the first page is not kept waiting for a listing.
+    tenancy.overview(&tenants::Caller::Operator).await;
+    let cancel = CancellationToken::new();
     let board = Board {
-        overview: overview::Overview::start(service.clone()).await,
-        service,
-        auth,
+        mcp: Arc::new(remote::Endpoints::new(Arc::clone(&tenancy), cancel.clone())),
+        tenancy,
+        auth: Arc::clone(&auth),
         streams: Arc::new(tokio::sync::Semaphore::new(MAX_EVENT_STREAMS)),
     };
-    let app = router(board, Hosts::new(local.port(), public_hosts));
-    listen::serve(listener, app).await
+    let reloads = tokio::spawn(reload_on_hangup(auth));
+    let app = router(board, Hosts::new(local.port(), &options.public_hosts));
+    let served = listen::serve(listener, app).await;
+    cancel.cancel();
+    reloads.abort();
+    served
+}
+
+/// Prints a line on standard output, flushed; a reader that went away
+/// (a supervisor that kept only the first line) does not stop the server.
+fn say(line: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{line}").and_then(|()| out.flush());
+}
+
+/// Reads the token file again on each SIGHUP; a file that cannot be read
+/// leaves the tokens as they were.
+async fn reload_on_hangup(auth: Arc<Auth>) {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let Ok(mut hangups) = signal(SignalKind::hangup()) else {
+            return;
+        };
+        while hangups.recv().await.is_some() {
+            let Some(tenants) = auth.tenants() else {
+                continue;
+            };
+            match tenants.reload() {
+                Ok(count) => eprintln!("todokit serve: read the token file again: {count} token(s)"),
+                Err(error) => eprintln!("todokit serve: {error}; the tokens stay as they were"),
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = auth;
 }
 
 fn router(board: Board, hosts: Hosts) -> Router {
@@ -111,12 +175,12 @@ fn router(board: Board, hosts: Hosts) -> Router {
         .route("/api/conversations/{id}/events", get(events::conversation))
         .route("/api/conversations/{id}/edits", post(api::edit))
         .route("/api/events", get(events::overview))
-        .layer(middleware::from_fn_with_state(
-            Arc::clone(&board.auth),
-            auth::require_token,
-        ));
+        .route("/mcp", any(remote::main_endpoint))
+        .route("/mcp/{profile}", any(remote::profile_endpoint))
+        .layer(middleware::from_fn_with_state(board.clone(), auth::require_token));
     Router::new()
         .route("/login", get(auth::login))
+        .route("/healthz", get(healthz))
         .merge(guarded)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(middleware::from_fn_with_state(
@@ -148,6 +212,12 @@ async fn security_headers(
         .entry(header::CACHE_CONTROL)
         .or_insert(HeaderValue::from_static("no-store"));
     response
+}
+
+/// `GET /healthz`: 200 while the process serves (for a load balancer; it
+/// needs no token and says nothing about the store).
+async fn healthz() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], "ok\n")
 }
 
 async fn page() -> impl IntoResponse {

@@ -2,8 +2,11 @@
 // (@modelcontextprotocol/client), for the Rust tests.
 //
 // Usage: node mcp_client.mjs TODOKIT STORE legacy|modern
+//        node mcp_client.mjs http://HOST:PORT/mcp[/PROFILE] HEADERS legacy|modern
 //
-// It starts `TODOKIT --store STORE mcp` over standard input and output, in
+// It starts `TODOKIT --store STORE mcp` over standard input and output, or
+// connects to the URL over Streamable HTTP sending HEADERS (a JSON object:
+// `Authorization`, `Todokit-Conversation`, ...) with every request, in
 // the protocol era asked for: `legacy` opens the session with `initialize`
 // (2025-11-25) and follows resources with resources/subscribe; `modern`
 // pins 2026-07-28 and follows them with subscriptions/listen. Then it reads
@@ -12,6 +15,9 @@
 //   {"do":"read","uri":U}      -> {"read": CONTENTS}
 //   {"do":"follow","uris":[U...]}  -> {"following": [U...], "honored": FILTER}
 //   {"do":"unfollow","uris":[U...]} -> {"unfollowed": [U...]}
+//   {"do":"tools"}             -> {"tools": [TOOL...]}
+//   {"do":"call","name":N,"arguments":A,"meta":M} -> {"called": RESULT}
+//   {"do":"session"}           -> {"session": ID or null}
 // (`legacy` subscribes to each URI in turn and stops at the first refusal;
 // `modern` opens one listen for them all, and `unfollow` closes the listen
 // opened with the same URIs.)
@@ -19,6 +25,7 @@
 // {"updated": URI} or {"listChanged": true}. A failed command prints
 // {"failed": MESSAGE, "code": CODE}.
 import { Client } from "@modelcontextprotocol/client";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { createInterface } from "node:readline";
 
@@ -34,7 +41,9 @@ client.setNotificationHandler("notifications/resources/list_changed", () => {
   say({ listChanged: true });
 });
 
-const transport = new StdioClientTransport({ command: todokit, args: ["--store", store, "mcp"], stderr: "inherit" });
+const transport = todokit.startsWith("http")
+  ? new StreamableHTTPClientTransport(new URL(todokit), { requestInit: { headers: JSON.parse(store) } })
+  : new StdioClientTransport({ command: todokit, args: ["--store", store, "mcp"], stderr: "inherit" });
 const listens = new Map();
 
 async function run(command) {
@@ -53,6 +62,24 @@ async function run(command) {
   if (command.do === "read") {
     const read = await client.readResource({ uri: command.uri });
     return { read: read.contents };
+  }
+  if (command.do === "tools") {
+    const tools = [];
+    let cursor;
+    do {
+      const page = await client.listTools(cursor === undefined ? {} : { cursor });
+      tools.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    return { tools };
+  }
+  if (command.do === "call") {
+    const params = { name: command.name, arguments: command.arguments ?? {} };
+    if (command.meta !== undefined) params._meta = command.meta;
+    return { called: await client.callTool(params) };
+  }
+  if (command.do === "session") {
+    return { session: transport.sessionId ?? null };
   }
   const key = JSON.stringify(command.uris);
   if (command.do === "follow") {

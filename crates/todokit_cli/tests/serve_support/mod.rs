@@ -197,8 +197,17 @@ pub struct Events {
 impl Events {
     /// Opens `path` as an event stream.
     pub fn open(address: &str, path: &str) -> Events {
+        Self::open_with(address, path, &[])
+    }
+
+    /// Opens `path` as an event stream, sending `headers` too.
+    pub fn open_with(address: &str, path: &str, headers: &[(&str, &str)]) -> Events {
         let mut stream = TcpStream::connect(address).expect("the server accepts");
-        let request = format!("GET {path} HTTP/1.1\r\nHost: {address}\r\nAccept: text/event-stream\r\n\r\n");
+        let mut request = format!("GET {path} HTTP/1.1\r\nHost: {address}\r\nAccept: text/event-stream\r\n");
+        for (name, value) in headers {
+            request.push_str(&format!("{name}: {value}\r\n"));
+        }
+        request.push_str("\r\n");
         stream.write_all(request.as_bytes()).expect("the request is sent");
         stream.set_read_timeout(Some(Duration::from_millis(200))).ok();
         Events {

@@ -2,6 +2,7 @@
 
 mod json_file;
 mod memory;
+mod namespaced;
 #[cfg(feature = "postgres")]
 mod postgres;
 mod wakes;
@@ -11,6 +12,7 @@ pub use json_file::{
     SWEEP_EVERY_SAVES, SWEEP_INTERVAL,
 };
 pub use memory::{DEFAULT_READY_CONVERSATIONS, MemoryStore};
+pub use namespaced::{NAMESPACE_SEPARATOR, NamespacedStore};
 #[cfg(feature = "postgres")]
 pub use postgres::{
     DEFAULT_CONNECT_TIMEOUT, DEFAULT_POOL_SIZE, DEFAULT_STATEMENT_TIMEOUT, PostgresStore, SCHEMA_VERSION,

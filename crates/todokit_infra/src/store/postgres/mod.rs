@@ -358,17 +358,39 @@ impl ConversationContext for PostgresStore {
     /// One query over the summaries saves keep; only a row whose summary
     /// was cleared (a hand edit in SQL) or cannot be read has its list read.
     async fn conversations(&self) -> Result<Vec<StoredConversation>, StoreError> {
+        self.listing(None).await
+    }
+
+    async fn conversations_under(&self, prefix: &str) -> Result<Vec<StoredConversation>, StoreError> {
+        self.listing(Some(prefix)).await
+    }
+}
+
+impl PostgresStore {
+    /// Every stored conversation, or those whose id starts with `prefix`:
+    /// a key range compared byte-wise (`COLLATE "C"`), so the database's
+    /// collation cannot put an id of another prefix inside it.
+    async fn listing(&self, prefix: Option<&str>) -> Result<Vec<StoredConversation>, StoreError> {
+        const COLUMNS: &str = "SELECT conversation, version, summary, CASE WHEN summary IS NULL THEN state END, \
+             (extract(epoch from updated_at) * 1000)::bigint FROM todokit_conversations";
         let client = self.client().await?;
         let rows = self
-            .bounded("read from", client, async |client| {
-                client
-                    .query(
-                        "SELECT conversation, version, summary, CASE WHEN summary IS NULL THEN state END, \
-                         (extract(epoch from updated_at) * 1000)::bigint \
-                         FROM todokit_conversations ORDER BY updated_at DESC",
-                        &[],
-                    )
-                    .await
+            .bounded("read from", client, async |client| match prefix {
+                None => {
+                    client
+                        .query(&format!("{COLUMNS} ORDER BY updated_at DESC"), &[])
+                        .await
+                }
+                Some(prefix) => {
+                    // `conversation LIKE prefix%` would need the prefix's own
+                    // `%` and `_` escaped; a range needs nothing.
+                    let query = format!(
+                        "{COLUMNS} WHERE conversation COLLATE \"C\" >= $1 \
+                         AND ($2::text IS NULL OR conversation COLLATE \"C\" < $2) ORDER BY updated_at DESC"
+                    );
+                    let above = prefix_end(prefix);
+                    client.query(&query, &[&prefix, &above]).await
+                }
             })
             .await
             .map_err(Failure::into_error)?;
@@ -395,6 +417,23 @@ impl ConversationContext for PostgresStore {
         }
         Ok(listed)
     }
+}
+
+/// The first string after every string that starts with `prefix`, in byte
+/// order: the prefix with its last character raised by one (characters at
+/// `char::MAX` dropped first); `None` when there is none (every id is
+/// after it).
+fn prefix_end(prefix: &str) -> Option<String> {
+    let mut chars: Vec<char> = prefix.chars().collect();
+    while let Some(last) = chars.pop() {
+        // The next scalar value, skipping the surrogate gap.
+        let next = (u32::from(last) + 1..=u32::from(char::MAX)).find_map(char::from_u32);
+        if let Some(next) = next {
+            chars.push(next);
+            return Some(chars.into_iter().collect());
+        }
+    }
+    None
 }
 
 /// The outcome of a save that got no answer (`error`), settled by reading

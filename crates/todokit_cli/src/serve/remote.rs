@@ -1,0 +1,324 @@
+//! `/mcp` and `/mcp/<profile>`: the MCP server over Streamable HTTP, the
+//! transport the MCP specification defines for remote servers.
+//!
+//! rmcp's `StreamableHttpService` does the protocol (sessions, streams,
+//! the body cap, idle expiry, both protocol eras); its own `Host` check is
+//! off because the board's outer layer refuses a foreign `Host` for every
+//! route. What it does not know is added here: who the caller is (its
+//! [`Scope`]: the whole store, or one tenant's namespace), the conversation
+//! a request names, and that a session belongs to the caller that opened
+//! it: a session id presented with another caller's token is unknown.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use axum::Extension;
+use axum::extract::{Path, Query, Request, State};
+use axum::http::{HeaderMap, Method, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use percent_encoding::percent_decode_str;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+use tokio_util::sync::CancellationToken;
+use tower_service::Service as _;
+
+use super::board::{Board, Scope, Tenancy};
+use super::tenants::Caller;
+use todokit_cli::mcp::{MAX_MESSAGE_BYTES, RemoteScope, TodoMcpServer};
+
+/// The header that names a request's conversation (percent-encoded UTF-8).
+pub const CONVERSATION_HEADER: &str = "todokit-conversation";
+
+/// The query parameter that names a request's conversation.
+pub const CONVERSATION_QUERY: &str = "conversation";
+
+/// The conversation of a request that names none.
+pub const DEFAULT_CONVERSATION: &str = "default";
+
+/// The longest conversation id a request may name, in bytes.
+pub const MAX_CONVERSATION_BYTES: usize = 4096;
+
+/// The most MCP sessions one process keeps open at once; an `initialize`
+/// past this is refused (503) until sessions end or expire (rmcp closes
+/// one idle for five minutes).
+pub const MAX_SESSIONS: usize = 4096;
+
+const SESSION_HEADER: &str = "mcp-session-id";
+
+type Http = StreamableHttpService<TodoMcpServer, LocalSessionManager>;
+
+/// One profile's endpoint.
+struct Endpoint {
+    http: Http,
+    sessions: Arc<LocalSessionManager>,
+}
+
+/// Every profile's endpoint (made on first use), and which caller opened
+/// each session.
+pub(super) struct Endpoints {
+    tenancy: Arc<Tenancy>,
+    endpoints: Mutex<HashMap<&'static str, Endpoint>>,
+    owners: Mutex<HashMap<String, Caller>>,
+    cancel: CancellationToken,
+}
+
+impl Endpoints {
+    /// Endpoints over `tenancy`'s store; cancelling `cancel` ends every
+    /// session.
+    pub(super) fn new(tenancy: Arc<Tenancy>, cancel: CancellationToken) -> Self {
+        Self {
+            tenancy,
+            endpoints: Mutex::default(),
+            owners: Mutex::default(),
+            cancel,
+        }
+    }
+
+    /// The endpoint of the profile `name` (the main one when `None`), and
+    /// its session manager; `None` when no profile has that name.
+    fn endpoint(&self, name: Option<&str>) -> Option<(Http, Arc<LocalSessionManager>)> {
+        // The operator's service carries the profile's name and words
+        // (instructions); each request brings its caller's own service.
+        let service = self.tenancy.service(&Caller::Operator, name)?;
+        let profile = service.profile().name();
+        let mut endpoints = self.endpoints.lock().unwrap_or_else(PoisonError::into_inner);
+        let endpoint = endpoints.entry(profile).or_insert_with(|| {
+            let sessions = Arc::new(LocalSessionManager::default());
+            let server = TodoMcpServer::new(service, DEFAULT_CONVERSATION);
+            let config = StreamableHttpServerConfig::default()
+                .disable_allowed_hosts()
+                .with_max_request_body_bytes(MAX_MESSAGE_BYTES)
+                .with_cancellation_token(self.cancel.child_token());
+            let http = StreamableHttpService::new(
+                move || Ok(server.clone().for_new_session()),
+                Arc::clone(&sessions),
+                config,
+            );
+            Endpoint { http, sessions }
+        });
+        Some((endpoint.http.clone(), Arc::clone(&endpoint.sessions)))
+    }
+
+    /// Forgets the owners of sessions rmcp no longer has; true when there
+    /// is room for another.
+    async fn room_for_a_session(&self) -> bool {
+        if self.owners.lock().unwrap_or_else(PoisonError::into_inner).len() < MAX_SESSIONS {
+            return true;
+        }
+        let managers: Vec<Arc<LocalSessionManager>> = self
+            .endpoints
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .values()
+            .map(|endpoint| Arc::clone(&endpoint.sessions))
+            .collect();
+        let mut live = std::collections::HashSet::new();
+        for manager in managers {
+            live.extend(manager.sessions.read().await.keys().map(|id| id.to_string()));
+        }
+        let mut owners = self.owners.lock().unwrap_or_else(PoisonError::into_inner);
+        owners.retain(|id, _| live.contains(id));
+        owners.len() < MAX_SESSIONS
+    }
+}
+
+/// `/mcp`: the main profile's tools.
+pub async fn main_endpoint(
+    State(board): State<Board>,
+    Extension(scope): Extension<Scope>,
+    request: Request,
+) -> Response {
+    answer(&board, scope, None, request).await
+}
+
+/// `/mcp/{profile}`: any profile's tools, by name.
+pub async fn profile_endpoint(
+    State(board): State<Board>,
+    Extension(scope): Extension<Scope>,
+    Path(profile): Path<String>,
+    request: Request,
+) -> Response {
+    answer(&board, scope, Some(&profile), request).await
+}
+
+async fn answer(board: &Board, scope: Scope, profile: Option<&str>, mut request: Request) -> Response {
+    if board.auth.is_open()
+        && let Some(origin) = request.headers().get(header::ORIGIN)
+        && !is_loopback_origin(origin.to_str().unwrap_or_default())
+    {
+        return refuse(
+            StatusCode::FORBIDDEN,
+            "this server has no token, so only pages on this machine (a loopback Origin) may call it",
+        );
+    }
+    let Some(service) = board.tenancy.service(&scope.caller, profile) else {
+        let names = todokit::profiles::names().join(", ");
+        return refuse(
+            StatusCode::NOT_FOUND,
+            &format!(
+                "no profile is called {:?}; the profiles: {names}",
+                profile.unwrap_or_default()
+            ),
+        );
+    };
+    let conversation = match conversation_of(request.headers(), request.uri()) {
+        Ok(conversation) => conversation,
+        Err(message) => return refuse(StatusCode::BAD_REQUEST, &message),
+    };
+    let Some((mut http, _)) = board.mcp.endpoint(profile) else {
+        return StatusCode::INTERNAL_SERVER_ERROR.into_response();
+    };
+    let session = request
+        .headers()
+        .get(SESSION_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
+    match &session {
+        Some(id) => {
+            let owners = board.mcp.owners.lock().unwrap_or_else(PoisonError::into_inner);
+            if owners.get(id).is_some_and(|owner| *owner != scope.caller) {
+                // What rmcp answers for a session it does not know.
+                return (StatusCode::NOT_FOUND, "Not Found: Session not found").into_response();
+            }
+        }
+        None if request.method() == Method::POST && !board.mcp.room_for_a_session().await => {
+            return refuse(
+                StatusCode::SERVICE_UNAVAILABLE,
+                &format!("this server already holds {MAX_SESSIONS} MCP sessions; retry later"),
+            );
+        }
+        None => {}
+    }
+    let deleting = request.method() == Method::DELETE;
+    request
+        .extensions_mut()
+        .insert(RemoteScope::new(service, conversation));
+    let Ok(mut response) = http.call(request).await;
+    if deleting && response.status() == StatusCode::ACCEPTED {
+        // rmcp answers a session's end with 202; the Python SDK takes only
+        // 200 or 204 as done (and logs a failure otherwise).
+        *response.status_mut() = StatusCode::NO_CONTENT;
+    }
+    let opened = response
+        .headers()
+        .get(SESSION_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
+    let mut owners = board.mcp.owners.lock().unwrap_or_else(PoisonError::into_inner);
+    match (session, opened) {
+        (None, Some(opened)) => {
+            owners.insert(opened, scope.caller);
+        }
+        (Some(id), _) if deleting && response.status().is_success() => {
+            owners.remove(&id);
+        }
+        _ => {}
+    }
+    drop(owners);
+    response.map(axum::body::Body::new)
+}
+
+/// The conversation a request names in its header or query (a `_meta` key
+/// in the message overrides both), else the default; the error says what
+/// is wrong with the one it names.
+fn conversation_of(headers: &HeaderMap, uri: &axum::http::Uri) -> Result<String, String> {
+    let named = if let Some(value) = headers.get(CONVERSATION_HEADER) {
+        let text = value
+            .to_str()
+            .map_err(|_| format!("the {CONVERSATION_HEADER} header must be percent-encoded UTF-8"))?;
+        let decoded = percent_decode_str(text)
+            .decode_utf8()
+            .map_err(|_| format!("the {CONVERSATION_HEADER} header must be percent-encoded UTF-8"))?;
+        Some(decoded.into_owned())
+    } else {
+        let query = Query::<HashMap<String, String>>::try_from_uri(uri)
+            .map_err(|error| format!("the query cannot be read: {error}"))?;
+        query.0.get(CONVERSATION_QUERY).cloned()
+    };
+    let conversation = named.unwrap_or_else(|| DEFAULT_CONVERSATION.to_owned());
+    check_conversation(&conversation)?;
+    Ok(conversation)
+}
+
+/// Refuses a conversation id todokit will not store for a remote caller.
+pub(crate) fn check_conversation(conversation: &str) -> Result<(), String> {
+    if conversation.is_empty() {
+        return Err("a conversation id cannot be empty".to_owned());
+    }
+    if conversation.len() > MAX_CONVERSATION_BYTES {
+        return Err(format!(
+            "a conversation id is at most {MAX_CONVERSATION_BYTES} bytes; this one is {}",
+            conversation.len()
+        ));
+    }
+    Ok(())
+}
+
+/// Whether `origin` is a page on this machine.
+fn is_loopback_origin(origin: &str) -> bool {
+    let Some(rest) = origin
+        .strip_prefix("http://")
+        .or_else(|| origin.strip_prefix("https://"))
+    else {
+        return false;
+    };
+    let host = match rest.strip_prefix('[') {
+        Some(bracketed) => bracketed.split(']').next().unwrap_or_default(),
+        None => rest.split(':').next().unwrap_or_default(),
+    };
+    host.eq_ignore_ascii_case("localhost")
+        || host.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback())
+}
+
+fn refuse(status: StatusCode, message: &str) -> Response {
+    (status, format!("{message}\n")).into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use pretty_assertions::assert_eq;
+
+    use super::*;
+
+    #[test]
+    fn loopback_origins_are_this_machines_pages() {
+        let fixture = [
+            "http://localhost:5173",
+            "http://127.0.0.1",
+            "https://[::1]:8443",
+            "http://LOCALHOST",
+            "https://example.com",
+            "http://127.0.0.1.example.com",
+            "null",
+            "http://[::2]:1",
+        ];
+        let actual: Vec<bool> = fixture.iter().map(|o| is_loopback_origin(o)).collect();
+        let expected = vec![true, true, true, true, false, false, false, false];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn a_request_names_its_conversation_by_header_then_query() {
+        let uri = |text: &str| text.parse::<axum::http::Uri>().unwrap();
+        let mut header = HeaderMap::new();
+        header.insert(CONVERSATION_HEADER, "caf%C3%A9%2F1".parse().unwrap());
+        let mut bad = HeaderMap::new();
+        bad.insert(CONVERSATION_HEADER, "%FF".parse().unwrap());
+        let long = format!("/mcp?conversation={}", "a".repeat(MAX_CONVERSATION_BYTES + 1));
+        let actual = vec![
+            conversation_of(&header, &uri("/mcp?conversation=q")),
+            conversation_of(&HeaderMap::new(), &uri("/mcp?conversation=q%20r")),
+            conversation_of(&HeaderMap::new(), &uri("/mcp")),
+            conversation_of(&bad, &uri("/mcp")),
+            conversation_of(&HeaderMap::new(), &uri(&long)),
+        ];
+        let expected = vec![
+            Ok("café/1".to_owned()),
+            Ok("q r".to_owned()),
+            Ok("default".to_owned()),
+            Err("the todokit-conversation header must be percent-encoded UTF-8".to_owned()),
+            Err("a conversation id is at most 4096 bytes; this one is 4097".to_owned()),
+        ];
+        assert_eq!(actual, expected);
+    }
+}

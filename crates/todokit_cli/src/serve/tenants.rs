@@ -1,0 +1,187 @@
+//! Tenants: the `--token-file` that gives each token a namespace of the
+//! store, and who a request's credentials make it.
+//!
+//! A line is `TOKEN NAMESPACE`; blank lines and lines starting with `#`
+//! are skipped. A namespace is 1 to 32 of `a-z 0-9 _ -`, so it can never
+//! hold the `/` that ends it in a stored id. Tokens are kept as their
+//! SHA-256 only: looking one up compares digests, so the time a wrong token
+//! takes tells nothing about a right one.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock};
+
+use sha2::{Digest, Sha256};
+
+/// The longest namespace.
+pub const MAX_NAMESPACE_BYTES: usize = 32;
+
+/// Who a request is.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Caller {
+    /// The operator (`--token`), or anyone on a loopback server with no
+    /// token at all: the whole store, ids as stored (`NAMESPACE/ID`).
+    Operator,
+    /// A tenant: its namespace only, ids without the prefix.
+    Tenant(Arc<str>),
+}
+
+impl Caller {
+    /// The namespace the caller is confined to, if any.
+    pub fn namespace(&self) -> Option<&Arc<str>> {
+        match self {
+            Caller::Operator => None,
+            Caller::Tenant(namespace) => Some(namespace),
+        }
+    }
+}
+
+/// Whether `namespace` is one a token file may name.
+pub fn is_namespace(namespace: &str) -> bool {
+    (1..=MAX_NAMESPACE_BYTES).contains(&namespace.len())
+        && namespace
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-')
+}
+
+/// The digest a token is known by.
+fn digest(token: &str) -> [u8; 32] {
+    Sha256::digest(token.as_bytes()).into()
+}
+
+/// The tokens of a token file, by digest.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Tokens(HashMap<[u8; 32], Arc<str>>);
+
+impl Tokens {
+    /// Reads a token file's text; the error names the line at fault.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let mut tokens = HashMap::new();
+        for (index, line) in text.lines().enumerate() {
+            let number = index + 1;
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let mut words = line.split_whitespace();
+            let (Some(token), Some(namespace), None) = (words.next(), words.next(), words.next()) else {
+                return Err(format!(
+                    "line {number}: expected `TOKEN NAMESPACE` (two words), got {} word(s)",
+                    line.split_whitespace().count()
+                ));
+            };
+            if !is_namespace(namespace) {
+                return Err(format!(
+                    "line {number}: namespace {namespace:?} must be 1 to {MAX_NAMESPACE_BYTES} of a-z, 0-9, `_` \
+                     and `-`"
+                ));
+            }
+            if tokens.insert(digest(token), Arc::from(namespace)).is_some() {
+                return Err(format!(
+                    "line {number}: this token is listed already (a token opens one namespace)"
+                ));
+            }
+        }
+        Ok(Self(tokens))
+    }
+
+    /// The namespace `token` opens.
+    pub fn namespace_of(&self, token: &str) -> Option<Arc<str>> {
+        self.0.get(&digest(token)).cloned()
+    }
+
+    /// How many tokens there are.
+    pub fn count(&self) -> usize {
+        self.0.len()
+    }
+}
+
+/// A token file and its current tokens, re-read on demand (SIGHUP).
+#[derive(Debug)]
+pub struct TokenFile {
+    path: PathBuf,
+    tokens: RwLock<Tokens>,
+}
+
+impl TokenFile {
+    /// Reads `path`; the error says what is wrong with it.
+    pub fn open(path: &Path) -> Result<Self, String> {
+        let tokens = Self::read(path)?;
+        Ok(Self {
+            path: path.to_owned(),
+            tokens: RwLock::new(tokens),
+        })
+    }
+
+    fn read(path: &Path) -> Result<Tokens, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|error| format!("--token-file {}: {error}", path.display()))?;
+        Tokens::parse(&text).map_err(|error| format!("--token-file {}: {error}", path.display()))
+    }
+
+    /// Reads the file again. On an error the tokens stay as they were and
+    /// the error is returned for the operator's log.
+    pub fn reload(&self) -> Result<usize, String> {
+        let tokens = Self::read(&self.path)?;
+        let count = tokens.count();
+        *self.tokens.write().unwrap_or_else(|p| p.into_inner()) = tokens;
+        Ok(count)
+    }
+
+    /// The namespace `token` opens now.
+    pub fn namespace_of(&self, token: &str) -> Option<Arc<str>> {
+        self.tokens
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .namespace_of(token)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use pretty_assertions::assert_eq;
+
+    use super::*;
+
+    #[test]
+    fn a_token_file_maps_tokens_to_namespaces() {
+        let fixture = "# fleet tokens\n\nt-acme acme\n  t-initech   initech_2  \n";
+        let tokens = Tokens::parse(fixture).unwrap();
+        let actual = (
+            tokens.namespace_of("t-acme").as_deref().map(str::to_owned),
+            tokens.namespace_of("t-initech").as_deref().map(str::to_owned),
+            tokens.namespace_of("acme"),
+            tokens.count(),
+        );
+        let expected = (Some("acme".to_owned()), Some("initech_2".to_owned()), None, 2);
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn a_bad_token_file_names_its_line() {
+        let fixture = [
+            "t1 acme\nt1 initech\n",
+            "t1\n",
+            "t1 acme extra\n",
+            "t1 Acme\n",
+            "t1 a/b\n",
+            &format!("t1 {}\n", "a".repeat(33)),
+        ];
+        let actual: Vec<String> = fixture
+            .iter()
+            .map(|text| Tokens::parse(text).unwrap_err())
+            .collect();
+        let expected = vec![
+            "line 2: this token is listed already (a token opens one namespace)".to_owned(),
+            "line 1: expected `TOKEN NAMESPACE` (two words), got 1 word(s)".to_owned(),
+            "line 1: expected `TOKEN NAMESPACE` (two words), got 3 word(s)".to_owned(),
+            "line 1: namespace \"Acme\" must be 1 to 32 of a-z, 0-9, `_` and `-`".to_owned(),
+            "line 1: namespace \"a/b\" must be 1 to 32 of a-z, 0-9, `_` and `-`".to_owned(),
+            format!(
+                "line 1: namespace \"{}\" must be 1 to 32 of a-z, 0-9, `_` and `-`",
+                "a".repeat(33)
+            ),
+        ];
+        assert_eq!(actual, expected);
+    }
+}

@@ -1,0 +1,192 @@
+//! `todokit serve`'s MCP endpoint over Streamable HTTP, driven by the
+//! official TypeScript SDK's `StreamableHTTPClientTransport`
+//! (`tests/clients/mcp_client.mjs`): every profile's tools listed and
+//! called, resources read and followed in both protocol eras, and the
+//! conversation a request names by `_meta`, header or query.
+
+use std::path::Path;
+
+use pretty_assertions::assert_eq;
+use serde_json::{Value, json};
+
+mod cli_support;
+mod node_support;
+mod serve_support;
+use node_support::NodeClient;
+use serve_support::{Server, todo, todokit, write_todos};
+
+const PACKAGE: &str = "@modelcontextprotocol/client";
+
+/// A client of `url` sending `headers` with every request, connected.
+fn connect(url: &str, headers: &Value, era: &str) -> NodeClient {
+    let args = [url.to_owned(), headers.to_string(), era.to_owned()];
+    let mut client = NodeClient::start("mcp_client.mjs", PACKAGE, &args, &[]);
+    client.next_where("the connection", |m| m.get("connected").is_some());
+    client
+}
+
+/// The client's answer to `command`.
+fn ask(client: &mut NodeClient, command: Value, key: &str) -> Value {
+    client.send(command.clone());
+    let answer = client.next_where(key, |m| m.get(key).is_some() || m.get("failed").is_some());
+    match answer.get(key) {
+        Some(value) => value.clone(),
+        None => panic!("{command} failed: {answer}"),
+    }
+}
+
+/// What `todokit call` answers on `store` for the same call.
+fn cli_call(store: &Path, profile: &str, conversation: &str, tool: &str, args: &str) -> Value {
+    let out = todokit(store)
+        .args([
+            "--profile",
+            profile,
+            "--conversation",
+            conversation,
+            "call",
+            tool,
+            args,
+        ])
+        .output()
+        .expect("todokit runs");
+    let answer: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    json!({"text": answer["content"], "isError": answer["is_error"], "details": answer["details"]})
+}
+
+#[test]
+fn the_typescript_client_lists_and_calls_every_profile_over_http() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("store");
+    let reference = dir.path().join("reference");
+    let server = Server::start(&store, &[]);
+    let mut actual = Vec::new();
+    let mut expected = Vec::new();
+    for profile in todokit::profiles::all() {
+        let name = profile.name();
+        let conversation = format!("ex-{name}");
+        let headers = json!({"Todokit-Conversation": conversation});
+        let mut client = connect(&server.url(&format!("/mcp/{name}")), &headers, "legacy");
+        let tools = ask(&mut client, json!({"do": "tools"}), "tools");
+        let example = profile.example().expect("every profile has an example");
+        let call = json!({"do": "call", "name": example.tool, "arguments": serde_json::from_str::<Value>(example.arguments).unwrap_or_default()});
+        let called = ask(&mut client, call, "called");
+        actual.push(json!({
+            "profile": name,
+            "tools": tools,
+            "answer": {"text": called["content"][0]["text"], "isError": called["isError"], "details": called["structuredContent"]},
+        }));
+        let definitions: Vec<Value> = profile
+            .tools()
+            .map(|tool| todokit::app::schema::definition(tool, todokit::SchemaTarget::Mcp))
+            .collect();
+        expected.push(json!({
+            "profile": name,
+            "tools": definitions,
+            "answer": cli_call(&reference, name, &conversation, example.tool, example.arguments),
+        }));
+    }
+    assert_eq!(actual, expected);
+}
+
+#[test]
+fn the_conversation_comes_from_meta_then_header_then_query_then_default() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("store");
+    let server = Server::start(&store, &[]);
+    let one = |text: &str| json!({"todos": [todo(text, "pending")]});
+    let call = |text: &str| json!({"do": "call", "name": "TodoWrite", "arguments": one(text)});
+    let mut by_header = connect(
+        &server.url("/mcp?conversation=from-query"),
+        &json!({"Todokit-Conversation": "caf%C3%A9"}),
+        "legacy",
+    );
+    ask(&mut by_header, call("header"), "called");
+    let mut with_meta = call("meta");
+    with_meta["meta"] = json!({"todokit/conversation": "from-meta"});
+    ask(&mut by_header, with_meta, "called");
+    let mut by_query = connect(&server.url("/mcp?conversation=from-query"), &json!({}), "modern");
+    ask(&mut by_query, call("query"), "called");
+    let mut plain = connect(&server.url("/mcp"), &json!({}), "modern");
+    ask(&mut plain, call("default"), "called");
+
+    let listed = ask(&mut plain, json!({"do": "list"}), "listed");
+    let mut uris: Vec<String> = serde_json::from_value(listed).unwrap_or_default();
+    uris.sort();
+    assert_eq!(
+        uris,
+        [
+            "todokit://conversations/caf%C3%A9",
+            "todokit://conversations/default",
+            "todokit://conversations/from-meta",
+            "todokit://conversations/from-query",
+        ]
+    );
+}
+
+#[test]
+fn resources_are_read_and_followed_over_http_in_both_eras() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("store");
+    let server = Server::start(&store, &[]);
+    for era in ["legacy", "modern"] {
+        let conversation = format!("plan-{era}");
+        let uri = format!("todokit://conversations/{conversation}");
+        write_todos(
+            &store,
+            &conversation,
+            &json!([todo("Plan it", "in_progress"), todo("Do it", "pending")]),
+        );
+        let mut client = connect(&server.url("/mcp"), &json!({}), era);
+        let read = ask(&mut client, json!({"do": "read", "uri": uri}), "read");
+        assert!(
+            read[0]["text"].as_str().unwrap_or_default().contains("Plan it"),
+            "{era}: {read}"
+        );
+        ask(&mut client, json!({"do": "follow", "uris": [uri]}), "following");
+        write_todos(
+            &store,
+            &conversation,
+            &json!([todo("Plan it", "completed"), todo("Do it", "in_progress")]),
+        );
+        let updated = client.next_where("the update", |m| m.get("updated").is_some());
+        assert_eq!(updated, json!({"updated": uri}), "{era}");
+    }
+}
+
+#[test]
+fn a_conversation_id_too_long_is_refused_before_any_call() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("store");
+    let server = Server::start(&store, &[]);
+    let long = "a".repeat(4097);
+    let by_query = serve_support::request(
+        &server.address,
+        "POST",
+        &format!("/mcp?conversation={long}"),
+        &[
+            ("Content-Type", "application/json"),
+            ("Accept", "application/json, text/event-stream"),
+        ],
+        Some("{}"),
+    );
+    let mut client = connect(&server.url("/mcp"), &json!({}), "legacy");
+    let mut call = json!({"do": "call", "name": "TodoWrite", "arguments": {"todos": []}});
+    call["meta"] = json!({"todokit/conversation": long});
+    client.send(call);
+    let refused = client.next_where("the refusal", |m| m.get("failed").is_some());
+    assert_eq!(
+        (by_query.status, by_query.body.trim(), refused["code"].clone()),
+        (
+            400,
+            "a conversation id is at most 4096 bytes; this one is 4097",
+            json!(-32602)
+        )
+    );
+    assert!(
+        refused["failed"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("must be a conversation id of 1 to 4096 bytes; this one is 4097"),
+        "{refused}"
+    );
+}

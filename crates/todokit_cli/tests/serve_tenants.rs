@@ -1,0 +1,381 @@
+//! Tenants of one `todokit serve`: a token of the `--token-file` sees and
+//! changes only its namespace, through every route (MCP with the official
+//! TypeScript client, the pages, the JSON API, the event streams, edits);
+//! the operator's `--token` sees every namespace; and every refusal.
+
+use std::time::Duration;
+
+use pretty_assertions::assert_eq;
+use serde_json::{Value, json};
+
+mod cli_support;
+mod node_support;
+mod serve_support;
+use node_support::NodeClient;
+use serve_support::{Events, Reply, Server, request, todo, todokit, write_todos};
+
+const PACKAGE: &str = "@modelcontextprotocol/client";
+const ACME: &str = "Bearer t-acme";
+const INITECH: &str = "Bearer t-initech";
+const OPERATOR: &str = "Bearer t-operator";
+
+fn tokens(dir: &std::path::Path) -> std::path::PathBuf {
+    let path = dir.join("tokens");
+    std::fs::write(&path, "# tenants\nt-acme acme\n\nt-initech initech\n").expect("token file");
+    path
+}
+
+fn get(server: &Server, path: &str, auth: &str) -> Reply {
+    request(&server.address, "GET", path, &[("Authorization", auth)], None)
+}
+
+fn ids(reply: &Reply) -> Vec<String> {
+    let mut ids: Vec<String> = reply
+        .json()
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["id"].as_str().map(str::to_owned))
+        .collect();
+    ids.sort();
+    ids
+}
+
+fn contents(view: &Value) -> Vec<String> {
+    view["phases"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|phase| phase["tasks"].as_array().cloned().unwrap_or_default())
+        .filter_map(|task| task["content"].as_str().map(str::to_owned))
+        .collect()
+}
+
+fn connect(server: &Server, auth: &str, era: &str) -> NodeClient {
+    let headers = json!({"Authorization": auth});
+    let args = [server.url("/mcp"), headers.to_string(), era.to_owned()];
+    let mut client = NodeClient::start("mcp_client.mjs", PACKAGE, &args, &[]);
+    client.next_where("the connection", |m| m.get("connected").is_some());
+    client
+}
+
+fn ask(client: &mut NodeClient, command: Value, key: &str) -> Value {
+    client.send(command.clone());
+    let answer = client.next_where(key, |m| m.get(key).is_some() || m.get("failed").is_some());
+    match answer.get(key) {
+        Some(value) => value.clone(),
+        None => panic!("{command} failed: {answer}"),
+    }
+}
+
+fn write_call(text: &str) -> Value {
+    json!({"do": "call", "name": "TodoWrite", "arguments": {"todos": [todo(text, "in_progress"), todo("Then", "pending")]}})
+}
+
+#[test]
+fn a_tenant_sees_and_changes_only_its_namespace_through_every_route() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("store");
+    write_todos(&store, "plain", &json!([todo("The operator's own", "pending")]));
+    let tokens = tokens(dir.path());
+    let server = Server::start(
+        &store,
+        &[
+            "--token",
+            "t-operator",
+            "--token-file",
+            tokens.to_str().unwrap_or_default(),
+        ],
+    );
+
+    // MCP: each tenant writes its own `default`.
+    let mut acme = connect(&server, ACME, "legacy");
+    ask(&mut acme, write_call("Acme's plan"), "called");
+    let mut initech = connect(&server, INITECH, "modern");
+    ask(&mut initech, write_call("Initech's plan"), "called");
+    let acme_lists = ask(&mut acme, json!({"do": "list"}), "listed");
+    let acme_reads = ask(
+        &mut acme,
+        json!({"do": "read", "uri": "todokit://conversations/default"}),
+        "read",
+    );
+    let initech_lists = ask(&mut initech, json!({"do": "list"}), "listed");
+    let stored = todokit(&store)
+        .args(["conversations", "--format", "json"])
+        .output()
+        .expect("todokit runs");
+    let mut stored_ids: Vec<String> = serde_json::from_slice::<Value>(&stored.stdout)
+        .unwrap_or_default()
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["id"].as_str().map(str::to_owned))
+        .collect();
+    stored_ids.sort();
+    assert_eq!(
+        (acme_lists, initech_lists, stored_ids),
+        (
+            json!(["todokit://conversations/default"]),
+            json!(["todokit://conversations/default"]),
+            vec![
+                "acme/default".to_owned(),
+                "initech/default".to_owned(),
+                "plain".to_owned()
+            ],
+        )
+    );
+    assert!(acme_reads.to_string().contains("Acme's plan") && !acme_reads.to_string().contains("Initech"));
+
+    // Following: a commit in the other namespace's `default` is not news.
+    ask(
+        &mut acme,
+        json!({"do": "follow", "uris": ["todokit://conversations/default"]}),
+        "following",
+    );
+    ask(&mut initech, write_call("Initech's second plan"), "called");
+    let quiet = acme.unasked_after(Duration::from_millis(1500));
+    assert_eq!(quiet, Vec::<Value>::new());
+    ask(&mut acme, write_call("Acme's second plan"), "called");
+    let updated = acme.next_where("acme's update", |m| m.get("updated").is_some());
+    assert_eq!(updated, json!({"updated": "todokit://conversations/default"}));
+
+    // The JSON API.
+    let listed = (
+        ids(&get(&server, "/api/conversations", ACME)),
+        ids(&get(&server, "/api/conversations", INITECH)),
+        ids(&get(&server, "/api/conversations", OPERATOR)),
+    );
+    assert_eq!(
+        listed,
+        (
+            vec!["default".to_owned()],
+            vec!["default".to_owned()],
+            vec![
+                "acme/default".to_owned(),
+                "initech/default".to_owned(),
+                "plain".to_owned()
+            ],
+        )
+    );
+    let views = (
+        contents(&get(&server, "/api/conversations/default", ACME).json()),
+        contents(&get(&server, "/api/conversations/initech%2Fdefault", ACME).json()),
+        contents(&get(&server, "/api/conversations/plain", ACME).json()),
+        contents(&get(&server, "/api/conversations/acme%2Fdefault", OPERATOR).json()),
+    );
+    assert_eq!(
+        views,
+        (
+            vec!["Acme's second plan".to_owned(), "Then".to_owned()],
+            Vec::new(),
+            Vec::new(),
+            vec!["Acme's second plan".to_owned(), "Then".to_owned()],
+        )
+    );
+
+    // A hand edit from the board lands in the tenant's own list only.
+    let edit = request(
+        &server.address,
+        "POST",
+        "/api/conversations/default/edits",
+        &[
+            ("Authorization", INITECH),
+            ("X-Todokit-Csrf", "1"),
+            ("Content-Type", "application/json"),
+        ],
+        Some(r#"{"action":"done","name":"initech's second plan"}"#),
+    );
+    assert_eq!(edit.status, 200, "{}", edit.body);
+    let after = (
+        get(&server, "/api/conversations/default", INITECH).json()["counts"].clone(),
+        get(&server, "/api/conversations/default", ACME).json()["counts"]["completed"].clone(),
+    );
+    assert_eq!((after.0["completed"].clone(), after.1), (json!(1), json!(0)));
+
+    // The event streams and the pages.
+    let mut overview = Events::open_with(&server.address, "/api/events", &[("Authorization", ACME)]);
+    let first = overview
+        .next("conversations", Duration::from_secs(10))
+        .unwrap_or_default();
+    let first: Value = serde_json::from_str(&first).unwrap_or_default();
+    assert_eq!(
+        ids(&Reply {
+            status: 200,
+            headers: Vec::new(),
+            body: first.to_string()
+        }),
+        ["default"]
+    );
+    let mut list = Events::open_with(
+        &server.address,
+        "/api/conversations/default/events",
+        &[("Authorization", ACME)],
+    );
+    let now: Value = serde_json::from_str(&list.next("list", Duration::from_secs(10)).unwrap_or_default())
+        .unwrap_or_default();
+    assert_eq!(contents(&now), ["Acme's second plan", "Then"]);
+    let pages = (
+        get(&server, "/", ACME).status,
+        get(&server, "/c/default", ACME).status,
+    );
+    assert_eq!(pages, (200, 200));
+}
+
+#[test]
+fn a_session_answers_only_the_caller_that_opened_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("store");
+    let tokens = tokens(dir.path());
+    let server = Server::start(&store, &["--token-file", tokens.to_str().unwrap_or_default()]);
+    let mut acme = connect(&server, ACME, "legacy");
+    let session = ask(&mut acme, json!({"do": "session"}), "session");
+    let session = session.as_str().expect("a legacy session has an id").to_owned();
+    let ping = r#"{"jsonrpc":"2.0","id":7,"method":"ping"}"#;
+    let with = |auth: &str| {
+        request(
+            &server.address,
+            "POST",
+            "/mcp",
+            &[
+                ("Authorization", auth),
+                ("Mcp-Session-Id", &session),
+                ("Mcp-Protocol-Version", "2025-11-25"),
+                ("Content-Type", "application/json"),
+                ("Accept", "application/json, text/event-stream"),
+            ],
+            Some(ping),
+        )
+    };
+    let (theirs, own) = (with(INITECH), with(ACME));
+    assert_eq!(
+        (theirs.status, theirs.body.as_str(), own.status),
+        (404, "Not Found: Session not found", 200)
+    );
+}
+
+#[test]
+fn every_refusal_of_the_mcp_endpoint_and_the_token_file_is_pinned() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("store");
+    let tokens = tokens(dir.path());
+    let guarded = Server::start(&store, &["--token-file", tokens.to_str().unwrap_or_default()]);
+    let open = Server::start(&store, &[]);
+    let post = |server: &Server, path: &str, headers: &[(&str, &str)]| {
+        let mut all = vec![
+            ("Content-Type", "application/json"),
+            ("Accept", "application/json, text/event-stream"),
+        ];
+        all.extend_from_slice(headers);
+        request(&server.address, "POST", path, &all, Some("{}"))
+    };
+    let long = format!("/mcp?conversation={}", "a".repeat(4097));
+    let replies = [
+        ("no token", post(&guarded, "/mcp", &[])),
+        (
+            "a token not in the file",
+            post(&guarded, "/mcp", &[("Authorization", "Bearer t-nobody")]),
+        ),
+        (
+            "the board without a token",
+            request(&guarded.address, "GET", "/api/conversations", &[], None),
+        ),
+        (
+            "an unknown profile",
+            post(&guarded, "/mcp/no-such-agent", &[("Authorization", ACME)]),
+        ),
+        (
+            "a header that is not percent-encoded UTF-8",
+            post(
+                &guarded,
+                "/mcp",
+                &[("Authorization", ACME), ("Todokit-Conversation", "%FF")],
+            ),
+        ),
+        (
+            "a conversation id too long",
+            post(&guarded, &long, &[("Authorization", ACME)]),
+        ),
+        (
+            "no token, a foreign page",
+            post(&open, "/mcp", &[("Origin", "https://evil.example")]),
+        ),
+    ];
+    let mut shown: Vec<String> = replies
+        .iter()
+        .map(|(case, reply)| format!("{case}: {} {}", reply.status, reply.body.trim_end()))
+        .collect();
+    // What a caller may do is not refused: health without a token, and a
+    // page on this machine calling an open server.
+    let health = request(&guarded.address, "GET", "/healthz", &[], None);
+    let local = post(&open, "/mcp", &[("Origin", "http://localhost:5173")]);
+    assert_eq!(
+        (health.status, health.body.as_str(), local.status == 403),
+        (200, "ok\n", false)
+    );
+
+    let twice = dir.path().join("twice");
+    std::fs::write(&twice, "t1 acme\nt1 initech\n").expect("file");
+    let bad_namespace = dir.path().join("bad-namespace");
+    std::fs::write(&bad_namespace, "t1 Acme/Corp\n").expect("file");
+    let one_word = dir.path().join("one-word");
+    std::fs::write(&one_word, "# a comment\nt1\n").expect("file");
+    for (case, file) in [
+        ("a token listed twice", &twice),
+        ("a namespace of other characters", &bad_namespace),
+        ("a line of one word", &one_word),
+    ] {
+        let out = todokit(&store)
+            .args(["serve", "--bind", "127.0.0.1:0", "--token-file"])
+            .arg(file)
+            .output()
+            .expect("todokit runs");
+        let said =
+            String::from_utf8_lossy(&out.stderr).replace(dir.path().to_str().unwrap_or_default(), "DIR");
+        shown.push(format!(
+            "{case}: exit {:?} {}",
+            out.status.code(),
+            said.trim_end()
+        ));
+    }
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(concat!(env!("CARGO_MANIFEST_DIR"), "/../../snapshots"));
+    settings.set_omit_expression(true);
+    settings.bind(|| insta::assert_snapshot!("serve_mcp_refusals", shown.join("\n")));
+}
+
+#[test]
+fn a_missing_token_file_stops_the_start_and_sighup_reads_it_again() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("store");
+    let missing = dir.path().join("missing");
+    let absent = todokit(&store)
+        .args(["serve", "--bind", "127.0.0.1:0", "--token-file"])
+        .arg(&missing)
+        .output()
+        .expect("todokit runs");
+    let said = String::from_utf8_lossy(&absent.stderr);
+    assert_eq!(absent.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains(&format!("--token-file {}: ", missing.display())),
+        "{said}"
+    );
+
+    let tokens = tokens(dir.path());
+    let server = Server::start(&store, &["--token-file", tokens.to_str().unwrap_or_default()]);
+    let before = get(&server, "/api/conversations", "Bearer t-new").status;
+    std::fs::write(&tokens, "t-acme acme\nt-new newcomer\n").expect("token file");
+    let sent = std::process::Command::new("kill")
+        .args(["-HUP", &server.pid().to_string()])
+        .status()
+        .is_ok_and(|s| s.success());
+    let mut after = 0;
+    for _ in 0..50 {
+        after = get(&server, "/api/conversations", "Bearer t-new").status;
+        if after == 200 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let gone = get(&server, "/api/conversations", INITECH).status;
+    assert_eq!((before, sent, after, gone), (401, true, 200, 401));
+}
