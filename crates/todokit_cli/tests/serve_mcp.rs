@@ -190,3 +190,76 @@ fn a_conversation_id_too_long_is_refused_before_any_call() {
         "{refused}"
     );
 }
+
+/// Opens a session the way a client does before 2026-07-28 (`initialize`,
+/// then `notifications/initialized`): its id.
+fn raw_session(address: &str) -> String {
+    let headers = [
+        ("Content-Type", "application/json"),
+        ("Accept", "application/json, text/event-stream"),
+    ];
+    let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#;
+    let opened = serve_support::request(address, "POST", "/mcp", &headers, Some(init));
+    let session = opened.header("mcp-session-id").unwrap_or_default().to_owned();
+    let mut with_session = headers.to_vec();
+    with_session.push(("Mcp-Session-Id", &session));
+    with_session.push(("Mcp-Protocol-Version", "2025-11-25"));
+    let done = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+    serve_support::request(address, "POST", "/mcp", &with_session, Some(done));
+    session
+}
+
+#[test]
+fn a_stop_lets_the_call_in_flight_finish_then_exits_0() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("store");
+    write_todos(&store, "default", &json!([todo("Before", "pending")]));
+    let mut server = Server::start(&store, &[]);
+    let session = raw_session(&server.address);
+    // Another writer holds the conversation's lock for two seconds, so the
+    // call below is still running when the server is told to stop.
+    let mut holder = std::process::Command::new("flock")
+        .arg("-x")
+        .arg(store.join("c-default.lock"))
+        .args(["-c", "sleep 2"])
+        .spawn()
+        .expect("flock runs");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let address = server.address.clone();
+    let call = std::thread::spawn(move || {
+        let args = json!({"todos": [todo("During the stop", "in_progress")]});
+        let body = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "TodoWrite", "arguments": args}});
+        serve_support::request(
+            &address,
+            "POST",
+            "/mcp",
+            &[
+                ("Content-Type", "application/json"),
+                ("Accept", "application/json, text/event-stream"),
+                ("Mcp-Session-Id", &session),
+                ("Mcp-Protocol-Version", "2025-11-25"),
+            ],
+            Some(&body.to_string()),
+        )
+    });
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let stopped = server.stop_with("TERM");
+    let reply = call.join().expect("the call's thread");
+    let _ = holder.wait();
+    let shown = todokit(&store)
+        .args(["show", "--format", "json"])
+        .output()
+        .expect("todokit runs");
+    let shown: Value = serde_json::from_slice(&shown.stdout).unwrap_or_default();
+    assert_eq!(
+        (
+            stopped,
+            reply.status,
+            reply.body.contains("Todos have been modified successfully")
+        ),
+        (true, 200, true),
+        "{}",
+        reply.body
+    );
+    assert!(shown.to_string().contains("During the stop"), "{shown}");
+}

@@ -51,15 +51,60 @@ pub const TOOL_META_KEY: &str = todokit::app::schema::MCP_TOOL_META_KEY;
 pub struct RemoteScope {
     service: TodoWriteService,
     conversation: String,
+    calls: Arc<Calls>,
 }
 
 impl RemoteScope {
     /// `service` for this request, with `conversation` for calls that name
-    /// none in their `_meta`.
-    pub fn new(service: TodoWriteService, conversation: String) -> Self {
+    /// none in their `_meta`; a tool call counts itself in `calls` while it
+    /// runs.
+    pub fn new(service: TodoWriteService, conversation: String, calls: Arc<Calls>) -> Self {
         Self {
             service,
             conversation,
+            calls,
+        }
+    }
+}
+
+/// The tool calls running now, so a server that stops can let them finish.
+#[derive(Debug, Default)]
+pub struct Calls {
+    running: std::sync::atomic::AtomicUsize,
+    idle: tokio::sync::Notify,
+}
+
+impl Calls {
+    /// Counts one call until the guard is dropped.
+    fn enter(self: &Arc<Self>) -> CallGuard {
+        self.running.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        CallGuard(Arc::clone(self))
+    }
+
+    /// How many calls are running.
+    pub fn running(&self) -> usize {
+        self.running.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// Resolves once no call is running.
+    pub async fn idle(&self) {
+        loop {
+            let notified = self.idle.notified();
+            if self.running() == 0 {
+                return;
+            }
+            notified.await;
+        }
+    }
+}
+
+/// One running call, counted in [`Calls`].
+struct CallGuard(Arc<Calls>);
+
+impl Drop for CallGuard {
+    fn drop(&mut self) {
+        if self.0.running.fetch_sub(1, std::sync::atomic::Ordering::SeqCst) == 1 {
+            self.0.idle.notify_waiters();
         }
     }
 }
@@ -340,6 +385,7 @@ impl ServerHandler for TodoMcpServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        let _counted = Self::remote(&context).map(|remote| remote.calls.enter());
         let conversation = self.conversation_of(&request, &context)?;
         let options = CallOptions::default().mode(Self::mode_of(&request, &context)?);
         // Back to text (no copy of the tree): well-formed arguments then go

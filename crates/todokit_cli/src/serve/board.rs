@@ -25,6 +25,8 @@ pub(super) struct Board {
     pub(super) streams: Arc<tokio::sync::Semaphore>,
     /// The MCP endpoints, one per profile served.
     pub(super) mcp: Arc<Endpoints>,
+    /// Cancelled when the server stops: live streams end.
+    pub(super) stopping: tokio_util::sync::CancellationToken,
 }
 
 /// Handlers that need only the token and session state take it alone.

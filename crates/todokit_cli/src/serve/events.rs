@@ -46,6 +46,7 @@ pub async fn conversation(
     let Some(permit) = place(&board) else {
         return all_taken();
     };
+    let stopping = board.stopping.clone().cancelled_owned();
     let feed: Subscription = scope.service.subscribe(&id);
     let start = (scope, id, feed, None::<String>, None, permit);
     let events = stream::unfold(start, |(scope, id, mut feed, last, due, permit)| async move {
@@ -79,7 +80,10 @@ pub async fn conversation(
             }
         }
     });
-    Sse::new(events).keep_alive(KeepAlive::default()).into_response()
+    // A stopping server ends its streams (the page reconnects elsewhere).
+    Sse::new(events.take_until(stopping))
+        .keep_alive(KeepAlive::default())
+        .into_response()
 }
 
 /// `GET /api/events`: the first page of conversations (a `conversations`
@@ -90,6 +94,7 @@ pub async fn overview(State(board): State<Board>, Extension(scope): Extension<Sc
     let Some(permit) = place(&board) else {
         return all_taken();
     };
+    let stopping = board.stopping.clone().cancelled_owned();
     let overview = board.tenancy.overview(&scope.caller).await;
     // Following first, so nothing between the page and the first change
     // is missed.
@@ -112,7 +117,10 @@ pub async fn overview(State(board): State<Board>, Extension(scope): Extension<Sc
             Some((Ok(event), (overview, changes, None, permit)))
         },
     );
-    Sse::new(events).keep_alive(KeepAlive::default()).into_response()
+    // A stopping server ends its streams (the page reconnects elsewhere).
+    Sse::new(events.take_until(stopping))
+        .keep_alive(KeepAlive::default())
+        .into_response()
 }
 
 /// The first page of the latest listing, as the data of a `conversations`

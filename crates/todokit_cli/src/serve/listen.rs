@@ -7,6 +7,10 @@
 //! Here every head must arrive within [`REQUEST_HEAD_TIMEOUT`] of the
 //! connection's turn to read one. A stream already answering (the live
 //! events) is not a head being read, so it is not cut.
+//!
+//! On Ctrl-C or SIGTERM the server stops accepting, lets what is in flight
+//! finish (the caller's `drain`: running tool calls, for a bounded time),
+//! closes each connection after its current response, and returns.
 
 use std::time::Duration;
 
@@ -14,6 +18,7 @@ use anyhow::Result;
 use axum::Router;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
 
@@ -25,20 +30,26 @@ pub const REQUEST_HEAD_TIMEOUT: Duration = Duration::from_secs(10);
 /// connection (out of file descriptors, say): retrying at once would spin.
 const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
 
+/// How long the open connections get, once the drain is over, to finish
+/// the response each is sending before the process ends anyway.
+pub const CLOSE_LIMIT: Duration = Duration::from_secs(2);
+
 /// Serves `app` on `listener` until Ctrl-C (SIGINT) or, on Unix, SIGTERM
-/// (what a service manager sends): either stops it at once and cleanly.
-/// Open connections end with the process.
-pub async fn serve(listener: TcpListener, app: Router) -> Result<()> {
+/// (what a service manager sends); then stops accepting, awaits `drain`,
+/// and gives the open connections [`CLOSE_LIMIT`] to finish their
+/// responses.
+pub async fn serve(listener: TcpListener, app: Router, drain: impl Future<Output = ()>) -> Result<()> {
     let mut builder = http1::Builder::new();
     builder
         .timer(TokioTimer::new())
         .header_read_timeout(REQUEST_HEAD_TIMEOUT);
+    let graceful = GracefulShutdown::new();
     let stop = stopped();
     tokio::pin!(stop);
     loop {
         let accepted = tokio::select! {
             accepted = listener.accept() => accepted,
-            _ = &mut stop => return Ok(()),
+            _ = &mut stop => break,
         };
         let Ok((stream, _)) = accepted else {
             tokio::time::sleep(ACCEPT_BACKOFF).await;
@@ -46,12 +57,18 @@ pub async fn serve(listener: TcpListener, app: Router) -> Result<()> {
         };
         let connection =
             builder.serve_connection(TokioIo::new(stream), TowerToHyperService::new(app.clone()));
+        let connection = graceful.watch(connection);
         tokio::spawn(async move {
             // A connection that fails (reset, timed out head, bad request)
             // concerns its client only.
             let _ = connection.await;
         });
     }
+    // No new connection from here on.
+    drop(listener);
+    drain.await;
+    let _ = tokio::time::timeout(CLOSE_LIMIT, graceful.shutdown()).await;
+    Ok(())
 }
 
 /// Resolves on the first Ctrl-C or, on Unix, SIGTERM.

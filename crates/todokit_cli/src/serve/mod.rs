@@ -118,20 +118,33 @@ pub async fn run(service: TodoWriteService, options: Options) -> Result<()> {
     let tenancy = Arc::new(Tenancy::new(service));
     // Started now, so the first page is not kept waiting for a listing.
     tenancy.overview(&tenants::Caller::Operator).await;
-    let cancel = CancellationToken::new();
+    let stopping = CancellationToken::new();
+    // Its own token: the sessions end only after the calls in flight.
+    let mcp = Arc::new(remote::Endpoints::new(
+        Arc::clone(&tenancy),
+        CancellationToken::new(),
+    ));
     let board = Board {
-        mcp: Arc::new(remote::Endpoints::new(Arc::clone(&tenancy), cancel.clone())),
+        mcp: Arc::clone(&mcp),
         tenancy,
         auth: Arc::clone(&auth),
         streams: Arc::new(tokio::sync::Semaphore::new(MAX_EVENT_STREAMS)),
+        stopping: stopping.clone(),
     };
     let reloads = tokio::spawn(reload_on_hangup(auth));
     let app = router(board, Hosts::new(local.port(), &options.public_hosts));
-    let served = listen::serve(listener, app).await;
-    cancel.cancel();
+    let drain = async {
+        // The board's live streams end now; running tool calls finish.
+        stopping.cancel();
+        mcp.drain(DRAIN_LIMIT).await;
+    };
+    let served = listen::serve(listener, app, drain).await;
     reloads.abort();
     served
 }
+
+/// How long a stopping server waits for the tool calls in flight.
+pub const DRAIN_LIMIT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// Prints a line on standard output, flushed; a reader that went away
 /// (a supervisor that kept only the first line) does not stop the server.

@@ -24,7 +24,7 @@ use tower_service::Service as _;
 
 use super::board::{Board, Scope, Tenancy};
 use super::tenants::Caller;
-use todokit_cli::mcp::{MAX_MESSAGE_BYTES, RemoteScope, TodoMcpServer};
+use todokit_cli::mcp::{Calls, MAX_MESSAGE_BYTES, RemoteScope, TodoMcpServer};
 
 /// The header that names a request's conversation (percent-encoded UTF-8).
 pub const CONVERSATION_HEADER: &str = "todokit-conversation";
@@ -60,6 +60,8 @@ pub(super) struct Endpoints {
     endpoints: Mutex<HashMap<&'static str, Endpoint>>,
     owners: Mutex<HashMap<String, Caller>>,
     cancel: CancellationToken,
+    /// The tool calls running now.
+    calls: Arc<Calls>,
 }
 
 impl Endpoints {
@@ -71,7 +73,15 @@ impl Endpoints {
             endpoints: Mutex::default(),
             owners: Mutex::default(),
             cancel,
+            calls: Arc::default(),
         }
+    }
+
+    /// Lets the tool calls running now finish (for at most `limit`), then
+    /// ends every session and stream.
+    pub(super) async fn drain(&self, limit: std::time::Duration) {
+        let _ = tokio::time::timeout(limit, self.calls.idle()).await;
+        self.cancel.cancel();
     }
 
     /// The endpoint of the profile `name` (the main one when `None`), and
@@ -190,9 +200,10 @@ async fn answer(board: &Board, scope: Scope, profile: Option<&str>, mut request:
         None => {}
     }
     let deleting = request.method() == Method::DELETE;
+    let calls = Arc::clone(&board.mcp.calls);
     request
         .extensions_mut()
-        .insert(RemoteScope::new(service, conversation));
+        .insert(RemoteScope::new(service, conversation, calls));
     let Ok(mut response) = http.call(request).await;
     if deleting && response.status() == StatusCode::ACCEPTED {
         // rmcp answers a session's end with 202; the Python SDK takes only
