@@ -12,11 +12,11 @@ use async_trait::async_trait;
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
 use todokit_app::{ConversationContext, StoreError, StoredConversation, Wake, WatchGuard};
 use todokit_domain::{ListSummary, TodoState};
-use tokio_postgres::NoTls;
 
 mod limits;
 mod notify;
 mod outcome;
+mod tls;
 
 use limits::Limits;
 pub use limits::{DEFAULT_CONNECT_TIMEOUT, DEFAULT_STATEMENT_TIMEOUT};
@@ -110,7 +110,7 @@ pub struct PostgresStore {
     pool: Pool,
     location: String,
     /// Where to open the listening connection of live feeds.
-    config: tokio_postgres::Config,
+    config: tls::Target,
     /// The live feeds' watches, woken by `NOTIFY`.
     listener: Arc<Listener>,
     /// Set once the migration has run, by whichever connection came first.
@@ -143,12 +143,35 @@ impl PostgresStore {
     /// can be made outside async code. A URL that cannot be parsed is
     /// still an error at once.
     pub fn lazy(url: &str, pool_size: usize) -> Result<Self, StoreError> {
-        let mut config: tokio_postgres::Config = url.parse().map_err(|e| backend("parse", url, e))?;
+        let (plain, tls) = tls::split_url(url).map_err(|reason| StoreError::Database {
+            action: "parse",
+            location: url.to_owned(),
+            message: reason,
+            code: None,
+        })?;
+        let mut config: tokio_postgres::Config = plain.parse().map_err(|e| backend("parse", url, e))?;
+        // libpq never asks for TLS over a Unix socket (the server would say
+        // no): `prefer` there is a plain connection, without the round trip.
+        #[cfg(unix)]
+        if config.get_ssl_mode() == tokio_postgres::config::SslMode::Prefer
+            && config
+                .get_hosts()
+                .iter()
+                .all(|host| matches!(host, tokio_postgres::config::Host::Unix(_)))
+        {
+            config.ssl_mode(tokio_postgres::config::SslMode::Disable);
+        }
         let limits = Limits::apply(&mut config);
         let location = describe(&config);
+        let tls = tls::connector(&tls).map_err(|reason| StoreError::Database {
+            action: "set up TLS for",
+            location: location.clone(),
+            message: reason,
+            code: None,
+        })?;
         let manager = Manager::from_config(
             config.clone(),
-            NoTls,
+            tls.clone(),
             ManagerConfig {
                 recycling_method: RecyclingMethod::Fast,
             },
@@ -160,7 +183,7 @@ impl PostgresStore {
         Ok(Self {
             pool,
             location,
-            config,
+            config: tls::Target { config, tls },
             listener: Arc::default(),
             migrated: Arc::default(),
             limits,
@@ -572,3 +595,5 @@ mod fault_tests;
 mod migration_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tls_tests;

@@ -21,7 +21,9 @@ use sha2::{Digest, Sha256};
 use todokit_app::{Wake, WatchGuard};
 
 use crate::store::wakes::Wakes;
-use tokio_postgres::{AsyncMessage, NoTls};
+use tokio_postgres::AsyncMessage;
+
+use super::tls::Target;
 
 /// The channel saves notify and the listener listens on.
 pub const CHANNEL: &str = "todokit_changes";
@@ -86,12 +88,7 @@ impl Listener {
     /// Registers `wake` for `conversation` and starts the listening
     /// connection if it is not running; `None` outside a tokio runtime
     /// (the feed then polls).
-    pub fn watch(
-        self: &Arc<Self>,
-        config: &tokio_postgres::Config,
-        conversation: &str,
-        wake: Wake,
-    ) -> Option<WatchGuard> {
+    pub fn watch(self: &Arc<Self>, config: &Target, conversation: &str, wake: Wake) -> Option<WatchGuard> {
         let runtime = tokio::runtime::Handle::try_current().ok()?;
         let key = payload(conversation);
         let id = {
@@ -114,7 +111,7 @@ impl Listener {
     }
 
     /// Registers `wake` for every conversation (see [`Listener::watch`]).
-    pub fn watch_all(self: &Arc<Self>, config: &tokio_postgres::Config, wake: Wake) -> Option<WatchGuard> {
+    pub fn watch_all(self: &Arc<Self>, config: &Target, wake: Wake) -> Option<WatchGuard> {
         let runtime = tokio::runtime::Handle::try_current().ok()?;
         let guard = self.all.add(None, wake);
         self.start(&runtime, config);
@@ -122,12 +119,12 @@ impl Listener {
     }
 
     /// Starts the listening connection unless it runs.
-    fn start(self: &Arc<Self>, runtime: &tokio::runtime::Handle, config: &tokio_postgres::Config) {
+    fn start(self: &Arc<Self>, runtime: &tokio::runtime::Handle, config: &Target) {
         let mut started = self.started.lock().unwrap_or_else(PoisonError::into_inner);
         if !*started {
             *started = true;
             let mut config = config.clone();
-            config.application_name(&self.name);
+            config.config.application_name(&self.name);
             runtime.spawn(listen(Arc::downgrade(self), config, self.heartbeat));
         }
     }
@@ -201,14 +198,14 @@ impl Drop for Running {
 /// a failure or a missed heartbeat, until the store (and so the listener)
 /// is dropped. After every `LISTEN`, the first included, every feed is
 /// woken: commits made before it took were heard by nobody.
-async fn listen(listener: Weak<Listener>, config: tokio_postgres::Config, heartbeat: Duration) {
+async fn listen(listener: Weak<Listener>, config: Target, heartbeat: Duration) {
     let _running = Running(listener.clone());
     loop {
         if listener.strong_count() == 0 {
             return;
         }
         if let Ok(Ok((client, mut connection))) =
-            tokio::time::timeout(CONNECT_LIMIT, config.connect(NoTls)).await
+            tokio::time::timeout(CONNECT_LIMIT, config.config.connect(config.tls.clone())).await
         {
             // The connection carries the replies and the notifications; it
             // is polled here while `LISTEN` runs and for as long as it lives.

@@ -295,7 +295,7 @@ pub(super) const SCHEMA_1: &str = "CREATE TABLE todokit_schema (version INTEGER 
 /// run left is dropped first): a connection to the cluster's own database
 /// (to drop it afterwards), its URL, and a connection to it.
 pub(super) async fn own_database(name: &str) -> (tokio_postgres::Client, String, tokio_postgres::Client) {
-    let (admin, connection) = tokio_postgres::connect(&url(), NoTls)
+    let (admin, connection) = tokio_postgres::connect(&url(), tokio_postgres::NoTls)
         .await
         .expect("the test database");
     tokio::spawn(connection);
@@ -313,7 +313,7 @@ pub(super) async fn own_database(name: &str) -> (tokio_postgres::Client, String,
         Some((base, _)) => format!("{base}/{name}"),
         None => panic!("the test URL names a database"),
     };
-    let (own, connection) = tokio_postgres::connect(&own_url, NoTls)
+    let (own, connection) = tokio_postgres::connect(&own_url, tokio_postgres::NoTls)
         .await
         .expect("the new database");
     tokio::spawn(connection);
