@@ -334,6 +334,7 @@ async fn run(cli: Cli) -> Result<ExitCode> {
                 token,
                 token_file,
                 public_hosts: public_host,
+                ..serve::Options::default()
             };
             commands::serve::run(&ctx, options).await
         }

@@ -32,7 +32,9 @@ pub struct Auth {
     token: Option<String>,
     /// The tenants' tokens.
     tenants: Option<TokenFile>,
-    /// What the sign-in cookie holds: random, never the token itself.
+    /// What the sign-in cookie holds: derived from the token (an HMAC),
+    /// never the token itself, and the same in every process that has the
+    /// token, so a browser signed in on one is signed in on all.
     session: String,
     /// The sign-in link's code until it is used.
     login_code: Mutex<Option<String>>,
@@ -43,10 +45,11 @@ impl Auth {
     /// (neither: open and read-only).
     pub fn new(token: Option<String>, tenants: Option<TokenFile>) -> Self {
         let login_code = token.as_ref().map(|_| random_hex());
+        let session = token.as_deref().and_then(session_of).unwrap_or_else(random_hex);
         Self {
             token,
             tenants,
-            session: random_hex(),
+            session,
             login_code: Mutex::new(login_code),
         }
     }
@@ -211,6 +214,21 @@ pub async fn login(State(auth): State<Arc<Auth>>, Query(login): Query<Login>) ->
 /// Compares secrets in time that does not depend on where they differ.
 fn same(given: &[u8], expected: &[u8]) -> bool {
     given.len() == expected.len() && given.iter().zip(expected).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
+}
+
+/// The sign-in cookie's value for `token`: HMAC-SHA-256 keyed with the token
+/// over a fixed label, as hex.
+fn session_of(token: &str) -> Option<String> {
+    use hmac::{KeyInit, Mac};
+    let mut mac = hmac::Hmac::<sha2::Sha256>::new_from_slice(token.as_bytes()).ok()?;
+    mac.update(b"todokit serve: the board's sign-in cookie");
+    Some(
+        mac.finalize()
+            .into_bytes()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect(),
+    )
 }
 
 /// 128 random bits as hex, from the system's generator.

@@ -19,6 +19,8 @@ mod host;
 mod listen;
 mod overview;
 mod remote;
+#[cfg(feature = "postgres")]
+mod shared;
 mod tenants;
 
 use std::net::SocketAddr;
@@ -39,6 +41,8 @@ use auth::Auth;
 pub use board::MAX_EVENT_STREAMS;
 use board::{Board, Tenancy};
 use host::Hosts;
+#[cfg(feature = "postgres")]
+pub use shared::SharedSessions;
 use tenants::TokenFile;
 
 /// The address the board listens on unless `--bind` says otherwise.
@@ -79,6 +83,9 @@ pub struct Options {
     pub token_file: Option<PathBuf>,
     /// Names a proxy in front addresses the server by.
     pub public_hosts: Vec<String>,
+    /// The MCP sessions every process on the database shares.
+    #[cfg(feature = "postgres")]
+    pub shared: Option<SharedSessions>,
 }
 
 /// Serves the board and the MCP endpoint for `service`'s store until
@@ -120,10 +127,13 @@ pub async fn run(service: TodoWriteService, options: Options) -> Result<()> {
     tenancy.overview(&tenants::Caller::Operator).await;
     let stopping = CancellationToken::new();
     // Its own token: the sessions end only after the calls in flight.
-    let mcp = Arc::new(remote::Endpoints::new(
-        Arc::clone(&tenancy),
-        CancellationToken::new(),
-    ));
+    #[cfg_attr(not(feature = "postgres"), allow(unused_mut))]
+    let mut endpoints = remote::Endpoints::new(Arc::clone(&tenancy), CancellationToken::new());
+    #[cfg(feature = "postgres")]
+    if let Some(shared) = options.shared {
+        endpoints = endpoints.shared(shared);
+    }
+    let mcp = Arc::new(endpoints);
     let board = Board {
         mcp: Arc::clone(&mcp),
         tenancy,

@@ -62,6 +62,9 @@ pub(super) struct Endpoints {
     cancel: CancellationToken,
     /// The tool calls running now.
     calls: Arc<Calls>,
+    /// The sessions every process on the database shares.
+    #[cfg(feature = "postgres")]
+    shared: Option<super::shared::SharedSessions>,
 }
 
 impl Endpoints {
@@ -74,7 +77,16 @@ impl Endpoints {
             owners: Mutex::default(),
             cancel,
             calls: Arc::default(),
+            #[cfg(feature = "postgres")]
+            shared: None,
         }
+    }
+
+    /// These endpoints, keeping their sessions in `shared`.
+    #[cfg(feature = "postgres")]
+    pub(super) fn shared(mut self, shared: super::shared::SharedSessions) -> Self {
+        self.shared = Some(shared);
+        self
     }
 
     /// Lets the tool calls running now finish (for at most `limit`), then
@@ -95,10 +107,21 @@ impl Endpoints {
         let endpoint = endpoints.entry(profile).or_insert_with(|| {
             let sessions = Arc::new(LocalSessionManager::default());
             let server = TodoMcpServer::new(service, DEFAULT_CONVERSATION);
-            let config = StreamableHttpServerConfig::default()
+            #[cfg_attr(not(feature = "postgres"), allow(unused_mut))]
+            let mut config = StreamableHttpServerConfig::default()
                 .disable_allowed_hosts()
                 .with_max_request_body_bytes(MAX_MESSAGE_BYTES)
+                // A request of 2026-07-28 whose answer is one message gets
+                // it as plain JSON, not as a one-event stream.
+                .with_json_response(true)
                 .with_cancellation_token(self.cancel.child_token());
+            #[cfg(feature = "postgres")]
+            {
+                config.session_store = self
+                    .shared
+                    .as_ref()
+                    .map(super::shared::SharedSessions::session_store);
+            }
             let http = StreamableHttpService::new(
                 move || Ok(server.clone().for_new_session()),
                 Arc::clone(&sessions),
@@ -185,10 +208,8 @@ async fn answer(board: &Board, scope: Scope, profile: Option<&str>, mut request:
         .map(str::to_owned);
     match &session {
         Some(id) => {
-            let owners = board.mcp.owners.lock().unwrap_or_else(PoisonError::into_inner);
-            if owners.get(id).is_some_and(|owner| *owner != scope.caller) {
-                // What rmcp answers for a session it does not know.
-                return (StatusCode::NOT_FOUND, "Not Found: Session not found").into_response();
+            if let Err(refused) = check_owner(board, id, &scope.caller).await {
+                return refused;
             }
         }
         None if request.method() == Method::POST && !board.mcp.room_for_a_session().await => {
@@ -204,6 +225,9 @@ async fn answer(board: &Board, scope: Scope, profile: Option<&str>, mut request:
     request
         .extensions_mut()
         .insert(RemoteScope::new(service, conversation, calls));
+    #[cfg(feature = "postgres")]
+    let Ok(mut response) = super::shared::opened_by(&scope.caller, http.call(request)).await;
+    #[cfg(not(feature = "postgres"))]
     let Ok(mut response) = http.call(request).await;
     if deleting && response.status() == StatusCode::ACCEPTED {
         // rmcp answers a session's end with 202; the Python SDK takes only
@@ -227,6 +251,47 @@ async fn answer(board: &Board, scope: Scope, profile: Option<&str>, mut request:
     }
     drop(owners);
     response.map(axum::body::Body::new)
+}
+
+/// Refuses a session opened by another caller, as rmcp refuses a session it
+/// does not know (404). A session this process has not seen is looked up in
+/// the database the processes share, when there is one.
+async fn check_owner(board: &Board, id: &str, caller: &Caller) -> Result<(), Response> {
+    let not_found = || (StatusCode::NOT_FOUND, "Not Found: Session not found").into_response();
+    let known = board
+        .mcp
+        .owners
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .get(id)
+        .cloned();
+    match known {
+        Some(owner) if owner != *caller => return Err(not_found()),
+        Some(_) => return Ok(()),
+        None => {}
+    }
+    #[cfg(feature = "postgres")]
+    if let Some(shared) = &board.mcp.shared {
+        match shared.owner(id).await {
+            Ok(Some(owner)) if owner != super::shared::owner_key(caller) => return Err(not_found()),
+            Ok(Some(_)) => {
+                board
+                    .mcp
+                    .owners
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .insert(id.to_owned(), caller.clone());
+            }
+            Ok(None) => {}
+            Err(error) => {
+                return Err(refuse(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    &format!("the session cannot be looked up: {error}"),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The conversation a request names in its header or query (a `_meta` key

@@ -1,0 +1,235 @@
+//! Two `todokit serve` processes on one PostgreSQL database (the TLS-only
+//! test cluster, `sslmode=verify-full`), with requests alternating between
+//! them as a load balancer without affinity sends them: a session opened on
+//! one is answered by the other, every call is stored, a session answers
+//! only its opener on either process, and the board's sign-in cookie from
+//! one is valid on the other.
+
+use pretty_assertions::assert_eq;
+use serde_json::{Value, json};
+
+mod cli_support;
+mod node_support;
+mod serve_support;
+use node_support::NodeClient;
+use serve_support::{Reply, Server, request, todo};
+
+fn tls_url() -> String {
+    std::env::var("TODOKIT_TEST_POSTGRES_TLS_URL").expect(
+        "TODOKIT_TEST_POSTGRES_TLS_URL must name a TLS-only test database: run the tests with `make test`",
+    )
+}
+
+/// The JSON-RPC message of a reply: its body, or the data of its event.
+fn message(reply: &Reply) -> Value {
+    if let Ok(value) = serde_json::from_str::<Value>(&reply.body) {
+        return value;
+    }
+    reply
+        .body
+        .lines()
+        .filter_map(|line| line.strip_prefix("data: "))
+        .find_map(|data| {
+            serde_json::from_str::<Value>(data)
+                .ok()
+                .filter(|m| m.get("id").is_some())
+        })
+        .unwrap_or(Value::Null)
+}
+
+/// A JSON-RPC POST to `/mcp` with `headers`.
+fn post(server: &Server, headers: &[(&str, &str)], body: &Value) -> Reply {
+    let mut all = vec![
+        ("Content-Type", "application/json"),
+        ("Accept", "application/json, text/event-stream"),
+    ];
+    all.extend_from_slice(headers);
+    request(&server.address, "POST", "/mcp", &all, Some(&body.to_string()))
+}
+
+/// A session opened on `server` the way a client does before 2026-07-28.
+fn open_session(server: &Server, auth: &[(&str, &str)]) -> String {
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "scale", "version": "1"}}});
+    let opened = post(server, auth, &init);
+    let session = opened.header("mcp-session-id").unwrap_or_default().to_owned();
+    let mut headers = auth.to_vec();
+    headers.push(("Mcp-Session-Id", &session));
+    headers.push(("Mcp-Protocol-Version", "2025-11-25"));
+    post(
+        server,
+        &headers,
+        &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+    );
+    session
+}
+
+fn write(step: usize) -> Value {
+    json!({"todos": [todo(&format!("Step {step}"), "in_progress"), todo("Ship", "pending")]})
+}
+
+fn stored_version(url: &str, conversation: &str) -> Value {
+    let out = cli_support::todokit(std::path::Path::new(url))
+        .args(["--conversation", conversation, "show", "--format", "json"])
+        .output()
+        .expect("todokit runs");
+    serde_json::from_slice::<Value>(&out.stdout).unwrap_or_default()["version"].clone()
+}
+
+#[test]
+fn two_processes_on_one_database_answer_requests_that_alternate_between_them() {
+    let url = tls_url();
+    let tag = std::process::id();
+    let store = std::path::Path::new(&url);
+    let servers = [Server::start(store, &[]), Server::start(store, &[])];
+
+    // A session opened on the first process, its calls alternating.
+    let session = open_session(&servers[0], &[]);
+    let legacy = format!("legacy-{tag}");
+    let mut answers = Vec::new();
+    for step in 0..10 {
+        let call = json!({"jsonrpc": "2.0", "id": step + 1, "method": "tools/call", "params": {
+            "name": "TodoWrite", "arguments": write(step), "_meta": {"todokit/conversation": legacy}}});
+        let headers = [
+            ("Mcp-Session-Id", session.as_str()),
+            ("Mcp-Protocol-Version", "2025-11-25"),
+        ];
+        let reply = post(&servers[step % 2], &headers, &call);
+        answers.push((reply.status, message(&reply)["result"]["isError"].clone()));
+    }
+    let session_headers = [
+        ("Mcp-Session-Id", session.as_str()),
+        ("Mcp-Protocol-Version", "2025-11-25"),
+    ];
+    let listed = message(&post(
+        &servers[1],
+        &session_headers,
+        &json!({"jsonrpc": "2.0", "id": 20, "method": "resources/list"}),
+    ));
+    let uri = format!("todokit://conversations/{legacy}");
+    let read = message(&post(
+        &servers[1],
+        &session_headers,
+        &json!({"jsonrpc": "2.0", "id": 21, "method": "resources/read", "params": {"uri": uri}}),
+    ));
+
+    // Requests of 2026-07-28 carry no session: any process takes any.
+    let modern = format!("modern-{tag}");
+    for step in 0..10 {
+        let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+            "io.modelcontextprotocol/clientInfo": {"name": "scale", "version": "1"}});
+        let call = json!({"jsonrpc": "2.0", "id": step + 1, "method": "tools/call", "params": {
+            "name": "TodoWrite", "arguments": write(step), "_meta": meta}});
+        let headers = [
+            ("Mcp-Protocol-Version", "2026-07-28"),
+            ("Mcp-Method", "tools/call"),
+            ("Mcp-Name", "TodoWrite"),
+            ("Todokit-Conversation", modern.as_str()),
+        ];
+        let reply = post(&servers[step % 2], &headers, &call);
+        answers.push((reply.status, message(&reply)["result"]["isError"].clone()));
+    }
+
+    assert_eq!(answers, vec![(200, json!(false)); 20]);
+    let listed: Vec<Value> = listed["result"]["resources"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|r| r["uri"].clone())
+        .collect();
+    assert!(listed.contains(&json!(uri)), "{listed:?}");
+    assert!(read.to_string().contains("Step 9"), "{read}");
+    assert_eq!(
+        (stored_version(&url, &legacy), stored_version(&url, &modern)),
+        (json!(10), json!(10))
+    );
+}
+
+#[test]
+fn a_shared_session_answers_only_its_opener_and_the_sign_in_cookie_works_on_every_process() {
+    let url = tls_url();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let tokens = dir.path().join("tokens");
+    std::fs::write(&tokens, "t-acme acme\nt-initech initech\n").expect("token file");
+    let store = std::path::Path::new(&url);
+    let args = [
+        "--token",
+        "t-operator",
+        "--token-file",
+        tokens.to_str().unwrap_or_default(),
+    ];
+    let servers = [Server::start(store, &args), Server::start(store, &args)];
+
+    let session = open_session(&servers[0], &[("Authorization", "Bearer t-acme")]);
+    let ping = json!({"jsonrpc": "2.0", "id": 7, "method": "ping"});
+    let with = |auth: &str| {
+        post(
+            &servers[1],
+            &[
+                ("Authorization", auth),
+                ("Mcp-Session-Id", session.as_str()),
+                ("Mcp-Protocol-Version", "2025-11-25"),
+            ],
+            &ping,
+        )
+    };
+    let theirs = with("Bearer t-initech");
+    let own = with("Bearer t-acme");
+    assert_eq!(
+        (theirs.status, own.status, message(&own)["id"].clone()),
+        (404, 200, json!(7))
+    );
+
+    // Signed in on the first process, the browser is signed in on the second.
+    let code = servers[0].login_code.clone().unwrap_or_default();
+    let login = request(
+        &servers[0].address,
+        "GET",
+        &format!("/login?code={code}"),
+        &[],
+        None,
+    );
+    let cookie = login
+        .header("set-cookie")
+        .and_then(|c| c.split(';').next())
+        .unwrap_or_default()
+        .to_owned();
+    let elsewhere = request(
+        &servers[1].address,
+        "GET",
+        "/api/conversations",
+        &[("Cookie", &cookie)],
+        None,
+    );
+    assert_eq!((login.status, elsewhere.status), (303, 200));
+}
+
+#[test]
+fn a_listen_on_one_process_hears_a_call_made_on_the_other() {
+    let url = tls_url();
+    let store = std::path::Path::new(&url);
+    let servers = [Server::start(store, &[]), Server::start(store, &[])];
+    let conversation = format!("listened-{}", std::process::id());
+    let uri = format!("todokit://conversations/{conversation}");
+    let first = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": "TodoWrite", "arguments": write(0), "_meta": {"todokit/conversation": conversation}}});
+    let session = open_session(&servers[0], &[]);
+    let headers = [
+        ("Mcp-Session-Id", session.as_str()),
+        ("Mcp-Protocol-Version", "2025-11-25"),
+    ];
+    assert_eq!(post(&servers[0], &headers, &first).status, 200);
+
+    // The official TypeScript client listens (2026-07-28) on the second.
+    let args = [servers[1].url("/mcp"), "{}".to_owned(), "modern".to_owned()];
+    let mut client = NodeClient::start("mcp_client.mjs", "@modelcontextprotocol/client", &args, &[]);
+    client.next_where("the connection", |m| m.get("connected").is_some());
+    client.send(json!({"do": "follow", "uris": [uri]}));
+    client.next_where("the listen", |m| m.get("following").is_some());
+    let second = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+        "name": "TodoWrite", "arguments": write(1), "_meta": {"todokit/conversation": conversation}}});
+    assert_eq!(post(&servers[0], &headers, &second).status, 200);
+    let updated = client.next_where("the update", |m| m.get("updated").is_some());
+    assert_eq!(updated, json!({"updated": uri}));
+}
