@@ -14,6 +14,8 @@ use serde_json::{Value, json};
 
 /// The `todokit` command on a store, free of the caller's environment
 /// (the tests that use this module declare `cli_support` too).
+// Not every test binary uses both.
+#[allow(unused_imports)]
 pub use crate::cli_support::{todokit, write_todos};
 
 /// One todo for `write_todos`.
