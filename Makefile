@@ -116,6 +116,7 @@ bench: omp-core
 	TODOKIT_BENCH_BUN=$(CURDIR)/$(OMP)/node_modules/.bin/bun TODOKIT_BENCH_OMP=$(CURDIR)/$(OMP)/core \
 		./scripts/with-postgres.sh $(CARGO) bench -p todokit --all-features --bench calls -- $(CURDIR)/target/bench-payloads
 	./scripts/with-postgres.sh $(CARGO) bench -p todokit_cli --features postgres --bench process -- $(CURDIR)/target/bench-payloads
+	./scripts/with-postgres.sh $(CARGO) bench -p todokit_cli --features postgres --bench remote -- $(CURDIR)/target/bench-payloads
 	$(MAKE) python-package
 	$(CARGO) bench -p todokit --bench binding_anchor > target/binding-anchor.json
 	$(PY) crates/todokit_python/bench/bench.py "$$(cat target/binding-anchor.json)"

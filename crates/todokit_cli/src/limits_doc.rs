@@ -58,6 +58,31 @@ fn rows() -> Vec<(&'static str, String, &'static str)> {
             crate::serve::MAX_EVENT_STREAMS.to_string(),
             "`serve::MAX_EVENT_STREAMS`",
         ),
+        (
+            "`todokit serve`: MCP sessions open in one process",
+            crate::serve::MAX_SESSIONS.to_string(),
+            "`serve::MAX_SESSIONS`",
+        ),
+        (
+            "`todokit serve`: an MCP request body (`/mcp`)",
+            size(MAX_MESSAGE_BYTES as u64),
+            "`todokit_cli::mcp::MAX_MESSAGE_BYTES`",
+        ),
+        (
+            "`todokit serve`: a conversation id named by a remote request",
+            size(crate::serve::MAX_CONVERSATION_BYTES as u64),
+            "`serve::MAX_CONVERSATION_BYTES`",
+        ),
+        (
+            "`todokit serve`: a tenant's namespace, in bytes",
+            crate::serve::MAX_NAMESPACE_BYTES.to_string(),
+            "`serve::MAX_NAMESPACE_BYTES`",
+        ),
+        (
+            "`todokit serve`: seconds a stop waits for the tool calls in flight",
+            crate::serve::DRAIN_LIMIT.as_secs().to_string(),
+            "`serve::DRAIN_LIMIT`",
+        ),
     ]
 }
 

@@ -334,7 +334,8 @@ async fn run(cli: Cli) -> Result<ExitCode> {
                 token,
                 token_file,
                 public_hosts: public_host,
-                ..serve::Options::default()
+                #[cfg(feature = "postgres")]
+                shared: None,
             };
             commands::serve::run(&ctx, options).await
         }

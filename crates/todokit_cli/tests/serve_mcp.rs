@@ -263,3 +263,75 @@ fn a_stop_lets_the_call_in_flight_finish_then_exits_0() {
     );
     assert!(shown.to_string().contains("During the stop"), "{shown}");
 }
+
+#[test]
+fn a_plain_call_of_2026_07_28_is_answered_as_rmcp_answers_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("store");
+    let server = Server::start(&store, &[]);
+    let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {}});
+    // (endpoint, tool, arguments, extra _meta)
+    let cases = [
+        (
+            "/mcp",
+            "TodoWrite",
+            json!({"todos": [todo("Plan it", "in_progress")]}),
+            json!({}),
+        ),
+        ("/mcp", "TodoWrite", json!({"todos": "not a list"}), json!({})),
+        ("/mcp", "NoSuchTool", json!({}), json!({})),
+        (
+            "/mcp/codex",
+            "update_plan",
+            json!({"plan": [{"step": "Look", "status": "pending"}]}),
+            json!({"todokit/mode": "plan"}),
+        ),
+        (
+            "/mcp",
+            "TodoWrite",
+            json!({"todos": []}),
+            json!({"todokit/conversation": "named"}),
+        ),
+    ];
+    let mut actual = Vec::new();
+    let mut expected = Vec::new();
+    for (i, (path, tool, arguments, extra)) in cases.iter().enumerate() {
+        let mut plain_meta = meta.clone();
+        for (key, value) in extra.as_object().into_iter().flatten() {
+            plain_meta[key] = value.clone();
+        }
+        // An extra key the direct path does not take sends the same call
+        // through rmcp.
+        let mut rmcp_meta = plain_meta.clone();
+        rmcp_meta["org.example/trace"] = json!("1");
+        let send = |meta: &Value, conversation: &str| {
+            let body = json!({"jsonrpc": "2.0", "id": i, "method": "tools/call",
+                "params": {"name": tool, "arguments": arguments, "_meta": meta}});
+            let reply = serve_support::request(
+                &server.address,
+                "POST",
+                path,
+                &[
+                    ("Content-Type", "application/json"),
+                    ("Accept", "application/json, text/event-stream"),
+                    ("Mcp-Protocol-Version", "2026-07-28"),
+                    ("Mcp-Method", "tools/call"),
+                    ("Mcp-Name", tool),
+                    ("Todokit-Conversation", conversation),
+                ],
+                Some(&body.to_string()),
+            );
+            (
+                reply.status,
+                reply.header("content-type").map(str::to_owned),
+                reply.json(),
+            )
+        };
+        actual.push(send(&plain_meta, &format!("direct-{i}")));
+        expected.push(send(&rmcp_meta, &format!("rmcp-{i}")));
+    }
+    assert_eq!(actual, expected);
+    assert_eq!(actual[0].2["result"]["isError"], json!(false), "{:?}", actual[0]);
+    assert_eq!(actual[2].2["error"]["code"], json!(-32602), "{:?}", actual[2]);
+}

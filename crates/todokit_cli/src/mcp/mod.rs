@@ -13,9 +13,11 @@
 mod framing;
 mod gate;
 mod live;
+mod plain;
 mod resources;
 mod server;
 mod session;
+mod stateless;
 mod stdio;
 
 pub use gate::{INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR, RMCP_VERSION};
@@ -25,3 +27,4 @@ pub use server::{
     CONVERSATION_META_KEY, Calls, MAX_REMOTE_CONVERSATION_BYTES, RemoteScope, TOOL_META_KEY, TodoMcpServer,
 };
 pub use session::{MAX_IN_FLIGHT, MAX_MESSAGE_BYTES, serve, serve_stdio};
+pub use stateless::{STATELESS_PROTOCOL, StatelessCall, answer_stateless_call, stateless_tool_call};

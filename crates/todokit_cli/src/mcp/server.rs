@@ -11,19 +11,17 @@
 use std::sync::Arc;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorCode, Implementation,
-    InitializeResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
-    PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse,
-    ServerCapabilities, ServerConfig, SubscribeRequestParams, SubscriptionFilter, Tool,
-    UnsubscribeRequestParams,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, InitializeResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, ServerConfig,
+    SubscribeRequestParams, SubscriptionFilter, Tool, UnsubscribeRequestParams,
 };
 use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
-use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use todokit::app::schema::{SchemaTarget, definition};
-use todokit::app::{CallOptions, HostMode, ServiceError, TodoWriteService, ToolResult};
+use todokit::app::{CallOptions, HostMode, TodoWriteService, ToolResult};
 
 use super::gate::PlainToolCall;
 use super::live::Live;
@@ -55,6 +53,21 @@ pub struct RemoteScope {
 }
 
 impl RemoteScope {
+    /// The service the request runs on.
+    pub fn service(&self) -> &TodoWriteService {
+        &self.service
+    }
+
+    /// The conversation of a call that names none in its `_meta`.
+    pub fn conversation(&self) -> &str {
+        &self.conversation
+    }
+
+    /// Counts one call as running until the guard is dropped.
+    pub fn count_call(&self) -> impl Drop + use<> {
+        self.calls.enter()
+    }
+
     /// `service` for this request, with `conversation` for calls that name
     /// none in their `_meta`; a tool call counts itself in `calls` while it
     /// runs.
@@ -244,9 +257,7 @@ impl TodoMcpServer {
 }
 
 impl TodoMcpServer {
-    /// Runs one call: a tool result (refusals included), or the protocol
-    /// error for a call that names no tool of the profile or cannot reach
-    /// the store.
+    /// Runs one call (see [`super::plain::run_call`]).
     async fn run(
         &self,
         service: &TodoWriteService,
@@ -255,13 +266,7 @@ impl TodoMcpServer {
         args: &str,
         options: CallOptions,
     ) -> Result<ToolResult, ErrorData> {
-        match service.call_with(conversation, name, args, options).await {
-            Ok(result) => Ok(result),
-            Err(error @ ServiceError::UnknownTool { .. }) => {
-                Err(ErrorData::invalid_params(error.to_string(), None))
-            }
-            Err(error) => Err(ErrorData::internal_error(error.to_string(), None)),
-        }
+        super::plain::run_call(service, conversation, name, args, options).await
     }
 
     /// Runs a plain `tools/call` (a name and arguments, nothing else) and
@@ -271,7 +276,7 @@ impl TodoMcpServer {
     /// reply as the text they were written as: no tree is built either way.
     pub(super) async fn answer_plain_call(&self, call: &PlainToolCall<'_>) -> Vec<u8> {
         let args = call.arguments.map_or("{}", RawValue::get);
-        let written = match self
+        let outcome = self
             .run(
                 &self.service,
                 &self.conversation,
@@ -279,84 +284,11 @@ impl TodoMcpServer {
                 args,
                 CallOptions::default(),
             )
-            .await
-        {
-            Ok(result) => {
-                let details = result.details.as_raw();
-                // Room for the whole reply up front: the details alone are
-                // kilobytes, and a buffer grown from empty copies them over
-                // and over as it doubles.
-                let mut out = Vec::with_capacity(details.get().len() + result.content.len() * 9 / 8 + 160);
-                serde_json::to_writer(
-                    &mut out,
-                    &PlainReply {
-                        jsonrpc: "2.0",
-                        id: &call.id,
-                        result: PlainResult {
-                            content: [TextBlock {
-                                kind: "text",
-                                text: &result.content,
-                            }],
-                            structured_content: details,
-                            is_error: result.is_error,
-                        },
-                    },
-                )
-                .map(|()| out)
-            }
-            Err(error) => serde_json::to_vec(&PlainError {
-                jsonrpc: "2.0",
-                id: &call.id,
-                error: &error,
-            }),
-        };
-        // Every part is a string, a number or JSON already checked, so
-        // writing cannot fail; the fallback is an internal error all the same.
-        let mut line = written.unwrap_or_else(|error| {
-            super::gate::error_reply(
-                Some(call.id.clone()),
-                ErrorCode::INTERNAL_ERROR.0.into(),
-                error.to_string(),
-            )
-            .to_string()
-            .into_bytes()
-        });
+            .await;
+        let mut line = super::plain::reply(&call.id, outcome, None);
         line.push(b'\n');
         line
     }
-}
-
-/// A JSON-RPC response to a plain `tools/call`, in rmcp's key order.
-#[derive(Serialize)]
-struct PlainReply<'a> {
-    jsonrpc: &'static str,
-    id: &'a Value,
-    result: PlainResult<'a>,
-}
-
-/// `CallToolResult` with one text block and the details as structured
-/// content, in rmcp's key order.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct PlainResult<'a> {
-    content: [TextBlock<'a>; 1],
-    structured_content: &'a RawValue,
-    is_error: bool,
-}
-
-#[derive(Serialize)]
-struct TextBlock<'a> {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    text: &'a str,
-}
-
-/// A JSON-RPC error response.
-#[derive(Serialize)]
-struct PlainError<'a> {
-    jsonrpc: &'static str,
-    id: &'a Value,
-    error: &'a ErrorData,
 }
 
 impl ServerHandler for TodoMcpServer {

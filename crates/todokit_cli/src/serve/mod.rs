@@ -41,8 +41,13 @@ use auth::Auth;
 pub use board::MAX_EVENT_STREAMS;
 use board::{Board, Tenancy};
 use host::Hosts;
+// Named here for `docs/limits.md`'s table (a test).
+#[cfg(test)]
+pub use remote::{MAX_CONVERSATION_BYTES, MAX_SESSIONS};
 #[cfg(feature = "postgres")]
 pub use shared::SharedSessions;
+#[cfg(test)]
+pub use tenants::MAX_NAMESPACE_BYTES;
 use tenants::TokenFile;
 
 /// The address the board listens on unless `--bind` says otherwise.
@@ -123,8 +128,9 @@ pub async fn run(service: TodoWriteService, options: Options) -> Result<()> {
         "todokit serve: MCP over Streamable HTTP at http://{local}/mcp (and /mcp/PROFILE)"
     ));
     let tenancy = Arc::new(Tenancy::new(service));
-    // Started now, so the first page is not kept waiting for a listing.
-    tenancy.overview(&tenants::Caller::Operator).await;
+    // Each overview (one per namespace) starts with the first stream or
+    // page that needs it: a server that only answers MCP calls does not
+    // list the store again after every commit.
     let stopping = CancellationToken::new();
     // Its own token: the sessions end only after the calls in flight.
     #[cfg_attr(not(feature = "postgres"), allow(unused_mut))]

@@ -24,7 +24,10 @@ use tower_service::Service as _;
 
 use super::board::{Board, Scope, Tenancy};
 use super::tenants::Caller;
-use todokit_cli::mcp::{Calls, MAX_MESSAGE_BYTES, RemoteScope, TodoMcpServer};
+use todokit_cli::mcp::{
+    Calls, MAX_MESSAGE_BYTES, RemoteScope, STATELESS_PROTOCOL, TodoMcpServer, answer_stateless_call,
+    stateless_tool_call,
+};
 
 /// The header that names a request's conversation (percent-encoded UTF-8).
 pub const CONVERSATION_HEADER: &str = "todokit-conversation";
@@ -174,7 +177,7 @@ pub async fn profile_endpoint(
     answer(&board, scope, Some(&profile), request).await
 }
 
-async fn answer(board: &Board, scope: Scope, profile: Option<&str>, mut request: Request) -> Response {
+async fn answer(board: &Board, scope: Scope, profile: Option<&str>, request: Request) -> Response {
     if board.auth.is_open()
         && let Some(origin) = request.headers().get(header::ORIGIN)
         && !is_loopback_origin(origin.to_str().unwrap_or_default())
@@ -222,9 +225,12 @@ async fn answer(board: &Board, scope: Scope, profile: Option<&str>, mut request:
     }
     let deleting = request.method() == Method::DELETE;
     let calls = Arc::clone(&board.mcp.calls);
-    request
-        .extensions_mut()
-        .insert(RemoteScope::new(service, conversation, calls));
+    let remote = RemoteScope::new(service, conversation, calls);
+    let mut request = match answer_directly(request, session.is_some(), &remote).await {
+        Ok(answered) => return answered,
+        Err(request) => request,
+    };
+    request.extensions_mut().insert(remote);
     #[cfg(feature = "postgres")]
     let Ok(mut response) = super::shared::opened_by(&scope.caller, http.call(request)).await;
     #[cfg(not(feature = "postgres"))]
@@ -251,6 +257,50 @@ async fn answer(board: &Board, scope: Scope, profile: Option<&str>, mut request:
     }
     drop(owners);
     response.map(axum::body::Body::new)
+}
+
+/// Answers a plain `tools/call` of protocol 2026-07-28 itself (see
+/// `todokit_cli::mcp::stateless_tool_call`: the same answer rmcp gives, for
+/// a fraction of the work); any other request is handed back untouched for
+/// rmcp, its body read into memory when it had to be looked at.
+async fn answer_directly(
+    request: Request,
+    in_session: bool,
+    scope: &RemoteScope,
+) -> Result<Response, Request> {
+    let headers = request.headers();
+    let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+    let accept = header(header::ACCEPT.as_str()).unwrap_or_default();
+    let length = header(header::CONTENT_LENGTH.as_str()).and_then(|v| v.parse::<usize>().ok());
+    let plain = request.method() == Method::POST
+        && !in_session
+        && header("mcp-protocol-version") == Some(STATELESS_PROTOCOL)
+        && header("mcp-method") == Some("tools/call")
+        && header(header::CONTENT_TYPE.as_str())
+            .is_some_and(|v| v.to_ascii_lowercase().starts_with("application/json"))
+        // Both kinds of answer accepted, with no weights to weigh.
+        && accept.contains("application/json")
+        && accept.contains("text/event-stream")
+        && !accept.contains("q=")
+        && length.is_some_and(|length| length <= MAX_MESSAGE_BYTES);
+    if !plain {
+        return Err(request);
+    }
+    let (parts, body) = request.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, MAX_MESSAGE_BYTES).await else {
+        return Ok(refuse(
+            StatusCode::BAD_REQUEST,
+            "the request's body could not be read",
+        ));
+    };
+    let named = parts.headers.get("mcp-name").and_then(|v| v.to_str().ok());
+    if let Some(call) = stateless_tool_call(&bytes)
+        && named == Some(call.name)
+    {
+        let answer = answer_stateless_call(scope, &call).await;
+        return Ok(([(header::CONTENT_TYPE, "application/json")], answer).into_response());
+    }
+    Err(Request::from_parts(parts, axum::body::Body::from(bytes)))
 }
 
 /// Refuses a session opened by another caller, as rmcp refuses a session it

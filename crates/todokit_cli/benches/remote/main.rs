@@ -1,0 +1,263 @@
+//! `make bench`, the remote half: a load generator for `todokit serve`'s
+//! MCP endpoint.
+//!
+//! Raw JSON-RPC over HTTP/1.1 keep-alive connections, protocol 2026-07-28
+//! (no session; each request carries its protocol metadata and gets a plain
+//! JSON answer), [`CLIENTS`] clients each on its own conversation, each
+//! sending the W1 payload (`TodoWrite`, 50 items) as fast as its answers
+//! come: [`WARM_UP`] of warm-up, then [`MEASURED`] measured.
+//!
+//! - Two `serve` processes on one PostgreSQL database, the clients spread
+//!   over both (as a load balancer without affinity would), then one
+//!   process on the JSON-file store.
+//! - Printed: calls a second, p50 and p99 latency, the servers' CPU per
+//!   call (user + system time of both processes from `/proc`, over the
+//!   measured window), the generator's own CPU, and what was stored
+//!   against what was acknowledged (the versions the store holds against
+//!   the successful answers: nothing acknowledged may be missing).
+//! - Idle: both processes with [`IDLE_SESSIONS`] sessions open (opened
+//!   with `initialize` before 2026-07-28, then left alone), their CPU over
+//!   [`IDLE_WINDOW`].
+//!
+//! Usage: `cargo bench -p todokit_cli --features postgres --bench remote --
+//! DIR`, DIR holding the generated payloads, with
+//! `TODOKIT_TEST_POSTGRES_URL` set (`make bench` does both).
+
+// Shared with the other benchmarks; this one uses the payloads and the
+// CPU clock only.
+#[allow(dead_code)]
+#[path = "../../../todokit/benches/calls/bench_support.rs"]
+mod bench_support;
+mod client;
+
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use bench_support::cpu_time;
+use client::Connection;
+
+const BINARY: &str = env!("CARGO_BIN_EXE_todokit");
+
+/// Concurrent clients, each on its own conversation.
+const CLIENTS: usize = 64;
+/// Calls before the measured window (connections warm, caches full).
+const WARM_UP: Duration = Duration::from_secs(5);
+/// The measured window.
+const MEASURED: Duration = Duration::from_secs(30);
+/// Sessions held open for the idle figure.
+const IDLE_SESSIONS: usize = 1000;
+/// How long the idle servers are watched.
+const IDLE_WINDOW: Duration = Duration::from_secs(10);
+
+/// A `todokit serve` process, stopped on drop.
+struct Server {
+    child: Child,
+    address: String,
+}
+
+impl Server {
+    fn start(store: &str) -> Server {
+        let mut child = Command::new(BINARY)
+            .args(["--store", store, "serve", "--bind", "127.0.0.1:0"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("todokit serve starts");
+        let mut out = std::io::BufReader::new(child.stdout.take().expect("piped"));
+        let mut first = String::new();
+        std::io::BufRead::read_line(&mut out, &mut first).expect("the first line");
+        // The rest of standard output is read and dropped: a full pipe must
+        // not stall the server.
+        std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
+        let address = first
+            .split("http://")
+            .nth(1)
+            .map(|rest| rest.trim().trim_end_matches('/').to_owned())
+            .expect("the board's address");
+        Server { child, address }
+    }
+
+    fn pid(&self) -> u32 {
+        self.child.id()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// What one run measured.
+struct Run {
+    calls: usize,
+    failures: usize,
+    latencies: Vec<Duration>,
+    server_cpu: Duration,
+    own_cpu: Duration,
+    elapsed: Duration,
+    /// Successful answers, warm-up included: each is a stored version.
+    acknowledged: u64,
+}
+
+/// Runs the clients against `servers` (client `i` on `servers[i % n]`).
+fn load(servers: &[Server], arguments: &str, tag: &str) -> Run {
+    let stop = Arc::new(AtomicBool::new(false));
+    let measuring = Arc::new(AtomicBool::new(false));
+    let mut workers = Vec::new();
+    for i in 0..CLIENTS {
+        let address = servers[i % servers.len()].address.clone();
+        let body_args = arguments.to_owned();
+        let conversation = format!("{tag}-{i}");
+        let (stop, measuring) = (Arc::clone(&stop), Arc::clone(&measuring));
+        workers.push(std::thread::spawn(move || {
+            let mut connection = Connection::open(&address);
+            let mut latencies = Vec::new();
+            let (mut calls, mut failures, mut acknowledged) = (0usize, 0usize, 0u64);
+            let mut id = 0u64;
+            while !stop.load(Ordering::Relaxed) {
+                id += 1;
+                let started = Instant::now();
+                let ok = connection.call(id, &conversation, &body_args);
+                let took = started.elapsed();
+                if ok {
+                    acknowledged += 1;
+                }
+                if measuring.load(Ordering::Relaxed) {
+                    calls += 1;
+                    failures += usize::from(!ok);
+                    latencies.push(took);
+                }
+            }
+            (calls, failures, acknowledged, latencies)
+        }));
+    }
+    std::thread::sleep(WARM_UP);
+    let pids: Vec<String> = servers.iter().map(|s| s.pid().to_string()).collect();
+    let cpu_before: Duration = pids.iter().map(|pid| cpu_time(pid)).sum();
+    let own_before = cpu_time("self");
+    let started = Instant::now();
+    measuring.store(true, Ordering::Relaxed);
+    std::thread::sleep(MEASURED);
+    measuring.store(false, Ordering::Relaxed);
+    let elapsed = started.elapsed();
+    let cpu_after: Duration = pids.iter().map(|pid| cpu_time(pid)).sum();
+    let own_after = cpu_time("self");
+    stop.store(true, Ordering::Relaxed);
+    let mut run = Run {
+        calls: 0,
+        failures: 0,
+        latencies: Vec::new(),
+        server_cpu: cpu_after.saturating_sub(cpu_before),
+        own_cpu: own_after.saturating_sub(own_before),
+        elapsed,
+        acknowledged: 0,
+    };
+    for worker in workers {
+        let (calls, failures, acknowledged, latencies) = worker.join().expect("a client");
+        run.acknowledged += acknowledged;
+        run.calls += calls;
+        run.failures += failures;
+        run.latencies.extend(latencies);
+    }
+    run
+}
+
+/// The versions stored in the clients' conversations, against the calls
+/// acknowledged.
+fn stored_against_acknowledged(store: &str, tag: &str, acknowledged: u64) -> (u64, u64) {
+    let out = Command::new(BINARY)
+        .args(["--store", store, "conversations", "--format", "json"])
+        .output()
+        .expect("todokit runs");
+    let listed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    let stored = listed
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|c| {
+            c["id"]
+                .as_str()
+                .is_some_and(|id| id.starts_with(&format!("{tag}-")))
+        })
+        .filter_map(|c| c["version"].as_u64())
+        .sum();
+    (stored, acknowledged)
+}
+
+fn report(name: &str, run: &Run, stored: (u64, u64)) {
+    let mut latencies = run.latencies.clone();
+    latencies.sort();
+    let at = |q: f64| {
+        latencies
+            .get(((latencies.len() as f64 - 1.0) * q).round() as usize)
+            .copied()
+            .unwrap_or_default()
+    };
+    let per_second = run.calls as f64 / run.elapsed.as_secs_f64();
+    let server_per_call = run.server_cpu.as_secs_f64() * 1e6 / run.calls.max(1) as f64;
+    println!(
+        "remote MCP, {name}: {per_second:.0} calls/s (goal ≥ 500), p50 {:.1} ms, p99 {:.1} ms (goal ≤ 100 ms), \
+         server CPU {server_per_call:.0} µs/call (goal ≤ 300), generator CPU {:.0} µs/call; {} failed; \
+         stored {} versions for {} acknowledged calls ({})",
+        at(0.5).as_secs_f64() * 1e3,
+        at(0.99).as_secs_f64() * 1e3,
+        run.own_cpu.as_secs_f64() * 1e6 / run.calls.max(1) as f64,
+        run.failures,
+        stored.0,
+        stored.1,
+        if stored.0 >= stored.1 {
+            "nothing lost"
+        } else {
+            "LOST UPDATES"
+        },
+    );
+}
+
+fn main() {
+    let w1 = bench_support::read_payload(&bench_support::payload_dir(), "w1_full_replace_50.json");
+    let arguments = w1.trim().to_owned();
+    let url = std::env::var("TODOKIT_TEST_POSTGRES_URL")
+        .expect("TODOKIT_TEST_POSTGRES_URL must name a database: run `make bench`");
+    let tag = format!("load{}", std::process::id());
+
+    let servers = [Server::start(&url), Server::start(&url)];
+    let run = load(&servers, &arguments, &format!("{tag}pg"));
+    report(
+        "two processes on one PostgreSQL",
+        &run,
+        stored_against_acknowledged(&url, &format!("{tag}pg"), run.acknowledged),
+    );
+
+    // Idle: sessions open, nothing asked.
+    for i in 0..IDLE_SESSIONS {
+        let mut connection = Connection::open(&servers[i % 2].address);
+        connection.initialize();
+    }
+    let pids: Vec<String> = servers.iter().map(|s| s.pid().to_string()).collect();
+    let before: Duration = pids.iter().map(|pid| cpu_time(pid)).sum();
+    std::thread::sleep(IDLE_WINDOW);
+    let after: Duration = pids.iter().map(|pid| cpu_time(pid)).sum();
+    println!(
+        "remote MCP, idle with {IDLE_SESSIONS} sessions open on two processes: {:.2} % of one core over {} s \
+         (goal < 1 %)",
+        after.saturating_sub(before).as_secs_f64() * 100.0 / IDLE_WINDOW.as_secs_f64(),
+        IDLE_WINDOW.as_secs()
+    );
+    drop(servers);
+
+    let scratch = tempfile::tempdir().expect("a temp dir");
+    let folder = scratch.path().join("store");
+    let folder = folder.to_str().unwrap_or_default().to_owned();
+    let server = [Server::start(&folder)];
+    let run = load(&server, &arguments, &format!("{tag}file"));
+    report(
+        "one process on the JSON-file store",
+        &run,
+        stored_against_acknowledged(&folder, &format!("{tag}file"), run.acknowledged),
+    );
+}
