@@ -10,7 +10,9 @@
 //! - `subscriptions/listen` (2026-07-28) names its resources and whether it
 //!   wants list changes up front, and lasts until the client cancels it.
 //!
-//! Each followed conversation is one [`TodoWriteService::subscribe`] feed
+//! Whether a conversation appeared is followed once per store for every
+//! session of the process (`list_watch`). Each followed conversation is one
+//! [`TodoWriteService::subscribe`] feed
 //! on the session's runtime: it wakes on the store's own change signal
 //! (the folder watch, PostgreSQL's `LISTEN/NOTIFY`), so a commit by
 //! another process or machine reaches the client, and it costs no thread.
@@ -19,7 +21,6 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
-use std::time::Duration;
 
 use rmcp::model::{ResourceUpdatedNotificationParam, SubscriptionFilter};
 use rmcp::service::{Peer, SubscriptionContext, SubscriptionSink};
@@ -38,14 +39,6 @@ pub const MAX_FOLLOWED_CONVERSATIONS: usize = 64;
 /// The most `subscriptions/listen` requests one session keeps open; one
 /// past it is acknowledged with nothing accepted.
 pub const MAX_LISTENS: usize = 8;
-
-/// How long the list watch waits after a wake before it looks, so a burst
-/// of commits costs one listing.
-const SETTLE: Duration = Duration::from_millis(100);
-
-/// How often the list watch looks when the store cannot say that a
-/// conversation appeared.
-const LIST_POLL_INTERVAL: Duration = Duration::from_secs(1);
 
 /// Where a session's change notices go.
 #[derive(Clone)]
@@ -297,23 +290,13 @@ async fn announce_commits(mut feed: Subscription, uri: String, notifier: Notifie
 /// Announces every change to the set of the store's conversations (one
 /// appeared or went away), `known` being the set the client has.
 async fn announce_list_changes(service: TodoWriteService, notifier: Notifier, mut known: BTreeSet<String>) {
-    let woken = Arc::new(tokio::sync::Notify::new());
-    let wake = woken.clone();
-    // One store watch for the session; `notify_one` keeps a wake that comes
-    // while the loop is busy, so none is lost.
-    let watch = service.watch_conversations(Arc::new(move || wake.notify_one()));
-    loop {
-        if watch.is_some() {
-            woken.notified().await;
-        } else {
-            tokio::time::sleep(LIST_POLL_INTERVAL).await;
-        }
-        tokio::time::sleep(SETTLE).await;
-        let Ok(now) = conversation_ids(&service).await else {
-            continue;
-        };
-        if now != known {
-            known = now;
+    // The process's one watch of this store, shared with every session.
+    let watch = super::list_watch::list_watch(&service, &known);
+    let mut ids = watch.ids();
+    while ids.changed().await.is_ok() {
+        let now = Arc::clone(&ids.borrow_and_update());
+        if *now != known {
+            known = (*now).clone();
             if !notifier.list_changed().await {
                 break;
             }

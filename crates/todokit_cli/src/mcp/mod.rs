@@ -12,6 +12,7 @@
 
 mod framing;
 mod gate;
+mod list_watch;
 mod live;
 mod plain;
 mod resources;

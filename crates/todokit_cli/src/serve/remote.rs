@@ -215,7 +215,16 @@ async fn answer(board: &Board, scope: Scope, profile: Option<&str>, request: Req
                 return refused;
             }
         }
-        None if request.method() == Method::POST && !board.mcp.room_for_a_session().await => {
+        // A POST without a session may open one: an `initialize`, or one
+        // that does not say what it is. A request of 2026-07-28 names its
+        // method (`Mcp-Method`) and opens none.
+        None if request.method() == Method::POST
+            && request
+                .headers()
+                .get("mcp-method")
+                .is_none_or(|method| method == "initialize")
+            && !board.mcp.room_for_a_session().await =>
+        {
             return refuse(
                 StatusCode::SERVICE_UNAVAILABLE,
                 &format!("this server already holds {MAX_SESSIONS} MCP sessions; retry later"),
