@@ -14,8 +14,8 @@ use todokit::domain::outline;
 use todokit::{EditList, Profile, TodoState};
 
 use super::auth::refuse_edit;
-use super::board::Scope;
 use super::overview::{Cursor, MAX_PAGE_SIZE, PAGE_SIZE, page};
+use super::tenancy::Scope;
 use crate::view::stored_view;
 
 /// What `GET /api/conversations` may ask for.

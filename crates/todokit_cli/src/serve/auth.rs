@@ -12,13 +12,12 @@
 use std::io::Read;
 use std::sync::{Arc, Mutex};
 
-use axum::extract::{Query, Request, State};
+use axum::extract::{Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
-use super::board::{Board, Scope};
+use super::tenancy::Scope;
 use super::tenants::{Caller, TokenFile};
 
 /// The cookie a signed-in browser carries.
@@ -52,6 +51,11 @@ impl Auth {
             session,
             login_code: Mutex::new(login_code),
         }
+    }
+
+    /// Whether the operator has a token (and so a sign-in link).
+    pub fn has_operator_token(&self) -> bool {
+        self.token.is_some()
     }
 
     /// Whether a request needs no token at all (no token of any kind was
@@ -118,35 +122,6 @@ fn bearer_credentials(value: &str) -> Option<&str> {
     scheme
         .eq_ignore_ascii_case("bearer")
         .then(|| credentials.trim_start_matches(' '))
-}
-
-/// Refuses requests without a token the server knows (when it has any),
-/// and gives the others their [`Scope`].
-pub async fn require_token(State(board): State<Board>, mut request: Request, next: Next) -> Response {
-    let Some(caller) = board.auth.caller(request.headers()) else {
-        // Only the operator's token has a sign-in link.
-        let how = match board.auth.token {
-            Some(_) => "send Authorization: Bearer TOKEN, or open the sign-in link todokit serve printed",
-            None => "send Authorization: Bearer TOKEN with a token of the server's token file",
-        };
-        return (
-            StatusCode::UNAUTHORIZED,
-            [(header::WWW_AUTHENTICATE, "Bearer")],
-            format!("this server needs a token: {how}\n"),
-        )
-            .into_response();
-    };
-    // The main profile exists, so there is always a service.
-    let Some(service) = board.tenancy.service(&caller, None) else {
-        return StatusCode::INTERNAL_SERVER_ERROR.into_response();
-    };
-    let can_edit = board.auth.edits_allowed(&caller);
-    request.extensions_mut().insert(Scope {
-        caller,
-        service,
-        can_edit,
-    });
-    next.run(request).await
 }
 
 /// Why an edit request is refused before it is read, if it is.

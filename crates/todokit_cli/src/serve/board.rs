@@ -1,16 +1,16 @@
 //! What the board's handlers share, how many live streams it keeps, and
-//! each caller's view of the store (its [`Scope`]).
+//! the middleware that gives each request its caller's [`Scope`].
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 
-use todokit::infra::store::NamespacedStore;
-use todokit::{ConversationContext, TodoWriteService, profiles};
+use axum::extract::{Request, State};
+use axum::http::{StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
 
 use super::auth::Auth;
-use super::overview::Overview;
 use super::remote::Endpoints;
-use super::tenants::Caller;
+use super::tenancy::{Scope, Tenancy};
 
 /// The most live event streams open at once: each holds a connection and
 /// a feed (no thread: feeds share the store's one watch), so a client that
@@ -36,80 +36,38 @@ impl axum::extract::FromRef<Board> for Arc<Auth> {
     }
 }
 
-/// Services by namespace (none: the whole store), then by profile name.
-type Services = HashMap<Option<Arc<str>>, HashMap<&'static str, TodoWriteService>>;
-
-/// The store as each caller sees it: one service per namespace and profile
-/// (made on first use and kept, so each keeps its locks for exclusive
-/// calls), and one overview per namespace, shared by all its streams.
-pub(super) struct Tenancy {
-    /// The service `serve` was started with: the operator's, for its
-    /// `--profile`.
-    main: TodoWriteService,
-    services: Mutex<Services>,
-    overviews: tokio::sync::Mutex<HashMap<Option<Arc<str>>, Arc<Overview>>>,
-}
-
-impl Tenancy {
-    /// Views of `main`'s store.
-    pub(super) fn new(main: TodoWriteService) -> Self {
-        Self {
-            main,
-            services: Mutex::default(),
-            overviews: tokio::sync::Mutex::default(),
-        }
-    }
-
-    /// The name of the profile `/mcp` serves.
-    pub(super) fn main_profile(&self) -> &'static str {
-        self.main.profile().name()
-    }
-
-    /// The service for `caller` and the profile called `profile` (the main
-    /// one when `None`); `None` when no profile has that name.
-    pub(super) fn service(&self, caller: &Caller, profile: Option<&str>) -> Option<TodoWriteService> {
-        let name = profile.unwrap_or_else(|| self.main_profile());
-        if caller.namespace().is_none() && name == self.main_profile() {
-            return Some(self.main.clone());
-        }
-        let mut services = self.services.lock().unwrap_or_else(PoisonError::into_inner);
-        let of_namespace = services.entry(caller.namespace().cloned()).or_default();
-        if let Some(service) = of_namespace.get(name) {
-            return Some(service.clone());
-        }
-        let profile = if name == self.main_profile() {
-            self.main.profile().clone()
-        } else {
-            profiles::by_name(name)?
-        };
-        let store: Arc<dyn ConversationContext> = match caller.namespace() {
-            None => Arc::clone(self.main.store()),
-            Some(namespace) => Arc::new(NamespacedStore::new(Arc::clone(self.main.store()), namespace)),
-        };
-        let service = TodoWriteService::new(profile.clone(), store, Arc::clone(self.main.clock()));
-        of_namespace.insert(profile.name(), service.clone());
-        Some(service)
-    }
-
-    /// The overview of `caller`'s conversations, started on first use.
-    pub(super) async fn overview(&self, caller: &Caller) -> Arc<Overview> {
-        let mut overviews = self.overviews.lock().await;
-        if let Some(overview) = overviews.get(&caller.namespace().cloned()) {
-            return Arc::clone(overview);
-        }
-        // The main profile exists, so this service does too.
-        let service = self.service(caller, None).unwrap_or_else(|| self.main.clone());
-        let overview = Overview::start(service).await;
-        overviews.insert(caller.namespace().cloned(), Arc::clone(&overview));
-        overview
+/// The MCP endpoints take their own state.
+impl axum::extract::FromRef<Board> for Arc<Endpoints> {
+    fn from_ref(board: &Board) -> Self {
+        Arc::clone(&board.mcp)
     }
 }
 
-/// One request's view: who it is and its service for the main profile.
-#[derive(Clone)]
-pub(super) struct Scope {
-    pub(super) caller: Caller,
-    pub(super) service: TodoWriteService,
-    /// Whether this caller may edit lists by hand.
-    pub(super) can_edit: bool,
+/// Refuses requests without a token the server knows (when it has any),
+/// and gives the others their [`Scope`].
+pub async fn require_token(State(board): State<Board>, mut request: Request, next: Next) -> Response {
+    let Some(caller) = board.auth.caller(request.headers()) else {
+        // Only the operator's token has a sign-in link.
+        let how = match board.auth.has_operator_token() {
+            true => "send Authorization: Bearer TOKEN, or open the sign-in link todokit serve printed",
+            false => "send Authorization: Bearer TOKEN with a token of the server's token file",
+        };
+        return (
+            StatusCode::UNAUTHORIZED,
+            [(header::WWW_AUTHENTICATE, "Bearer")],
+            format!("this server needs a token: {how}\n"),
+        )
+            .into_response();
+    };
+    // The main profile exists, so there is always a service.
+    let Some(service) = board.tenancy.service(&caller, None) else {
+        return StatusCode::INTERNAL_SERVER_ERROR.into_response();
+    };
+    let can_edit = board.auth.edits_allowed(&caller);
+    request.extensions_mut().insert(Scope {
+        caller,
+        service,
+        can_edit,
+    });
+    next.run(request).await
 }

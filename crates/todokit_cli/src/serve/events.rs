@@ -18,9 +18,10 @@ use todokit::Subscription;
 use tokio::sync::broadcast::error::RecvError;
 
 use super::api::view_until;
-use super::board::{Board, MAX_EVENT_STREAMS, Scope};
+use super::board::{Board, MAX_EVENT_STREAMS};
 use super::overview::Overview;
 use super::overview::{PAGE_SIZE, page};
+use super::tenancy::Scope;
 
 /// A place among the open streams, held by the stream until the client
 /// goes; `None` when all are taken.

@@ -21,6 +21,7 @@ mod overview;
 mod remote;
 #[cfg(feature = "postgres")]
 mod shared;
+mod tenancy;
 mod tenants;
 
 use std::net::SocketAddr;
@@ -38,9 +39,10 @@ use todokit::TodoWriteService;
 use tokio_util::sync::CancellationToken;
 
 use auth::Auth;
+use board::Board;
 pub use board::MAX_EVENT_STREAMS;
-use board::{Board, Tenancy};
 use host::Hosts;
+use tenancy::Tenancy;
 // Named here for `docs/limits.md`'s table (a test).
 #[cfg(test)]
 pub use remote::{MAX_CONVERSATION_BYTES, MAX_SESSIONS};
@@ -134,7 +136,8 @@ pub async fn run(service: TodoWriteService, options: Options) -> Result<()> {
     let stopping = CancellationToken::new();
     // Its own token: the sessions end only after the calls in flight.
     #[cfg_attr(not(feature = "postgres"), allow(unused_mut))]
-    let mut endpoints = remote::Endpoints::new(Arc::clone(&tenancy), CancellationToken::new());
+    let mut endpoints =
+        remote::Endpoints::new(Arc::clone(&tenancy), CancellationToken::new(), auth.is_open());
     #[cfg(feature = "postgres")]
     if let Some(shared) = options.shared {
         endpoints = endpoints.shared(shared);
@@ -206,7 +209,10 @@ fn router(board: Board, hosts: Hosts) -> Router {
         .route("/api/events", get(events::overview))
         .route("/mcp", any(remote::main_endpoint))
         .route("/mcp/{profile}", any(remote::profile_endpoint))
-        .layer(middleware::from_fn_with_state(board.clone(), auth::require_token));
+        .layer(middleware::from_fn_with_state(
+            board.clone(),
+            board::require_token,
+        ));
     Router::new()
         .route("/login", get(auth::login))
         .route("/healthz", get(healthz))

@@ -22,7 +22,7 @@ use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio_util::sync::CancellationToken;
 use tower_service::Service as _;
 
-use super::board::{Board, Scope, Tenancy};
+use super::tenancy::{Scope, Tenancy};
 use super::tenants::Caller;
 use todokit_cli::mcp::{
     Calls, MAX_MESSAGE_BYTES, RemoteScope, STATELESS_PROTOCOL, TodoMcpServer, answer_stateless_call,
@@ -68,12 +68,14 @@ pub(super) struct Endpoints {
     /// The sessions every process on the database shares.
     #[cfg(feature = "postgres")]
     shared: Option<super::shared::SharedSessions>,
+    /// Whether the server has no token at all (loopback, open).
+    open: bool,
 }
 
 impl Endpoints {
     /// Endpoints over `tenancy`'s store; cancelling `cancel` ends every
     /// session.
-    pub(super) fn new(tenancy: Arc<Tenancy>, cancel: CancellationToken) -> Self {
+    pub(super) fn new(tenancy: Arc<Tenancy>, cancel: CancellationToken, open: bool) -> Self {
         Self {
             tenancy,
             endpoints: Mutex::default(),
@@ -82,6 +84,7 @@ impl Endpoints {
             calls: Arc::default(),
             #[cfg(feature = "postgres")]
             shared: None,
+            open,
         }
     }
 
@@ -160,25 +163,25 @@ impl Endpoints {
 
 /// `/mcp`: the main profile's tools.
 pub async fn main_endpoint(
-    State(board): State<Board>,
+    State(endpoints): State<Arc<Endpoints>>,
     Extension(scope): Extension<Scope>,
     request: Request,
 ) -> Response {
-    answer(&board, scope, None, request).await
+    answer(&endpoints, scope, None, request).await
 }
 
 /// `/mcp/{profile}`: any profile's tools, by name.
 pub async fn profile_endpoint(
-    State(board): State<Board>,
+    State(endpoints): State<Arc<Endpoints>>,
     Extension(scope): Extension<Scope>,
     Path(profile): Path<String>,
     request: Request,
 ) -> Response {
-    answer(&board, scope, Some(&profile), request).await
+    answer(&endpoints, scope, Some(&profile), request).await
 }
 
-async fn answer(board: &Board, scope: Scope, profile: Option<&str>, request: Request) -> Response {
-    if board.auth.is_open()
+async fn answer(endpoints: &Endpoints, scope: Scope, profile: Option<&str>, request: Request) -> Response {
+    if endpoints.open
         && let Some(origin) = request.headers().get(header::ORIGIN)
         && !is_loopback_origin(origin.to_str().unwrap_or_default())
     {
@@ -187,7 +190,7 @@ async fn answer(board: &Board, scope: Scope, profile: Option<&str>, request: Req
             "this server has no token, so only pages on this machine (a loopback Origin) may call it",
         );
     }
-    let Some(service) = board.tenancy.service(&scope.caller, profile) else {
+    let Some(service) = endpoints.tenancy.service(&scope.caller, profile) else {
         let names = todokit::profiles::names().join(", ");
         return refuse(
             StatusCode::NOT_FOUND,
@@ -201,7 +204,7 @@ async fn answer(board: &Board, scope: Scope, profile: Option<&str>, request: Req
         Ok(conversation) => conversation,
         Err(message) => return refuse(StatusCode::BAD_REQUEST, &message),
     };
-    let Some((mut http, _)) = board.mcp.endpoint(profile) else {
+    let Some((mut http, _)) = endpoints.endpoint(profile) else {
         return StatusCode::INTERNAL_SERVER_ERROR.into_response();
     };
     let session = request
@@ -211,7 +214,7 @@ async fn answer(board: &Board, scope: Scope, profile: Option<&str>, request: Req
         .map(str::to_owned);
     match &session {
         Some(id) => {
-            if let Err(refused) = check_owner(board, id, &scope.caller).await {
+            if let Err(refused) = check_owner(endpoints, id, &scope.caller).await {
                 return refused;
             }
         }
@@ -223,7 +226,7 @@ async fn answer(board: &Board, scope: Scope, profile: Option<&str>, request: Req
                 .headers()
                 .get("mcp-method")
                 .is_none_or(|method| method == "initialize")
-            && !board.mcp.room_for_a_session().await =>
+            && !endpoints.room_for_a_session().await =>
         {
             return refuse(
                 StatusCode::SERVICE_UNAVAILABLE,
@@ -233,7 +236,7 @@ async fn answer(board: &Board, scope: Scope, profile: Option<&str>, request: Req
         None => {}
     }
     let deleting = request.method() == Method::DELETE;
-    let calls = Arc::clone(&board.mcp.calls);
+    let calls = Arc::clone(&endpoints.calls);
     let remote = RemoteScope::new(service, conversation, calls);
     let mut request = match answer_directly(request, session.is_some(), &remote).await {
         Ok(answered) => return answered,
@@ -254,7 +257,7 @@ async fn answer(board: &Board, scope: Scope, profile: Option<&str>, request: Req
         .get(SESSION_HEADER)
         .and_then(|v| v.to_str().ok())
         .map(str::to_owned);
-    let mut owners = board.mcp.owners.lock().unwrap_or_else(PoisonError::into_inner);
+    let mut owners = endpoints.owners.lock().unwrap_or_else(PoisonError::into_inner);
     match (session, opened) {
         (None, Some(opened)) => {
             owners.insert(opened, scope.caller);
@@ -315,10 +318,9 @@ async fn answer_directly(
 /// Refuses a session opened by another caller, as rmcp refuses a session it
 /// does not know (404). A session this process has not seen is looked up in
 /// the database the processes share, when there is one.
-async fn check_owner(board: &Board, id: &str, caller: &Caller) -> Result<(), Response> {
+async fn check_owner(endpoints: &Endpoints, id: &str, caller: &Caller) -> Result<(), Response> {
     let not_found = || (StatusCode::NOT_FOUND, "Not Found: Session not found").into_response();
-    let known = board
-        .mcp
+    let known = endpoints
         .owners
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
@@ -330,12 +332,11 @@ async fn check_owner(board: &Board, id: &str, caller: &Caller) -> Result<(), Res
         None => {}
     }
     #[cfg(feature = "postgres")]
-    if let Some(shared) = &board.mcp.shared {
+    if let Some(shared) = &endpoints.shared {
         match shared.owner(id).await {
             Ok(Some(owner)) if owner != super::shared::owner_key(caller) => return Err(not_found()),
             Ok(Some(_)) => {
-                board
-                    .mcp
+                endpoints
                     .owners
                     .lock()
                     .unwrap_or_else(PoisonError::into_inner)
