@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import subprocess
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
@@ -23,8 +24,12 @@ from mcp.shared._httpx_utils import create_mcp_http_client
 from conftest import binary, todokit_cli
 
 
+# The TLS-only PostgreSQL cluster scripts/with-postgres.sh starts.
+TLS_URL = os.environ.get("TODOKIT_TEST_POSTGRES_TLS_URL")
+
+
 @contextmanager
-def serving(store: Path, *args: str) -> Iterator[str]:
+def serving(store: Path | str, *args: str) -> Iterator[str]:
     """`todokit serve` on a free loopback port; yields its base URL."""
     process = subprocess.Popen(
         [binary(), "--store", str(store), "serve", "--bind", "127.0.0.1:0", *args],
@@ -156,3 +161,36 @@ def test_a_tenant_token_opens_its_namespace_only(store: Path, tmp_path: Path) ->
         True,
         ["acme/default"],
     )
+
+
+@pytest.mark.skipif(TLS_URL is None, reason="needs TODOKIT_TEST_POSTGRES_TLS_URL (scripts/with-postgres.sh sets it)")
+@pytest.mark.filterwarnings("ignore:resources/subscribe is removed")
+def test_two_processes_on_a_tls_only_postgresql_serve_one_conversation() -> None:
+    assert TLS_URL is not None
+    conversation = f"py-remote-{os.getpid()}"
+    uri = f"todokit://conversations/{conversation}"
+    headers = {"Todokit-Conversation": conversation}
+
+    def todos(status: str) -> dict[str, Any]:
+        return {"todos": [{"content": "Ship it", "status": status, "activeForm": "Shipping it"}]}
+
+    async def main(first: str, second: str) -> tuple[bool, list[str]]:
+        heard: list[IncomingMessage] = []
+        async with session(f"{first}/mcp", headers) as writer:
+            await writer.call_tool("TodoWrite", todos("pending"))
+            async with session(f"{second}/mcp", headers, heard) as follower:
+                read = await follower.read_resource(uri)
+                first_content = read.contents[0]
+                text = first_content.text if isinstance(first_content, types.TextResourceContents) else ""
+                await follower.subscribe_resource(uri)
+                # A call on the first process; the second tells its client.
+                await writer.call_tool("TodoWrite", todos("in_progress"))
+                for _ in range(100):
+                    if any(isinstance(m, types.ResourceUpdatedNotification) for m in heard):
+                        break
+                    await asyncio.sleep(0.1)
+        updated = [str(m.params.uri) for m in heard if isinstance(m, types.ResourceUpdatedNotification)]
+        return "Ship it" in text, updated[:1]
+
+    with serving(TLS_URL) as first, serving(TLS_URL) as second:
+        assert asyncio.run(main(first, second)) == (True, [uri])
