@@ -125,8 +125,10 @@ bench: omp-core
 ## What the pi figure is compared with: oh-my-pi's own todo_write, run by
 ## bun (its runtime) at the version package-lock.json pins. The source is
 ## the published @oh-my-pi/pi-coding-agent 14.9.9, checked against its
-## sha256: that package is the pi profile's pin (`todokit profiles`). Only
-## its todo-write.ts and that tool's prompt are unpacked, under target/.
+## sha256: a speed comparison, so the newest published todo_write serves,
+## though the profile's words are pinned to a later commit (docs/dialects.md
+## says both). Only its todo-write.ts and that tool's prompt are unpacked,
+## under target/.
 OMP := target/bench-omp
 OMP_PACKAGE := @oh-my-pi/pi-coding-agent@14.9.9
 OMP_TARBALL := oh-my-pi-pi-coding-agent-14.9.9.tgz

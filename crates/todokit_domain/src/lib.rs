@@ -28,8 +28,8 @@ mod updates;
 mod validate;
 
 pub use batch::{
-    Batch, BatchProblem, CompletedTask, Op, OpKind, PhaseItems, apply_ops, check_op_size,
-    normalize_in_progress,
+    AppendMode, Batch, BatchProblem, CompletedTask, Op, OpKind, PhaseItems, apply_ops, apply_ops_with,
+    check_op_size, normalize_in_progress,
 };
 pub use checklist::{Escape, progress_line};
 pub use claim::{Claim, ClaimFields, check_claim};

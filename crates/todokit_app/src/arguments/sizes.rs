@@ -45,6 +45,10 @@ pub struct SizeLimits {
     pub list_text_fields: Vec<&'static str>,
     /// The most items one array of a call may hold.
     pub array_items: usize,
+    /// The profile's own cap on a task's text, named in an item text's
+    /// refusal when it is below [`SizeLimits::item_text_bytes`], so a model
+    /// learns the limit that holds on its first refusal, not on its second.
+    pub task_text_bytes: usize,
 }
 
 impl SizeLimits {
@@ -54,6 +58,7 @@ impl SizeLimits {
         list_text_bytes: usize::MAX,
         list_text_fields: Vec::new(),
         array_items: usize::MAX,
+        task_text_bytes: usize::MAX,
     };
 
     /// The cap for the text at `path` whose schema node is `node`: a list
@@ -130,15 +135,19 @@ fn walk(
                 }
                 let cap = limits.cap(&path, node);
                 if text.len() > cap {
-                    return Some(refusal(
-                        &path,
-                        // The words of the domain's own length check, so a
-                        // profile's check at the same limit reads the same.
-                        format!(
-                            "{} bytes of UTF-8 were sent; at most {cap} bytes are allowed",
-                            text.len()
-                        ),
-                    ));
+                    // The words of the domain's own length check, so a
+                    // profile's check at the same limit reads the same.
+                    let mut message = format!(
+                        "{} bytes of UTF-8 were sent; at most {cap} bytes are allowed",
+                        text.len()
+                    );
+                    if cap == limits.item_text_bytes && limits.task_text_bytes < cap {
+                        message.push_str(&format!(
+                            ", and a task's text may have at most {}",
+                            limits.task_text_bytes
+                        ));
+                    }
+                    return Some(refusal(&path, message));
                 }
                 // A list the lenient path will read out of the text is
                 // measured like one sent as JSON.

@@ -11,6 +11,7 @@ fn limits() -> SizeLimits {
         list_text_bytes: 40,
         list_text_fields: vec!["checklist"],
         array_items: 3,
+        task_text_bytes: 10,
     }
 }
 
@@ -104,6 +105,31 @@ fn checklist_text_is_skimmed_and_json_in_text_is_read_whole() {
         .map(|text| skim_fits(text.as_bytes(), &roomy))
         .collect();
     let expected = vec![true, false, false, false];
+    assert_eq!(actual, expected);
+}
+
+#[test]
+fn an_item_text_refusal_names_the_smaller_cap_of_a_task_s_text() {
+    let tight = SizeLimits {
+        task_text_bytes: 4,
+        ..limits()
+    };
+    let fixture = [
+        json!({"todos": [{"content": "x".repeat(11)}]}),
+        json!({"checklist": "x".repeat(41)}),
+    ];
+    let actual: Vec<Option<String>> = fixture
+        .iter()
+        .map(|v| refused_text(&v.to_string(), &schema(), &tight).map(|e| e.to_string()))
+        .collect();
+    let expected = vec![
+        Some(
+            "todos[0].content: 11 bytes of UTF-8 were sent; at most 10 bytes are allowed, and a task's text may have at \
+             most 4"
+                .to_owned(),
+        ),
+        Some("checklist: 41 bytes of UTF-8 were sent; at most 40 bytes are allowed".to_owned()),
+    ];
     assert_eq!(actual, expected);
 }
 

@@ -135,6 +135,7 @@ impl Profile {
                 .max(item),
             list_text_fields: self.list_texts.clone(),
             array_items: items.saturating_mul(ARRAY_SLACK),
+            task_text_bytes: limits.max_content_bytes,
         }
     }
 

@@ -12,9 +12,9 @@ use serde::Serialize;
 #[non_exhaustive]
 pub enum Pin {
     /// A file of the agent's own public repository, at a commit reachable
-    /// from its default branch (never a fork's or a pull request's).
+    /// from its default branch (never a pull request's).
     Source {
-        /// `owner/name` on GitHub.
+        /// `owner/name` on GitHub: the agent's own repository.
         repository: &'static str,
         /// The file read (the main one, when the tool spans several).
         path: &'static str,
@@ -22,6 +22,12 @@ pub enum Pin {
         commit: &'static str,
         /// The commit's date (`YYYY-MM-DD`), when it could be established.
         date: Option<&'static str>,
+        /// The copy (fork or mirror, `owner/name`) the commit was read
+        /// through, when the repository itself could not be read at it. A
+        /// hash names a commit and its whole history, so a copy carrying
+        /// the same hash on a main line that merges the repository's
+        /// carries exactly that commit. `None`: read in the repository.
+        read_through: Option<&'static str>,
     },
     /// A file inside a published package: for an open agent whose own
     /// repository could not be read at the version that matters.
@@ -61,7 +67,8 @@ pub enum Pin {
 
 impl std::fmt::Display for Pin {
     /// The pin in full, as `docs/dialects.md` shows it: `` `owner/name`
-    /// `path` @ `commit` (date) ``, `` capture `owner/name` `path` @
+    /// `path` @ `commit` (date) `` (then `` , read through `copy/name` ``
+    /// for a commit read through a copy), `` capture `owner/name` `path` @
     /// `commit` ``, `` npm `name` `version` `path` (sha256 `…`) `` or
     /// `design note "title" (date)`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -71,7 +78,16 @@ impl std::fmt::Display for Pin {
                 path,
                 commit,
                 date,
-            } => (format!("`{repository}` `{path}` @ `{commit}`"), date),
+                read_through,
+            } => {
+                let text = format!("`{repository}` `{path}` @ `{commit}`");
+                return match (date, read_through) {
+                    (Some(date), Some(copy)) => write!(f, "{text} ({date}), read through `{copy}`"),
+                    (None, Some(copy)) => write!(f, "{text}, read through `{copy}`"),
+                    (Some(date), None) => write!(f, "{text} ({date})"),
+                    (None, None) => f.write_str(&text),
+                };
+            }
             Pin::Capture {
                 repository,
                 path,
@@ -136,7 +152,8 @@ pub struct Upstream {
 }
 
 impl Upstream {
-    /// The pin in one short line: `owner/name@abcdef123456 (date)`,
+    /// The pin in one short line: `owner/name@abcdef123456 (date)` (then
+    /// `via copy/name` for a commit read through a copy),
     /// `capture owner/name@abcdef123456`, `npm name@version` or
     /// `design note "title" (date)`.
     pub fn version(&self) -> String {
@@ -150,8 +167,15 @@ impl Upstream {
                 repository,
                 commit,
                 date,
+                read_through,
                 ..
-            } => dated(format!("{repository}@{}", short(commit)), date),
+            } => {
+                let line = dated(format!("{repository}@{}", short(commit)), date);
+                match read_through {
+                    Some(copy) => format!("{line} via {copy}"),
+                    None => line,
+                }
+            }
             Pin::Capture {
                 repository,
                 commit,
@@ -183,6 +207,7 @@ mod tests {
                 path: "src/todo.ts",
                 commit: "0123456789abcdef0123456789abcdef01234567",
                 date: Some("2026-08-21"),
+                read_through: None,
             },
             ships_in: "Example CLI 1.x",
             checked: None,
@@ -198,6 +223,31 @@ mod tests {
         let expected = (
             "example/cli@0123456789ab (2026-08-21)".to_owned(),
             "design note \"Todo tool\"".to_owned(),
+        );
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn a_commit_read_through_a_copy_names_the_copy_after_the_repository() {
+        let copied = Pin::Source {
+            repository: "example/cli",
+            path: "src/todo.ts",
+            commit: "0123456789abcdef0123456789abcdef01234567",
+            date: Some("2026-08-21"),
+            read_through: Some("someone/cli"),
+        };
+        let upstream = Upstream {
+            agent: "Example CLI",
+            pin: copied,
+            ships_in: "Example CLI 1.x",
+            checked: None,
+        };
+        let actual = (copied.to_string(), upstream.version());
+        let expected = (
+            "`example/cli` `src/todo.ts` @ `0123456789abcdef0123456789abcdef01234567` (2026-08-21), read through \
+             `someone/cli`"
+                .to_owned(),
+            "example/cli@0123456789ab (2026-08-21) via someone/cli".to_owned(),
         );
         assert_eq!(actual, expected);
     }

@@ -39,6 +39,7 @@ pub fn profile() -> Profile {
             path: "apps/vscode/src/core/task/focus-chain/index.ts",
             commit: "864419d8b0c2467ec37ccb8837ddd08f96ea31f9",
             date: Some("2026-06-23"),
+            read_through: None,
         },
         ships_in: "Cline's VS Code extension with the focus chain on (`task_progress` on every tool), up to its \
                    SDK migration of June 2026",

@@ -42,6 +42,7 @@ pub fn profile() -> Profile {
             path: "codex-rs/core/src/tools/handlers/plan.rs",
             commit: "2704ecea9a1d52ece2429da4ed5775000b59164d",
             date: Some("2026-06-10"),
+            read_through: None,
         },
         ships_in: "Codex CLI (`update_plan`, refused in Plan mode; opt-in since 0.152.0)",
         checked: Some(Checked {

@@ -6,6 +6,7 @@
 
 use schemars::JsonSchema;
 use serde::Deserialize;
+use todokit_domain::{Violation, Violations};
 
 use crate::checklist_text::{ChecklistLine, checklist_todos};
 
@@ -37,6 +38,7 @@ pub fn profile() -> Profile {
             path: "extensions/cli/src/tools/writeChecklist.ts",
             commit: "1821a72d1668154c208b4a732fc4e3587551cb24",
             date: Some("2025-09-22"),
+            read_through: None,
         },
         ships_in: "the Continue CLI, `cn` (`Checklist`; the IDE extensions have no todo tool)",
         checked: Some(Checked {
@@ -75,6 +77,24 @@ impl ListWriter for WriteChecklist {
 
     fn todos(input: &mut ChecklistInput) -> Result<Vec<Todo>, ToolError> {
         Ok(checklist_todos(&input.checklist))
+    }
+
+    fn apply(input: &mut ChecklistInput, ctx: &CallContext<'_>) -> Result<Replacement, ToolError> {
+        // The whole text is kept (headings and prose too, not only the task
+        // lines the list checks), so every line is held to a task's cap.
+        let max = ctx.rules.limits.max_content_bytes;
+        let mut problems = Violations::default();
+        for (number, line) in input.checklist.lines().enumerate() {
+            if line.len() > max {
+                problems.push(Violation::TooLong {
+                    field: format!("checklist line {}", number + 1),
+                    bytes: line.len(),
+                    max,
+                });
+            }
+        }
+        problems.into_result()?;
+        replace_with::<Self>(Self::todos(input)?, ctx)
     }
 
     fn document(input: &ChecklistInput) -> Option<String> {
@@ -117,6 +137,24 @@ mod tests {
             format!("Task list status:\n{checklist}"),
             vec![("Read".to_owned(), Status::Completed), ("Fix".to_owned(), Status::Pending)],
             Some(checklist.to_owned()),
+        );
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn a_line_of_any_kind_longer_than_a_task_may_be_is_refused_and_nothing_is_stored() {
+        let long = "x".repeat(8 * 1024 + 1);
+        let checklist = format!("## Plan\n{long}\n- [ ] Fix\n- [ ] {long}");
+        let args = serde_json::json!({ "checklist": checklist }).to_string();
+        let outcome = run_tool(&profile(), WriteChecklist::NAME, &TodoState::new(), &args);
+        let actual = crate::test_support::verdict(outcome);
+        let expected = (
+            true,
+            vec![
+                "checklist line 2: 8193 bytes of UTF-8 were sent; at most 8192 bytes are allowed".to_owned(),
+                "checklist line 4: 8199 bytes of UTF-8 were sent; at most 8192 bytes are allowed".to_owned(),
+            ],
+            None,
         );
         assert_eq!(actual, expected);
     }

@@ -60,6 +60,7 @@ pub fn profile() -> Profile {
             path: "src/vs/workbench/contrib/chat/common/tools/builtinTools/manageTodoListTool.ts",
             commit: "01272b921e9c053b06b0751a032341c80e4c7241",
             date: None,
+            read_through: None,
         },
         ships_in: "VS Code's chat agent mode with GitHub Copilot (`manage_todo_list`, referenced as `#todo`)",
         checked: None,

@@ -32,6 +32,7 @@ pub fn profile() -> Profile {
             path: "src/extension/chatSessions/copilotcli/common/copilotCLITools.ts",
             commit: "31acd00a86424e2ee6e980e54919cf31fbf88030",
             date: Some("2026-03-29"),
+            read_through: None,
         },
         ships_in: "the GitHub Copilot CLI (`update_todo`; the CLI is closed source, its checklist is read as VS Code's \
                    Copilot extension reads it)",

@@ -37,6 +37,7 @@ pub fn profile() -> Profile {
             path: "internal/agent/tools/todos.go",
             commit: "45b1e634a5479297d94141ffc603a1d09f9b6326",
             date: Some("2026-05-18"),
+            read_through: None,
         },
         ships_in: "Crush (`todos`, with its todo pill in the TUI)",
         checked: Some(Checked {

@@ -54,6 +54,7 @@ pub fn profile() -> Profile {
             path: "packages/core/src/tools/write-todos.ts",
             commit: "5411f113cafae26161b4969b0237b8e1e024e2c2",
             date: Some("2026-08-21"),
+            read_through: None,
         },
         ships_in: "Gemini CLI (`write_todos`) on Gemini 2 models that are not previews, with the tracker off",
         checked: Some(Checked {

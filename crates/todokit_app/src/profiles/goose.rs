@@ -44,6 +44,7 @@ pub fn profile() -> Profile {
             path: "crates/goose/src/agents/platform_extensions/todo.rs",
             commit: "e05775174b4691538ff373e63131667c7cf65d6e",
             date: None,
+            read_through: None,
         },
         ships_in: "Goose (the `todo` platform extension's `todo_write`)",
         checked: None,

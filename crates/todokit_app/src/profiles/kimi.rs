@@ -64,6 +64,7 @@ pub fn profile() -> Profile {
             path: "packages/agent-core-v2/src/agent/tools/todo-list/todoListTool.ts",
             commit: "d723cc47ee43e5ca3c3c4ec2473f205d44acede2",
             date: Some("2026-08-22"),
+            read_through: None,
         },
         ships_in: "Kimi Code (`TodoList`; the successor of Kimi CLI's `SetTodoList`)",
         checked: Some(Checked {

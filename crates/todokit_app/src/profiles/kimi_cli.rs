@@ -27,6 +27,7 @@ pub fn profile() -> Profile {
             path: "src/kimi_cli/tools/todo/__init__.py",
             commit: "4a550effdfcb29a25a5d325bf935296cc50cd417",
             date: Some("2026-07-16"),
+            read_through: None,
         },
         ships_in: "Kimi CLI 1.49 (`SetTodoList`; archived in favour of Kimi Code)",
         checked: Some(Checked {

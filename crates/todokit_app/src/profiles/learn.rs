@@ -74,6 +74,7 @@ pub fn profile() -> Profile {
             path: "agents/s03_todo_write.py",
             commit: "0f691a092cb7dfcb9b51db5e72d99866f6d8588d",
             date: None,
+            read_through: None,
         },
         ships_in: "learn-claude-code's s03 teaching agent (`todo`)",
         checked: None,

@@ -108,8 +108,16 @@ mod tests {
                             path,
                             commit,
                             date,
+                            read_through,
+                        } => {
+                            repository.split('/').count() == 2
+                                && !path.is_empty()
+                                && full_commit(commit)
+                                && date.is_none_or(is_date)
+                                && read_through
+                                    .is_none_or(|copy| copy.split('/').count() == 2 && copy != repository)
                         }
-                        | Pin::Capture {
+                        Pin::Capture {
                             repository,
                             path,
                             commit,

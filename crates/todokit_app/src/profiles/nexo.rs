@@ -45,6 +45,7 @@ pub fn profile() -> Profile {
             path: "crates/core/src/agent/todo_write_tool.rs",
             commit: "5b45273de9a181b75c5433e2ad409ab98792cff4",
             date: Some("2026-05-02"),
+            read_through: None,
         },
         ships_in: "nexo-rs agents (`TodoWrite`)",
         checked: Some(Checked {

@@ -75,6 +75,7 @@ pub fn profile() -> Profile {
             path: "openhands-tools/openhands/tools/task_tracker/definition.py",
             commit: "611629e6999ad398dc49c761721eefe18d5e6bd9",
             date: Some("2026-08-22"),
+            read_through: None,
         },
         ships_in: "OpenHands agents built on the software-agent-sdk (`task_tracker`)",
         checked: Some(Checked {

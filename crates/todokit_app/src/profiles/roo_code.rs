@@ -60,6 +60,7 @@ pub fn profile() -> Profile {
             path: "src/core/tools/UpdateTodoListTool.ts",
             commit: "8de9337e63cbeb8e0aef9fdd324bdcb9181e6ed6",
             date: Some("2026-01-20"),
+            read_through: None,
         },
         ships_in: "Roo Code (`update_todo_list`; the product shut down on 2026-05-15) and its community fork Zoo Code",
         checked: Some(Checked {

@@ -31,6 +31,7 @@ pub fn profile() -> Profile {
             path: "vibe/core/tools/builtins/todo.py",
             commit: "ac8f1a09fdfbadb6d4508a555ba6607fd05eb0dc",
             date: Some("2026-07-01"),
+            read_through: None,
         },
         ships_in: "Mistral Vibe 2.18.4 (`todo`)",
         checked: Some(Checked {

@@ -36,6 +36,7 @@ pub fn profile() -> Profile {
             path: "crates/agent/src/tools/update_plan_tool.rs",
             commit: "bedd29e1806139c7aa52ec3fc0c0cd9f5ef8f9f1",
             date: None,
+            read_through: None,
         },
         ships_in: "Zed's own agent (`update_plan`, behind a feature flag since March 2026)",
         checked: None,

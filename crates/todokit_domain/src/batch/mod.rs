@@ -14,18 +14,25 @@ mod op;
 mod problem;
 mod size;
 
-pub use op::{Batch, CompletedTask, Op, OpKind, PhaseItems};
+pub use op::{AppendMode, Batch, CompletedTask, Op, OpKind, PhaseItems};
 pub use problem::BatchProblem;
 pub use size::check_op_size;
 
 use crate::{Phase, Status, Timestamp, Todo, TodoState};
 
-/// Applies `ops` in order to a copy of `state`; see the module docs.
+/// Applies `ops` in order to a copy of `state`; see the module docs. An
+/// `append` tries each of its items ([`AppendMode::EachItem`]).
 pub fn apply_ops(state: &TodoState, ops: &[Op], now: Timestamp) -> Batch {
+    apply_ops_with(state, ops, now, AppendMode::EachItem)
+}
+
+/// [`apply_ops`] with `append` meeting an item it cannot add as `mode`
+/// says.
+pub fn apply_ops_with(state: &TodoState, ops: &[Op], now: Timestamp, mode: AppendMode) -> Batch {
     let mut work = state.clone();
     let mut errors = Vec::new();
     for op in ops {
-        if let Err(error) = apply(&mut work, op, now) {
+        if let Err(error) = apply(&mut work, op, now, mode) {
             errors.push(error);
         }
     }
@@ -75,7 +82,7 @@ pub fn normalize_in_progress(state: &mut TodoState, now: Timestamp) {
     }
 }
 
-fn apply(state: &mut TodoState, op: &Op, now: Timestamp) -> Result<(), Vec<BatchProblem>> {
+fn apply(state: &mut TodoState, op: &Op, now: Timestamp, mode: AppendMode) -> Result<(), Vec<BatchProblem>> {
     match op.op {
         OpKind::Init => init(state, op, now),
         OpKind::Start => {
@@ -93,7 +100,7 @@ fn apply(state: &mut TodoState, op: &Op, now: Timestamp) -> Result<(), Vec<Batch
         OpKind::Done => mark(state, op, Status::Completed, now),
         OpKind::Drop => mark(state, op, Status::Abandoned, now),
         OpKind::Rm => remove(state, op),
-        OpKind::Append => append(state, op, now),
+        OpKind::Append => append(state, op, now, mode),
         OpKind::Note => {
             let name = named(op.task.as_deref(), BatchProblem::MissingTask)?;
             let text = op.text.as_deref().map(str::trim_end).unwrap_or_default();
@@ -213,7 +220,7 @@ fn remove(state: &mut TodoState, op: &Op) -> Result<(), Vec<BatchProblem>> {
     Ok(())
 }
 
-fn append(state: &mut TodoState, op: &Op, now: Timestamp) -> Result<(), Vec<BatchProblem>> {
+fn append(state: &mut TodoState, op: &Op, now: Timestamp, mode: AppendMode) -> Result<(), Vec<BatchProblem>> {
     let phase = named(op.phase.as_deref(), BatchProblem::MissingAppendPhase)?;
     let items = op
         .items
@@ -223,12 +230,19 @@ fn append(state: &mut TodoState, op: &Op, now: Timestamp) -> Result<(), Vec<Batc
     let mut errors = Vec::new();
     let mut added = Vec::new();
     for item in items {
-        match named(Some(item), BatchProblem::MissingTask) {
-            Err(e) => errors.push(e),
+        let problem = match named(Some(item), BatchProblem::MissingTask) {
+            Err(e) => e,
             Ok(content) if state.tasks().chain(&added).any(|t| t.content == content) => {
-                errors.push(BatchProblem::TaskExists(content.to_owned()));
+                BatchProblem::TaskExists(content.to_owned())
             }
-            Ok(content) => added.push(Todo::new(content).created_at(now).status_changed_at(now)),
+            Ok(content) => {
+                added.push(Todo::new(content).created_at(now).status_changed_at(now));
+                continue;
+            }
+        };
+        errors.push(problem);
+        if mode == AppendMode::UpToFirstProblem {
+            break;
         }
     }
     if !added.is_empty() {

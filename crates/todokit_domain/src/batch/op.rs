@@ -87,6 +87,20 @@ impl Op {
     }
 }
 
+/// What an `append` does with an item it cannot add (one already on the
+/// list, or an empty one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AppendMode {
+    /// Reports it and goes on with the next item: every item that can be
+    /// added is.
+    #[default]
+    EachItem,
+    /// Reports it and stops: the items before it are added, the ones after
+    /// it are not tried.
+    UpToFirstProblem,
+}
+
 /// A task that became completed during a batch.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct CompletedTask {

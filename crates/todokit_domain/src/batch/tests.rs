@@ -196,6 +196,39 @@ fn append_creates_the_phase_and_refuses_existing_content_item_by_item() {
 }
 
 #[test]
+fn append_up_to_the_first_problem_adds_the_items_before_it_only() {
+    let fixture = two_phases();
+    let op =
+        Op::new(OpKind::Append)
+            .phase("Docs")
+            .items(vec!["d".to_owned(), "a".to_owned(), "e".to_owned()]);
+    let batch = apply_ops_with(&fixture, &[op], NOW, AppendMode::UpToFirstProblem);
+    let actual = (
+        batch
+            .state
+            .phases
+            .iter()
+            .map(|p| {
+                (
+                    p.name.clone(),
+                    p.tasks.iter().map(|t| t.content.clone()).collect::<Vec<_>>(),
+                )
+            })
+            .collect::<Vec<_>>(),
+        batch.errors,
+    );
+    let expected = (
+        vec![
+            ("Build".to_owned(), vec!["a".to_owned(), "b".to_owned()]),
+            ("Ship".to_owned(), vec!["c".to_owned()]),
+            ("Docs".to_owned(), vec!["d".to_owned()]),
+        ],
+        vec![vec![BatchProblem::TaskExists("a".to_owned())]],
+    );
+    assert_eq!(actual, expected);
+}
+
+#[test]
 fn append_needs_a_phase_and_items() {
     let fixture = two_phases();
     let actual: Vec<Vec<Vec<BatchProblem>>> = [

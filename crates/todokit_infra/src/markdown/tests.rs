@@ -39,10 +39,11 @@ fn the_sample_round_trips() {
     assert_eq!(actual, expected);
 }
 
-// Golden facts from oh-my-pi (the npm package @oh-my-pi/pi-coding-agent 14.9.9, sha256
-// 2793491a1600e882ef5e13264f9b61f89661cef022ebe86570126f828ab1484d,
-// src/tools/todo-write.ts; first read in a copy of the repository at commit
-// 2f871b6d2359c4fd560936c5ce9197b5eb25c40d, equal but for one string literal of its renderer). `phasesToMarkdown` writes
+// Golden facts from oh-my-pi: repository can1357/oh-my-pi at commit
+// 0eee5a40197560045d9390533dfa98b2fdb45076 (read through the copy
+// yorha2B0826/oh-my-pi, whose main line carries it),
+// packages/coding-agent/src/tools/todo-write.ts, the `pi` profile's pin;
+// these two functions are unchanged since the published 14.9.9. `phasesToMarkdown` writes
 // `# name`, `- [m] content`, each note line as `  > line` and a bare `  >`
 // between notes, a blank line between phases, and `# Todos` for an empty
 // list; `markdownToPhases` joins consecutive `>` lines into one note, ends a

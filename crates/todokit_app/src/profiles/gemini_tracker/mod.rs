@@ -90,6 +90,7 @@ pub fn profile() -> Profile {
             path: "packages/core/src/tools/trackerTools.ts",
             commit: "5411f113cafae26161b4969b0237b8e1e024e2c2",
             date: Some("2026-08-21"),
+            read_through: None,
         },
         ships_in: "Gemini CLI with the experimental `tracker` setting on (the `tracker_*` tools replace `write_todos`)",
         checked: Some(Checked {

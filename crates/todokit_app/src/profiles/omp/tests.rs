@@ -176,9 +176,16 @@ fn texts_or_lists_beyond_the_limits_are_refused_whole_and_never_quoted_back() {
         .collect();
     let refused = |problem: &str| (true, (true, vec![problem.to_owned()], None));
     let expected = vec![
-        refused("reason: 8193 bytes of UTF-8 were sent; at most 8192 bytes are allowed"),
-        // Past 8 KiB the size gate refuses before the tool reads the task.
-        refused("task: 2000001 bytes of UTF-8 were sent; at most 8192 bytes are allowed"),
+        refused(
+            "reason: 8193 bytes of UTF-8 were sent; at most 8192 bytes are allowed, and a task's text may have at most \
+             1024",
+        ),
+        // Past 8 KiB the size gate refuses before the tool reads the task,
+        // naming the task's own cap too.
+        refused(
+            "task: 2000001 bytes of UTF-8 were sent; at most 8192 bytes are allowed, and a task's text may have at \
+             most 1024",
+        ),
         refused(&format!("items: {} items were sent; at most {} are allowed", limits.max_items + 1, limits.max_items)),
         refused("phase: 1025 bytes of UTF-8 were sent; at most 1024 bytes are allowed"),
     ];

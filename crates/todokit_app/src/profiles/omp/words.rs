@@ -1,5 +1,6 @@
 //! oh-my-pi's words, as its `todo` says them, for what kept an op from
-//! applying. Most are the words `todo_write` used (the `pi` profile); the
+//! applying. Most are the words `todo_write` used (the `pi` profile: the
+//! not-found texts, the hint for an invented `task-N` id among them); the
 //! ones `todo` changed are here.
 
 use todokit_domain::BatchProblem;
@@ -9,21 +10,10 @@ use crate::profiles::pi;
 /// One problem of the batch engine, in `todo`'s words.
 pub fn problem_text(problem: &BatchProblem) -> String {
     match problem {
-        BatchProblem::TaskNotFound { task, .. } if looks_like_an_id(task) => format!(
-            "Task \"{task}\" not found. Tasks are referenced by content, not by IDs — pass the task's full text \
-             from the previous result."
-        ),
         BatchProblem::DuplicateTask(task) => format!("Duplicate task \"{task}\" in init list"),
         BatchProblem::DuplicatePhase(phase) => format!("Duplicate phase \"{phase}\" in init list"),
         other => pi::problem_text(other),
     }
-}
-
-/// True for `task-` followed by digits only: the ids models invent for
-/// tasks that have none.
-fn looks_like_an_id(task: &str) -> bool {
-    task.strip_prefix("task-")
-        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 #[cfg(test)]

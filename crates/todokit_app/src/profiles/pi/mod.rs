@@ -1,9 +1,10 @@
 //! `pi`: the phase-and-ops `todo_write`: a batch of ordered ops (`init`,
 //! `start`, `done`, `drop`, `rm`, `append`, `note`) over phases of tasks
 //! named by their content. A failing op is skipped and reported while the
-//! rest apply; the result is then marked as an error and still carries (and
-//! stores) the new state. After the batch exactly one task is in progress
-//! when any is open.
+//! rest apply (an `append` stops at the first task it cannot add); the
+//! result is then marked as an error and still carries (and stores) the
+//! new state. After the batch exactly one task is in progress when any is
+//! open.
 //!
 //! Finished tasks clear themselves after a delay (60 s by default) and are
 //! dropped when a stored conversation is resumed.
@@ -13,7 +14,7 @@ use std::fmt::Write;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use todokit_domain::{
-    CompletedTask, Op, Phase, Violation, Violations, apply_ops, check_op_size, validate_phases,
+    AppendMode, CompletedTask, Op, Phase, Violation, Violations, apply_ops_with, check_op_size, validate_phases,
 };
 
 use crate::prelude::*;
@@ -44,15 +45,24 @@ pub fn profile() -> Profile {
     Profile::new(NAME, "pi's todo_write: ordered ops over phases of tasks", ListRules::with_default_limits(InProgressPolicy::Normalize))
     .with_upstream(Upstream {
         agent: "oh-my-pi",
-        pin: Pin::Package {
-            registry: "npm",
-            name: "@oh-my-pi/pi-coding-agent",
-            version: "14.9.9",
-            path: "src/tools/todo-write.ts",
-            sha256: "2793491a1600e882ef5e13264f9b61f89661cef022ebe86570126f828ab1484d",
+        // The last `todo_write` before the tool became `todo` (the `omp`
+        // profile), read through a copy whose main line carries and merges
+        // the repository's. `make bench` still measures the published
+        // package 14.9.9 (speed, not words; `docs/dialects.md`).
+        pin: Pin::Source {
+            repository: "can1357/oh-my-pi",
+            path: "packages/coding-agent/src/tools/todo-write.ts",
+            commit: "0eee5a40197560045d9390533dfa98b2fdb45076",
+            date: Some("2026-05-30"),
+            read_through: Some("yorha2B0826/oh-my-pi"),
         },
         ships_in: "oh-my-pi before June 2026 (`todo_write`; renamed `todo` since, see the `omp` profile)",
-        checked: None,
+        // The newest main-line commit of the copy, where the file is gone
+        // (renamed in `dc4aeb7`): 0eee5a4 is its last version.
+        checked: Some(Checked {
+            date: "2026-11-28",
+            against: "c13ef04b54fb89d4b794e96bf89fa0af74114294",
+        }),
     })
         .with_system_prompt(include_str!("../../../descriptions/pi/system-prompt.md"))
         .with_phases()
@@ -98,7 +108,8 @@ impl TypedTool for TodoWrite {
             });
         }
         problems.into_result()?;
-        let batch = apply_ops(ctx.state, &ops, ctx.now);
+        // oh-my-pi's `append` stops at the first task it cannot add.
+        let batch = apply_ops_with(ctx.state, &ops, ctx.now, AppendMode::UpToFirstProblem);
         // Ops fail one by one, but a batch whose result outgrows the size
         // limits is refused whole: nothing is stored.
         validate_phases(&batch.state, &ctx.rules.limits, &FIELDS)?;
@@ -196,6 +207,8 @@ pub fn storage(durable: bool) -> &'static str {
 struct BatchDetails<'a> {
     phases: Vec<PhaseView<'a>>,
     storage: &'static str,
+    /// Left out when the batch completed nothing, as oh-my-pi leaves it out.
+    #[serde(skip_serializing_if = "<[CompletedTask]>::is_empty")]
     completed_tasks: &'a [CompletedTask],
     errors: &'a [String],
 }
@@ -348,207 +361,4 @@ fn tree(state: &TodoState, limit: usize) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    use crate::test_support::{NOW, run_tool, snapshot_settings, verdict};
-    use pretty_assertions::assert_eq;
-
-    fn call(state: &TodoState, args: &str) -> Outcome {
-        run_tool(&profile(), TodoWrite::NAME, state, args)
-    }
-
-    const INIT: &str = r#"{"ops":[{"op":"init","list":[{"phase":"Build","items":["Scaffold","Wire"]},{"phase":"Ship","items":["Tag","Publish"]}]}]}"#;
-
-    fn initialized() -> TodoState {
-        call(&TodoState::new(), INIT).commit.unwrap_or_default()
-    }
-
-    // Golden facts from oh-my-pi (the npm package @oh-my-pi/pi-coding-agent 14.9.9, sha256
-    // 2793491a1600e882ef5e13264f9b61f89661cef022ebe86570126f828ab1484d,
-    // src/tools/todo-write.ts; first read in a copy of the repository at commit
-    // 2f871b6d2359c4fd560936c5ce9197b5eb25c40d, equal but for one string literal of its renderer), `formatSummary`: errors
-    // first; `Remaining items (n):` with `  - content [status] (phase)`, or
-    // `Remaining items: none.`; `Phase i/n "name" — d/t tasks complete` for
-    // the first phase with open work (else the last), `d` counting completed
-    // and abandoned tasks; then `  Phase:` and `    <glyph> content` with
-    // ` (+k note(s))`, and the in-progress task's notes indented 8 spaces,
-    // `        ---` between them. With no task left, the errors alone, or
-    // `Todo list cleared.`; `resolveTaskOrError` adds " (todo list is empty —
-    // was it replaced or not yet created?)" when the list has no task.
-    #[test]
-    fn the_summary_is_oh_my_pis_format_summary() {
-        let state = TodoState::new().phases(vec![
-            Phase::new("Build").tasks(vec![
-                Todo::new("Scaffold").status(Status::Completed),
-                Todo::new("Wire")
-                    .status(Status::InProgress)
-                    .notes(vec!["Trait first.\nThen the CLI.".to_owned(), "Ask about locks.".to_owned()]),
-            ]),
-            Phase::new("Ship").tasks(vec![
-                Todo::new("Tag").status(Status::Abandoned),
-                Todo::new("Publish").status(Status::Completed).notes(vec!["n".to_owned()]),
-            ]),
-        ]);
-        let finished = TodoState::new().phases(vec![Phase::new("Ship").tasks(vec![
-            Todo::new("Tag").status(Status::Abandoned),
-            Todo::new("Publish").status(Status::Completed),
-        ])]);
-        let actual = [
-            summary(&state, &[]),
-            summary(&finished, &["Phase \"Docs\" not found".to_owned()]),
-            call(&TodoState::new(), r#"{"ops":[{"op":"done","task":"Tag"}]}"#).result.content,
-            call(&initialized(), r#"{"ops":[{"op":"rm"}]}"#).result.content,
-        ];
-        let expected = [
-            "Remaining items (1):\n  - Wire [in_progress] (Build)\nPhase 1/2 \"Build\" — 1/2 tasks complete\n  Build:\n    \
-             ✓ Scaffold\n    → Wire (+2 notes)\n        Trait first.\n        Then the CLI.\n        ---\n        \
-             Ask about locks.\n  Ship:\n    ✗ Tag\n    ✓ Publish (+1 note)"
-                .to_owned(),
-            "Errors: Phase \"Docs\" not found\nRemaining items: none.\nPhase 1/1 \"Ship\" — 2/2 tasks complete\n  Ship:\n    \
-             ✗ Tag\n    ✓ Publish"
-                .to_owned(),
-            "Errors: Task \"Tag\" not found (todo list is empty — was it replaced or not yet created?)".to_owned(),
-            "Todo list cleared.".to_owned(),
-        ];
-        assert_eq!(actual, expected);
-    }
-
-    #[test]
-    fn init_starts_the_first_task_and_says_so() {
-        let outcome = call(&TodoState::new(), INIT);
-        let actual = (
-            outcome.result.is_error,
-            outcome.result.content.lines().nth(1).map(str::to_owned),
-        );
-        let expected = (false, Some("  - Scaffold [in_progress] (Build)".to_owned()));
-        assert_eq!(actual, expected);
-    }
-
-    #[test]
-    fn a_batch_with_a_failing_op_is_an_error_and_still_stores_the_rest() {
-        let fixture = initialized();
-        let outcome = call(
-            &fixture,
-            r#"{"ops":[{"op":"done","task":"Scaffold"},{"op":"start","task":"Nope"},{"op":"start","task":"Tag"},{"op":"note","task":"Tag","text":"v1.2"}]}"#,
-        );
-        let statuses = outcome.commit.map(|s| {
-            s.tasks()
-                .map(|t| (t.content.clone(), t.status))
-                .collect::<Vec<_>>()
-        });
-        let actual = (
-            outcome.result.is_error,
-            outcome.result.details.value()["errors"].clone(),
-            statuses,
-        );
-        let expected = (
-            true,
-            json!(["Task \"Nope\" not found"]),
-            Some(vec![
-                ("Scaffold".to_owned(), Status::Completed),
-                ("Wire".to_owned(), Status::Pending),
-                ("Tag".to_owned(), Status::InProgress),
-                ("Publish".to_owned(), Status::Pending),
-            ]),
-        );
-        assert_eq!(actual, expected);
-    }
-
-    #[test]
-    fn ops_needs_at_least_one_op() {
-        let outcome = call(&TodoState::new(), r#"{"ops":[]}"#);
-        let actual = (
-            outcome.result.is_error,
-            outcome.result.details.value()["error"]["problems"][0]["message"].clone(),
-        );
-        let expected = (true, json!("ops: needs at least 1 item, got 0"));
-        assert_eq!(actual, expected);
-    }
-
-    #[test]
-    fn details_carry_phases_storage_and_completed_tasks() {
-        let outcome = call(&initialized(), r#"{"ops":[{"op":"done","task":"Scaffold"}]}"#);
-        let details = outcome.result.details.value();
-        let actual = (
-            details["storage"].clone(),
-            details["completedTasks"].clone(),
-            details["phases"][0]["tasks"][1].clone(),
-        );
-        let expected = (
-            json!("session"),
-            json!([{"content": "Scaffold", "phase": "Build"}]),
-            json!({"content": "Wire", "status": "in_progress"}),
-        );
-        assert_eq!(actual, expected);
-    }
-
-    #[test]
-    fn a_batch_that_changes_nothing_writes_nothing() {
-        let actual = call(&initialized(), r#"{"ops":[{"op":"start","task":"Scaffold"}]}"#).commit;
-        let expected = None;
-        assert_eq!(actual, expected);
-    }
-
-    #[test]
-    fn finished_tasks_clear_after_the_delay_on_the_profile_clock() {
-        let fixture = call(&initialized(), r#"{"ops":[{"op":"done","task":"Scaffold"}]}"#)
-            .commit
-            .unwrap_or_default();
-        let profile = profile();
-        let actual = (
-            profile.settle(&fixture, NOW + 59_999).tasks().count(),
-            profile.settle(&fixture, NOW + 60_000).tasks().count(),
-        );
-        let expected = (4, 3);
-        assert_eq!(actual, expected);
-    }
-
-    #[test]
-    fn a_batch_that_outgrows_the_limits_is_refused_whole() {
-        let long = "x".repeat(Limits::DEFAULT.max_content_bytes + 1);
-        let args = json!({"ops": [{"op": "append", "phase": "P", "items": ["ok", long]}]});
-        let outcome = call(&initialized(), &args.to_string());
-        let actual = verdict(outcome);
-        let expected = (
-            true,
-            vec![
-                "ops[0].items[1]: 1025 bytes of UTF-8 were sent; at most 1024 bytes are allowed".to_owned(),
-            ],
-            None,
-        );
-        assert_eq!(actual, expected);
-    }
-
-    #[test]
-    fn summaries() {
-        let with_notes = call(
-            &initialized(),
-            r#"{"ops":[{"op":"done","task":"Scaffold"},{"op":"note","task":"Wire","text":"Store goes behind a trait.\nCLI next."},{"op":"note","task":"Wire","text":"Ask about the lock file."},{"op":"note","task":"Tag","text":"after CI"},{"op":"drop","task":"Publish"}]}"#,
-        );
-        let cases = [
-            ("empty", call(&initialized(), r#"{"ops":[{"op":"rm"}]}"#).result),
-            ("one_phase", call(&TodoState::new(), r#"{"ops":[{"op":"init","list":[{"phase":"Fix","items":["Reproduce","Patch","Test"]}]}]}"#).result),
-            ("phases_with_notes", with_notes.result),
-            ("error_batch", call(&initialized(), r#"{"ops":[{"op":"init"},{"op":"done","task":""},{"op":"append","phase":"Ship","items":["Tag","Announce"]},{"op":"note","task":"Wire"},{"op":"rm","phase":"Docs"}]}"#).result),
-            ("all_done", call(&initialized(), r#"{"ops":[{"op":"done"}]}"#).result),
-        ];
-        snapshot_settings().bind(|| {
-            for (name, result) in cases {
-                insta::assert_snapshot!(format!("result__pi__{name}"), result.content);
-                insta::assert_json_snapshot!(format!("details__pi__{name}"), result.details.value());
-            }
-        });
-    }
-
-    #[test]
-    fn the_preview_caps_each_phase() {
-        let items: Vec<String> = (1..=11).map(|i| format!("Step {i}")).collect();
-        let args = json!({"ops": [{"op": "init", "list": [{"phase": "Long", "items": items}, {"phase": "Short", "items": ["Only"]}]}]});
-        let state = call(&TodoState::new(), &args.to_string())
-            .commit
-            .unwrap_or_default();
-        snapshot_settings().bind(|| insta::assert_snapshot!("preview__pi", preview(&state)));
-    }
-}
+mod tests;

@@ -41,6 +41,11 @@ pub fn problem_text(problem: &BatchProblem) -> String {
         BatchProblem::MissingAppendPhase => "Missing phase name for append operation".to_owned(),
         BatchProblem::MissingAppendItems => "Missing items for append operation".to_owned(),
         BatchProblem::MissingNoteText => "Missing text for note operation".to_owned(),
+        // An invented id is answered before the empty-list hint.
+        BatchProblem::TaskNotFound { task, .. } if looks_like_an_id(task) => format!(
+            "Task \"{task}\" not found. Tasks are referenced by content, not by IDs — pass the task's full text \
+             from the previous result."
+        ),
         BatchProblem::TaskNotFound {
             task,
             list_is_empty: true,
@@ -58,17 +63,26 @@ pub fn problem_text(problem: &BatchProblem) -> String {
     }
 }
 
+/// True for `task-` followed by digits only (oh-my-pi's `/^task-\d+$/`):
+/// the ids models invent for tasks that have none.
+fn looks_like_an_id(task: &str) -> bool {
+    task.strip_prefix("task-")
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use pretty_assertions::assert_eq;
 
-    // Golden facts from oh-my-pi (the npm package @oh-my-pi/pi-coding-agent 14.9.9, sha256
-    // 2793491a1600e882ef5e13264f9b61f89661cef022ebe86570126f828ab1484d,
-    // src/tools/todo-write.ts; first read in a copy of the repository at commit
-    // 2f871b6d2359c4fd560936c5ce9197b5eb25c40d, equal but for one string literal of its renderer): the error of each op that
-    // cannot apply; `Phase "X" already exists` is todokit's own (the
-    // original lets `init` name a phase twice).
+    // Golden facts from oh-my-pi: repository can1357/oh-my-pi at commit
+    // 0eee5a40197560045d9390533dfa98b2fdb45076 (2026-05-30, read through
+    // the copy yorha2B0826/oh-my-pi, whose main line carries it),
+    // packages/coding-agent/src/tools/todo-write.ts: the error of each op
+    // that cannot apply; `resolveTaskOrError` answers a name matching
+    // /^task-\d+$/ with the hint on content, before (and instead of) the
+    // empty-list hint (since b191e6c5ff). `Phase "X" already exists` is
+    // todokit's own (the original lets `init` name a phase twice).
     #[test]
     fn every_batch_problem_is_worded_as_oh_my_pi_words_it() {
         let fixture = [
@@ -86,6 +100,22 @@ mod tests {
                 task: "a".to_owned(),
                 list_is_empty: true,
             },
+            BatchProblem::TaskNotFound {
+                task: "task-3".to_owned(),
+                list_is_empty: false,
+            },
+            BatchProblem::TaskNotFound {
+                task: "task-12".to_owned(),
+                list_is_empty: true,
+            },
+            BatchProblem::TaskNotFound {
+                task: "task-".to_owned(),
+                list_is_empty: false,
+            },
+            BatchProblem::TaskNotFound {
+                task: "Task-3".to_owned(),
+                list_is_empty: false,
+            },
             BatchProblem::PhaseNotFound("P".to_owned()),
             BatchProblem::TaskExists("a".to_owned()),
             BatchProblem::DuplicatePhase("P".to_owned()),
@@ -100,6 +130,12 @@ mod tests {
             "Missing text for note operation",
             "Task \"a\" not found",
             "Task \"a\" not found (todo list is empty — was it replaced or not yet created?)",
+            "Task \"task-3\" not found. Tasks are referenced by content, not by IDs — pass the task's full text from \
+             the previous result.",
+            "Task \"task-12\" not found. Tasks are referenced by content, not by IDs — pass the task's full text from \
+             the previous result.",
+            "Task \"task-\" not found",
+            "Task \"Task-3\" not found",
             "Phase \"P\" not found",
             "Task \"a\" already exists",
             "Phase \"P\" already exists",
