@@ -4,7 +4,9 @@
 
 use crate::commands::call::MAX_STDIN_BYTES;
 use crate::edits::MAX_IMPORT_BYTES;
-use todokit_cli::mcp::{MAX_FOLLOWED_CONVERSATIONS, MAX_IN_FLIGHT, MAX_LISTENS, MAX_MESSAGE_BYTES};
+use todokit_cli::mcp::{
+    MAX_FOLLOWED_CONVERSATIONS, MAX_IN_FLIGHT, MAX_LISTENS, MAX_MESSAGE_BYTES, MAX_REMOTE_CONVERSATION_BYTES,
+};
 
 /// `bytes` as people read a size.
 fn size(bytes: u64) -> String {
@@ -54,14 +56,44 @@ fn rows() -> Vec<(&'static str, String, &'static str)> {
             "`serve::MAX_BODY_BYTES`",
         ),
         (
-            "`todokit serve`: open event streams",
+            "`todokit serve`: live streams in one process (board events, MCP GET streams, listens)",
             crate::serve::MAX_EVENT_STREAMS.to_string(),
             "`serve::MAX_EVENT_STREAMS`",
         ),
         (
-            "`todokit serve`: MCP sessions open in one process",
+            "`todokit serve`: live streams one token holds (`--max-streams-per-token`)",
+            crate::serve::MAX_STREAMS_PER_TOKEN.to_string(),
+            "`serve::MAX_STREAMS_PER_TOKEN`",
+        ),
+        (
+            "`todokit serve`: connections held at once (`--max-connections`)",
+            crate::serve::MAX_CONNECTIONS.to_string(),
+            "`serve::MAX_CONNECTIONS`",
+        ),
+        (
+            "`todokit serve`: MCP sessions open in one process (`--max-sessions`)",
             crate::serve::MAX_SESSIONS.to_string(),
             "`serve::MAX_SESSIONS`",
+        ),
+        (
+            "`todokit serve`: MCP sessions one token holds (`--max-sessions-per-token`)",
+            crate::serve::MAX_SESSIONS_PER_TOKEN.to_string(),
+            "`serve::MAX_SESSIONS_PER_TOKEN`",
+        ),
+        (
+            "`todokit serve`: an `initialize`'s parameters, kept for its session",
+            size(crate::serve::MAX_INITIALIZE_PARAMS_BYTES as u64),
+            "`serve::MAX_INITIALIZE_PARAMS_BYTES`",
+        ),
+        (
+            "`todokit serve`: seconds a request's body may take after its head",
+            crate::serve::BODY_DEADLINE.as_secs().to_string(),
+            "`serve::BODY_DEADLINE`",
+        ),
+        (
+            "`todokit serve`: the rest of a body past its cap, read and dropped after the 413",
+            size(crate::serve::LINGER_BYTES as u64),
+            "`serve::LINGER_BYTES`",
         ),
         (
             "`todokit serve`: an MCP request body (`/mcp`)",
@@ -69,9 +101,9 @@ fn rows() -> Vec<(&'static str, String, &'static str)> {
             "`todokit_cli::mcp::MAX_MESSAGE_BYTES`",
         ),
         (
-            "`todokit serve`: a conversation id named by a remote request",
-            size(crate::serve::MAX_CONVERSATION_BYTES as u64),
-            "`serve::MAX_CONVERSATION_BYTES`",
+            "`todokit serve`: a conversation id named by a remote request (`_meta`, header or query)",
+            size(MAX_REMOTE_CONVERSATION_BYTES as u64),
+            "`todokit_cli::mcp::MAX_REMOTE_CONVERSATION_BYTES`",
         ),
         (
             "`todokit serve`: a tenant's namespace, in bytes",

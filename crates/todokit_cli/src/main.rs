@@ -193,6 +193,18 @@ enum Command {
         /// Also answer requests addressed to this name (a proxy's: NAME for any port, NAME:PORT for one); without it only localhost and IP addresses are answered
         #[arg(long = "public-host", value_name = "NAME")]
         public_host: Vec<String>,
+        /// The most MCP sessions this process holds, every token's together (past it: 503)
+        #[arg(long = "max-sessions", value_name = "N", default_value_t = serve::MAX_SESSIONS as u32, value_parser = clap::value_parser!(u32).range(1..))]
+        max_sessions: u32,
+        /// The most MCP sessions one token holds (past it: 429)
+        #[arg(long = "max-sessions-per-token", value_name = "N", default_value_t = serve::MAX_SESSIONS_PER_TOKEN as u32, value_parser = clap::value_parser!(u32).range(1..))]
+        max_sessions_per_token: u32,
+        /// The most live streams one token holds: board event streams, MCP GET streams and subscriptions/listen together (past it: 429)
+        #[arg(long = "max-streams-per-token", value_name = "N", default_value_t = serve::MAX_STREAMS_PER_TOKEN as u32, value_parser = clap::value_parser!(u32).range(1..))]
+        max_streams_per_token: u32,
+        /// The most connections this process holds at once; past it, a new one waits until one closes
+        #[arg(long = "max-connections", value_name = "N", default_value_t = serve::MAX_CONNECTIONS as u32, value_parser = clap::value_parser!(u32).range(1..))]
+        max_connections: u32,
     },
 }
 
@@ -328,6 +340,10 @@ async fn run(cli: Cli) -> Result<ExitCode> {
             token,
             token_file,
             public_host,
+            max_sessions,
+            max_sessions_per_token,
+            max_streams_per_token,
+            max_connections,
         } => {
             let options = serve::Options {
                 bind,
@@ -336,6 +352,10 @@ async fn run(cli: Cli) -> Result<ExitCode> {
                 public_hosts: public_host,
                 #[cfg(feature = "postgres")]
                 shared: None,
+                max_sessions: Some(max_sessions as usize),
+                max_sessions_per_token: Some(max_sessions_per_token as usize),
+                max_streams_per_token: Some(max_streams_per_token as usize),
+                max_connections: Some(max_connections as usize),
             };
             commands::serve::run(&ctx, options).await
         }

@@ -22,46 +22,17 @@ fn tls_url() -> String {
 
 /// The JSON-RPC message of a reply: its body, or the data of its event.
 fn message(reply: &Reply) -> Value {
-    if let Ok(value) = serde_json::from_str::<Value>(&reply.body) {
-        return value;
-    }
-    reply
-        .body
-        .lines()
-        .filter_map(|line| line.strip_prefix("data: "))
-        .find_map(|data| {
-            serde_json::from_str::<Value>(data)
-                .ok()
-                .filter(|m| m.get("id").is_some())
-        })
-        .unwrap_or(Value::Null)
+    serve_support::mcp_message(reply)
 }
 
 /// A JSON-RPC POST to `/mcp` with `headers`.
 fn post(server: &Server, headers: &[(&str, &str)], body: &Value) -> Reply {
-    let mut all = vec![
-        ("Content-Type", "application/json"),
-        ("Accept", "application/json, text/event-stream"),
-    ];
-    all.extend_from_slice(headers);
-    request(&server.address, "POST", "/mcp", &all, Some(&body.to_string()))
+    serve_support::mcp_post(&server.address, headers, body)
 }
 
 /// A session opened on `server` the way a client does before 2026-07-28.
 fn open_session(server: &Server, auth: &[(&str, &str)]) -> String {
-    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "scale", "version": "1"}}});
-    let opened = post(server, auth, &init);
-    let session = opened.header("mcp-session-id").unwrap_or_default().to_owned();
-    let mut headers = auth.to_vec();
-    headers.push(("Mcp-Session-Id", &session));
-    headers.push(("Mcp-Protocol-Version", "2025-11-25"));
-    post(
-        server,
-        &headers,
-        &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
-    );
-    session
+    serve_support::open_session(&server.address, auth)
 }
 
 fn write(step: usize) -> Value {

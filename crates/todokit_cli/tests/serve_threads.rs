@@ -25,7 +25,8 @@ fn threads_with_streams(store: &Path) -> (u64, u64, usize) {
             &serde_json::json!([todo("Plan", "in_progress")]),
         );
     }
-    let server = Server::start(store, &[]);
+    // One caller holds them all: room for every one.
+    let server = Server::start(store, &["--max-streams-per-token", "64"]);
     let pid = server.pid();
     // One stream first, so the runtime and the store's own watch are up.
     let mut warm = Events::open(&server.address, "/api/conversations/c0/events");

@@ -124,11 +124,7 @@ pub fn plain_tool_call(line: &[u8]) -> Option<PlainToolCall<'_>> {
     }
     let envelope: Envelope<'_> = serde_json::from_slice(line).ok()?;
     // rmcp reads an id as a string or a signed 64-bit integer.
-    let id_fits = envelope
-        .id
-        .as_str()
-        .is_some_and(|id| !id.starts_with(WIDE_ID_PREFIX))
-        || envelope.id.is_i64();
+    let id_fits = envelope.id.as_str().is_some_and(|id| !id.starts_with('\u{1}')) || envelope.id.is_i64();
     if envelope.jsonrpc != "2.0" || envelope.method != "tools/call" || !id_fits {
         return None;
     }
@@ -373,8 +369,10 @@ fn id_problem(id: &Value) -> Option<String> {
                 .to_owned(),
         );
     }
+    // Every id that starts with U+0001 is refused, not only the wide
+    // spelling: the whole prefix is reserved, as `docs/cli.md` says.
     id.as_str()
-        .is_some_and(|text| text.starts_with(WIDE_ID_PREFIX))
+        .is_some_and(|text| text.starts_with('\u{1}'))
         .then(|| {
             "Invalid request: ids that start with U+0001 are reserved; give the request another id".to_owned()
         })

@@ -281,6 +281,7 @@ fn an_id_that_is_not_a_string_or_a_64_bit_integer_is_refused_with_a_null_id() {
         r#"{"jsonrpc":"2.0","id":-9223372036854775809,"method":"ping"}"#,
         r#"{"jsonrpc":"2.0","id":true,"method":"ping"}"#,
         r#"{"jsonrpc":"2.0","id":"\u0001todokit-u64:1","method":"ping"}"#,
+        r#"{"jsonrpc":"2.0","id":"\u0001x","method":"tools/call","params":{"name":"TodoWrite","arguments":{}}}"#,
         r#"{"jsonrpc":"2.0","id":9,"method":null}"#,
         r#"{"jsonrpc":"2.0","id":"m","method":5}"#,
     ]
@@ -294,6 +295,7 @@ fn an_id_that_is_not_a_string_or_a_64_bit_integer_is_refused_with_a_null_id() {
         (json!(INVALID_REQUEST), Value::Null),
         (json!(INVALID_REQUEST), Value::Null),
         (json!(INVALID_REQUEST), json!("\u{1}todokit-u64:1")),
+        (json!(INVALID_REQUEST), json!("\u{1}x")),
         (json!(INVALID_REQUEST), json!(9)),
         (json!(INVALID_REQUEST), json!("m")),
     ];

@@ -21,11 +21,15 @@ mod session;
 mod stateless;
 mod stdio;
 
-pub use gate::{INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR, RMCP_VERSION};
+pub use gate::{
+    INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR, RMCP_VERSION, Verdict, classify, error_reply,
+    is_initialize, is_listen,
+};
 pub use live::{MAX_FOLLOWED_CONVERSATIONS, MAX_LISTENS};
 pub use resources::{CONVERSATION_URI_PREFIX, RESOURCES_PAGE_SIZE, SUMMARY_META_KEY, conversation_uri};
 pub use server::{
     CONVERSATION_META_KEY, Calls, MAX_REMOTE_CONVERSATION_BYTES, RemoteScope, TOOL_META_KEY, TodoMcpServer,
+    remote_conversation,
 };
 pub use session::{MAX_IN_FLIGHT, MAX_MESSAGE_BYTES, serve, serve_stdio};
 pub use stateless::{STATELESS_PROTOCOL, StatelessCall, answer_stateless_call, stateless_tool_call};

@@ -122,8 +122,25 @@ impl Drop for CallGuard {
     }
 }
 
-/// The longest conversation id a remote call's `_meta` may name, in bytes.
+/// The longest conversation id a remote request may name (in its `_meta`,
+/// header or query), in bytes.
 pub const MAX_REMOTE_CONVERSATION_BYTES: usize = 4096;
+
+/// The conversation id a remote request names at `source` (`_meta`'s key,
+/// the header, the query parameter): `named` is `None` when what came
+/// there is not text (not a string, not UTF-8). One check, one set of
+/// words, wherever the id came from.
+pub fn remote_conversation(source: &str, named: Option<&str>) -> Result<String, String> {
+    let problem = match named {
+        None => "this one is not UTF-8 text".to_owned(),
+        Some("") => "this one is empty".to_owned(),
+        Some(id) if id.len() > MAX_REMOTE_CONVERSATION_BYTES => format!("this one is {} bytes", id.len()),
+        Some(id) => return Ok(id.to_owned()),
+    };
+    Err(format!(
+        "{source} must name a conversation in 1 to {MAX_REMOTE_CONVERSATION_BYTES} bytes of UTF-8 text; {problem}"
+    ))
+}
 
 /// Serves one profile's tools for one default conversation, and the
 /// store's conversations as resources.
@@ -133,6 +150,9 @@ pub struct TodoMcpServer {
     conversation: String,
     /// The session's followed conversations, shared by every clone.
     live: Arc<Live>,
+    /// Whether every request must bring its caller ([`RemoteScope`]): a
+    /// server behind the HTTP edge never falls back to its own service.
+    callers_only: bool,
 }
 
 impl TodoMcpServer {
@@ -143,7 +163,16 @@ impl TodoMcpServer {
             service,
             conversation: conversation.into(),
             live: Arc::default(),
+            callers_only: false,
         }
+    }
+
+    /// This server for the HTTP edge: a request that arrives without its
+    /// caller's [`RemoteScope`] is refused, never run on the server's own
+    /// (whole-store) service.
+    pub fn callers_only(mut self) -> Self {
+        self.callers_only = true;
+        self
     }
 
     /// This server for a new session: the same service and conversation,
@@ -189,10 +218,18 @@ impl TodoMcpServer {
         }
     }
 
-    /// The service a request runs on: its remote caller's, else the
-    /// server's own.
-    fn service_of<'a>(&'a self, context: &'a RequestContext<RoleServer>) -> &'a TodoWriteService {
-        Self::remote(context).map_or(&self.service, |scope| &scope.service)
+    /// The service a request runs on: its remote caller's, else (stdio) the
+    /// server's own. A server for the HTTP edge refuses a request without
+    /// its caller rather than serve it the whole store.
+    fn service_of<'a>(
+        &'a self,
+        context: &'a RequestContext<RoleServer>,
+    ) -> Result<&'a TodoWriteService, ErrorData> {
+        match Self::remote(context) {
+            Some(scope) => Ok(&scope.service),
+            None if self.callers_only => Err(no_caller()),
+            None => Ok(&self.service),
+        }
     }
 
     /// The conversation a call names in its `_meta`, or the server's own.
@@ -204,28 +241,24 @@ impl TodoMcpServer {
         request: &CallToolRequestParams,
         context: &RequestContext<RoleServer>,
     ) -> Result<String, ErrorData> {
-        let named = |meta: &Map<String, Value>| {
-            meta.get(CONVERSATION_META_KEY)
-                .and_then(Value::as_str)
-                .map(str::to_owned)
-        };
+        let named = |meta: &Map<String, Value>| meta.get(CONVERSATION_META_KEY).cloned();
         let named =
             named(&context.meta.0.0).or_else(|| request.meta.as_ref().and_then(|meta| named(&meta.0.0)));
         let Some(remote) = Self::remote(context) else {
-            return Ok(named.unwrap_or_else(|| self.conversation.clone()));
+            if self.callers_only {
+                return Err(no_caller());
+            }
+            // Over stdio the one client is trusted with any name it gives.
+            return Ok(named
+                .as_ref()
+                .and_then(Value::as_str)
+                .map_or_else(|| self.conversation.clone(), str::to_owned));
         };
         match named {
-            Some(named) if named.len() > MAX_REMOTE_CONVERSATION_BYTES || named.is_empty() => {
-                Err(ErrorData::invalid_params(
-                    format!(
-                        "_meta.\"{CONVERSATION_META_KEY}\" must be a conversation id of 1 to \
-                         {MAX_REMOTE_CONVERSATION_BYTES} bytes; this one is {}",
-                        named.len()
-                    ),
-                    None,
-                ))
-            }
-            Some(named) => Ok(named),
+            // A value that is not a string is refused, never ignored (the
+            // call would otherwise go to another conversation).
+            Some(named) => remote_conversation(&format!("_meta.\"{CONVERSATION_META_KEY}\""), named.as_str())
+                .map_err(|message| ErrorData::invalid_params(message, None)),
             None => Ok(remote.conversation.clone()),
         }
     }
@@ -254,6 +287,12 @@ impl TodoMcpServer {
             )
         })
     }
+}
+
+/// The refusal of a request that reached a server for the HTTP edge
+/// without its caller (a fault of ours, never a reason to serve it).
+fn no_caller() -> ErrorData {
+    ErrorData::internal_error("this request came without its caller, so it is refused", None)
 }
 
 impl TodoMcpServer {
@@ -327,7 +366,7 @@ impl ServerHandler for TodoMcpServer {
             Some(arguments) => serde_json::to_string(arguments).unwrap_or_else(|_| "{}".to_owned()),
             None => "{}".to_owned(),
         };
-        let service = self.service_of(&context);
+        let service = self.service_of(&context)?;
         let result = self
             .run(service, &conversation, &request.name, &args, options)
             .await?;
@@ -346,7 +385,7 @@ impl ServerHandler for TodoMcpServer {
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        let service = self.service_of(&context);
+        let service = self.service_of(&context)?;
         let summaries = resources::summaries(service).await?;
         // A session opened by `initialize` hears of new conversations
         // unasked from its first listing on; a later one asks through
@@ -376,7 +415,7 @@ impl ServerHandler for TodoMcpServer {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        resources::read(self.service_of(&context), &request.uri)
+        resources::read(self.service_of(&context)?, &request.uri)
             .await
             .map(Into::into)
     }
@@ -387,7 +426,7 @@ impl ServerHandler for TodoMcpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         self.live
-            .subscribe(self.service_of(&context), context.peer.clone(), request.uri)
+            .subscribe(self.service_of(&context)?, context.peer.clone(), request.uri)
             .await
     }
 
@@ -405,7 +444,7 @@ impl ServerHandler for TodoMcpServer {
     }
 
     async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
-        let service = self.service_of(context.request_context()).clone();
+        let service = self.service_of(context.request_context())?.clone();
         self.live.listen(&service, context).await;
         Ok(())
     }

@@ -24,10 +24,19 @@ fn server() -> TodoMcpServer {
 /// answer to) through one session; its output lines, and how many calls
 /// the reader answered itself.
 async fn run(script: &[(String, bool)], plain_calls_here: bool) -> (Vec<String>, usize) {
+    run_on(server(), script, plain_calls_here).await
+}
+
+/// [`run`] on `server`.
+async fn run_on(
+    server: TodoMcpServer,
+    script: &[(String, bool)],
+    plain_calls_here: bool,
+) -> (Vec<String>, usize) {
     let (mut to_server, server_input) = tokio::io::duplex(1 << 20);
     let (server_output, from_server) = tokio::io::duplex(1 << 20);
     let session = tokio::spawn(serve_session(
-        server(),
+        server,
         server_input,
         server_output,
         plain_calls_here,
@@ -217,6 +226,53 @@ async fn ids_up_to_2_64_minus_1_come_back_exactly_and_an_id_alone_is_answered() 
         "9223372036854775808 result".to_owned(),
         "201 -32600".to_owned(),
         "null -32600".to_owned(),
+    ];
+    assert_eq!(actual, expected);
+}
+
+/// A server made for the HTTP edge serves nothing to a request that comes
+/// without its caller: no tool call, no listing, no read, no subscription
+/// runs on the server's own (whole-store) service.
+#[tokio::test]
+async fn a_server_for_the_http_edge_refuses_a_request_without_its_caller() {
+    let mut script = vec![
+        request(
+            json!(0),
+            "initialize",
+            json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}),
+        ),
+        (
+            json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string(),
+            false,
+        ),
+    ];
+    script.push(call(json!(1), "TodoWrite", json!({"todos": []})));
+    script.push(request(json!(2), "resources/list", json!({})));
+    script.push(request(
+        json!(3),
+        "resources/read",
+        json!({"uri": "todokit://conversations/default"}),
+    ));
+    script.push(request(
+        json!(4),
+        "resources/subscribe",
+        json!({"uri": "todokit://conversations/default"}),
+    ));
+    let (lines, _) = run_on(server().callers_only(), &script, false).await;
+    let actual: Vec<serde_json::Value> = lines
+        .iter()
+        .skip(1)
+        .map(|line| {
+            let answer: serde_json::Value = serde_json::from_str(line).unwrap_or_default();
+            json!([answer["id"], answer["error"]["message"]])
+        })
+        .collect();
+    let refused = "this request came without its caller, so it is refused";
+    let expected = vec![
+        json!([1, refused]),
+        json!([2, refused]),
+        json!([3, refused]),
+        json!([4, refused]),
     ];
     assert_eq!(actual, expected);
 }

@@ -12,7 +12,7 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 use todokit::app::{CallOptions, HostMode};
 
-use super::server::{MAX_REMOTE_CONVERSATION_BYTES, RemoteScope};
+use super::server::{RemoteScope, remote_conversation};
 
 /// The protocol version this path answers.
 pub const STATELESS_PROTOCOL: &str = "2026-07-28";
@@ -85,7 +85,7 @@ pub fn stateless_tool_call(body: &[u8]) -> Option<StatelessCall<'_>> {
             .is_none_or(|a| is_object(a) || a.get() == "null")
         && meta
             .conversation
-            .is_none_or(|c| !c.is_empty() && c.len() <= MAX_REMOTE_CONVERSATION_BYTES)
+            .is_none_or(|c| remote_conversation("", Some(c)).is_ok())
         && meta.mode.is_none_or(|m| HostMode::from_word(m).is_some());
     plain.then_some(StatelessCall {
         id: envelope.id,

@@ -73,7 +73,7 @@ impl Auth {
     pub fn edits_allowed(&self, caller: &Caller) -> bool {
         match caller {
             Caller::Operator => self.token.is_some(),
-            Caller::Tenant(_) => true,
+            Caller::Tenant { .. } => true,
         }
     }
 
@@ -99,8 +99,8 @@ impl Auth {
             {
                 return Some(Caller::Operator);
             }
-            if let Some(namespace) = self.tenants.as_ref().and_then(|t| t.namespace_of(given)) {
-                return Some(Caller::Tenant(namespace));
+            if let Some(tenant) = self.tenants.as_ref().and_then(|t| t.caller_of(given)) {
+                return Some(tenant);
             }
         }
         let signed_in = self.token.is_some()
@@ -207,7 +207,7 @@ fn session_of(token: &str) -> Option<String> {
 }
 
 /// 128 random bits as hex, from the system's generator.
-fn random_hex() -> String {
+pub(super) fn random_hex() -> String {
     let mut bytes = [0u8; 16];
     let filled = std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut bytes));
     if filled.is_err() {

@@ -12,17 +12,19 @@ use super::auth::Auth;
 use super::remote::Endpoints;
 use super::tenancy::{Scope, Tenancy};
 
-/// The most live event streams open at once: each holds a connection and
-/// a feed (no thread: feeds share the store's one watch), so a client that
-/// opens streams without end is refused past this.
-pub const MAX_EVENT_STREAMS: usize = 64;
+/// The most live streams open at once, every caller's together (the
+/// board's event streams and MCP's): each holds a connection and a feed
+/// (no thread: feeds share the store's one watch). One caller holds at
+/// most `--max-streams-per-token` of them, so no caller fills this alone.
+pub const MAX_EVENT_STREAMS: usize = 1024;
 
 /// What the handlers share.
 #[derive(Clone)]
 pub(super) struct Board {
     pub(super) tenancy: Arc<Tenancy>,
     pub(super) auth: Arc<Auth>,
-    pub(super) streams: Arc<tokio::sync::Semaphore>,
+    /// Every caller's live streams, and their revocation.
+    pub(super) holders: Arc<super::holders::Holders>,
     /// The MCP endpoints, one per profile served.
     pub(super) mcp: Arc<Endpoints>,
     /// Cancelled when the server stops: live streams end.

@@ -18,24 +18,34 @@ use todokit::Subscription;
 use tokio::sync::broadcast::error::RecvError;
 
 use super::api::view_until;
-use super::board::{Board, MAX_EVENT_STREAMS};
+use super::board::Board;
+use super::holders::{StreamPlace, StreamsFull};
 use super::overview::Overview;
 use super::overview::{PAGE_SIZE, page};
 use super::tenancy::Scope;
 
-/// A place among the open streams, held by the stream until the client
-/// goes; `None` when all are taken.
-fn place(board: &Board) -> Option<tokio::sync::OwnedSemaphorePermit> {
-    board.streams.clone().try_acquire_owned().ok()
+/// A place among the caller's streams, held by the stream until the
+/// client goes (or the caller's token is revoked).
+fn place(board: &Board, scope: &Scope) -> Result<StreamPlace, StreamsFull> {
+    board.holders.stream(&scope.caller)
 }
 
-/// The answer when every place is taken.
-fn all_taken() -> Response {
-    (
-        StatusCode::SERVICE_UNAVAILABLE,
-        format!("the board already serves {MAX_EVENT_STREAMS} live streams; close one and retry\n"),
-    )
-        .into_response()
+/// The answer to a stream past a quota: 429 for the caller's, 503 for the
+/// process's.
+fn refused(full: StreamsFull) -> Response {
+    {
+        let (status, message) = match full {
+            StreamsFull::Process(most) => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!("the server already serves {most} live streams; retry later"),
+            ),
+            StreamsFull::Caller(most) => (
+                StatusCode::TOO_MANY_REQUESTS,
+                format!("this token already holds {most} live streams; close one and retry"),
+            ),
+        };
+        (status, axum::Json(serde_json::json!({"error": message}))).into_response()
+    }
 }
 
 /// `GET /api/conversations/{id}/events`: the list now, then every change.
@@ -44,9 +54,11 @@ pub async fn conversation(
     Extension(scope): Extension<Scope>,
     Path(id): Path<String>,
 ) -> Response {
-    let Some(permit) = place(&board) else {
-        return all_taken();
+    let permit = match place(&board, &scope) {
+        Ok(place) => place,
+        Err(full) => return refused(full),
     };
+    let revoked = permit.revoked.clone().cancelled_owned();
     let stopping = board.stopping.clone().cancelled_owned();
     let feed: Subscription = scope.service.subscribe(&id);
     let start = (scope, id, feed, None::<String>, None, permit);
@@ -81,8 +93,9 @@ pub async fn conversation(
             }
         }
     });
-    // A stopping server ends its streams (the page reconnects elsewhere).
-    Sse::new(events.take_until(stopping))
+    // A stopping server ends its streams (the page reconnects elsewhere),
+    // and a revoked token's.
+    Sse::new(events.take_until(stopping).take_until(revoked))
         .keep_alive(KeepAlive::default())
         .into_response()
 }
@@ -92,9 +105,11 @@ pub async fn conversation(
 /// the ids that went). One that falls too far behind gets the first page
 /// again.
 pub async fn overview(State(board): State<Board>, Extension(scope): Extension<Scope>) -> Response {
-    let Some(permit) = place(&board) else {
-        return all_taken();
+    let permit = match place(&board, &scope) {
+        Ok(place) => place,
+        Err(full) => return refused(full),
     };
+    let revoked = permit.revoked.clone().cancelled_owned();
     let stopping = board.stopping.clone().cancelled_owned();
     let overview = board.tenancy.overview(&scope.caller).await;
     // Following first, so nothing between the page and the first change
@@ -118,8 +133,9 @@ pub async fn overview(State(board): State<Board>, Extension(scope): Extension<Sc
             Some((Ok(event), (overview, changes, None, permit)))
         },
     );
-    // A stopping server ends its streams (the page reconnects elsewhere).
-    Sse::new(events.take_until(stopping))
+    // A stopping server ends its streams (the page reconnects elsewhere),
+    // and a revoked token's.
+    Sse::new(events.take_until(stopping).take_until(revoked))
         .keep_alive(KeepAlive::default())
         .into_response()
 }

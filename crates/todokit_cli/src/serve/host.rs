@@ -96,6 +96,15 @@ fn is_ip_literal(name: &str) -> bool {
 /// Answers 421 to a request whose `Host` (or HTTP/2 authority) is not one
 /// of the board's.
 pub async fn require_own_host(State(hosts): State<Arc<Hosts>>, request: Request, next: Next) -> Response {
+    // HTTP/1.1 says a request with more than one Host is a bad request: a
+    // proxy and this server could each read another one.
+    if request.headers().get_all(header::HOST).iter().nth(1).is_some() {
+        return (
+            StatusCode::BAD_REQUEST,
+            "a request names one Host; this one names several\n",
+        )
+            .into_response();
+    }
     let host = request
         .headers()
         .get(header::HOST)

@@ -34,19 +34,83 @@ const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
 /// the response each is sending before the process ends anyway.
 pub const CLOSE_LIMIT: Duration = Duration::from_secs(2);
 
-/// Serves `app` on `listener` until Ctrl-C (SIGINT) or, on Unix, SIGTERM
-/// (what a service manager sends); then stops accepting, awaits `drain`,
+/// The most connections the process holds at once unless
+/// `--max-connections` says otherwise: past it, the next is accepted only
+/// when one closes (it waits in the system's backlog meanwhile), so no
+/// number of clients runs the process out of file descriptors.
+pub const MAX_CONNECTIONS: usize = 1024;
+
+/// The signals that stop the server, taken over from the system's default
+/// (which ends the process at once) as soon as this is made: `serve` makes
+/// it before it prints anything, so a supervisor that signals as soon as
+/// the first line appears meets a server that stops cleanly.
+pub struct StopSignals {
+    #[cfg(unix)]
+    terminate: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    interrupt: tokio::signal::unix::Signal,
+}
+
+impl StopSignals {
+    /// Takes over SIGTERM and SIGINT (on other systems, Ctrl-C is awaited
+    /// when the server runs).
+    pub fn install() -> Result<Self> {
+        #[cfg(unix)]
+        {
+            use anyhow::Context as _;
+            use tokio::signal::unix::{SignalKind, signal};
+            Ok(Self {
+                terminate: signal(SignalKind::terminate()).context("cannot handle SIGTERM")?,
+                interrupt: signal(SignalKind::interrupt()).context("cannot handle SIGINT")?,
+            })
+        }
+        #[cfg(not(unix))]
+        Ok(Self {})
+    }
+
+    /// Resolves on the first of them.
+    async fn received(mut self) {
+        #[cfg(unix)]
+        tokio::select! {
+            _ = self.terminate.recv() => {}
+            _ = self.interrupt.recv() => {}
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = &mut self;
+            let _ = tokio::signal::ctrl_c().await;
+        }
+    }
+}
+
+/// Serves `app` on `listener` until one of `signals` (Ctrl-C, or SIGTERM:
+/// what a service manager sends); then stops accepting, awaits `drain`,
 /// and gives the open connections [`CLOSE_LIMIT`] to finish their
 /// responses.
-pub async fn serve(listener: TcpListener, app: Router, drain: impl Future<Output = ()>) -> Result<()> {
+pub async fn serve(
+    listener: TcpListener,
+    app: Router,
+    signals: StopSignals,
+    max_connections: usize,
+    drain: impl Future<Output = ()>,
+) -> Result<()> {
+    let places = std::sync::Arc::new(tokio::sync::Semaphore::new(max_connections.max(1)));
     let mut builder = http1::Builder::new();
     builder
         .timer(TokioTimer::new())
         .header_read_timeout(REQUEST_HEAD_TIMEOUT);
     let graceful = GracefulShutdown::new();
-    let stop = stopped();
+    let stop = signals.received();
     tokio::pin!(stop);
     loop {
+        // A place first: at the most, accepting waits until one is free.
+        let place = tokio::select! {
+            place = std::sync::Arc::clone(&places).acquire_owned() => place,
+            _ = &mut stop => break,
+        };
+        let Ok(place) = place else {
+            break;
+        };
         let accepted = tokio::select! {
             accepted = listener.accept() => accepted,
             _ = &mut stop => break,
@@ -62,6 +126,7 @@ pub async fn serve(listener: TcpListener, app: Router, drain: impl Future<Output
             // A connection that fails (reset, timed out head, bad request)
             // concerns its client only.
             let _ = connection.await;
+            drop(place);
         });
     }
     // No new connection from here on.
@@ -69,20 +134,4 @@ pub async fn serve(listener: TcpListener, app: Router, drain: impl Future<Output
     drain.await;
     let _ = tokio::time::timeout(CLOSE_LIMIT, graceful.shutdown()).await;
     Ok(())
-}
-
-/// Resolves on the first Ctrl-C or, on Unix, SIGTERM.
-async fn stopped() {
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        if let Ok(mut terminate) = signal(SignalKind::terminate()) {
-            tokio::select! {
-                _ = tokio::signal::ctrl_c() => {}
-                _ = terminate.recv() => {}
-            }
-            return;
-        }
-    }
-    let _ = tokio::signal::ctrl_c().await;
 }

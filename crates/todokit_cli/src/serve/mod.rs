@@ -14,10 +14,14 @@
 mod api;
 mod auth;
 mod board;
+mod body;
 mod events;
+mod holders;
 mod host;
 mod listen;
+mod message;
 mod overview;
+mod owners;
 mod remote;
 #[cfg(feature = "postgres")]
 mod shared;
@@ -41,11 +45,16 @@ use tokio_util::sync::CancellationToken;
 use auth::Auth;
 use board::Board;
 pub use board::MAX_EVENT_STREAMS;
+pub use holders::MAX_STREAMS_PER_TOKEN;
 use host::Hosts;
+pub use listen::MAX_CONNECTIONS;
 use tenancy::Tenancy;
 // Named here for `docs/limits.md`'s table (a test).
 #[cfg(test)]
-pub use remote::{MAX_CONVERSATION_BYTES, MAX_SESSIONS};
+pub use body::{BODY_DEADLINE, LINGER_BYTES};
+#[cfg(test)]
+pub use message::MAX_INITIALIZE_PARAMS_BYTES;
+pub use remote::{MAX_SESSIONS, MAX_SESSIONS_PER_TOKEN};
 #[cfg(feature = "postgres")]
 pub use shared::SharedSessions;
 #[cfg(test)]
@@ -93,6 +102,18 @@ pub struct Options {
     /// The MCP sessions every process on the database shares.
     #[cfg(feature = "postgres")]
     pub shared: Option<SharedSessions>,
+    /// How many MCP sessions the process holds, every caller's together
+    /// (`--max-sessions`; [`MAX_SESSIONS`] when `None`).
+    pub max_sessions: Option<usize>,
+    /// How many MCP sessions one token holds (`--max-sessions-per-token`;
+    /// [`MAX_SESSIONS_PER_TOKEN`] when `None`).
+    pub max_sessions_per_token: Option<usize>,
+    /// How many live streams one token holds (`--max-streams-per-token`;
+    /// [`MAX_STREAMS_PER_TOKEN`] when `None`).
+    pub max_streams_per_token: Option<usize>,
+    /// How many connections the process holds (`--max-connections`;
+    /// [`MAX_CONNECTIONS`] when `None`).
+    pub max_connections: Option<usize>,
 }
 
 /// Serves the board and the MCP endpoint for `service`'s store until
@@ -115,6 +136,19 @@ pub async fn run(service: TodoWriteService, options: Options) -> Result<()> {
              or --token-file FILE (or bind a loopback address such as {DEFAULT_BIND})"
         )));
     }
+    // Behind a proxy every caller arrives from loopback: with no token, each
+    // would be served as the operator.
+    if !options.public_hosts.is_empty() && token.is_none() && tenants.is_none() {
+        bail!(Refused(
+            "--public-host serves callers who reach this server through a proxy, and with no token each of \
+             them would see and change every list; give --token TOKEN or --token-file FILE"
+                .to_owned()
+        ));
+    }
+    // Taken over before the first line is printed: a supervisor may signal
+    // as soon as it reads one.
+    let signals = listen::StopSignals::install()?;
+    let hangups = hangups()?;
     let auth = Arc::new(Auth::new(token, tenants));
     let listener = tokio::net::TcpListener::bind(address)
         .await
@@ -136,28 +170,46 @@ pub async fn run(service: TodoWriteService, options: Options) -> Result<()> {
     let stopping = CancellationToken::new();
     // Its own token: the sessions end only after the calls in flight.
     #[cfg_attr(not(feature = "postgres"), allow(unused_mut))]
-    let mut endpoints =
-        remote::Endpoints::new(Arc::clone(&tenancy), CancellationToken::new(), auth.is_open());
+    let quotas = owners::SessionQuotas {
+        per_process: options.max_sessions.unwrap_or(MAX_SESSIONS),
+        per_caller: options.max_sessions_per_token.unwrap_or(MAX_SESSIONS_PER_TOKEN),
+    };
+    let mut endpoints = remote::Endpoints::new(
+        Arc::clone(&tenancy),
+        CancellationToken::new(),
+        auth.is_open(),
+        quotas,
+    );
     #[cfg(feature = "postgres")]
     if let Some(shared) = options.shared {
         endpoints = endpoints.shared(shared);
     }
+    let holders = Arc::new(holders::Holders::new(
+        options.max_streams_per_token.unwrap_or(MAX_STREAMS_PER_TOKEN),
+        MAX_EVENT_STREAMS,
+    ));
+    let endpoints = endpoints.holders(Arc::clone(&holders));
     let mcp = Arc::new(endpoints);
     let board = Board {
         mcp: Arc::clone(&mcp),
         tenancy,
         auth: Arc::clone(&auth),
-        streams: Arc::new(tokio::sync::Semaphore::new(MAX_EVENT_STREAMS)),
+        holders: Arc::clone(&holders),
         stopping: stopping.clone(),
     };
-    let reloads = tokio::spawn(reload_on_hangup(auth));
+    let revoke = Revoke {
+        holders,
+        mcp: Arc::clone(&mcp),
+    };
+    let reloads = tokio::spawn(reload_on_hangup(auth, hangups, revoke));
     let app = router(board, Hosts::new(local.port(), &options.public_hosts));
     let drain = async {
         // The board's live streams end now; running tool calls finish.
         stopping.cancel();
         mcp.drain(DRAIN_LIMIT).await;
     };
-    let served = listen::serve(listener, app, drain).await;
+    let max_connections = options.max_connections.unwrap_or(MAX_CONNECTIONS);
+    let served = listen::serve(listener, app, signals, max_connections, drain).await;
     reloads.abort();
     served
 }
@@ -173,27 +225,56 @@ fn say(line: &str) {
     let _ = writeln!(out, "{line}").and_then(|()| out.flush());
 }
 
-/// Reads the token file again on each SIGHUP; a file that cannot be read
-/// leaves the tokens as they were.
-async fn reload_on_hangup(auth: Arc<Auth>) {
+/// SIGHUP, taken over from the system's default (which ends the process).
+#[cfg(unix)]
+type Hangups = tokio::signal::unix::Signal;
+#[cfg(not(unix))]
+type Hangups = ();
+
+fn hangups() -> Result<Hangups> {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};
-        let Ok(mut hangups) = signal(SignalKind::hangup()) else {
-            return;
-        };
+        signal(SignalKind::hangup()).context("cannot handle SIGHUP")
+    }
+    #[cfg(not(unix))]
+    Ok(())
+}
+
+/// What a revoked token loses: its streams and its MCP sessions.
+struct Revoke {
+    holders: Arc<holders::Holders>,
+    mcp: Arc<remote::Endpoints>,
+}
+
+/// Reads the token file again on each SIGHUP; a file that cannot be read
+/// leaves the tokens as they were. A token removed (or moved to another
+/// namespace) loses every stream at once and its sessions are closed.
+async fn reload_on_hangup(auth: Arc<Auth>, hangups: Hangups, revoke: Revoke) {
+    #[cfg(unix)]
+    {
+        let mut hangups = hangups;
         while hangups.recv().await.is_some() {
             let Some(tenants) = auth.tenants() else {
                 continue;
             };
             match tenants.reload() {
-                Ok(count) => eprintln!("todokit serve: read the token file again: {count} token(s)"),
+                Ok((count, revoked)) => {
+                    for caller in &revoked {
+                        revoke.holders.revoke(caller);
+                        revoke.mcp.end_sessions_of(caller).await;
+                    }
+                    eprintln!(
+                        "todokit serve: read the token file again: {count} token(s), {} revoked",
+                        revoked.len()
+                    );
+                }
                 Err(error) => eprintln!("todokit serve: {error}; the tokens stay as they were"),
             }
         }
     }
     #[cfg(not(unix))]
-    let _ = auth;
+    let _ = (auth, hangups, revoke);
 }
 
 fn router(board: Board, hosts: Hosts) -> Router {
@@ -217,6 +298,7 @@ fn router(board: Board, hosts: Hosts) -> Router {
         .route("/login", get(auth::login))
         .route("/healthz", get(healthz))
         .merge(guarded)
+        .layer(middleware::from_fn(body::read_whole))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(middleware::from_fn_with_state(
             Arc::new(hosts),

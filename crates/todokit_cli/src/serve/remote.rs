@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use axum::Extension;
-use axum::extract::{Path, Query, Request, State};
+use axum::extract::{Path, Request, State};
 use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use percent_encoding::percent_decode_str;
@@ -22,11 +22,14 @@ use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio_util::sync::CancellationToken;
 use tower_service::Service as _;
 
+use super::holders::{Holders, StreamPlace, StreamsFull};
+use super::message::{Seen, inspect, refused};
+use super::owners::{Full, Opening, Owners, SessionQuotas};
 use super::tenancy::{Scope, Tenancy};
 use super::tenants::Caller;
 use todokit_cli::mcp::{
     Calls, MAX_MESSAGE_BYTES, RemoteScope, STATELESS_PROTOCOL, TodoMcpServer, answer_stateless_call,
-    stateless_tool_call,
+    remote_conversation, stateless_tool_call,
 };
 
 /// The header that names a request's conversation (percent-encoded UTF-8).
@@ -38,13 +41,16 @@ pub const CONVERSATION_QUERY: &str = "conversation";
 /// The conversation of a request that names none.
 pub const DEFAULT_CONVERSATION: &str = "default";
 
-/// The longest conversation id a request may name, in bytes.
-pub const MAX_CONVERSATION_BYTES: usize = 4096;
-
-/// The most MCP sessions one process keeps open at once; an `initialize`
-/// past this is refused (503) until sessions end or expire (rmcp closes
-/// one idle for five minutes).
+/// The most MCP sessions one process keeps open at once unless
+/// `--max-sessions` says otherwise; an `initialize` past this is refused
+/// (503) until sessions end or expire (rmcp closes one idle for five
+/// minutes).
 pub const MAX_SESSIONS: usize = 4096;
+
+/// The most MCP sessions one caller (a token; the open loopback server is
+/// one caller) holds at once unless `--max-sessions-per-token` says
+/// otherwise; past this its `initialize` is refused (429).
+pub const MAX_SESSIONS_PER_TOKEN: usize = 256;
 
 const SESSION_HEADER: &str = "mcp-session-id";
 
@@ -61,7 +67,10 @@ struct Endpoint {
 pub(super) struct Endpoints {
     tenancy: Arc<Tenancy>,
     endpoints: Mutex<HashMap<&'static str, Endpoint>>,
-    owners: Mutex<HashMap<String, Caller>>,
+    owners: Arc<Mutex<Owners>>,
+    quotas: SessionQuotas,
+    /// Every caller's live streams (shared with the board).
+    holders: Arc<Holders>,
     cancel: CancellationToken,
     /// The tool calls running now.
     calls: Arc<Calls>,
@@ -75,16 +84,59 @@ pub(super) struct Endpoints {
 impl Endpoints {
     /// Endpoints over `tenancy`'s store; cancelling `cancel` ends every
     /// session.
-    pub(super) fn new(tenancy: Arc<Tenancy>, cancel: CancellationToken, open: bool) -> Self {
+    pub(super) fn new(
+        tenancy: Arc<Tenancy>,
+        cancel: CancellationToken,
+        open: bool,
+        quotas: SessionQuotas,
+    ) -> Self {
         Self {
             tenancy,
             endpoints: Mutex::default(),
-            owners: Mutex::default(),
+            owners: Arc::default(),
+            quotas,
+            holders: Arc::new(Holders::new(
+                super::holders::MAX_STREAMS_PER_TOKEN,
+                super::board::MAX_EVENT_STREAMS,
+            )),
             cancel,
             calls: Arc::default(),
             #[cfg(feature = "postgres")]
             shared: None,
             open,
+        }
+    }
+
+    /// These endpoints, counting live streams in `holders` (the board's).
+    pub(super) fn holders(mut self, holders: Arc<Holders>) -> Self {
+        self.holders = holders;
+        self
+    }
+
+    /// Closes every session `caller` opened (its token was revoked): their
+    /// streams end and their ids are unknown from now on.
+    pub(super) async fn end_sessions_of(&self, caller: &Caller) {
+        let ids = {
+            let mut owners = self.owners.lock().unwrap_or_else(PoisonError::into_inner);
+            let ids = owners.sessions_of(caller);
+            ids.iter().for_each(|id| owners.remove(id));
+            ids
+        };
+        let managers: Vec<Arc<LocalSessionManager>> = self
+            .endpoints
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .values()
+            .map(|endpoint| Arc::clone(&endpoint.sessions))
+            .collect();
+        for id in ids {
+            let id: rmcp::transport::streamable_http_server::session::SessionId = id.into();
+            for manager in &managers {
+                // A manager that never had the session has nothing to close.
+                let _ =
+                    rmcp::transport::streamable_http_server::SessionManager::close_session(&**manager, &id)
+                        .await;
+            }
         }
     }
 
@@ -112,7 +164,7 @@ impl Endpoints {
         let mut endpoints = self.endpoints.lock().unwrap_or_else(PoisonError::into_inner);
         let endpoint = endpoints.entry(profile).or_insert_with(|| {
             let sessions = Arc::new(LocalSessionManager::default());
-            let server = TodoMcpServer::new(service, DEFAULT_CONVERSATION);
+            let server = TodoMcpServer::new(service, DEFAULT_CONVERSATION).callers_only();
             #[cfg_attr(not(feature = "postgres"), allow(unused_mut))]
             let mut config = StreamableHttpServerConfig::default()
                 .disable_allowed_hosts()
@@ -138,12 +190,18 @@ impl Endpoints {
         Some((endpoint.http.clone(), Arc::clone(&endpoint.sessions)))
     }
 
-    /// Forgets the owners of sessions rmcp no longer has; true when there
-    /// is room for another.
-    async fn room_for_a_session(&self) -> bool {
-        if self.owners.lock().unwrap_or_else(PoisonError::into_inner).len() < MAX_SESSIONS {
-            return true;
-        }
+    /// A place for a session `caller` opens, from the quotas; when the
+    /// process looks full, the owners of sessions rmcp no longer has (ended
+    /// or expired) are forgotten first.
+    async fn place_for_a_session(&self, caller: &Caller) -> Result<Opening, Full> {
+        let mark = {
+            let owners = self.owners.lock().unwrap_or_else(PoisonError::into_inner);
+            if owners.total() < self.quotas.per_process && owners.of(caller) < self.quotas.per_caller {
+                drop(owners);
+                return Opening::take(&self.owners, caller, self.quotas);
+            }
+            owners.mark()
+        };
         let managers: Vec<Arc<LocalSessionManager>> = self
             .endpoints
             .lock()
@@ -155,10 +213,28 @@ impl Endpoints {
         for manager in managers {
             live.extend(manager.sessions.read().await.keys().map(|id| id.to_string()));
         }
-        let mut owners = self.owners.lock().unwrap_or_else(PoisonError::into_inner);
-        owners.retain(|id, _| live.contains(id));
-        owners.len() < MAX_SESSIONS
+        self.owners
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .prune(&live, mark);
+        Opening::take(&self.owners, caller, self.quotas)
     }
+}
+
+/// The answer to a session refused by a quota: 503 when the process is
+/// full (every caller waits), 429 when this caller is (it closes one).
+fn full(full: Full, id: Option<serde_json::Value>) -> Response {
+    let (status, message) = match full {
+        Full::Process(most) => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("this server already holds {most} MCP sessions; retry later"),
+        ),
+        Full::Caller(most) => (
+            StatusCode::TOO_MANY_REQUESTS,
+            format!("this token already holds {most} MCP sessions; end one (DELETE) before opening another"),
+        ),
+    };
+    refused(status, id, todokit_cli::mcp::INVALID_REQUEST, message)
 }
 
 /// `/mcp`: the main profile's tools.
@@ -212,29 +288,37 @@ async fn answer(endpoints: &Endpoints, scope: Scope, profile: Option<&str>, requ
         .get(SESSION_HEADER)
         .and_then(|v| v.to_str().ok())
         .map(str::to_owned);
-    match &session {
-        Some(id) => {
-            if let Err(refused) = check_owner(endpoints, id, &scope.caller).await {
-                return refused;
-            }
-        }
-        // A POST without a session may open one: an `initialize`, or one
-        // that does not say what it is. A request of 2026-07-28 names its
-        // method (`Mcp-Method`) and opens none.
-        None if request.method() == Method::POST
-            && request
-                .headers()
-                .get("mcp-method")
-                .is_none_or(|method| method == "initialize")
-            && !endpoints.room_for_a_session().await =>
-        {
-            return refuse(
-                StatusCode::SERVICE_UNAVAILABLE,
-                &format!("this server already holds {MAX_SESSIONS} MCP sessions; retry later"),
-            );
-        }
-        None => {}
+    if let Some(id) = &session
+        && let Err(refused) = check_owner(endpoints, id, &scope.caller).await
+    {
+        return refused;
     }
+    // What the message is comes from its body, whatever the headers say.
+    let (request, seen) = match inspect(request).await {
+        Ok(inspected) => inspected,
+        Err(refusal) => return refusal,
+    };
+    // A stream that lasts (a session's GET stream, a listen) holds a place
+    // among the caller's streams while it is open.
+    let streaming = match &seen {
+        Seen::Listen(id) => Some(Some(id.clone())),
+        _ if request.method() == Method::GET && session.is_some() => Some(None),
+        _ => None,
+    };
+    let place = match streaming {
+        Some(id) => match endpoints.holders.stream(&scope.caller) {
+            Ok(place) => Some(place),
+            Err(reason) => return streams_full(reason, id),
+        },
+        None => None,
+    };
+    let opening = match (&session, seen) {
+        (None, Seen::Initialize(id)) => match endpoints.place_for_a_session(&scope.caller).await {
+            Ok(opening) => Some(opening),
+            Err(reason) => return full(reason, Some(id)),
+        },
+        _ => None,
+    };
     let deleting = request.method() == Method::DELETE;
     let calls = Arc::clone(&endpoints.calls);
     let remote = RemoteScope::new(service, conversation, calls);
@@ -257,18 +341,62 @@ async fn answer(endpoints: &Endpoints, scope: Scope, profile: Option<&str>, requ
         .get(SESSION_HEADER)
         .and_then(|v| v.to_str().ok())
         .map(str::to_owned);
-    let mut owners = endpoints.owners.lock().unwrap_or_else(PoisonError::into_inner);
-    match (session, opened) {
-        (None, Some(opened)) => {
-            owners.insert(opened, scope.caller);
+    match (session, opening) {
+        (None, Some(opening)) => opening.opened(opened),
+        // A session rmcp opened for a message the edge did not take for an
+        // `initialize` still gets its owner, and so counts.
+        (None, None) if opened.is_some() => {
+            if let Some(opened) = opened {
+                endpoints
+                    .owners
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .insert(opened, scope.caller);
+            }
         }
         (Some(id), _) if deleting && response.status().is_success() => {
-            owners.remove(&id);
+            endpoints
+                .owners
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .remove(&id);
         }
         _ => {}
     }
-    drop(owners);
-    response.map(axum::body::Body::new)
+    let response = response.map(axum::body::Body::new);
+    match place {
+        Some(place) => held(response, place),
+        None => response,
+    }
+}
+
+/// `response`, its body ending when the caller's token is revoked, and
+/// holding `place` among the caller's streams until it ends.
+fn held(response: Response, place: StreamPlace) -> Response {
+    use futures_util::StreamExt;
+    let (parts, body) = response.into_parts();
+    let revoked = place.revoked.clone().cancelled_owned();
+    let stream = body.into_data_stream().take_until(revoked).map(move |chunk| {
+        let _held = &place;
+        chunk
+    });
+    Response::from_parts(parts, axum::body::Body::from_stream(stream))
+}
+
+/// The answer to a stream refused by a quota: 503 when the process is
+/// full, 429 when this caller is.
+fn streams_full(full: StreamsFull, id: Option<serde_json::Value>) -> Response {
+    let (status, message) = match full {
+        StreamsFull::Process(most) => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("this server already serves {most} live streams; retry later"),
+        ),
+        StreamsFull::Caller(most) => (
+            StatusCode::TOO_MANY_REQUESTS,
+            format!("this token already holds {most} live streams; close one and retry"),
+        ),
+    };
+    refused(status, id, todokit_cli::mcp::INVALID_REQUEST, message)
 }
 
 /// Answers a plain `tools/call` of protocol 2026-07-28 itself (see
@@ -331,63 +459,72 @@ async fn check_owner(endpoints: &Endpoints, id: &str, caller: &Caller) -> Result
         Some(_) => return Ok(()),
         None => {}
     }
+    // A session this process does not know, and no database to look in:
+    // unknown, whatever rmcp might make of it.
     #[cfg(feature = "postgres")]
-    if let Some(shared) = &endpoints.shared {
-        match shared.owner(id).await {
-            Ok(Some(owner)) if owner != super::shared::owner_key(caller) => return Err(not_found()),
-            Ok(Some(_)) => {
-                endpoints
-                    .owners
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .insert(id.to_owned(), caller.clone());
-            }
-            Ok(None) => {}
-            Err(error) => {
-                return Err(refuse(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    &format!("the session cannot be looked up: {error}"),
-                ));
+    let Some(shared) = &endpoints.shared else {
+        return Err(not_found());
+    };
+    #[cfg(not(feature = "postgres"))]
+    return Err(not_found());
+    #[cfg(feature = "postgres")]
+    match shared.owner(id).await {
+        // Restored here: it counts against the quotas like one opened here.
+        Ok(Some(owner)) if owner == super::shared::owner_key(caller) => {
+            match endpoints.place_for_a_session(caller).await {
+                Ok(opening) => {
+                    opening.opened(Some(id.to_owned()));
+                    Ok(())
+                }
+                Err(reason) => Err(full(reason, None)),
             }
         }
+        // Another caller's, or nobody's.
+        Ok(_) => Err(not_found()),
+        // The database's particulars stay in the server's log.
+        Err(error) => Err(refuse(
+            StatusCode::SERVICE_UNAVAILABLE,
+            &format!(
+                "the session cannot be looked up now; the server's log has it as {}",
+                super::tenancy::log_veiled(&error)
+            ),
+        )),
     }
-    Ok(())
 }
 
 /// The conversation a request names in its header or query (a `_meta` key
 /// in the message overrides both), else the default; the error says what
-/// is wrong with the one it names.
+/// is wrong with the one it names, in the words `_meta`'s check uses.
 fn conversation_of(headers: &HeaderMap, uri: &axum::http::Uri) -> Result<String, String> {
-    let named = if let Some(value) = headers.get(CONVERSATION_HEADER) {
-        let text = value
+    if let Some(value) = headers.get(CONVERSATION_HEADER) {
+        let decoded = value
             .to_str()
-            .map_err(|_| format!("the {CONVERSATION_HEADER} header must be percent-encoded UTF-8"))?;
-        let decoded = percent_decode_str(text)
-            .decode_utf8()
-            .map_err(|_| format!("the {CONVERSATION_HEADER} header must be percent-encoded UTF-8"))?;
-        Some(decoded.into_owned())
-    } else {
-        let query = Query::<HashMap<String, String>>::try_from_uri(uri)
-            .map_err(|error| format!("the query cannot be read: {error}"))?;
-        query.0.get(CONVERSATION_QUERY).cloned()
-    };
-    let conversation = named.unwrap_or_else(|| DEFAULT_CONVERSATION.to_owned());
-    check_conversation(&conversation)?;
-    Ok(conversation)
-}
-
-/// Refuses a conversation id todokit will not store for a remote caller.
-pub(crate) fn check_conversation(conversation: &str) -> Result<(), String> {
-    if conversation.is_empty() {
-        return Err("a conversation id cannot be empty".to_owned());
+            .ok()
+            .and_then(|text| percent_decode_str(text).decode_utf8().ok());
+        return remote_conversation(
+            &format!("the {CONVERSATION_HEADER} header (percent-encoded)"),
+            decoded.as_deref(),
+        );
     }
-    if conversation.len() > MAX_CONVERSATION_BYTES {
-        return Err(format!(
-            "a conversation id is at most {MAX_CONVERSATION_BYTES} bytes; this one is {}",
-            conversation.len()
-        ));
+    // Read by hand: a parser that puts U+FFFD where the bytes are not
+    // UTF-8 would store the request under another name.
+    let named = uri.query().unwrap_or_default().split('&').find_map(|pair| {
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        (key == CONVERSATION_QUERY).then(|| {
+            let spaced = value.replace('+', " ");
+            percent_decode_str(&spaced)
+                .decode_utf8()
+                .ok()
+                .map(|text| text.into_owned())
+        })
+    });
+    match named {
+        Some(named) => remote_conversation(
+            &format!("the {CONVERSATION_QUERY} query parameter (percent-encoded)"),
+            named.as_deref(),
+        ),
+        None => Ok(DEFAULT_CONVERSATION.to_owned()),
     }
-    Ok(())
 }
 
 /// Whether `origin` is a page on this machine.
@@ -440,20 +577,40 @@ mod tests {
         header.insert(CONVERSATION_HEADER, "caf%C3%A9%2F1".parse().unwrap());
         let mut bad = HeaderMap::new();
         bad.insert(CONVERSATION_HEADER, "%FF".parse().unwrap());
-        let long = format!("/mcp?conversation={}", "a".repeat(MAX_CONVERSATION_BYTES + 1));
+        let long = format!(
+            "/mcp?conversation={}",
+            "a".repeat(todokit_cli::mcp::MAX_REMOTE_CONVERSATION_BYTES + 1)
+        );
         let actual = vec![
             conversation_of(&header, &uri("/mcp?conversation=q")),
-            conversation_of(&HeaderMap::new(), &uri("/mcp?conversation=q%20r")),
-            conversation_of(&HeaderMap::new(), &uri("/mcp")),
+            conversation_of(&HeaderMap::new(), &uri("/mcp?conversation=q%20r+s")),
+            conversation_of(&HeaderMap::new(), &uri("/mcp?other=1")),
             conversation_of(&bad, &uri("/mcp")),
             conversation_of(&HeaderMap::new(), &uri(&long)),
+            conversation_of(&HeaderMap::new(), &uri("/mcp?conversation=%FF")),
+            conversation_of(&HeaderMap::new(), &uri("/mcp?conversation=")),
         ];
+        let bytes = "bytes of UTF-8 text";
         let expected = vec![
             Ok("café/1".to_owned()),
-            Ok("q r".to_owned()),
+            Ok("q r s".to_owned()),
             Ok("default".to_owned()),
-            Err("the todokit-conversation header must be percent-encoded UTF-8".to_owned()),
-            Err("a conversation id is at most 4096 bytes; this one is 4097".to_owned()),
+            Err(format!(
+                "the todokit-conversation header (percent-encoded) must name a conversation in 1 to 4096 {bytes}; \
+                 this one is not UTF-8 text"
+            )),
+            Err(format!(
+                "the conversation query parameter (percent-encoded) must name a conversation in 1 to 4096 {bytes}; \
+                 this one is 4097 bytes"
+            )),
+            Err(format!(
+                "the conversation query parameter (percent-encoded) must name a conversation in 1 to 4096 {bytes}; \
+                 this one is not UTF-8 text"
+            )),
+            Err(format!(
+                "the conversation query parameter (percent-encoded) must name a conversation in 1 to 4096 {bytes}; \
+                 this one is empty"
+            )),
         ];
         assert_eq!(actual, expected);
     }

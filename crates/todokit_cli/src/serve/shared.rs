@@ -21,7 +21,9 @@ tokio::task_local! {
 pub fn owner_key(caller: &Caller) -> String {
     match caller {
         Caller::Operator => "*".to_owned(),
-        Caller::Tenant(namespace) => namespace.to_string(),
+        // The namespace and which token: a session answers only the token
+        // that opened it, and a revoked token's sessions open for no other.
+        Caller::Tenant { namespace, token } => format!("{namespace}:{}", token.hex()),
     }
 }
 

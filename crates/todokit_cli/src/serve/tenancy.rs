@@ -59,7 +59,12 @@ impl Tenancy {
         };
         let store: Arc<dyn ConversationContext> = match caller.namespace() {
             None => Arc::clone(self.main.store()),
-            Some(namespace) => Arc::new(NamespacedStore::new(Arc::clone(self.main.store()), namespace)),
+            // A tenant reads what failed, never where: the whole error goes
+            // to the operator's log under the reference it is given.
+            Some(namespace) => Arc::new(
+                NamespacedStore::new(Arc::clone(self.main.store()), namespace)
+                    .veiled(Arc::new(|error: &todokit::StoreError| log_veiled(error))),
+            ),
         };
         let service = TodoWriteService::new(profile.clone(), store, Arc::clone(self.main.clock()));
         of_namespace.insert(profile.name(), service.clone());
@@ -78,6 +83,14 @@ impl Tenancy {
         overviews.insert(caller.namespace().cloned(), Arc::clone(&overview));
         overview
     }
+}
+
+/// Writes `error` whole on the server's standard error under a short
+/// reference, and returns the reference (what the tenant reads instead).
+pub(super) fn log_veiled(error: &dyn std::fmt::Display) -> String {
+    let reference = format!("request r-{}", &super::auth::random_hex()[..8]);
+    eprintln!("todokit serve: {reference}: {error}");
+    reference
 }
 
 /// One request's view: who it is and its service for the main profile.

@@ -16,14 +16,44 @@ use sha2::{Digest, Sha256};
 /// The longest namespace.
 pub const MAX_NAMESPACE_BYTES: usize = 32;
 
-/// Who a request is.
+/// Who a request is: a token. Quotas, session ownership and revocation
+/// are per caller.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Caller {
     /// The operator (`--token`), or anyone on a loopback server with no
     /// token at all: the whole store, ids as stored (`NAMESPACE/ID`).
     Operator,
-    /// A tenant: its namespace only, ids without the prefix.
-    Tenant(Arc<str>),
+    /// A tenant's token: its namespace only, ids without the prefix.
+    Tenant {
+        /// The namespace the token opens.
+        namespace: Arc<str>,
+        /// Which token it is (its digest's first half: two tokens of one
+        /// namespace are two callers).
+        token: TokenId,
+    },
+}
+
+/// A token of the token file, known by half its SHA-256 (never the token).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TokenId([u8; 16]);
+
+impl TokenId {
+    fn of(digest: &[u8; 32]) -> Self {
+        let mut half = [0u8; 16];
+        half.copy_from_slice(&digest[..16]);
+        Self(half)
+    }
+
+    /// The id as hexadecimal (for the sessions table).
+    pub fn hex(&self) -> String {
+        self.0.iter().map(|b| format!("{b:02x}")).collect()
+    }
+}
+
+impl std::fmt::Debug for TokenId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "TokenId({}…)", &self.hex()[..8])
+    }
 }
 
 impl Caller {
@@ -31,7 +61,15 @@ impl Caller {
     pub fn namespace(&self) -> Option<&Arc<str>> {
         match self {
             Caller::Operator => None,
-            Caller::Tenant(namespace) => Some(namespace),
+            Caller::Tenant { namespace, .. } => Some(namespace),
+        }
+    }
+
+    /// A tenant of `namespace` by a token whose SHA-256 is `digest`.
+    fn tenant(namespace: Arc<str>, digest: &[u8; 32]) -> Self {
+        Caller::Tenant {
+            namespace,
+            token: TokenId::of(digest),
         }
     }
 }
@@ -86,8 +124,27 @@ impl Tokens {
     }
 
     /// The namespace `token` opens.
+    #[cfg(test)]
     pub fn namespace_of(&self, token: &str) -> Option<Arc<str>> {
         self.0.get(&digest(token)).cloned()
+    }
+
+    /// The caller `token` makes a request, if it is one of these.
+    pub fn caller_of(&self, token: &str) -> Option<Caller> {
+        let digest = digest(token);
+        self.0
+            .get(&digest)
+            .map(|namespace| Caller::tenant(Arc::clone(namespace), &digest))
+    }
+
+    /// The callers of `self` that `next` no longer has as they were: tokens
+    /// removed, or moved to another namespace.
+    pub fn revoked_by(&self, next: &Tokens) -> Vec<Caller> {
+        self.0
+            .iter()
+            .filter(|(digest, namespace)| next.0.get(*digest) != Some(*namespace))
+            .map(|(digest, namespace)| Caller::tenant(Arc::clone(namespace), digest))
+            .collect()
     }
 
     /// How many tokens there are.
@@ -119,21 +176,25 @@ impl TokenFile {
         Tokens::parse(&text).map_err(|error| format!("--token-file {}: {error}", path.display()))
     }
 
-    /// Reads the file again. On an error the tokens stay as they were and
-    /// the error is returned for the operator's log.
-    pub fn reload(&self) -> Result<usize, String> {
+    /// Reads the file again: how many tokens it has, and the callers it
+    /// revoked (tokens removed or moved to another namespace). On an error
+    /// the tokens stay as they were and the error is returned for the
+    /// operator's log.
+    pub fn reload(&self) -> Result<(usize, Vec<Caller>), String> {
         let tokens = Self::read(&self.path)?;
         let count = tokens.count();
-        *self.tokens.write().unwrap_or_else(|p| p.into_inner()) = tokens;
-        Ok(count)
+        let mut current = self.tokens.write().unwrap_or_else(|p| p.into_inner());
+        let revoked = current.revoked_by(&tokens);
+        *current = tokens;
+        Ok((count, revoked))
     }
 
-    /// The namespace `token` opens now.
-    pub fn namespace_of(&self, token: &str) -> Option<Arc<str>> {
+    /// The caller `token` makes a request now, if it is in the file.
+    pub fn caller_of(&self, token: &str) -> Option<Caller> {
         self.tokens
             .read()
             .unwrap_or_else(|p| p.into_inner())
-            .namespace_of(token)
+            .caller_of(token)
     }
 }
 
@@ -154,6 +215,42 @@ mod tests {
             tokens.count(),
         );
         let expected = (Some("acme".to_owned()), Some("initech_2".to_owned()), None, 2);
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn a_reload_revokes_tokens_removed_or_moved_and_keeps_the_rest() {
+        let before = Tokens::parse("t-a acme\nt-b acme\nt-c initech\n").unwrap();
+        let after = Tokens::parse("t-a acme\nt-c other\nt-d acme\n").unwrap();
+        let name = |caller: &Caller| caller.namespace().map(|n| n.to_string());
+        let mut actual: Vec<(Option<String>, bool, bool)> = before
+            .revoked_by(&after)
+            .iter()
+            .map(|caller| {
+                (
+                    name(caller),
+                    Some(caller) == before.caller_of("t-b").as_ref(),
+                    Some(caller) == before.caller_of("t-c").as_ref(),
+                )
+            })
+            .collect();
+        actual.sort();
+        let expected = vec![
+            (Some("acme".to_owned()), true, false),
+            (Some("initech".to_owned()), false, true),
+        ];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn two_tokens_of_one_namespace_are_two_callers() {
+        let tokens = Tokens::parse("t-a acme\nt-b acme\n").unwrap();
+        let (a, b) = (tokens.caller_of("t-a"), tokens.caller_of("t-b"));
+        let actual = (
+            a == b,
+            a.as_ref().and_then(Caller::namespace) == b.as_ref().and_then(Caller::namespace),
+        );
+        let expected = (false, true);
         assert_eq!(actual, expected);
     }
 

@@ -191,6 +191,62 @@ fn parse(raw: &str) -> Reply {
     }
 }
 
+/// The headers an MCP client sends with every message.
+pub const MCP_HEADERS: [(&str, &str); 2] = [
+    ("Content-Type", "application/json"),
+    ("Accept", "application/json, text/event-stream"),
+];
+
+/// A JSON-RPC POST to `/mcp` of `address` with `headers` beside
+/// [`MCP_HEADERS`].
+pub fn mcp_post(address: &str, headers: &[(&str, &str)], body: &Value) -> Reply {
+    let mut all = MCP_HEADERS.to_vec();
+    all.extend_from_slice(headers);
+    request(address, "POST", "/mcp", &all, Some(&body.to_string()))
+}
+
+/// The message a reply carries: its JSON body, or the first event with an
+/// id of its event stream.
+pub fn mcp_message(reply: &Reply) -> Value {
+    if let Ok(value) = serde_json::from_str::<Value>(&reply.body) {
+        return value;
+    }
+    reply
+        .body
+        .lines()
+        .filter_map(|line| line.strip_prefix("data: "))
+        .find_map(|data| {
+            serde_json::from_str::<Value>(data)
+                .ok()
+                .filter(|m| m.get("id").is_some())
+        })
+        .unwrap_or(Value::Null)
+}
+
+/// An `initialize` of protocol 2025-11-25 (a session opens), with `headers`.
+pub fn mcp_initialize(address: &str, headers: &[(&str, &str)]) -> Reply {
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}});
+    mcp_post(address, headers, &init)
+}
+
+/// A session opened on `address` the way a client does before 2026-07-28
+/// (`initialize`, then `notifications/initialized`), with `headers` (a
+/// token): its id.
+pub fn open_session(address: &str, headers: &[(&str, &str)]) -> String {
+    let opened = mcp_initialize(address, headers);
+    let session = opened.header("mcp-session-id").unwrap_or_default().to_owned();
+    let mut with_session = headers.to_vec();
+    with_session.push(("Mcp-Session-Id", &session));
+    with_session.push(("Mcp-Protocol-Version", "2025-11-25"));
+    mcp_post(
+        address,
+        &with_session,
+        &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+    );
+    session
+}
+
 /// A Server-Sent Events stream being read.
 pub struct Events {
     reader: BufReader<TcpStream>,
@@ -243,6 +299,25 @@ impl Events {
             }
         }
         None
+    }
+}
+
+impl Events {
+    /// Whether the server ended the stream within `wait`: its last chunk
+    /// (`0`) or the connection's end arrived.
+    pub fn ended_within(&mut self, wait: Duration) -> bool {
+        let deadline = Instant::now() + wait;
+        while Instant::now() < deadline {
+            let mut line = String::new();
+            match self.reader.read_line(&mut line) {
+                Ok(0) => return true,
+                Ok(_) if line == "0\r\n" => return true,
+                Ok(_) => {}
+                Err(error) if error.kind() == std::io::ErrorKind::ConnectionReset => return true,
+                Err(_) => {}
+            }
+        }
+        false
     }
 }
 

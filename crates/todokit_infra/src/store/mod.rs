@@ -12,7 +12,7 @@ pub use json_file::{
     SWEEP_EVERY_SAVES, SWEEP_INTERVAL,
 };
 pub use memory::{DEFAULT_READY_CONVERSATIONS, MemoryStore};
-pub use namespaced::{NAMESPACE_SEPARATOR, NamespacedStore};
+pub use namespaced::{NAMESPACE_SEPARATOR, NamespacedStore, Veil};
 #[cfg(feature = "postgres")]
 pub use postgres::{
     DEFAULT_CONNECT_TIMEOUT, DEFAULT_POOL_SIZE, DEFAULT_STATEMENT_TIMEOUT, PostgresStore, SCHEMA_VERSION,

@@ -3,6 +3,12 @@
 //! again on everything that comes back (listings, errors), so two tenants
 //! may name a conversation alike without meeting, and neither can name the
 //! other's: every id it gives is put under its own prefix.
+//!
+//! A server that hands this view to someone it does not trust with its
+//! own particulars can also veil the store's failures
+//! ([`NamespacedStore::veiled`]): the tenant then reads what failed, not
+//! where (no path, host, port, database or SQLSTATE), and the server keeps
+//! the whole error under a reference the tenant's message carries.
 
 use std::sync::Arc;
 
@@ -13,12 +19,19 @@ use todokit_domain::TodoState;
 /// The character between a namespace and a conversation id.
 pub const NAMESPACE_SEPARATOR: char = '/';
 
+/// What a veiled store does with a failure the tenant may not read in
+/// full: keeps it (a log, say) and returns the reference the tenant's
+/// message gives instead (`request r-1a2b3c4d`).
+pub type Veil = Arc<dyn Fn(&StoreError) -> String + Send + Sync>;
+
 /// A store that shows one namespace of another store.
 #[derive(Clone)]
 pub struct NamespacedStore {
     inner: Arc<dyn ConversationContext>,
     /// `NAMESPACE/`.
     prefix: String,
+    /// When set, failures are told without their particulars.
+    veil: Option<Veil>,
 }
 
 impl NamespacedStore {
@@ -28,7 +41,18 @@ impl NamespacedStore {
         Self {
             inner,
             prefix: format!("{namespace}{NAMESPACE_SEPARATOR}"),
+            veil: None,
         }
+    }
+
+    /// This view, telling the store's failures without where they happened
+    /// (paths, hosts, ports, databases, SQLSTATEs): `veil` gets each whole
+    /// error first and returns the reference to give instead. Conflicts
+    /// and unsupported operations say nothing of the store and pass as
+    /// they are.
+    pub fn veiled(mut self, veil: Veil) -> Self {
+        self.veil = Some(veil);
+        self
     }
 
     /// The id `conversation` has in the store underneath.
@@ -41,8 +65,47 @@ impl NamespacedStore {
         stored.strip_prefix(&self.prefix)
     }
 
-    /// `error` as the tenant should read it: ids without the prefix.
+    /// `error` as the tenant should read it: ids without the prefix, and
+    /// particulars veiled when the view is.
     fn local_error(&self, error: StoreError) -> StoreError {
+        let error = self.unprefixed(error);
+        let Some(veil) = &self.veil else {
+            return error;
+        };
+        let hidden = |veil: &Veil, error: &StoreError| format!("the server's log has it as {}", veil(error));
+        match &error {
+            StoreError::Conflict { .. } | StoreError::Unsupported { .. } => error,
+            StoreError::Io { action, .. } => StoreError::Io {
+                action,
+                location: "the store".to_owned(),
+                error: std::io::Error::other(hidden(veil, &error)),
+            },
+            StoreError::Database { action, .. } => StoreError::Database {
+                action,
+                location: "the database".to_owned(),
+                message: hidden(veil, &error),
+                code: None,
+            },
+            StoreError::OutcomeUnknown { conversation, .. } => StoreError::OutcomeUnknown {
+                conversation: conversation.clone(),
+                location: "the store".to_owned(),
+                reason: hidden(veil, &error),
+            },
+            StoreError::Corrupt { .. } => StoreError::Corrupt {
+                location: "the store".to_owned(),
+                reason: hidden(veil, &error),
+            },
+            // A kind of failure this view does not know yet is veiled whole.
+            _ => StoreError::Io {
+                action: "use",
+                location: "the store".to_owned(),
+                error: std::io::Error::other(hidden(veil, &error)),
+            },
+        }
+    }
+
+    /// `error` with ids without the prefix.
+    fn unprefixed(&self, error: StoreError) -> StoreError {
         match error {
             StoreError::Conflict {
                 conversation,
@@ -123,7 +186,11 @@ impl ConversationContext for NamespacedStore {
     }
 
     async fn conversations(&self) -> Result<Vec<StoredConversation>, StoreError> {
-        let listed = self.inner.conversations_under(&self.prefix).await?;
+        let listed = self
+            .inner
+            .conversations_under(&self.prefix)
+            .await
+            .map_err(|e| self.local_error(e))?;
         Ok(listed
             .into_iter()
             .filter_map(|mut conversation| {
@@ -132,12 +199,6 @@ impl ConversationContext for NamespacedStore {
                 Some(conversation)
             })
             .collect())
-    }
-
-    async fn conversations_under(&self, prefix: &str) -> Result<Vec<StoredConversation>, StoreError> {
-        let mut listed = self.conversations().await?;
-        listed.retain(|conversation| conversation.id.starts_with(prefix));
-        Ok(listed)
     }
 
     fn watch(&self, conversation: &str, wake: Wake) -> Option<WatchGuard> {
@@ -243,6 +304,47 @@ mod tests {
             .map_err(|e| e.to_string());
         let expected = Err(
             "conversation \"default\" changed while this call ran (expected version 0, found 1)".to_owned(),
+        );
+        assert_eq!(actual, expected);
+    }
+
+    #[tokio::test]
+    async fn a_veiled_view_tells_what_failed_but_not_where() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let files = crate::store::JsonFileStore::new(dir.path().join("store"));
+        let shared: Arc<dyn ConversationContext> = Arc::new(files);
+        let kept = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let log = Arc::clone(&kept);
+        let veil: Veil = Arc::new(move |error: &StoreError| {
+            log.lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .push(error.to_string());
+            "request r-1".to_owned()
+        });
+        let acme = NamespacedStore::new(Arc::clone(&shared), "acme").veiled(veil);
+        acme.save("plan", 0, &one_todo("first")).await.unwrap();
+        // Break the stored file behind the store's back.
+        let stored = std::fs::read_dir(dir.path().join("store"))
+            .unwrap()
+            .filter_map(Result::ok)
+            .map(|entry| entry.path())
+            .find(|path| path.extension().is_some_and(|e| e == "json"))
+            .expect("a stored file");
+        std::fs::write(&stored, "{ not json").unwrap();
+        let told = acme.load("plan").await.map(|_| ()).map_err(|e| e.to_string());
+        let kept = kept.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        let place = dir.path().display().to_string();
+        let actual = (
+            told.clone(),
+            told.as_ref().err().is_some_and(|text| text.contains(&place)),
+            kept.len() == 1 && kept[0].contains(&place),
+        );
+        let expected = (
+            Err("the stored list at the store cannot be read (the server's log has it as request r-1); it was left \
+                 untouched: repair or remove it"
+                .to_owned()),
+            false,
+            true,
         );
         assert_eq!(actual, expected);
     }
