@@ -10,7 +10,6 @@ use std::time::Duration;
 
 use axum::Extension;
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use futures_util::{StreamExt, stream};
@@ -31,21 +30,10 @@ fn place(board: &Board, scope: &Scope) -> Result<StreamPlace, StreamsFull> {
 }
 
 /// The answer to a stream past a quota: 429 for the caller's, 503 for the
-/// process's.
+/// process's, with the words MCP's refusal uses.
 fn refused(full: StreamsFull) -> Response {
-    {
-        let (status, message) = match full {
-            StreamsFull::Process(most) => (
-                StatusCode::SERVICE_UNAVAILABLE,
-                format!("the server already serves {most} live streams; retry later"),
-            ),
-            StreamsFull::Caller(most) => (
-                StatusCode::TOO_MANY_REQUESTS,
-                format!("this token already holds {most} live streams; close one and retry"),
-            ),
-        };
-        (status, axum::Json(serde_json::json!({"error": message}))).into_response()
-    }
+    let (status, message) = full.refusal();
+    (status, axum::Json(serde_json::json!({"error": message}))).into_response()
 }
 
 /// `GET /api/conversations/{id}/events`: the list now, then every change.

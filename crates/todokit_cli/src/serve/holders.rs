@@ -7,8 +7,11 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
+use axum::http::StatusCode;
+use axum::response::Response;
 use tokio_util::sync::CancellationToken;
 
+use super::message::refused;
 use super::tenants::Caller;
 
 /// The most live streams one caller holds unless `--max-streams-per-token`
@@ -45,6 +48,44 @@ pub struct StreamPlace {
     caller: Caller,
     /// Cancelled when the caller's token is revoked.
     pub revoked: CancellationToken,
+}
+
+impl StreamsFull {
+    /// The refusal's status and words: 503 when the process is full, 429
+    /// when this caller is.
+    pub fn refusal(self) -> (StatusCode, String) {
+        match self {
+            StreamsFull::Process(most) => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!("this server already serves {most} live streams; retry later"),
+            ),
+            StreamsFull::Caller(most) => (
+                StatusCode::TOO_MANY_REQUESTS,
+                format!("this token already holds {most} live streams; close one and retry"),
+            ),
+        }
+    }
+
+    /// The refusal as a JSON-RPC error answering `id` (the MCP routes).
+    pub fn answer(self, id: Option<serde_json::Value>) -> Response {
+        let (status, message) = self.refusal();
+        refused(status, id, todokit_cli::mcp::INVALID_REQUEST, message)
+    }
+}
+
+impl StreamPlace {
+    /// `response`, its body ending when the caller's token is revoked, and
+    /// holding this place among the caller's streams until it ends.
+    pub fn hold(self, response: Response) -> Response {
+        use futures_util::StreamExt;
+        let (parts, body) = response.into_parts();
+        let revoked = self.revoked.clone().cancelled_owned();
+        let stream = body.into_data_stream().take_until(revoked).map(move |chunk| {
+            let _held = &self;
+            chunk
+        });
+        Response::from_parts(parts, axum::body::Body::from_stream(stream))
+    }
 }
 
 impl Holders {

@@ -7,6 +7,10 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, PoisonError};
 
+use axum::http::StatusCode;
+use axum::response::Response;
+
+use super::message::refused;
 use super::tenants::Caller;
 
 /// The session quotas of one server.
@@ -25,6 +29,26 @@ pub enum Full {
     Process(usize),
     /// This caller holds its most (429: close one first).
     Caller(usize),
+}
+
+impl Full {
+    /// The refusal as a JSON-RPC error answering `id`: 503 when the process
+    /// is full (every caller waits), 429 when this caller is (it ends one).
+    pub fn answer(self, id: Option<serde_json::Value>) -> Response {
+        let (status, message) = match self {
+            Full::Process(most) => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!("this server already holds {most} MCP sessions; retry later"),
+            ),
+            Full::Caller(most) => (
+                StatusCode::TOO_MANY_REQUESTS,
+                format!(
+                    "this token already holds {most} MCP sessions; end one (DELETE) before opening another"
+                ),
+            ),
+        };
+        refused(status, id, todokit_cli::mcp::INVALID_REQUEST, message)
+    }
 }
 
 /// The owners of the sessions this process knows.

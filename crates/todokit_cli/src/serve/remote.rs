@@ -22,8 +22,8 @@ use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio_util::sync::CancellationToken;
 use tower_service::Service as _;
 
-use super::holders::{Holders, StreamPlace, StreamsFull};
-use super::message::{Seen, inspect, refused};
+use super::holders::Holders;
+use super::message::{Seen, inspect};
 use super::owners::{Full, Opening, Owners, SessionQuotas};
 use super::tenancy::{Scope, Tenancy};
 use super::tenants::Caller;
@@ -221,22 +221,6 @@ impl Endpoints {
     }
 }
 
-/// The answer to a session refused by a quota: 503 when the process is
-/// full (every caller waits), 429 when this caller is (it closes one).
-fn full(full: Full, id: Option<serde_json::Value>) -> Response {
-    let (status, message) = match full {
-        Full::Process(most) => (
-            StatusCode::SERVICE_UNAVAILABLE,
-            format!("this server already holds {most} MCP sessions; retry later"),
-        ),
-        Full::Caller(most) => (
-            StatusCode::TOO_MANY_REQUESTS,
-            format!("this token already holds {most} MCP sessions; end one (DELETE) before opening another"),
-        ),
-    };
-    refused(status, id, todokit_cli::mcp::INVALID_REQUEST, message)
-}
-
 /// `/mcp`: the main profile's tools.
 pub async fn main_endpoint(
     State(endpoints): State<Arc<Endpoints>>,
@@ -308,14 +292,14 @@ async fn answer(endpoints: &Endpoints, scope: Scope, profile: Option<&str>, requ
     let place = match streaming {
         Some(id) => match endpoints.holders.stream(&scope.caller) {
             Ok(place) => Some(place),
-            Err(reason) => return streams_full(reason, id),
+            Err(reason) => return reason.answer(id),
         },
         None => None,
     };
     let opening = match (&session, seen) {
         (None, Seen::Initialize(id)) => match endpoints.place_for_a_session(&scope.caller).await {
             Ok(opening) => Some(opening),
-            Err(reason) => return full(reason, Some(id)),
+            Err(reason) => return reason.answer(Some(id)),
         },
         _ => None,
     };
@@ -365,38 +349,9 @@ async fn answer(endpoints: &Endpoints, scope: Scope, profile: Option<&str>, requ
     }
     let response = response.map(axum::body::Body::new);
     match place {
-        Some(place) => held(response, place),
+        Some(place) => place.hold(response),
         None => response,
     }
-}
-
-/// `response`, its body ending when the caller's token is revoked, and
-/// holding `place` among the caller's streams until it ends.
-fn held(response: Response, place: StreamPlace) -> Response {
-    use futures_util::StreamExt;
-    let (parts, body) = response.into_parts();
-    let revoked = place.revoked.clone().cancelled_owned();
-    let stream = body.into_data_stream().take_until(revoked).map(move |chunk| {
-        let _held = &place;
-        chunk
-    });
-    Response::from_parts(parts, axum::body::Body::from_stream(stream))
-}
-
-/// The answer to a stream refused by a quota: 503 when the process is
-/// full, 429 when this caller is.
-fn streams_full(full: StreamsFull, id: Option<serde_json::Value>) -> Response {
-    let (status, message) = match full {
-        StreamsFull::Process(most) => (
-            StatusCode::SERVICE_UNAVAILABLE,
-            format!("this server already serves {most} live streams; retry later"),
-        ),
-        StreamsFull::Caller(most) => (
-            StatusCode::TOO_MANY_REQUESTS,
-            format!("this token already holds {most} live streams; close one and retry"),
-        ),
-    };
-    refused(status, id, todokit_cli::mcp::INVALID_REQUEST, message)
 }
 
 /// Answers a plain `tools/call` of protocol 2026-07-28 itself (see
@@ -476,7 +431,7 @@ async fn check_owner(endpoints: &Endpoints, id: &str, caller: &Caller) -> Result
                     opening.opened(Some(id.to_owned()));
                     Ok(())
                 }
-                Err(reason) => Err(full(reason, None)),
+                Err(reason) => Err(reason.answer(None)),
             }
         }
         // Another caller's, or nobody's.
