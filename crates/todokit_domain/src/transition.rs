@@ -3,6 +3,7 @@
 //! cannot leave anything half-applied.
 
 use std::borrow::Borrow;
+use std::collections::{HashMap, VecDeque};
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -144,17 +145,18 @@ pub fn replace_flat(
 /// stamped `now`.
 pub fn adopt_hidden_fields(old: &TodoState, new: &mut TodoState, now: Timestamp) {
     let previous = old.flat_tasks();
-    let mut claimed = vec![false; previous.len()];
+    // The old tasks of each text, in order: each new task takes the first
+    // one not taken yet, one look-up per task (a list may be thousands).
+    let mut unclaimed: HashMap<&str, VecDeque<usize>> = HashMap::new();
+    for (i, task) in previous.iter().enumerate() {
+        unclaimed.entry(task.content.as_str()).or_default().push_back(i);
+    }
     for todo in new.phases.iter_mut().flat_map(|p| p.tasks.iter_mut()) {
-        let found = previous
-            .iter()
-            .enumerate()
-            .position(|(i, o)| !claimed[i] && o.content == todo.content);
+        let found = unclaimed
+            .get_mut(todo.content.as_str())
+            .and_then(VecDeque::pop_front);
         match found {
-            Some(i) => {
-                claimed[i] = true;
-                carry_over_in_place(todo, &previous[i], now, NotesFrom::New, |_| false);
-            }
+            Some(i) => carry_over_in_place(todo, &previous[i], now, NotesFrom::New, |_| false),
             None => stamp_new_in_place(todo, now),
         }
     }
@@ -209,25 +211,39 @@ fn transitions<O: Borrow<Todo>, N: Borrow<Todo>>(
 /// same content.
 fn match_tasks<O: Borrow<Todo>, N: Borrow<Todo>>(old: &[O], new: &[N]) -> Vec<Option<usize>> {
     let mut claimed = vec![false; old.len()];
-    // Every old task before `first_open` is claimed, so no search looks
-    // there: a list rewritten in the same order (the usual call) is matched
-    // in one pass instead of a scan per task.
+    // Every old task before `first_open` is claimed: a list rewritten in
+    // the same order (the usual call) is matched by looking there alone.
     let mut first_open = 0;
+    // Otherwise, each new task takes the first unclaimed old task with its
+    // id (or, without one, its text), from indexes made on first need: one
+    // look-up per task, not a pass over the list.
+    let mut index: Option<(Keyed<'_>, Keyed<'_>)> = None;
+    let matches = |o: &Todo, task: &Todo| match &task.id {
+        Some(id) => o.id.as_ref() == Some(id),
+        None => o.content == task.content,
+    };
     new.iter()
         .map(Borrow::borrow)
         .map(|task: &Todo| {
-            let found = old[first_open..]
-                .iter()
-                .map(Borrow::borrow)
-                .zip(first_open..)
-                .find(|&(o, i): &(&Todo, usize)| {
-                    !claimed[i]
-                        && match &task.id {
-                            Some(id) => o.id.as_ref() == Some(id),
-                            None => o.content == task.content,
+            let found = match old.get(first_open).map(Borrow::borrow) {
+                Some(next) if matches(next, task) => Some(first_open),
+                _ => {
+                    let (by_id, by_content) = index.get_or_insert_with(|| keyed(old));
+                    let queue = match &task.id {
+                        Some(id) => by_id.get_mut(id.as_str()),
+                        None => by_content.get_mut(task.content.as_str()),
+                    };
+                    queue.and_then(|queue| {
+                        while let Some(&i) = queue.front() {
+                            if !claimed[i] {
+                                return Some(i);
+                            }
+                            queue.pop_front();
                         }
-                })
-                .map(|(_, i)| i);
+                        None
+                    })
+                }
+            };
             if let Some(i) = found {
                 claimed[i] = true;
                 while claimed.get(first_open) == Some(&true) {
@@ -237,6 +253,21 @@ fn match_tasks<O: Borrow<Todo>, N: Borrow<Todo>>(old: &[O], new: &[N]) -> Vec<Op
             found
         })
         .collect()
+}
+
+/// Old tasks' positions by a key, in order.
+type Keyed<'a> = HashMap<&'a str, VecDeque<usize>>;
+
+/// The positions of `old`'s tasks by id, and by text.
+fn keyed<O: Borrow<Todo>>(old: &[O]) -> (Keyed<'_>, Keyed<'_>) {
+    let (mut by_id, mut by_content) = (Keyed::new(), Keyed::new());
+    for (i, task) in old.iter().map(Borrow::borrow).enumerate() {
+        if let Some(id) = &task.id {
+            by_id.entry(id.as_str()).or_default().push_back(i);
+        }
+        by_content.entry(task.content.as_str()).or_default().push_back(i);
+    }
+    (by_id, by_content)
 }
 
 fn keep_first_in_progress(tasks: &mut [Todo]) {
@@ -260,6 +291,31 @@ mod tests {
 
     fn rules() -> ListRules {
         ListRules::default().limits(Limits::DEFAULT)
+    }
+
+    /// Each new task takes the first old task not taken yet with its id (or,
+    /// without one, its text), in and out of order, repeats included.
+    #[test]
+    fn tasks_are_matched_first_come_by_id_else_by_text() {
+        let old = [
+            Todo::new("a"),
+            Todo::new("b"),
+            Todo::new("a"),
+            Todo::new("x").id("7"),
+            Todo::new("c"),
+        ];
+        let new = [
+            Todo::new("c"),
+            Todo::new("a"),
+            Todo::new("renamed").id("7"),
+            Todo::new("a"),
+            Todo::new("a"),
+            Todo::new("b"),
+            Todo::new("d"),
+        ];
+        let actual = match_tasks(&old, &new);
+        let expected = vec![Some(4), Some(0), Some(3), Some(2), None, Some(1), None];
+        assert_eq!(actual, expected);
     }
 
     #[test]

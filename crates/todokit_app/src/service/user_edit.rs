@@ -7,6 +7,8 @@
 //! the change was deliberate (so the model does not put back what the user
 //! removed).
 
+use std::collections::HashMap;
+
 use thiserror::Error;
 use todokit_domain::{
     BatchProblem, Notice, NoticeKind, Op, OpKind, Phase, Status, Timestamp, Todo, TodoState, Transition,
@@ -323,19 +325,40 @@ fn append_flat(state: &TodoState, items: &[String], now: Timestamp) -> Result<To
 /// Every change from `before` to `after`, in words, in the order of the new
 /// list, then what was removed.
 fn changes(before: &TodoState, after: &TodoState) -> Vec<String> {
-    let old: Vec<Todo> = before.tasks().cloned().collect();
-    let new: Vec<Todo> = after.tasks().cloned().collect();
-    diff(&old, &new).iter().map(|t| change_words(t, after)).collect()
+    let old: Vec<&Todo> = before.tasks().collect();
+    let new: Vec<&Todo> = after.tasks().collect();
+    // Each task's phase, looked up once per added task rather than found
+    // by a pass over the list (an import may add many thousands).
+    let mut phase_of: HashMap<&str, &Phase> = HashMap::new();
+    for phase in &after.phases {
+        for task in &phase.tasks {
+            phase_of.entry(task.content.as_str()).or_insert(phase);
+        }
+    }
+    diff(&old, &new)
+        .iter()
+        .map(|t| change_words(t, &phase_of))
+        .collect()
+}
+
+/// The first task of `state` with each text.
+fn by_content(state: &TodoState) -> HashMap<&str, &Todo> {
+    let mut first = HashMap::new();
+    for task in state.tasks() {
+        first.entry(task.content.as_str()).or_insert(task);
+    }
+    first
 }
 
 /// The notes added, changed or removed on tasks kept by a rewrite, in
 /// words: an import that only adds a note must say so, not just that the
 /// list was rewritten.
 fn note_changes(before: &TodoState, after: &TodoState) -> Vec<String> {
+    let old_of = by_content(before);
     after
         .tasks()
         .filter_map(|task| {
-            let old = before.tasks().find(|t| t.content == task.content)?;
+            let old = *old_of.get(task.content.as_str())?;
             let name = format!("\"{}\"", task.content);
             let (was, now) = (&old.notes, &task.notes);
             match (was.len(), now.len()) {
@@ -352,14 +375,12 @@ fn note_changes(before: &TodoState, after: &TodoState) -> Vec<String> {
 }
 
 /// One status change in words, naming the phase a task was added to.
-fn change_words(transition: &Transition, after: &TodoState) -> String {
+fn change_words(transition: &Transition, phase_of: &HashMap<&str, &Phase>) -> String {
     let name = format!("\"{}\"", transition.content);
     match (transition.from, transition.to) {
         (None, to) => {
-            let phase = after
-                .phases
-                .iter()
-                .find(|p| p.tasks.iter().any(|t| t.content == transition.content))
+            let phase = phase_of
+                .get(transition.content.as_str())
                 .filter(|p| !p.is_implicit());
             let mut words = format!("added {name}");
             if let Some(phase) = phase {
@@ -392,11 +413,12 @@ fn status_words(status: Status) -> &'static str {
 /// The tasks an imported list asked to be in progress that the one-task
 /// rule held back, in words.
 fn held_back(requested: &TodoState, after: &TodoState) -> Vec<String> {
+    let kept_of = by_content(after);
     requested
         .tasks()
         .filter(|t| t.status == Status::InProgress)
         .filter_map(|asked| {
-            let kept = after.tasks().find(|t| t.content == asked.content)?;
+            let kept = *kept_of.get(asked.content.as_str())?;
             (kept.status != Status::InProgress).then(|| {
                 format!(
                     "left \"{}\" {} (one task in progress at a time)",
