@@ -120,9 +120,10 @@ fn docs_limits_lists_every_profiles_limits_as_the_code_sets_them() {
         .and_then(|(_, rest)| rest.split_once("<!-- limits:end -->"))
         .map(|(table, _)| table.to_owned());
     let shared = format!(
-        "item text {}, array slack {}, quoted {} characters, positions {}, problems {}",
+        "item text {}, array slack {}, values per item {}, quoted {} characters, positions {}, problems {}",
         size(todokit::app::ITEM_TEXT_BYTES),
         todokit::app::ARRAY_SLACK,
+        todokit::app::VALUES_PER_ITEM,
         todokit::domain::MAX_QUOTED_CHARS,
         todokit::domain::MAX_LISTED_POSITIONS,
         todokit::domain::MAX_REPORTED_VIOLATIONS,

@@ -5,7 +5,8 @@
 use crate::commands::call::MAX_STDIN_BYTES;
 use crate::edits::MAX_IMPORT_BYTES;
 use todokit_cli::mcp::{
-    MAX_FOLLOWED_CONVERSATIONS, MAX_IN_FLIGHT, MAX_LISTENS, MAX_MESSAGE_BYTES, MAX_REMOTE_CONVERSATION_BYTES,
+    MAX_FOLLOWED_CONVERSATIONS, MAX_IN_FLIGHT, MAX_LISTENS, MAX_MESSAGE_BYTES, MAX_MESSAGE_VALUES,
+    MAX_REMOTE_CONVERSATION_BYTES,
 };
 
 /// `bytes` as people read a size.
@@ -34,6 +35,11 @@ fn rows() -> Vec<(&'static str, String, &'static str)> {
             "`todokit mcp`: one message",
             size(MAX_MESSAGE_BYTES as u64),
             "`todokit_cli::mcp::MAX_MESSAGE_BYTES`",
+        ),
+        (
+            "`todokit mcp` and `serve`: values (items, keys, nested values) in one message read as a tree",
+            MAX_MESSAGE_VALUES.to_string(),
+            "`todokit_cli::mcp::MAX_MESSAGE_VALUES`",
         ),
         (
             "`todokit mcp`: requests read before their replies",

@@ -315,3 +315,63 @@ async fn ids_in_any_spelling_are_each_answered_and_the_end_of_input_is_prompt() 
         "the server took {took:?} to exit after the end of input"
     );
 }
+
+/// Refused calls of the shapes that once took a hundred times their size
+/// (millions of tiny values: nested arrays, a flat array, an object of
+/// keys), just under the 4 MiB message cap, each by the plain path and by
+/// the full reading (a `_meta` key): the server's peak memory stays within
+/// 8 times the message's size, or 64 MiB, of where it rested.
+#[tokio::test]
+async fn a_refused_call_of_any_shape_takes_memory_in_proportion_to_its_size() {
+    let store = tempfile::tempdir().unwrap();
+    let (child, mut stdin, mut lines) = raw_server(store.path()).await;
+    let pid = child.id().unwrap_or_default();
+    let resting = status_kib(pid, "VmRSS");
+    let budget = 3_800_000usize;
+    let nested = format!("[{}0]", "[[[[0]]]],".repeat(budget / 10));
+    let flat = format!("[{}0]", "0,".repeat(budget / 2));
+    let keys = format!(
+        "{{{}\"end\":0}}",
+        (0..budget / 14)
+            .map(|i| format!("\"k{i:09}\":0,"))
+            .collect::<String>()
+    );
+    let mut codes = Vec::new();
+    let mut largest = 0usize;
+    for (i, todos) in [nested, flat, keys].iter().enumerate() {
+        for meta in [false, true] {
+            let meta = if meta { r#","_meta":{"k":1}"# } else { "" };
+            let line = format!(
+                r#"{{"jsonrpc":"2.0","id":{i},"method":"tools/call","params":{{"name":"TodoWrite","arguments":{{"todos":{todos}}}{meta}}}}}"#
+            );
+            largest = largest.max(line.len());
+            send(&mut stdin, &line).await;
+            let reply = next_reply(&mut lines).await;
+            codes.push((
+                reply["id"].clone(),
+                reply["error"]["code"].clone(),
+                reply["result"]["isError"].clone(),
+            ));
+        }
+    }
+    let peak = status_kib(pid, "VmHWM");
+    let bound_kib = ((8 * largest) as u64 / 1024).max(64 * 1024);
+    let grown = peak.saturating_sub(resting);
+    drop(stdin);
+    // The plain path refuses as a tool result (`isError`), the full reading
+    // as an invalid request; nothing is stored.
+    let expected = vec![
+        (json!(0), Value::Null, json!(true)),
+        (json!(0), json!(-32600), Value::Null),
+        (json!(1), Value::Null, json!(true)),
+        (json!(1), json!(-32600), Value::Null),
+        (json!(2), Value::Null, json!(true)),
+        (json!(2), json!(-32600), Value::Null),
+    ];
+    assert_eq!(codes, expected);
+    assert!(
+        grown <= bound_kib,
+        "peak {peak} KiB, resting {resting} KiB: grew {grown} KiB (bound {bound_kib} KiB)"
+    );
+    assert_eq!(todokit_show(store.path(), None)["version"], json!(0));
+}

@@ -521,3 +521,48 @@ fn past_the_connection_cap_a_new_client_waits_for_a_free_place() {
     let expected = (false, "HTTP/1.1 200 OK".to_owned());
     assert_eq!(actual, expected);
 }
+
+/// The shapes of millions of tiny values, over HTTP in a session (rmcp
+/// would read each as a tree): refused by count at the edge, the peak
+/// memory within 8 times the body's size, or 64 MiB, of where it rested.
+#[test]
+fn a_refused_message_of_any_shape_takes_memory_in_proportion_to_its_size() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let server = Server::start(&dir.path().join("store"), &[]);
+    let session = open_session(&server.address, &[]);
+    let headers = [
+        ("Mcp-Session-Id", session.as_str()),
+        ("Mcp-Protocol-Version", "2025-11-25"),
+    ];
+    let resting = cli_support::status_kib(server.pid(), "VmRSS");
+    let budget = 3_800_000usize;
+    let shapes = [
+        format!("[{}0]", "[[[[0]]]],".repeat(budget / 10)),
+        format!("[{}0]", "0,".repeat(budget / 2)),
+        format!(
+            "{{{}\"end\":0}}",
+            (0..budget / 14)
+                .map(|i| format!("\"k{i:09}\":0,"))
+                .collect::<String>()
+        ),
+    ];
+    let mut largest = 0;
+    let statuses: Vec<(u16, Value)> = shapes
+        .iter()
+        .enumerate()
+        .map(|(i, todos)| {
+            let body = format!(
+                r#"{{"jsonrpc":"2.0","id":{i},"method":"tools/call","params":{{"name":"TodoWrite","arguments":{{"todos":{todos}}}}}}}"#
+            );
+            largest = largest.max(body.len());
+            let mut all = serve_support::MCP_HEADERS.to_vec();
+            all.extend_from_slice(&headers);
+            let reply = request(&server.address, "POST", "/mcp", &all, Some(&body));
+            (reply.status, reply.json()["error"]["code"].clone())
+        })
+        .collect();
+    let grown = cli_support::status_kib(server.pid(), "VmHWM").saturating_sub(resting);
+    let bound = ((8 * largest) as u64 / 1024).max(64 * 1024);
+    assert_eq!(statuses, vec![(400, json!(-32600)); 3]);
+    assert!(grown <= bound, "grew {grown} KiB (bound {bound} KiB)");
+}

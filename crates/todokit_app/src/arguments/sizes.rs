@@ -30,6 +30,12 @@ pub const ITEM_TEXT_BYTES: usize = 8 * 1024;
 /// own words.
 pub const ARRAY_SLACK: usize = 2;
 
+/// How many values (list items, keys, nested values) one call may hold per
+/// item its profile's lists may hold, counted in its raw text before any of
+/// it is parsed: a legitimate call is far below this, and past it a tree of
+/// the call would take memory out of all proportion to what was sent.
+pub const VALUES_PER_ITEM: usize = 64;
+
 /// What the refusal of a NUL says about the field.
 const NUL_MESSAGE: &str = "must not contain the NUL character (U+0000); remove it and send the call again";
 
@@ -97,6 +103,19 @@ fn wants_structure(node: &Node) -> bool {
 pub fn refused_text(text: &str, schema: &CompiledSchema, limits: &SizeLimits) -> Option<ArgumentError> {
     if !text.contains("\\u0000") && skim_fits(text.as_bytes(), limits) {
         return None;
+    }
+    // Counted before anything is parsed: a call of millions of tiny values
+    // is refused here, never built as a tree to find out which field holds
+    // them.
+    let most = limits.array_items.saturating_mul(VALUES_PER_ITEM).max(4096);
+    if json_values_over(text.as_bytes(), most) {
+        return Some(refusal(
+            "",
+            format!(
+                "the arguments hold more than {most} values (list items, keys and nested values together); a \
+                 call holds at most {most}"
+            ),
+        ));
     }
     let value: Value = serde_json::from_str(text).ok()?;
     refused_value(&value, schema, limits)
@@ -281,6 +300,46 @@ fn skim_fits(text: &[u8], limits: &SizeLimits) -> bool {
         }
     }
     true
+}
+
+/// Whether the JSON `text` holds more than `limit` values, counted from
+/// its raw text (each `,`, `[` and `{` outside strings opens one more) and
+/// stopped as soon as the count passes `limit`: the check costs one pass
+/// over at most the part of the text it needs, and builds nothing.
+pub fn json_values_over(text: &[u8], limit: usize) -> bool {
+    let mut count = 0usize;
+    let mut at = 0usize;
+    while let Some(found) = text
+        .get(at..)
+        .and_then(|rest| rest.iter().position(|b| matches!(b, b'"' | b',' | b'[' | b'{')))
+    {
+        at += found;
+        if text[at] == b'"' {
+            // Skip the string to its closing quote.
+            at += 1;
+            loop {
+                let Some(end) = text
+                    .get(at..)
+                    .and_then(|rest| rest.iter().position(|b| matches!(b, b'"' | b'\\')))
+                else {
+                    return false;
+                };
+                let escape = text[at + end] == b'\\';
+                at += end + 1;
+                if !escape {
+                    break;
+                }
+                at += 1;
+            }
+            continue;
+        }
+        at += 1;
+        count += 1;
+        if count > limit {
+            return true;
+        }
+    }
+    false
 }
 
 #[cfg(test)]

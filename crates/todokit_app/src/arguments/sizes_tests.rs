@@ -160,3 +160,36 @@ fn a_nul_anywhere_is_named_and_an_escaped_backslash_is_not_one() {
         (expected, Some("[0].tasks[0].content".to_owned()))
     );
 }
+
+#[test]
+fn values_are_counted_from_the_raw_text_and_strings_are_skipped() {
+    let fixture = [
+        (r#"{"a":[1,2,3]}"#, 4, false),
+        (r#"{"a":[1,2,3]}"#, 3, true),
+        (r#"{"a":"[,,,,{{{[[[","b":"\",["}"#, 2, false),
+        (r#"[[[[[0]]]],[[[[0]]]]]"#, 9, true),
+        (r#"[[[[[0]]]],[[[[0]]]]]"#, 10, false),
+        ("", 0, false),
+        (r#"{"open":"never closed"#, 0, true),
+    ];
+    let actual: Vec<bool> = fixture
+        .iter()
+        .map(|(text, limit, _)| json_values_over(text.as_bytes(), *limit))
+        .collect();
+    let expected: Vec<bool> = fixture.iter().map(|(_, _, over)| *over).collect();
+    assert_eq!(actual, expected);
+}
+
+#[test]
+fn a_call_of_millions_of_tiny_values_is_refused_before_it_is_parsed() {
+    let nested = format!(r#"{{"todos":[{}0]}}"#, "[[[[0]]]],".repeat(10_000));
+    let flat = format!(r#"{{"todos":[{}0]}}"#, "0,".repeat(100_000));
+    let actual: Vec<Option<String>> = [nested, flat]
+        .iter()
+        .map(|text| refused_text(text, &schema(), &limits()).map(|e| e.to_string()))
+        .collect();
+    let message = "(arguments): the arguments hold more than 4096 values (list items, keys and nested values \
+                   together); a call holds at most 4096";
+    let expected = vec![Some(message.to_owned()), Some(message.to_owned())];
+    assert_eq!(actual, expected);
+}

@@ -9,7 +9,7 @@ use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
-use todokit::app::json_kind;
+use todokit::app::{json_kind, json_values_over};
 
 /// JSON-RPC's code for text that is not JSON.
 pub const PARSE_ERROR: i64 = -32700;
@@ -75,6 +75,12 @@ pub enum Verdict {
     Drop(String),
 }
 
+/// The most values (items, keys, nested values) a message may hold before
+/// it is read as a tree, here or by rmcp: counted in its raw text, so a
+/// message of millions of tiny values costs a pass over its bytes, never a
+/// tree of them. The largest list any profile takes is far below this.
+pub const MAX_MESSAGE_VALUES: usize = 128 * 1024;
+
 /// Decides what to do with one line from the client.
 pub fn classify(line: &[u8]) -> Verdict {
     match plain_tool_call(line) {
@@ -83,8 +89,33 @@ pub fn classify(line: &[u8]) -> Verdict {
             cancels: None,
             message: None,
         },
+        None if json_values_over(line, MAX_MESSAGE_VALUES) => Verdict::Reply(too_many_values(line)),
         None => classify_fully(line),
     }
+}
+
+/// The refusal of a message past [`MAX_MESSAGE_VALUES`], with its id when
+/// the top level has a short one (read without building the rest).
+pub fn too_many_values(line: &[u8]) -> Value {
+    #[derive(Deserialize)]
+    struct Head<'a> {
+        #[serde(borrow)]
+        id: Option<&'a RawValue>,
+    }
+    let id = serde_json::from_slice::<Head<'_>>(line)
+        .ok()
+        .and_then(|head| head.id)
+        .filter(|id| id.get().len() <= 256)
+        .and_then(|id| serde_json::from_str::<Value>(id.get()).ok())
+        .filter(is_valid_id);
+    error_reply(
+        id,
+        INVALID_REQUEST,
+        format!(
+            "Request too large: the message holds more than {MAX_MESSAGE_VALUES} values (items, keys and nested \
+             values together)"
+        ),
+    )
 }
 
 /// A well-formed `tools/call` with nothing but a name and arguments, read

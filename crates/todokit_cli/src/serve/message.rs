@@ -16,7 +16,10 @@ use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
-use todokit_cli::mcp::{INVALID_PARAMS, Verdict, classify, error_reply, is_initialize, is_listen};
+use todokit_cli::mcp::{
+    INVALID_PARAMS, MAX_MESSAGE_VALUES, Verdict, classify, error_reply, is_initialize, is_listen,
+    too_many_values,
+};
 
 /// The most bytes of `initialize` parameters a session keeps (they are
 /// kept for the session's life, and in the database when processes share
@@ -60,6 +63,11 @@ pub async fn inspect(request: Request) -> Result<(Request, Seen), Response> {
 /// The verdict on one message's bytes: what it is, or the JSON-RPC error
 /// that refuses it.
 fn judge(bytes: &[u8]) -> Result<Seen, Value> {
+    // rmcp reads every message of a session as a tree, plain tool calls
+    // included: none past the count reaches it.
+    if todokit::app::json_values_over(bytes, MAX_MESSAGE_VALUES) {
+        return Err(too_many_values(bytes));
+    }
     match classify(bytes) {
         Verdict::Reply(error) => return Err(error),
         Verdict::Drop(reason) => {
