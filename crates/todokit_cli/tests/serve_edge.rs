@@ -566,3 +566,46 @@ fn a_refused_message_of_any_shape_takes_memory_in_proportion_to_its_size() {
     assert_eq!(statuses, vec![(400, json!(-32600)); 3]);
     assert!(grown <= bound, "grew {grown} KiB (bound {bound} KiB)");
 }
+
+/// What `serve` prints on start, every line (the address and the sign-in
+/// code made stable): pinned, since scripts and supervisors read it.
+#[test]
+fn the_start_up_lines_are_pinned() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut child = todokit(&dir.path().join("store"))
+        .args(["serve", "--bind", "127.0.0.1:0", "--token", "t-operator"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("todokit serve starts");
+    let mut out = BufReader::new(child.stdout.take().expect("piped"));
+    let mut lines = Vec::new();
+    for _ in 0..3 {
+        let mut line = String::new();
+        out.read_line(&mut line).expect("a line");
+        lines.push(line.trim_end().to_owned());
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let address = lines[0]
+        .split("http://")
+        .nth(1)
+        .map(|rest| rest.trim_end_matches('/').to_owned())
+        .unwrap_or_default();
+    let text = lines.join("\n").replace(&address, "ADDRESS");
+    let text = match text.split_once("code=") {
+        Some((before, after)) => format!(
+            "{before}code=CODE{}",
+            after
+                .split_once(' ')
+                .map(|(_, rest)| format!(" {rest}"))
+                .unwrap_or_default()
+        ),
+        None => text,
+    };
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(concat!(env!("CARGO_MANIFEST_DIR"), "/../../snapshots"));
+    settings.set_omit_expression(true);
+    settings.bind(|| insta::assert_snapshot!("serve_start_up_lines", text));
+}

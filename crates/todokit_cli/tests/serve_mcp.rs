@@ -12,27 +12,12 @@ use serde_json::{Value, json};
 mod cli_support;
 mod node_support;
 mod serve_support;
-use node_support::NodeClient;
+use node_support::{NodeClient, ask};
 use serve_support::{Server, todo, todokit, write_todos};
-
-const PACKAGE: &str = "@modelcontextprotocol/client";
 
 /// A client of `url` sending `headers` with every request, connected.
 fn connect(url: &str, headers: &Value, era: &str) -> NodeClient {
-    let args = [url.to_owned(), headers.to_string(), era.to_owned()];
-    let mut client = NodeClient::start("mcp_client.mjs", PACKAGE, &args, &[]);
-    client.next_where("the connection", |m| m.get("connected").is_some());
-    client
-}
-
-/// The client's answer to `command`.
-fn ask(client: &mut NodeClient, command: Value, key: &str) -> Value {
-    client.send(command.clone());
-    let answer = client.next_where(key, |m| m.get(key).is_some() || m.get("failed").is_some());
-    match answer.get(key) {
-        Some(value) => value.clone(),
-        None => panic!("{command} failed: {answer}"),
-    }
+    node_support::connect_mcp(url, headers, era)
 }
 
 /// What `todokit call` answers on `store` for the same call.

@@ -11,10 +11,9 @@ use serde_json::{Value, json};
 mod cli_support;
 mod node_support;
 mod serve_support;
-use node_support::NodeClient;
+use node_support::{NodeClient, ask};
 use serve_support::{Events, Reply, Server, request, todo, todokit, write_todos};
 
-const PACKAGE: &str = "@modelcontextprotocol/client";
 const ACME: &str = "Bearer t-acme";
 const INITECH: &str = "Bearer t-initech";
 const OPERATOR: &str = "Bearer t-operator";
@@ -52,20 +51,7 @@ fn contents(view: &Value) -> Vec<String> {
 }
 
 fn connect(server: &Server, auth: &str, era: &str) -> NodeClient {
-    let headers = json!({"Authorization": auth});
-    let args = [server.url("/mcp"), headers.to_string(), era.to_owned()];
-    let mut client = NodeClient::start("mcp_client.mjs", PACKAGE, &args, &[]);
-    client.next_where("the connection", |m| m.get("connected").is_some());
-    client
-}
-
-fn ask(client: &mut NodeClient, command: Value, key: &str) -> Value {
-    client.send(command.clone());
-    let answer = client.next_where(key, |m| m.get(key).is_some() || m.get("failed").is_some());
-    match answer.get(key) {
-        Some(value) => value.clone(),
-        None => panic!("{command} failed: {answer}"),
-    }
+    node_support::connect_mcp(&server.url("/mcp"), &json!({"Authorization": auth}), era)
 }
 
 fn write_call(text: &str) -> Value {

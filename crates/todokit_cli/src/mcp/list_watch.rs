@@ -121,17 +121,41 @@ mod tests {
         let heard = tokio::time::timeout(Duration::from_secs(5), ids.changed()).await;
         let now = ids.borrow().clone();
         let shared = (Arc::ptr_eq(&first, &second), Arc::ptr_eq(&first, &elsewhere));
+        let old = first.task.clone();
         drop((first, second));
-        let again = list_watch(&service, &BTreeSet::new());
-        let restarted = !again.task.is_finished();
+        // The last session gone, the old watch's task ends ...
+        for _ in 0..10 {
+            tokio::task::yield_now().await;
+        }
+        let ended = old.is_finished();
+        // ... and the next session gets a new one, which hears the store.
+        let again = list_watch(&service, &now);
+        let mut again_ids = again.ids();
+        service
+            .call("another-one", "TodoWrite", todos)
+            .await
+            .expect("a call");
+        let heard_again = tokio::time::timeout(Duration::from_secs(5), again_ids.changed()).await;
+        let later = again_ids.borrow().clone();
         assert_eq!(
             (
                 shared,
                 heard.is_ok(),
                 now.iter().cloned().collect::<Vec<_>>(),
-                restarted
+                ended,
+                again.task.id() != old.id(),
+                heard_again.is_ok(),
+                later.iter().cloned().collect::<Vec<_>>(),
             ),
-            ((true, false), true, vec!["new-one".to_owned()], true)
+            (
+                (true, false),
+                true,
+                vec!["new-one".to_owned()],
+                true,
+                true,
+                true,
+                vec!["another-one".to_owned(), "new-one".to_owned()],
+            )
         );
     }
 }

@@ -21,7 +21,7 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use todokit::app::schema::{SchemaTarget, definition};
-use todokit::app::{CallOptions, HostMode, TodoWriteService, ToolResult};
+use todokit::app::{CallOptions, HostMode, TodoWriteService};
 
 use super::gate::PlainToolCall;
 use super::live::Live;
@@ -296,18 +296,6 @@ fn no_caller() -> ErrorData {
 }
 
 impl TodoMcpServer {
-    /// Runs one call (see [`super::plain::run_call`]).
-    async fn run(
-        &self,
-        service: &TodoWriteService,
-        conversation: &str,
-        name: &str,
-        args: &str,
-        options: CallOptions,
-    ) -> Result<ToolResult, ErrorData> {
-        super::plain::run_call(service, conversation, name, args, options).await
-    }
-
     /// Runs a plain `tools/call` (a name and arguments, nothing else) and
     /// writes the reply line rmcp would write for it in a session opened by
     /// `initialize` at a protocol version before 2026-07-28. The arguments
@@ -315,15 +303,14 @@ impl TodoMcpServer {
     /// reply as the text they were written as: no tree is built either way.
     pub(super) async fn answer_plain_call(&self, call: &PlainToolCall<'_>) -> Vec<u8> {
         let args = call.arguments.map_or("{}", RawValue::get);
-        let outcome = self
-            .run(
-                &self.service,
-                &self.conversation,
-                call.name,
-                args,
-                CallOptions::default(),
-            )
-            .await;
+        let outcome = super::plain::run_call(
+            &self.service,
+            &self.conversation,
+            call.name,
+            args,
+            CallOptions::default(),
+        )
+        .await;
         let mut line = super::plain::reply(&call.id, outcome, None);
         line.push(b'\n');
         line
@@ -367,9 +354,7 @@ impl ServerHandler for TodoMcpServer {
             None => "{}".to_owned(),
         };
         let service = self.service_of(&context)?;
-        let result = self
-            .run(service, &conversation, &request.name, &args, options)
-            .await?;
+        let result = super::plain::run_call(service, &conversation, &request.name, &args, options).await?;
         let content = vec![ContentBlock::text(result.content)];
         let mut response = if result.is_error {
             CallToolResult::error(content)

@@ -207,7 +207,7 @@ fn session_of(token: &str) -> Option<String> {
 }
 
 /// 128 random bits as hex, from the system's generator.
-pub(super) fn random_hex() -> String {
+fn random_hex() -> String {
     let mut bytes = [0u8; 16];
     let filled = std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut bytes));
     if filled.is_err() {

@@ -12,12 +12,6 @@ use super::auth::Auth;
 use super::remote::Endpoints;
 use super::tenancy::{Scope, Tenancy};
 
-/// The most live streams open at once, every caller's together (the
-/// board's event streams and MCP's): each holds a connection and a feed
-/// (no thread: feeds share the store's one watch). One caller holds at
-/// most `--max-streams-per-token` of them, so no caller fills this alone.
-pub const MAX_EVENT_STREAMS: usize = 1024;
-
 /// What the handlers share.
 #[derive(Clone)]
 pub(super) struct Board {

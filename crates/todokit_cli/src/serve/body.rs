@@ -24,8 +24,11 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use futures_util::StreamExt;
 
-use super::MAX_BODY_BYTES;
 use todokit_cli::mcp::{INVALID_REQUEST, MAX_MESSAGE_BYTES};
+
+/// The largest request body the board reads (an edit is a few hundred
+/// bytes); the MCP routes read one message (`MAX_MESSAGE_BYTES`).
+pub const MAX_BODY_BYTES: usize = 64 * 1024;
 
 /// How long a request's body may take to arrive, from its head.
 pub const BODY_DEADLINE: Duration = Duration::from_secs(30);

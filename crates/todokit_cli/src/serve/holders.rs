@@ -14,6 +14,12 @@ use tokio_util::sync::CancellationToken;
 use super::message::refused;
 use super::tenants::Caller;
 
+/// The most live streams open at once, every caller's together (the
+/// board's event streams and MCP's): each holds a connection and a feed
+/// (no thread: feeds share the store's one watch). One caller holds at
+/// most `--max-streams-per-token` of them, so no caller fills this alone.
+pub const MAX_EVENT_STREAMS: usize = 1024;
+
 /// The most live streams one caller holds unless `--max-streams-per-token`
 /// says otherwise.
 pub const MAX_STREAMS_PER_TOKEN: usize = 16;

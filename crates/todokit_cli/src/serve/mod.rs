@@ -44,7 +44,8 @@ use tokio_util::sync::CancellationToken;
 
 use auth::Auth;
 use board::Board;
-pub use board::MAX_EVENT_STREAMS;
+pub use body::MAX_BODY_BYTES;
+pub use holders::MAX_EVENT_STREAMS;
 pub use holders::MAX_STREAMS_PER_TOKEN;
 use host::Hosts;
 pub use listen::MAX_CONNECTIONS;
@@ -63,9 +64,6 @@ use tenants::TokenFile;
 
 /// The address the board listens on unless `--bind` says otherwise.
 pub const DEFAULT_BIND: &str = "127.0.0.1:7420";
-/// The largest request body the board reads (an edit is a few hundred
-/// bytes).
-pub const MAX_BODY_BYTES: usize = 64 * 1024;
 
 /// The policy every response carries: scripts and styles from the board's
 /// own files only, nothing inline, no frames, no other origin.

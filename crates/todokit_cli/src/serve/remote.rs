@@ -97,7 +97,7 @@ impl Endpoints {
             quotas,
             holders: Arc::new(Holders::new(
                 super::holders::MAX_STREAMS_PER_TOKEN,
-                super::board::MAX_EVENT_STREAMS,
+                super::holders::MAX_EVENT_STREAMS,
             )),
             cancel,
             calls: Arc::default(),

@@ -88,7 +88,16 @@ impl Tenancy {
 /// Writes `error` whole on the server's standard error under a short
 /// reference, and returns the reference (what the tenant reads instead).
 pub(super) fn log_veiled(error: &dyn std::fmt::Display) -> String {
-    let reference = format!("request r-{}", &super::auth::random_hex()[..8]);
+    // Unique enough to find the line in a log (not a secret): std's
+    // randomly keyed hasher, keyed anew for each call.
+    use std::hash::{BuildHasher, Hasher};
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos()),
+    );
+    let reference = format!("request r-{:08x}", hasher.finish() as u32);
     eprintln!("todokit serve: {reference}: {error}");
     reference
 }

@@ -119,6 +119,29 @@ impl NodeClient {
     }
 }
 
+/// The official MCP client package the remote tests drive.
+pub const MCP_CLIENT_PACKAGE: &str = "@modelcontextprotocol/client";
+
+/// The official MCP client (`mcp_client.mjs`) connected to `url` with
+/// `headers` (a JSON object) in protocol `era` (`legacy` or `stateless`).
+pub fn connect_mcp(url: &str, headers: &Value, era: &str) -> NodeClient {
+    let args = [url.to_owned(), headers.to_string(), era.to_owned()];
+    let mut client = NodeClient::start("mcp_client.mjs", MCP_CLIENT_PACKAGE, &args, &[]);
+    client.next_where("the connection", |m| m.get("connected").is_some());
+    client
+}
+
+/// The client's answer to `command`: its `key`, or a panic naming the
+/// failure.
+pub fn ask(client: &mut NodeClient, command: Value, key: &str) -> Value {
+    client.send(command.clone());
+    let answer = client.next_where(key, |m| m.get(key).is_some() || m.get("failed").is_some());
+    match answer.get(key) {
+        Some(value) => value.clone(),
+        None => panic!("{command} failed: {answer}"),
+    }
+}
+
 impl Drop for NodeClient {
     fn drop(&mut self) {
         let _ = self.child.kill();

@@ -130,28 +130,30 @@ pub fn connector(settings: &TlsSettings) -> Result<MakeRustlsConnect, String> {
     let builder = ClientConfig::builder_with_provider(Arc::clone(&provider))
         .with_safe_default_protocol_versions()
         .map_err(|e| format!("TLS: {e}"))?;
+    let algorithms = provider.signature_verification_algorithms;
     let config = match settings.verify {
         Verify::Nothing => builder
             .dangerous()
-            .with_custom_certificate_verifier(Arc::new(Unchecked(provider.signature_verification_algorithms)))
+            .with_custom_certificate_verifier(Arc::new(NoHostCheck {
+                roots: None,
+                algorithms,
+            }))
             .with_no_client_auth(),
-        Verify::Chain | Verify::ChainAndHost => {
-            let roots = Arc::new(roots(settings)?);
-            let verifier =
-                WebPkiServerVerifier::builder_with_provider(Arc::clone(&roots), Arc::clone(&provider))
-                    .build()
-                    .map_err(|e| format!("TLS: {e}"))?;
-            match settings.verify {
-                Verify::ChainAndHost => builder.with_webpki_verifier(verifier).with_no_client_auth(),
-                _ => builder
-                    .dangerous()
-                    .with_custom_certificate_verifier(Arc::new(ChainOnly {
-                        roots,
-                        algorithms: provider.signature_verification_algorithms,
-                        inner: verifier,
-                    }))
-                    .with_no_client_auth(),
-            }
+        Verify::Chain => builder
+            .dangerous()
+            .with_custom_certificate_verifier(Arc::new(NoHostCheck {
+                roots: Some(Arc::new(roots(settings)?)),
+                algorithms,
+            }))
+            .with_no_client_auth(),
+        Verify::ChainAndHost => {
+            let verifier = WebPkiServerVerifier::builder_with_provider(
+                Arc::new(roots(settings)?),
+                Arc::clone(&provider),
+            )
+            .build()
+            .map_err(|e| format!("TLS: {e}"))?;
+            builder.with_webpki_verifier(verifier).with_no_client_auth()
         }
     };
     Ok(MakeRustlsConnect::new(config))
@@ -184,19 +186,29 @@ fn roots(settings: &TlsSettings) -> Result<RootCertStore, String> {
     Ok(roots)
 }
 
-/// Checks nothing about the certificate (the handshake's signatures still).
+/// The modes that do not check the host name: `verify-ca` (the chain to
+/// a trusted root, whatever host the certificate names, as libpq's) with
+/// `roots`, and `require` or `prefer` without them (nothing about the
+/// certificate; the handshake's signatures are checked all the same).
 #[derive(Debug)]
-struct Unchecked(WebPkiSupportedAlgorithms);
+struct NoHostCheck {
+    roots: Option<Arc<RootCertStore>>,
+    algorithms: WebPkiSupportedAlgorithms,
+}
 
-impl ServerCertVerifier for Unchecked {
+impl ServerCertVerifier for NoHostCheck {
     fn verify_server_cert(
         &self,
-        _: &CertificateDer<'_>,
-        _: &[CertificateDer<'_>],
+        end_entity: &CertificateDer<'_>,
+        intermediates: &[CertificateDer<'_>],
         _: &ServerName<'_>,
         _: &[u8],
-        _: UnixTime,
+        now: UnixTime,
     ) -> Result<ServerCertVerified, Error> {
+        if let Some(roots) = &self.roots {
+            let cert = rustls::server::ParsedCertificate::try_from(end_entity)?;
+            verify_server_cert_signed_by_trust_anchor(&cert, roots, intermediates, now, self.algorithms.all)?;
+        }
         Ok(ServerCertVerified::assertion())
     }
 
@@ -206,7 +218,7 @@ impl ServerCertVerifier for Unchecked {
         cert: &CertificateDer<'_>,
         dss: &DigitallySignedStruct,
     ) -> Result<HandshakeSignatureValid, Error> {
-        rustls::crypto::verify_tls12_signature(message, cert, dss, &self.0)
+        rustls::crypto::verify_tls12_signature(message, cert, dss, &self.algorithms)
     }
 
     fn verify_tls13_signature(
@@ -215,57 +227,11 @@ impl ServerCertVerifier for Unchecked {
         cert: &CertificateDer<'_>,
         dss: &DigitallySignedStruct,
     ) -> Result<HandshakeSignatureValid, Error> {
-        rustls::crypto::verify_tls13_signature(message, cert, dss, &self.0)
+        rustls::crypto::verify_tls13_signature(message, cert, dss, &self.algorithms)
     }
 
     fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.0.supported_schemes()
-    }
-}
-
-/// `verify-ca`: the chain to a trusted root, whatever host it names.
-#[derive(Debug)]
-struct ChainOnly {
-    roots: Arc<RootCertStore>,
-    algorithms: WebPkiSupportedAlgorithms,
-    inner: Arc<WebPkiServerVerifier>,
-}
-
-impl ServerCertVerifier for ChainOnly {
-    fn verify_server_cert(
-        &self,
-        end_entity: &CertificateDer<'_>,
-        intermediates: &[CertificateDer<'_>],
-        _: &ServerName<'_>,
-        _: &[u8],
-        now: UnixTime,
-    ) -> Result<ServerCertVerified, Error> {
-        let cert = rustls::server::ParsedCertificate::try_from(end_entity)?;
-        // The chain only: the name is not checked, as libpq's verify-ca.
-        verify_server_cert_signed_by_trust_anchor(&cert, &self.roots, intermediates, now, self.algorithms.all)
-            .map(|()| ServerCertVerified::assertion())
-    }
-
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, Error> {
-        self.inner.verify_tls12_signature(message, cert, dss)
-    }
-
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, Error> {
-        self.inner.verify_tls13_signature(message, cert, dss)
-    }
-
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.inner.supported_verify_schemes()
+        self.algorithms.supported_schemes()
     }
 }
 

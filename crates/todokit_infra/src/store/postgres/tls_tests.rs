@@ -70,6 +70,43 @@ async fn a_tls_only_database_is_reached_with_its_certificate_checked() {
     assert!(full_by_ip.is_ok(), "{full_by_ip:?}");
 }
 
+/// `verify-full` refuses a certificate that does not name the host asked
+/// for (reached by its address, `hostaddr`), where `verify-ca` takes it;
+/// `verify-ca` refuses a chain to no trusted root.
+#[tokio::test]
+async fn verify_full_checks_the_name_and_verify_ca_the_chain() {
+    let url = tls_url();
+    let renamed = format!(
+        "{}?hostaddr=127.0.0.1&{}",
+        url.split('?')
+            .next()
+            .unwrap_or_default()
+            .replace("@localhost:", "@wrong-name.test:"),
+        url.split_once('?').map(|(_, query)| query).unwrap_or_default()
+    );
+    let attempt = |url: String| async move {
+        PostgresStore::connect(&url, 1)
+            .await
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    };
+    let wrong_name = attempt(renamed.clone()).await;
+    let wrong_name_chain_only = attempt(with_mode(&renamed, "verify-ca")).await;
+    let untrusted = url.split("&sslrootcert=").next().unwrap_or_default().to_owned();
+    let untrusted_chain = attempt(with_mode(&untrusted, "verify-ca")).await;
+    assert!(
+        wrong_name.as_ref().is_err_and(|e| e.contains("certificate")),
+        "{wrong_name:?}"
+    );
+    assert!(wrong_name_chain_only.is_ok(), "{wrong_name_chain_only:?}");
+    assert!(
+        untrusted_chain
+            .as_ref()
+            .is_err_and(|e| e.contains("certificate") || e.contains("root certificates")),
+        "{untrusted_chain:?}"
+    );
+}
+
 #[tokio::test]
 async fn conversations_under_a_prefix_are_a_key_range() {
     let store = PostgresStore::connect(&url(), 2)
