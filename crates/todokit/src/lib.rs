@@ -165,8 +165,41 @@ impl EditList for TodoWriteService {
     }
 }
 
-/// The environment variable that names the store folder.
+/// The environment variable that names the store: a folder, or a
+/// PostgreSQL URL ([`StoreLocation`]).
 pub const STORE_ENV: &str = "TODOKIT_STORE";
+
+/// Where a store is, as `--store` and [`STORE_ENV`] name it, read the same
+/// way by the command, the facade's default and both language packages: a
+/// `postgres://` or `postgresql://` URL is a database, anything else a
+/// folder of JSON files.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StoreLocation {
+    /// A folder of JSON files.
+    Folder(PathBuf),
+    /// A PostgreSQL URL.
+    Database(String),
+}
+
+impl StoreLocation {
+    /// What `text` names.
+    pub fn parse(text: impl Into<PathBuf>) -> Self {
+        let path = text.into();
+        match path.to_str() {
+            Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
+                StoreLocation::Database(url.to_owned())
+            }
+            _ => StoreLocation::Folder(path),
+        }
+    }
+
+    /// What [`STORE_ENV`] names, when it is set and not empty.
+    pub fn from_env() -> Option<Self> {
+        std::env::var_os(STORE_ENV)
+            .filter(|value| !value.is_empty())
+            .map(Self::parse)
+    }
+}
 
 /// Why a service could not be put together.
 #[derive(Debug, Error)]
@@ -189,6 +222,13 @@ pub enum SetupError {
     /// The store could not be set up (a database URL that cannot be read).
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// [`STORE_ENV`] names a PostgreSQL database, and this build has no
+    /// PostgreSQL store (the URL is not repeated: it may hold a password).
+    #[error(
+        "{STORE_ENV} names a PostgreSQL database, but this build of todokit has no PostgreSQL store (the \
+         `postgres` feature)"
+    )]
+    NoDatabaseSupport,
 }
 
 /// The folder the embedded default store uses when none is given:
@@ -202,7 +242,8 @@ pub fn default_store_dir() -> Option<PathBuf> {
             .filter(|v| !v.is_empty())
             .map(PathBuf::from)
     };
-    if let Some(dir) = non_empty(STORE_ENV) {
+    // A database URL is not a folder: the platform's folder then.
+    if let Some(StoreLocation::Folder(dir)) = StoreLocation::from_env() {
         return Some(dir);
     }
     let data = if cfg!(windows) {
@@ -299,13 +340,33 @@ impl Builder {
         let store: Arc<dyn ConversationContext> = match (self.store, self.store_dir) {
             (Some(store), _) => store,
             (None, Some(dir)) => Arc::new(JsonFileStore::new(dir)),
-            (None, None) => Arc::new(JsonFileStore::new(
-                default_store_dir().ok_or(SetupError::NoStoreDir)?,
-            )),
+            // The default names a database when the variable does, never a
+            // folder called `postgres:`.
+            (None, None) => match StoreLocation::from_env() {
+                Some(StoreLocation::Database(url)) => database(&url)?,
+                _ => Arc::new(JsonFileStore::new(
+                    default_store_dir().ok_or(SetupError::NoStoreDir)?,
+                )),
+            },
         };
         let clock = self.clock.unwrap_or_else(|| Arc::new(SystemClock));
         Ok(TodoWriteService::new(profile, store, clock))
     }
+}
+
+/// The PostgreSQL store at `url`, connected on first use.
+#[cfg(feature = "postgres")]
+fn database(url: &str) -> Result<Arc<dyn ConversationContext>, SetupError> {
+    Ok(Arc::new(todokit_infra::store::PostgresStore::lazy(
+        url,
+        todokit_infra::store::DEFAULT_POOL_SIZE,
+    )?))
+}
+
+/// Without the PostgreSQL store, a database cannot be the default.
+#[cfg(not(feature = "postgres"))]
+fn database(_url: &str) -> Result<Arc<dyn ConversationContext>, SetupError> {
+    Err(SetupError::NoDatabaseSupport)
 }
 
 impl std::fmt::Debug for Builder {
@@ -321,6 +382,26 @@ impl std::fmt::Debug for Builder {
 mod tests {
     use super::*;
     use pretty_assertions::assert_eq;
+
+    #[test]
+    fn a_store_is_a_database_by_its_scheme_and_a_folder_otherwise() {
+        let actual = [
+            "postgres://u@h/db",
+            "postgresql://u@h/db?sslmode=verify-full",
+            "postgres:",
+            "./postgres://x",
+            "/var/lib/todokit",
+        ]
+        .map(StoreLocation::parse);
+        let expected = [
+            StoreLocation::Database("postgres://u@h/db".to_owned()),
+            StoreLocation::Database("postgresql://u@h/db?sslmode=verify-full".to_owned()),
+            StoreLocation::Folder("postgres:".into()),
+            StoreLocation::Folder("./postgres://x".into()),
+            StoreLocation::Folder("/var/lib/todokit".into()),
+        ];
+        assert_eq!(actual, expected);
+    }
 
     #[tokio::test]
     async fn the_builder_wires_a_working_service() {

@@ -6,9 +6,10 @@ use todokit::{JsonFileStore, TodoWriteService, Todokit};
 
 /// True for a `--store` that names a database rather than a folder.
 pub fn is_database_url(store: &std::path::Path) -> bool {
-    store
-        .to_str()
-        .is_some_and(|s| s.starts_with("postgres://") || s.starts_with("postgresql://"))
+    matches!(
+        todokit::StoreLocation::parse(store),
+        todokit::StoreLocation::Database(_)
+    )
 }
 
 /// The service for `profile` on the store `--store` names (a folder, or a

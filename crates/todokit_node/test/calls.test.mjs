@@ -86,6 +86,24 @@ test('callSync on PostgreSQL is UNSUPPORTED; await call works there', { skip: !p
   kit.close();
 });
 
+test('a default kit reads TODOKIT_STORE as the command does: a database URL is the database', { skip: !process.env.TODOKIT_TEST_POSTGRES_URL }, async () => {
+  const url = process.env.TODOKIT_TEST_POSTGRES_URL ?? '';
+  const saved = process.env['TODOKIT_STORE'];
+  process.env['TODOKIT_STORE'] = url;
+  try {
+    const kit = new Todokit();
+    const conversation = `node-env-${process.pid}-${Date.now()}`;
+    assert.equal((await kit.call(conversation, 'TodoWrite', ONE)).isError, false);
+    kit.close();
+    const reader = new Todokit({ databaseUrl: url });
+    assert.equal((await reader.state(conversation)).version, 1);
+    reader.close();
+  } finally {
+    if (saved === undefined) delete process.env['TODOKIT_STORE'];
+    else process.env['TODOKIT_STORE'] = saved;
+  }
+});
+
 test('the command and Node share one store, both ways', async () => {
   const store = folder();
   const kit = new Todokit({ storeDir: store });

@@ -81,6 +81,12 @@ pub fn open(profile: &str, store: StoreChoice) -> Result<Handle, OpenError> {
         .profile(profile)
         .map_err(|e| OpenError::UnknownProfile(e.to_string()))?;
     let mut runtime = None;
+    // The default is what the command reads too: a database when the
+    // variable names one.
+    let store = match (store, crate::StoreLocation::from_env()) {
+        (StoreChoice::Default, Some(crate::StoreLocation::Database(url))) => StoreChoice::Url(url),
+        (store, _) => store,
+    };
     let builder = match store {
         StoreChoice::Default => builder,
         StoreChoice::Memory => builder.memory_store(),

@@ -64,7 +64,7 @@ pub enum Verdict {
         cancels: Option<Value>,
         /// The message to pass on instead of the line as read: the parsed
         /// message written again, one value per key and its ids in the
-        /// spelling rmcp answers with (see [`canonical_id`]). `None` for a
+        /// spelling rmcp answers with (see `canonical_id` here). `None` for a
         /// plain tool call, passed on as it came.
         message: Option<Vec<u8>>,
     },
