@@ -113,6 +113,16 @@ impl Endpoints {
         self
     }
 
+    /// The session managers of the endpoints made so far.
+    fn managers(&self) -> Vec<Arc<LocalSessionManager>> {
+        self.endpoints
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .values()
+            .map(|endpoint| Arc::clone(&endpoint.sessions))
+            .collect()
+    }
+
     /// Closes every session `caller` opened (its token was revoked): their
     /// streams end and their ids are unknown from now on.
     pub(super) async fn end_sessions_of(&self, caller: &Caller) {
@@ -122,13 +132,7 @@ impl Endpoints {
             ids.iter().for_each(|id| owners.remove(id));
             ids
         };
-        let managers: Vec<Arc<LocalSessionManager>> = self
-            .endpoints
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .values()
-            .map(|endpoint| Arc::clone(&endpoint.sessions))
-            .collect();
+        let managers = self.managers();
         for id in ids {
             let id: rmcp::transport::streamable_http_server::session::SessionId = id.into();
             for manager in &managers {
@@ -202,13 +206,7 @@ impl Endpoints {
             }
             owners.mark()
         };
-        let managers: Vec<Arc<LocalSessionManager>> = self
-            .endpoints
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .values()
-            .map(|endpoint| Arc::clone(&endpoint.sessions))
-            .collect();
+        let managers = self.managers();
         let mut live = std::collections::HashSet::new();
         for manager in managers {
             live.extend(manager.sessions.read().await.keys().map(|id| id.to_string()));
