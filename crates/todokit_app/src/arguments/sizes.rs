@@ -257,20 +257,10 @@ fn skim_fits(text: &[u8], limits: &SizeLimits) -> bool {
         match byte {
             b'"' => {
                 let start = at;
-                loop {
-                    let Some(found) = text
-                        .get(at..)
-                        .and_then(|rest| rest.iter().position(|b| matches!(b, b'"' | b'\\')))
-                    else {
-                        return true;
-                    };
-                    let escape = text[at + found] == b'\\';
-                    at += found + 1;
-                    if !escape {
-                        break;
-                    }
-                    at += 1;
-                }
+                let Some(after) = past_string(text, at) else {
+                    return true;
+                };
+                at = after;
                 // A text that may hold JSON (a list sent as text, a slip
                 // the lenient path repairs) is read whole: its items
                 // count. Checklist text (`[x] Read`) does not start so.
@@ -302,6 +292,21 @@ fn skim_fits(text: &[u8], limits: &SizeLimits) -> bool {
     true
 }
 
+/// Where the JSON string whose text starts at `at` (just past its opening
+/// quote) ends: the index just past its closing quote, escapes skipped;
+/// `None` when it never closes.
+fn past_string(text: &[u8], mut at: usize) -> Option<usize> {
+    loop {
+        let found = text.get(at..)?.iter().position(|b| matches!(b, b'"' | b'\\'))?;
+        let escape = text[at + found] == b'\\';
+        at += found + 1;
+        if !escape {
+            return Some(at);
+        }
+        at += 1;
+    }
+}
+
 /// Whether the JSON `text` holds more than `limit` values, counted from
 /// its raw text (each `,`, `[` and `{` outside strings opens one more) and
 /// stopped as soon as the count passes `limit`: the check costs one pass
@@ -315,22 +320,10 @@ pub fn json_values_over(text: &[u8], limit: usize) -> bool {
     {
         at += found;
         if text[at] == b'"' {
-            // Skip the string to its closing quote.
-            at += 1;
-            loop {
-                let Some(end) = text
-                    .get(at..)
-                    .and_then(|rest| rest.iter().position(|b| matches!(b, b'"' | b'\\')))
-                else {
-                    return false;
-                };
-                let escape = text[at + end] == b'\\';
-                at += end + 1;
-                if !escape {
-                    break;
-                }
-                at += 1;
-            }
+            let Some(after) = past_string(text, at + 1) else {
+                return false;
+            };
+            at = after;
             continue;
         }
         at += 1;
