@@ -47,7 +47,8 @@ impl PostgresStore {
             .map(|_| ())
     }
 
-    /// Keeps session `id`, opened by `owner`, with `state`.
+    /// Keeps session `id`, opened by `owner`, with `state`. A session kept
+    /// already stays as it was: nothing may rewrite whose a session is.
     pub async fn keep_session(
         &self,
         id: &str,
@@ -60,7 +61,7 @@ impl PostgresStore {
             client
                 .execute(
                     "INSERT INTO todokit_mcp_sessions (id, owner, state) VALUES ($1, $2, $3) \
-                     ON CONFLICT (id) DO UPDATE SET owner = EXCLUDED.owner, state = EXCLUDED.state",
+                     ON CONFLICT (id) DO NOTHING",
                     &[&id, &owner, state],
                 )
                 .await
@@ -100,5 +101,29 @@ impl PostgresStore {
         .await
         .map_err(Failure::into_error)
         .map(|_| ())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use pretty_assertions::assert_eq;
+    use serde_json::json;
+
+    use super::super::tests::{unique, url};
+    use super::*;
+
+    #[tokio::test]
+    async fn a_kept_session_cannot_be_taken_over_by_keeping_it_again() {
+        let store = PostgresStore::connect(&url(), 2)
+            .await
+            .expect("the test database is reachable");
+        let id = unique("session");
+        store.keep_session(&id, "acme:1", &json!({"first": true})).await.unwrap();
+        store.keep_session(&id, "evil:2", &json!({"second": true})).await.unwrap();
+        let kept = store.session(&id).await.unwrap();
+        store.forget_session(&id).await.unwrap();
+        let actual = (kept, store.session(&id).await.unwrap());
+        let expected = (Some(("acme:1".to_owned(), json!({"first": true}))), None);
+        assert_eq!(actual, expected);
     }
 }
