@@ -118,8 +118,14 @@ mod tests {
             .await
             .expect("the test database is reachable");
         let id = unique("session");
-        store.keep_session(&id, "acme:1", &json!({"first": true})).await.unwrap();
-        store.keep_session(&id, "evil:2", &json!({"second": true})).await.unwrap();
+        store
+            .keep_session(&id, "acme:1", &json!({"first": true}))
+            .await
+            .unwrap();
+        store
+            .keep_session(&id, "evil:2", &json!({"second": true}))
+            .await
+            .unwrap();
         let kept = store.session(&id).await.unwrap();
         store.forget_session(&id).await.unwrap();
         let actual = (kept, store.session(&id).await.unwrap());
