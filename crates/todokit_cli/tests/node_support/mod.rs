@@ -89,17 +89,32 @@ impl NodeClient {
 
     /// [`Self::next_where`], with the moment the message was read.
     pub fn next_timed(&mut self, what: &str, wanted: impl Fn(&Value) -> bool) -> (Instant, Value) {
-        if let Some(at) = self.unread.iter().position(|(_, message)| wanted(message)) {
-            return self.unread.remove(at).unwrap_or((Instant::now(), Value::Null));
+        match self.next_within(what, PATIENCE, wanted) {
+            Some(found) => found,
+            None => panic!("no {what} within {PATIENCE:?}"),
         }
-        let deadline = Instant::now() + PATIENCE;
+    }
+
+    /// The first message `wanted` accepts within `patience` (earlier ones
+    /// kept for later asks), with the moment it was read; `None` when none
+    /// came. Fails on an `error` from the client.
+    pub fn next_within(
+        &mut self,
+        what: &str,
+        patience: Duration,
+        wanted: impl Fn(&Value) -> bool,
+    ) -> Option<(Instant, Value)> {
+        if let Some(at) = self.unread.iter().position(|(_, message)| wanted(message)) {
+            return self.unread.remove(at);
+        }
+        let deadline = Instant::now() + patience;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.said.recv_timeout(left) {
                 Ok((_, message)) if message.get("error").is_some() => panic!("the client failed: {message}"),
-                Ok((at, message)) if wanted(&message) => return (at, message),
+                Ok((at, message)) if wanted(&message) => return Some((at, message)),
                 Ok(other) => self.unread.push_back(other),
-                Err(RecvTimeoutError::Timeout) => panic!("no {what} within {PATIENCE:?}"),
+                Err(RecvTimeoutError::Timeout) => return None,
                 Err(RecvTimeoutError::Disconnected) => panic!("the client exited before {what}"),
             }
         }
