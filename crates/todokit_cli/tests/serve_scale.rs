@@ -216,3 +216,31 @@ fn a_listen_on_one_process_hears_a_call_made_on_the_other() {
     let updated = updated.map(|(_, message)| message);
     assert_eq!(updated, Some(json!({"updated": uri})));
 }
+
+#[test]
+fn a_session_ended_on_one_process_ends_on_every_process() {
+    let url = tls_url();
+    let store = std::path::Path::new(&url);
+    let servers = [Server::start(store, &[]), Server::start(store, &[])];
+    let ping = json!({"jsonrpc": "2.0", "id": 3, "method": "ping"});
+    // Each way round: opened on one, taken up by the other, ended on `ender`.
+    let mut statuses = Vec::new();
+    for ender in [1, 0] {
+        let session = open_session(&servers[0], &[]);
+        let headers = [
+            ("Mcp-Session-Id", session.as_str()),
+            ("Mcp-Protocol-Version", "2025-11-25"),
+        ];
+        let both = [
+            post(&servers[0], &headers, &ping).status,
+            post(&servers[1], &headers, &ping).status,
+        ];
+        let ended = request(&servers[ender].address, "DELETE", "/mcp", &headers, None).status;
+        let after = [
+            post(&servers[0], &headers, &ping).status,
+            post(&servers[1], &headers, &ping).status,
+        ];
+        statuses.push((both, ended, after));
+    }
+    assert_eq!(statuses, vec![([200, 200], 204, [404, 404]); 2]);
+}

@@ -167,26 +167,26 @@ pub async fn run(service: TodoWriteService, options: Options) -> Result<()> {
     // list the store again after every commit.
     let stopping = CancellationToken::new();
     // Its own token: the sessions end only after the calls in flight.
-    #[cfg_attr(not(feature = "postgres"), allow(unused_mut))]
     let quotas = owners::SessionQuotas {
         per_process: options.max_sessions.unwrap_or(MAX_SESSIONS),
         per_caller: options.max_sessions_per_token.unwrap_or(MAX_SESSIONS_PER_TOKEN),
     };
+    let holders = Arc::new(holders::Holders::new(
+        options.max_streams_per_token.unwrap_or(MAX_STREAMS_PER_TOKEN),
+        MAX_EVENT_STREAMS,
+    ));
+    #[cfg_attr(not(feature = "postgres"), allow(unused_mut))]
     let mut endpoints = remote::Endpoints::new(
         Arc::clone(&tenancy),
         CancellationToken::new(),
         auth.is_open(),
         quotas,
+        Arc::clone(&holders),
     );
     #[cfg(feature = "postgres")]
     if let Some(shared) = options.shared {
         endpoints = endpoints.shared(shared);
     }
-    let holders = Arc::new(holders::Holders::new(
-        options.max_streams_per_token.unwrap_or(MAX_STREAMS_PER_TOKEN),
-        MAX_EVENT_STREAMS,
-    ));
-    let endpoints = endpoints.holders(Arc::clone(&holders));
     let mcp = Arc::new(endpoints);
     let board = Board {
         mcp: Arc::clone(&mcp),

@@ -82,35 +82,27 @@ pub(super) struct Endpoints {
 }
 
 impl Endpoints {
-    /// Endpoints over `tenancy`'s store; cancelling `cancel` ends every
-    /// session.
+    /// Endpoints over `tenancy`'s store, counting live streams in `holders`
+    /// (shared with the board); cancelling `cancel` ends every session.
     pub(super) fn new(
         tenancy: Arc<Tenancy>,
         cancel: CancellationToken,
         open: bool,
         quotas: SessionQuotas,
+        holders: Arc<Holders>,
     ) -> Self {
         Self {
             tenancy,
             endpoints: Mutex::default(),
             owners: Arc::default(),
             quotas,
-            holders: Arc::new(Holders::new(
-                super::holders::MAX_STREAMS_PER_TOKEN,
-                super::holders::MAX_EVENT_STREAMS,
-            )),
+            holders,
             cancel,
             calls: Arc::default(),
             #[cfg(feature = "postgres")]
             shared: None,
             open,
         }
-    }
-
-    /// These endpoints, counting live streams in `holders` (the board's).
-    pub(super) fn holders(mut self, holders: Arc<Holders>) -> Self {
-        self.holders = holders;
-        self
     }
 
     /// The session managers of the endpoints made so far.
@@ -126,21 +118,28 @@ impl Endpoints {
     /// Closes every session `caller` opened (its token was revoked): their
     /// streams end and their ids are unknown from now on.
     pub(super) async fn end_sessions_of(&self, caller: &Caller) {
-        let ids = {
-            let mut owners = self.owners.lock().unwrap_or_else(PoisonError::into_inner);
-            let ids = owners.sessions_of(caller);
-            ids.iter().for_each(|id| owners.remove(id));
-            ids
-        };
-        let managers = self.managers();
+        let ids = self
+            .owners
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .sessions_of(caller);
         for id in ids {
-            let id: rmcp::transport::streamable_http_server::session::SessionId = id.into();
-            for manager in &managers {
-                // A manager that never had the session has nothing to close.
-                let _ =
-                    rmcp::transport::streamable_http_server::SessionManager::close_session(&**manager, &id)
-                        .await;
-            }
+            self.end_session(&id).await;
+        }
+    }
+
+    /// Closes session `id` on this process: its streams end and its id is
+    /// unknown here from now on.
+    async fn end_session(&self, id: &str) {
+        self.owners
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(id);
+        let id: rmcp::transport::streamable_http_server::session::SessionId = id.to_owned().into();
+        for manager in &self.managers() {
+            // A manager that never had the session has nothing to close.
+            let _ =
+                rmcp::transport::streamable_http_server::SessionManager::close_session(&**manager, &id).await;
         }
     }
 
@@ -397,8 +396,9 @@ async fn answer_directly(
 }
 
 /// Refuses a session opened by another caller, as rmcp refuses a session it
-/// does not know (404). A session this process has not seen is looked up in
-/// the database the processes share, when there is one.
+/// does not know (404). With a database the processes share, every use is
+/// looked up there: a session this process has not seen is taken up for
+/// its opener, and one ended on another process (its row gone) ends here.
 async fn check_owner(endpoints: &Endpoints, id: &str, caller: &Caller) -> Result<(), Response> {
     let not_found = || (StatusCode::NOT_FOUND, "Not Found: Session not found").into_response();
     let known = endpoints
@@ -407,23 +407,24 @@ async fn check_owner(endpoints: &Endpoints, id: &str, caller: &Caller) -> Result
         .unwrap_or_else(PoisonError::into_inner)
         .get(id)
         .cloned();
-    match known {
-        Some(owner) if owner != *caller => return Err(not_found()),
-        Some(_) => return Ok(()),
-        None => {}
+    if known.as_ref().is_some_and(|owner| owner != caller) {
+        return Err(not_found());
     }
-    // A session this process does not know, and no database to look in:
+    // No database to look in: a session this process does not know is
     // unknown, whatever rmcp might make of it.
     #[cfg(feature = "postgres")]
     let Some(shared) = &endpoints.shared else {
-        return Err(not_found());
+        return known.map(|_| ()).ok_or_else(not_found);
     };
     #[cfg(not(feature = "postgres"))]
-    return Err(not_found());
+    return known.map(|_| ()).ok_or_else(not_found);
     #[cfg(feature = "postgres")]
     match shared.owner(id).await {
-        // Restored here: it counts against the quotas like one opened here.
         Ok(Some(owner)) if owner == super::shared::owner_key(caller) => {
+            if known.is_some() {
+                return Ok(());
+            }
+            // Restored here: it counts against the quotas like one opened here.
             match endpoints.place_for_a_session(caller).await {
                 Ok(opening) => {
                     opening.opened(Some(id.to_owned()));
@@ -432,8 +433,16 @@ async fn check_owner(endpoints: &Endpoints, id: &str, caller: &Caller) -> Result
                 Err(reason) => Err(reason.answer(None)),
             }
         }
-        // Another caller's, or nobody's.
-        Ok(_) => Err(not_found()),
+        // Ended (here, elsewhere, or swept as idle): whatever of it this
+        // process still holds ends too.
+        Ok(None) => {
+            if known.is_some() {
+                endpoints.end_session(id).await;
+            }
+            Err(not_found())
+        }
+        // Another caller's.
+        Ok(Some(_)) => Err(not_found()),
         // The database's particulars stay in the server's log.
         Err(error) => Err(refuse(
             StatusCode::SERVICE_UNAVAILABLE,

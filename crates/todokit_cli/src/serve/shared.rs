@@ -2,14 +2,31 @@
 //! rmcp's session-store hook keeps each session's `initialize` parameters
 //! in the database, so any process can take a session's next request, and
 //! who opened the session is kept beside them, so a process that has not
-//! seen the session yet still answers it only for its opener.
+//! seen the session yet still answers it only for its opener. Every use
+//! looks the session up, so one ended anywhere ends everywhere; rows idle
+//! past [`SESSION_IDLE_LIMIT`] are swept by whichever process uses the
+//! table, at most once every [`SWEEP_EVERY`].
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 use rmcp::transport::streamable_http_server::session::{SessionState, SessionStore, SessionStoreError};
 use todokit::infra::store::PostgresStore;
 
 use super::tenants::Caller;
+
+/// How long a kept session may go unused before any process removes it:
+/// rmcp's own idle limit (after which the process holding the session
+/// ends it) and the lag of the use notes ([`SESSION_TOUCH_INTERVAL`]).
+///
+/// [`SESSION_TOUCH_INTERVAL`]: todokit::infra::store::SESSION_TOUCH_INTERVAL
+pub const SESSION_IDLE_LIMIT: Duration = Duration::from_secs(
+    rmcp::transport::streamable_http_server::session::local::SessionConfig::DEFAULT_KEEP_ALIVE.as_secs()
+        + todokit::infra::store::SESSION_TOUCH_INTERVAL.as_secs(),
+);
+
+/// How often one process sweeps idle sessions at most.
+pub const SWEEP_EVERY: Duration = Duration::from_secs(60);
 
 tokio::task_local! {
     /// Who is opening a session, while rmcp stores it.
@@ -37,20 +54,46 @@ pub async fn opened_by<T>(caller: &Caller, opening: impl Future<Output = T>) -> 
 #[derive(Clone, Debug)]
 pub struct SharedSessions {
     store: PostgresStore,
+    /// When this process last swept (or `None`: not yet).
+    swept: Arc<Mutex<Option<Instant>>>,
 }
 
 impl SharedSessions {
     /// Sessions kept in `store`'s database.
     pub fn new(store: PostgresStore) -> Self {
-        Self { store }
+        Self {
+            store,
+            swept: Arc::default(),
+        }
     }
 
-    /// Who opened session `id`, if the database keeps it.
+    /// Who opened session `id`, if the database still keeps it (`None`:
+    /// it ended, here or on another process, or went idle), noting the use.
     pub async fn owner(&self, id: &str) -> Result<Option<String>, String> {
-        match self.store.session(id).await {
-            Ok(found) => Ok(found.map(|(owner, _)| owner)),
+        self.sweep_when_due();
+        match self.store.use_session(id).await {
+            Ok(owner) => Ok(owner),
             Err(error) => Err(error.to_string()),
         }
+    }
+
+    /// Sweeps idle sessions in the background when [`SWEEP_EVERY`] has
+    /// passed since this process last did (a failed sweep is tried again
+    /// at the next one: nothing is lost by waiting).
+    fn sweep_when_due(&self) {
+        {
+            let mut swept = self.swept.lock().unwrap_or_else(PoisonError::into_inner);
+            if swept.is_some_and(|at| at.elapsed() < SWEEP_EVERY) {
+                return;
+            }
+            *swept = Some(Instant::now());
+        }
+        let store = self.store.clone();
+        tokio::spawn(async move {
+            if let Err(error) = store.sweep_sessions(SESSION_IDLE_LIMIT).await {
+                eprintln!("todokit serve: idle MCP sessions not swept: {error}");
+            }
+        });
     }
 
     /// rmcp's view of this table.
@@ -69,6 +112,7 @@ impl SessionStore for SharedSessions {
     }
 
     async fn store(&self, session_id: &str, state: &SessionState) -> Result<(), SessionStoreError> {
+        self.sweep_when_due();
         // A session is only stored while its opener's request runs.
         let owner = OPENER
             .try_with(Clone::clone)

@@ -16,7 +16,7 @@ pub use namespaced::{NAMESPACE_SEPARATOR, NamespacedStore, Veil};
 #[cfg(feature = "postgres")]
 pub use postgres::{
     DEFAULT_CONNECT_TIMEOUT, DEFAULT_POOL_SIZE, DEFAULT_STATEMENT_TIMEOUT, PostgresStore, SCHEMA_VERSION,
-    SESSION_RETENTION,
+    SESSION_TOUCH_INTERVAL,
 };
 #[cfg(feature = "postgres")]
 pub use postgres::{LISTEN_HEARTBEAT, MIGRATION_TIMEOUT, NOTIFY_CHANNEL};

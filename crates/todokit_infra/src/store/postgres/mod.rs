@@ -20,7 +20,7 @@ mod outcome;
 mod sessions;
 mod tls;
 
-pub use sessions::SESSION_RETENTION;
+pub use sessions::SESSION_TOUCH_INTERVAL;
 
 use limits::Limits;
 pub use limits::{DEFAULT_CONNECT_TIMEOUT, DEFAULT_STATEMENT_TIMEOUT};

@@ -1,15 +1,27 @@
 //! What a server keeps about its MCP sessions in the database, so that
 //! another server process on the same database can take a session's next
-//! request: who opened it (a namespace, or the operator) and the client's
-//! `initialize` parameters, as JSON. The table is made by the first server
-//! that keeps a session (conversation stores that never serve MCP never
-//! have it); a row older than [`SESSION_RETENTION`] is removed then too.
+//! request: who opened it (a namespace, or the operator), the client's
+//! `initialize` parameters, as JSON, and when it was last used. The table
+//! is made by the first server that keeps a session (conversation stores
+//! that never serve MCP never have it).
+//!
+//! A session is looked up on every use ([`PostgresStore::use_session`]),
+//! so one ended on any process (its row deleted) ends on all of them; the
+//! same statement notes the use at most once every
+//! [`SESSION_TOUCH_INTERVAL`], so a busy session costs a write a minute,
+//! not one a request. Rows unused for longer than the server's idle limit
+//! are removed by [`PostgresStore::sweep_sessions`].
+
+use std::time::Duration;
 
 use super::{Failure, PostgresStore};
 use todokit_app::StoreError;
 
-/// How long a kept session can be taken up by another process.
-pub const SESSION_RETENTION: std::time::Duration = std::time::Duration::from_secs(24 * 3600);
+/// How stale a session's `last_used_at` may grow while it is in use: a
+/// use notes the time only when the last note is older than this. An idle
+/// limit given to [`PostgresStore::sweep_sessions`] should exceed the
+/// server's own by at least this much.
+pub const SESSION_TOUCH_INTERVAL: Duration = Duration::from_secs(60);
 
 const CREATE: &str = "
 SELECT pg_advisory_xact_lock(7402211771);
@@ -18,11 +30,25 @@ CREATE TABLE IF NOT EXISTS todokit_mcp_sessions (
     owner TEXT NOT NULL,
     state JSONB NOT NULL,
     created_at TIMESTAMPTZ NOT NULL DEFAULT now()
-);";
+);
+ALTER TABLE todokit_mcp_sessions
+    ADD COLUMN IF NOT EXISTS last_used_at TIMESTAMPTZ NOT NULL DEFAULT now();";
+
+/// The owner of session `$1`, noting its use when the last note is older
+/// than `$2` seconds (one round trip either way).
+const USE: &str = "
+WITH found AS (
+    SELECT id, owner, last_used_at FROM todokit_mcp_sessions WHERE id = $1
+), noted AS (
+    UPDATE todokit_mcp_sessions AS kept SET last_used_at = now()
+    FROM found
+    WHERE kept.id = found.id AND found.last_used_at < now() - make_interval(secs => $2)
+)
+SELECT owner FROM found";
 
 impl PostgresStore {
-    /// Makes the sessions table once per store, and clears rows past their
-    /// retention.
+    /// Makes the sessions table once per store (adding `last_used_at` to a
+    /// table made before it).
     async fn sessions_table(&self) -> Result<(), StoreError> {
         self.sessions_ready
             .get_or_try_init(|| async {
@@ -32,10 +58,7 @@ impl PostgresStore {
                     .await
                     .map_err(|e| super::database("create a table in", &self.location, &e))?;
                 transaction
-                    .batch_execute(&format!(
-                        "{CREATE} DELETE FROM todokit_mcp_sessions WHERE created_at < now() - interval '{} seconds';",
-                        SESSION_RETENTION.as_secs()
-                    ))
+                    .batch_execute(CREATE)
                     .await
                     .map_err(|e| super::database("create a table in", &self.location, &e))?;
                 transaction
@@ -89,6 +112,22 @@ impl PostgresStore {
         Ok(row.map(|row| (row.get(0), row.get(1))))
     }
 
+    /// The owner of session `id` when it is still kept (`None`: it ended,
+    /// on this process or another, or was swept), noting the use (see
+    /// [`SESSION_TOUCH_INTERVAL`]).
+    pub async fn use_session(&self, id: &str) -> Result<Option<String>, StoreError> {
+        self.sessions_table().await?;
+        let client = self.client().await?;
+        let every = SESSION_TOUCH_INTERVAL.as_secs_f64();
+        let row = self
+            .bounded("read from", client, async |client| {
+                client.query_opt(USE, &[&id, &every]).await
+            })
+            .await
+            .map_err(Failure::into_error)?;
+        Ok(row.map(|row| row.get(0)))
+    }
+
     /// Forgets session `id`.
     pub async fn forget_session(&self, id: &str) -> Result<(), StoreError> {
         self.sessions_table().await?;
@@ -101,6 +140,23 @@ impl PostgresStore {
         .await
         .map_err(Failure::into_error)
         .map(|_| ())
+    }
+
+    /// Removes every session unused for longer than `idle`; how many.
+    pub async fn sweep_sessions(&self, idle: Duration) -> Result<u64, StoreError> {
+        self.sessions_table().await?;
+        let client = self.client().await?;
+        let idle = idle.as_secs_f64();
+        self.bounded("write to", client, async |client| {
+            client
+                .execute(
+                    "DELETE FROM todokit_mcp_sessions WHERE last_used_at < now() - make_interval(secs => $1)",
+                    &[&idle],
+                )
+                .await
+        })
+        .await
+        .map_err(Failure::into_error)
     }
 }
 
@@ -131,5 +187,84 @@ mod tests {
         let actual = (kept, store.session(&id).await.unwrap());
         let expected = (Some(("acme:1".to_owned(), json!({"first": true}))), None);
         assert_eq!(actual, expected);
+    }
+
+    #[tokio::test]
+    async fn a_use_finds_a_kept_session_and_none_once_it_is_forgotten_or_swept() {
+        let store = PostgresStore::connect(&url(), 2)
+            .await
+            .expect("the test database is reachable");
+        let (forgotten, swept, kept) = (unique("forgotten"), unique("swept"), unique("kept"));
+        for id in [&forgotten, &swept, &kept] {
+            store.keep_session(id, "acme:1", &json!({})).await.unwrap();
+        }
+        let used = store.use_session(&forgotten).await.unwrap();
+        store.forget_session(&forgotten).await.unwrap();
+        let after_forgetting = store.use_session(&forgotten).await.unwrap();
+        // Only the swept session looks idle for a minute.
+        let client = store.client().await.unwrap();
+        client
+            .execute(
+                "UPDATE todokit_mcp_sessions SET last_used_at = now() - interval '10 minutes' WHERE id = $1",
+                &[&swept],
+            )
+            .await
+            .unwrap();
+        let removed = store.sweep_sessions(Duration::from_secs(300)).await.unwrap();
+        let actual = (
+            used,
+            after_forgetting,
+            removed >= 1,
+            store.use_session(&swept).await.unwrap(),
+            store.use_session(&kept).await.unwrap(),
+        );
+        store.forget_session(&kept).await.unwrap();
+        let expected = (
+            Some("acme:1".to_owned()),
+            None,
+            true,
+            None,
+            Some("acme:1".to_owned()),
+        );
+        assert_eq!(actual, expected);
+    }
+
+    #[tokio::test]
+    async fn a_use_notes_the_time_only_when_the_last_note_is_a_minute_old() {
+        let store = PostgresStore::connect(&url(), 2)
+            .await
+            .expect("the test database is reachable");
+        let id = unique("touched");
+        store.keep_session(&id, "acme:1", &json!({})).await.unwrap();
+        let client = store.client().await.unwrap();
+        let age = async || -> f64 {
+            let row = client
+                .query_one(
+                    "SELECT extract(epoch FROM now() - last_used_at)::float8 FROM todokit_mcp_sessions WHERE id = $1",
+                    &[&id],
+                )
+                .await
+                .unwrap();
+            row.get(0)
+        };
+        let set = async |seconds: f64| {
+            client
+                .execute(
+                    "UPDATE todokit_mcp_sessions SET last_used_at = now() - make_interval(secs => $2) WHERE id = $1",
+                    &[&id, &seconds],
+                )
+                .await
+                .unwrap();
+        };
+        // Used 30 s ago: this use writes nothing.
+        set(30.0).await;
+        store.use_session(&id).await.unwrap();
+        let left = age().await >= 29.0;
+        // Used 2 minutes ago: this use is noted.
+        set(120.0).await;
+        store.use_session(&id).await.unwrap();
+        let noted = age().await < 5.0;
+        store.forget_session(&id).await.unwrap();
+        assert_eq!((left, noted), (true, true));
     }
 }
