@@ -77,6 +77,11 @@ fn rows() -> Vec<(&'static str, String, &'static str)> {
             "`serve::MAX_CONNECTIONS`",
         ),
         (
+            "`todokit serve`: bodies one token has arriving at once, as a divisor of `--max-connections` (64 at its default)",
+            crate::serve::BODY_SHARE_DIVISOR.to_string(),
+            "`serve::BODY_SHARE_DIVISOR`",
+        ),
+        (
             "`todokit serve`: MCP sessions open in one process (`--max-sessions`)",
             crate::serve::MAX_SESSIONS.to_string(),
             "`serve::MAX_SESSIONS`",

@@ -1,7 +1,8 @@
 //! `todokit serve` against a hostile neighbour on the same machine:
 //! requests addressed to another name (DNS rebinding), clients that never
 //! finish a request, thousands of streams on new ids, and the
-//! `Authorization` scheme in any case.
+//! `Authorization` scheme in any case, and one token sending slow bodies
+//! on many connections.
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -212,4 +213,74 @@ fn streams_on_ever_new_ids_leave_no_memory_behind() {
         "{served} of 3000 streams served; RSS {start} KiB at the start, {after_rounds:?} after each 1000, {end} KiB at the end"
     );
     println!("RSS {start} KiB, after each 1000 streams {after_rounds:?} KiB, at the end {end} KiB");
+}
+
+/// A head that announces a 1000-byte body, sent with `token`, and one byte
+/// of that body: the server holds the connection while the rest trickles.
+fn slow_body(server: &Server, token: &str) -> TcpStream {
+    let mut stream = TcpStream::connect(&server.address).expect("connects");
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {token}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{{",
+        server.address
+    );
+    stream.write_all(head.as_bytes()).expect("sent");
+    stream
+}
+
+#[test]
+fn a_tenant_with_its_share_of_bodies_arriving_is_refused_more_and_others_are_served() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let tokens = dir.path().join("tokens");
+    std::fs::write(&tokens, "t-acme acme\nt-initech initech\n").expect("token file");
+    // 32 connections: each token reads at most 2 bodies at once.
+    let args = [
+        "--token-file",
+        tokens.to_str().unwrap_or_default(),
+        "--max-connections",
+        "32",
+    ];
+    let server = Server::start(&dir.path().join("store"), &args);
+    let trickling: Vec<TcpStream> = (0..2).map(|_| slow_body(&server, "t-acme")).collect();
+    std::thread::sleep(Duration::from_millis(300));
+    let ask = |token: &str| {
+        let auth = format!("Bearer {token}");
+        serve_support::mcp_initialize(&server.address, &[("Authorization", auth.as_str())])
+    };
+    let third = ask("t-acme");
+    let other = ask("t-initech");
+    // A caller without a token is refused from its head: its body is
+    // never waited for.
+    let mut stranger = TcpStream::connect(&server.address).expect("connects");
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{{",
+        server.address
+    );
+    stranger.write_all(head.as_bytes()).expect("sent");
+    stranger.set_read_timeout(Some(Duration::from_secs(5))).ok();
+    let mut buffer = [0u8; 64];
+    let read = stranger.read(&mut buffer).unwrap_or(0);
+    let stranger_status = String::from_utf8_lossy(&buffer[..read])
+        .split_whitespace()
+        .nth(1)
+        .unwrap_or_default()
+        .to_owned();
+    drop(trickling);
+    std::thread::sleep(Duration::from_millis(300));
+    let after = ask("t-acme");
+    let actual = (
+        third.status,
+        third.json()["error"]["message"].clone(),
+        other.status,
+        stranger_status,
+        after.status,
+    );
+    let expected = (
+        429,
+        json!("this token already has 2 request bodies arriving; let one finish and retry"),
+        200,
+        "401".to_owned(),
+        200,
+    );
+    assert_eq!(actual, expected);
 }

@@ -26,6 +26,8 @@ use futures_util::StreamExt;
 
 use todokit_cli::mcp::{INVALID_REQUEST, MAX_MESSAGE_BYTES};
 
+use super::shares::BodyPlace;
+
 /// The largest request body the board reads (an edit is a few hundred
 /// bytes); the MCP routes read one message (`MAX_MESSAGE_BYTES`).
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
@@ -57,7 +59,10 @@ fn cap_of(path: &str) -> usize {
 pub async fn read_whole(request: Request, next: Next) -> Response {
     let cap = cap_of(request.uri().path());
     let mcp = cap == MAX_MESSAGE_BYTES;
-    let (parts, body) = request.into_parts();
+    let (mut parts, body) = request.into_parts();
+    // The caller's place among the bodies being read (see `shares`) is
+    // given back once this body is read, whatever came of it.
+    let place = parts.extensions.remove::<std::sync::Arc<BodyPlace>>();
     let mut stream = body.into_data_stream();
     let reading = async move {
         let mut bytes = Vec::new();
@@ -72,7 +77,9 @@ pub async fn read_whole(request: Request, next: Next) -> Response {
         }
         Read::Whole(Bytes::from(bytes))
     };
-    match tokio::time::timeout(BODY_DEADLINE, reading).await {
+    let read = tokio::time::timeout(BODY_DEADLINE, reading).await;
+    drop(place);
+    match read {
         Ok(Read::Whole(bytes)) => next.run(Request::from_parts(parts, Body::from(bytes))).await,
         Ok(Read::TooLarge(rest)) => {
             tokio::spawn(linger(rest));

@@ -25,6 +25,7 @@ mod owners;
 mod remote;
 #[cfg(feature = "postgres")]
 mod shared;
+mod shares;
 mod tenancy;
 mod tenants;
 
@@ -56,6 +57,7 @@ pub use body::{BODY_DEADLINE, LINGER_BYTES};
 #[cfg(test)]
 pub use message::MAX_INITIALIZE_PARAMS_BYTES;
 pub use remote::{MAX_SESSIONS, MAX_SESSIONS_PER_TOKEN};
+pub use shares::BODY_SHARE_DIVISOR;
 #[cfg(feature = "postgres")]
 pub use shared::SharedSessions;
 #[cfg(test)]
@@ -200,13 +202,14 @@ pub async fn run(service: TodoWriteService, options: Options) -> Result<()> {
         mcp: Arc::clone(&mcp),
     };
     let reloads = tokio::spawn(reload_on_hangup(auth, hangups, revoke));
-    let app = router(board, Hosts::new(local.port(), &options.public_hosts));
+    let max_connections = options.max_connections.unwrap_or(MAX_CONNECTIONS);
+    let shares = Arc::new(shares::BodyShares::new(max_connections));
+    let app = router(board, Hosts::new(local.port(), &options.public_hosts), shares);
     let drain = async {
         // The board's live streams end now; running tool calls finish.
         stopping.cancel();
         mcp.drain(DRAIN_LIMIT).await;
     };
-    let max_connections = options.max_connections.unwrap_or(MAX_CONNECTIONS);
     let served = listen::serve(listener, app, signals, max_connections, drain).await;
     reloads.abort();
     served
@@ -275,7 +278,9 @@ async fn reload_on_hangup(auth: Arc<Auth>, hangups: Hangups, revoke: Revoke) {
     let _ = (auth, hangups, revoke);
 }
 
-fn router(board: Board, hosts: Hosts) -> Router {
+fn router(board: Board, hosts: Hosts, shares: Arc<shares::BodyShares>) -> Router {
+    // Outermost last: the token is checked from the request's head, then
+    // the caller's share of bodies taken, then the body read.
     let guarded = Router::new()
         .route("/", get(page))
         .route("/c/{id}", get(page))
@@ -288,6 +293,8 @@ fn router(board: Board, hosts: Hosts) -> Router {
         .route("/api/events", get(events::overview))
         .route("/mcp", any(remote::main_endpoint))
         .route("/mcp/{profile}", any(remote::profile_endpoint))
+        .layer(middleware::from_fn(body::read_whole))
+        .layer(middleware::from_fn_with_state(shares, shares::admit_body))
         .layer(middleware::from_fn_with_state(
             board.clone(),
             board::require_token,
@@ -295,8 +302,8 @@ fn router(board: Board, hosts: Hosts) -> Router {
     Router::new()
         .route("/login", get(auth::login))
         .route("/healthz", get(healthz))
-        .merge(guarded)
         .layer(middleware::from_fn(body::read_whole))
+        .merge(guarded)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(middleware::from_fn_with_state(
             Arc::new(hosts),

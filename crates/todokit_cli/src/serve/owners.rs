@@ -171,13 +171,6 @@ mod tests {
 
     use super::*;
 
-    fn tenant(namespace: &str) -> Caller {
-        super::super::tenants::Tokens::parse(&format!("t-{namespace} {namespace}"))
-            .ok()
-            .and_then(|tokens| tokens.caller_of(&format!("t-{namespace}")))
-            .unwrap_or(Caller::Operator)
-    }
-
     #[test]
     fn pruning_keeps_live_sessions_and_owners_added_after_the_look() {
         let mut owners = Owners::default();
@@ -185,11 +178,11 @@ mod tests {
         owners.insert("live".to_owned(), Caller::Operator);
         let mark = owners.mark();
         // Opened while the pass was reading rmcp's sessions: not among them.
-        owners.insert("new".to_owned(), tenant("a"));
+        owners.insert("new".to_owned(), Caller::test_tenant("a"));
         let live = ["live".to_owned()].into_iter().collect();
         owners.prune(&live, mark);
         let actual = ["gone", "live", "new"].map(|id| owners.get(id).cloned());
-        let expected = [None, Some(Caller::Operator), Some(tenant("a"))];
+        let expected = [None, Some(Caller::Operator), Some(Caller::test_tenant("a"))];
         assert_eq!(actual, expected);
     }
 
@@ -200,7 +193,7 @@ mod tests {
             per_process: 3,
             per_caller: 2,
         };
-        let (a, b) = (tenant("a"), tenant("b"));
+        let (a, b) = (Caller::test_tenant("a"), Caller::test_tenant("b"));
         let first = Opening::take(&owners, &a, quotas);
         let second = Opening::take(&owners, &a, quotas);
         let third = Opening::take(&owners, &a, quotas).err();

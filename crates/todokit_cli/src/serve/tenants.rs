@@ -72,6 +72,15 @@ impl Caller {
             token: TokenId::of(digest),
         }
     }
+
+    /// For the serve modules' tests: the tenant of `namespace` whose token
+    /// is `t-NAMESPACE`.
+    #[cfg(test)]
+    pub fn test_tenant(namespace: &str) -> Self {
+        use sha2::Digest;
+        let digest: [u8; 32] = sha2::Sha256::digest(format!("t-{namespace}").as_bytes()).into();
+        Caller::tenant(namespace.into(), &digest)
+    }
 }
 
 /// Whether `namespace` is one a token file may name.
