@@ -57,9 +57,10 @@ pub use body::{BODY_DEADLINE, LINGER_BYTES};
 #[cfg(test)]
 pub use message::MAX_INITIALIZE_PARAMS_BYTES;
 pub use remote::{MAX_SESSIONS, MAX_SESSIONS_PER_TOKEN};
-pub use shares::BODY_SHARE_DIVISOR;
 #[cfg(feature = "postgres")]
 pub use shared::SharedSessions;
+#[cfg(test)]
+pub use shares::BODY_SHARE_DIVISOR;
 #[cfg(test)]
 pub use tenants::MAX_NAMESPACE_BYTES;
 use tenants::TokenFile;

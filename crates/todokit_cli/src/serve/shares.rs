@@ -94,7 +94,7 @@ pub async fn admit_body(State(shares): State<Arc<BodyShares>>, mut request: Requ
     let Some(place) = shares.admit(&caller) else {
         let message = format!(
             "this token already has {} request bodies arriving; let one finish and retry",
-            shares.per_caller
+            shares.per_caller()
         );
         let path = request.uri().path();
         return match path == "/mcp" || path.starts_with("/mcp/") {
