@@ -365,3 +365,95 @@ fn a_missing_token_file_stops_the_start_and_sighup_reads_it_again() {
     let gone = get(&server, "/api/conversations", INITECH).status;
     assert_eq!((before, sent, after, gone), (401, true, 200, 401));
 }
+
+/// The cookie a `Set-Cookie` answer sets, as a `Cookie` header value.
+fn cookie_of(reply: &Reply) -> String {
+    reply
+        .header("set-cookie")
+        .and_then(|set| set.split(';').next())
+        .unwrap_or_default()
+        .to_owned()
+}
+
+#[test]
+fn each_person_signs_in_with_their_own_token_until_it_is_revoked() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("store");
+    write_todos(&store, "acme/plan", &json!([todo("Acme's", "in_progress")]));
+    write_todos(&store, "initech/plan", &json!([todo("Initech's", "in_progress")]));
+    let tokens = tokens(dir.path());
+    let args = [
+        "--token",
+        "t-operator",
+        "--token-file",
+        tokens.to_str().unwrap_or_default(),
+    ];
+    let server = Server::start(&store, &args);
+    let form = [("Content-Type", "application/x-www-form-urlencoded")];
+    let paste = |body: &str, extra: &[(&str, &str)]| {
+        let mut headers = form.to_vec();
+        headers.extend_from_slice(extra);
+        request(&server.address, "POST", "/login", &headers, Some(body))
+    };
+    let page = request(&server.address, "GET", "/login", &[], None);
+    let acme = paste("token=t-acme", &[]);
+    let operator = paste("token=+t-operator+", &[]);
+    let wrong = paste("token=t-nobody", &[]);
+    let empty = paste("nothing=here", &[]);
+    let foreign = paste("token=t-acme", &[("Origin", "http://evil.example")]);
+    let with = |cookie: &str| {
+        let cookie = cookie.to_owned();
+        let reply = request(
+            &server.address,
+            "GET",
+            "/api/conversations",
+            &[("Cookie", &cookie)],
+            None,
+        );
+        (reply.status, ids(&reply))
+    };
+    let (acme_cookie, operator_cookie) = (cookie_of(&acme), cookie_of(&operator));
+    let as_acme = with(&acme_cookie);
+    let as_operator = with(&operator_cookie);
+
+    // The token leaves the file: its cookie signs in no more.
+    std::fs::write(&tokens, "t-initech initech\n").expect("token file");
+    let sent = std::process::Command::new("kill")
+        .args(["-HUP", &server.pid().to_string()])
+        .status()
+        .is_ok_and(|s| s.success());
+    let mut after = 0;
+    for _ in 0..50 {
+        after = with(&acme_cookie).0;
+        if after == 401 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let actual = (
+        page.status,
+        page.header("content-security-policy").map(str::to_owned),
+        page.body.contains(r#"<form method="post" action="/login">"#),
+        (acme.status, acme.header("location").map(str::to_owned)),
+        as_acme,
+        as_operator,
+        (
+            wrong.status,
+            wrong.body.contains("That token is not one of this server's"),
+        ),
+        (empty.status, foreign.status),
+        (sent, after),
+    );
+    let expected = (
+        200,
+        Some("default-src 'none'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'".to_owned()),
+        true,
+        (303, Some("/".to_owned())),
+        (200, vec!["plan".to_owned()]),
+        (200, vec!["acme/plan".to_owned(), "initech/plan".to_owned()]),
+        (401, true),
+        (400, 403),
+        (true, 401),
+    );
+    assert_eq!(actual, expected);
+}

@@ -3,7 +3,9 @@
 //! Without a token (loopback only) the server is open and the board
 //! read-only. With one, every request carries a token: `Authorization:
 //! Bearer TOKEN` (scripts, MCP clients), or a cookie a browser gets from
-//! the one-time sign-in link printed at start. The operator's token
+//! the one-time sign-in link printed at start or from the sign-in form at
+//! `/login`, where a person pastes their own token (each teammate signs in
+//! as themselves; the printed link works once). The operator's token
 //! (`--token`) sees the whole store; a tenant's (`--token-file`) only its
 //! namespace. Edits also need the `X-Todokit-Csrf` header (which a cross-site
 //! form cannot send) and, when the browser names one, a same-origin
@@ -103,15 +105,33 @@ impl Auth {
                 return Some(tenant);
             }
         }
-        let signed_in = self.token.is_some()
-            && headers
-                .get_all(header::COOKIE)
-                .iter()
-                .filter_map(|v| v.to_str().ok())
-                .flat_map(|v| v.split(';'))
-                .filter_map(|pair| pair.trim().strip_prefix(COOKIE)?.strip_prefix('='))
-                .any(|given| same(given.as_bytes(), self.session.as_bytes()));
-        signed_in.then_some(Caller::Operator)
+        headers
+            .get_all(header::COOKIE)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(';'))
+            .filter_map(|pair| pair.trim().strip_prefix(COOKIE)?.strip_prefix('='))
+            .find_map(|given| self.caller_of_cookie(given))
+    }
+
+    /// Who the sign-in cookie `given` signs in: the operator's, or a
+    /// tenant's whose token is in the token file now.
+    fn caller_of_cookie(&self, given: &str) -> Option<Caller> {
+        if self.token.is_some() && same(given.as_bytes(), self.session.as_bytes()) {
+            return Some(Caller::Operator);
+        }
+        self.tenants.as_ref()?.caller_of_cookie(given)
+    }
+
+    /// The sign-in cookie for a pasted `token`: the operator's, or a
+    /// tenant's; `None` for a token this server does not have.
+    fn cookie_for(&self, token: &str) -> Option<String> {
+        if let Some(own) = self.token.as_deref()
+            && same(token.as_bytes(), own.as_bytes())
+        {
+            return Some(self.session.clone());
+        }
+        self.tenants.as_ref()?.cookie_of(token)
     }
 }
 
@@ -136,19 +156,7 @@ pub fn refuse_edit(scope: &Scope, headers: &HeaderMap) -> Option<Response> {
         );
     }
     let marked = headers.get(CSRF_HEADER).is_some_and(|v| v == "1");
-    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
-    let same_origin = match (headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()), host) {
-        (None, _) => true,
-        // Behind a TLS-terminating proxy the page's origin is https.
-        (Some(origin), Some(host)) => {
-            origin
-                .strip_prefix("http://")
-                .or_else(|| origin.strip_prefix("https://"))
-                == Some(host)
-        }
-        (Some(_), None) => false,
-    };
-    (!marked || !same_origin).then(|| {
+    (!marked || !same_origin(headers)).then(|| {
         (
             StatusCode::FORBIDDEN,
             "edits come from the board's own page only (X-Todokit-Csrf: 1, same origin)\n",
@@ -163,27 +171,129 @@ pub struct Login {
     code: Option<String>,
 }
 
-/// `GET /login?code=…`: the one-time link sets the session cookie.
-pub async fn login(State(auth): State<Arc<Auth>>, Query(login): Query<Login>) -> Response {
-    let mut code = auth.login_code.lock().unwrap_or_else(|p| p.into_inner());
-    let matches = match (code.as_deref(), login.code.as_deref()) {
-        (Some(expected), Some(given)) => same(given.as_bytes(), expected.as_bytes()),
-        _ => false,
+/// The sign-in form's fields.
+#[derive(Deserialize)]
+pub struct Pasted {
+    token: String,
+}
+
+/// The sign-in form, in its own words (see `snapshots/`).
+const LOGIN_PAGE: &str = include_str!("assets/login.html");
+
+/// The sign-in form's page may post its form to this server (the board's
+/// pages may post none).
+pub const LOGIN_CONTENT_SECURITY_POLICY: &str =
+    "default-src 'none'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+/// The sign-in page, with `notice` above the form (a refusal), answered
+/// with `status`.
+fn login_page(status: StatusCode, notice: &str) -> Response {
+    let notice = match notice {
+        "" => String::new(),
+        text => format!("<p role=\"alert\">{text}</p>"),
     };
-    if !matches {
-        return (
-            StatusCode::UNAUTHORIZED,
-            "this sign-in link is wrong or was used already; restart todokit serve for a new one\n",
-        )
-            .into_response();
-    }
-    *code = None;
-    let cookie = format!("{COOKIE}={}; HttpOnly; SameSite=Strict; Path=/", auth.session);
+    (
+        status,
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::CONTENT_SECURITY_POLICY, LOGIN_CONTENT_SECURITY_POLICY),
+        ],
+        LOGIN_PAGE.replace("<!-- notice -->", &notice),
+    )
+        .into_response()
+}
+
+/// The answer that signs a browser in with `cookie`: to the board.
+fn signed_in(cookie: &str) -> Response {
+    let cookie = format!("{COOKIE}={cookie}; HttpOnly; SameSite=Strict; Path=/");
     (
         StatusCode::SEE_OTHER,
         [(header::SET_COOKIE, cookie), (header::LOCATION, "/".to_owned())],
     )
         .into_response()
+}
+
+/// `GET /login?code=…`: the one-time link sets the operator's session
+/// cookie. `GET /login` alone: the sign-in form.
+pub async fn login(State(auth): State<Arc<Auth>>, Query(login): Query<Login>) -> Response {
+    if auth.is_open() {
+        return (
+            StatusCode::NOT_FOUND,
+            "this server has no token, so there is nothing to sign in to\n",
+        )
+            .into_response();
+    }
+    let Some(given) = login.code else {
+        return login_page(StatusCode::OK, "");
+    };
+    let mut code = auth.login_code.lock().unwrap_or_else(|p| p.into_inner());
+    let matches = code
+        .as_deref()
+        .is_some_and(|expected| same(given.as_bytes(), expected.as_bytes()));
+    if !matches {
+        return (
+            StatusCode::UNAUTHORIZED,
+            "this sign-in link is wrong or was used already; sign in with your token at /login, or restart \
+             todokit serve for a new link\n",
+        )
+            .into_response();
+    }
+    *code = None;
+    signed_in(&auth.session)
+}
+
+/// `POST /login` (the form): a pasted token of this server signs the
+/// browser in as that token's caller. A post from another site's page is
+/// refused (it would sign the browser in as someone else).
+pub async fn sign_in(
+    State(auth): State<Arc<Auth>>,
+    headers: HeaderMap,
+    form: Result<axum::Form<Pasted>, axum::extract::rejection::FormRejection>,
+) -> Response {
+    if auth.is_open() {
+        return (
+            StatusCode::NOT_FOUND,
+            "this server has no token, so there is nothing to sign in to\n",
+        )
+            .into_response();
+    }
+    if !same_origin(&headers) {
+        return (
+            StatusCode::FORBIDDEN,
+            "sign in from this server's own /login page\n",
+        )
+            .into_response();
+    }
+    let Ok(axum::Form(pasted)) = form else {
+        return login_page(
+            StatusCode::BAD_REQUEST,
+            "The form came without a token; paste one.",
+        );
+    };
+    match auth.cookie_for(pasted.token.trim()) {
+        Some(cookie) => signed_in(&cookie),
+        None => login_page(
+            StatusCode::UNAUTHORIZED,
+            "That token is not one of this server's (a token removed from the token file no longer \
+             signs in).",
+        ),
+    }
+}
+
+/// Whether a request's `Origin`, when the browser names one, is the page's
+/// own host (`http://` or, behind a TLS proxy, `https://`).
+fn same_origin(headers: &HeaderMap) -> bool {
+    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
+    match (headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()), host) {
+        (None, _) => true,
+        (Some(origin), Some(host)) => {
+            origin
+                .strip_prefix("http://")
+                .or_else(|| origin.strip_prefix("https://"))
+                == Some(host)
+        }
+        (Some(_), None) => false,
+    }
 }
 
 /// Compares secrets in time that does not depend on where they differ.
@@ -220,4 +330,34 @@ fn random_hex() -> String {
         }
     }
     bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The body of `response`, as text.
+    fn text(response: Response) -> String {
+        let body =
+            futures_util::FutureExt::now_or_never(axum::body::to_bytes(response.into_body(), usize::MAX))
+                .and_then(Result::ok)
+                .unwrap_or_default();
+        String::from_utf8_lossy(&body).into_owned()
+    }
+
+    #[test]
+    fn the_sign_in_page_and_its_refusal_are_pinned() {
+        let actual = [
+            text(login_page(StatusCode::OK, "")),
+            text(login_page(
+                StatusCode::UNAUTHORIZED,
+                "That token is not one of this server's.",
+            )),
+        ]
+        .join("\n----\n");
+        let mut settings = insta::Settings::clone_current();
+        settings.set_snapshot_path(concat!(env!("CARGO_MANIFEST_DIR"), "/../../snapshots"));
+        settings.set_omit_expression(true);
+        settings.bind(|| insta::assert_snapshot!("serve_sign_in_page", actual));
+    }
 }

@@ -43,10 +43,17 @@ impl axum::extract::FromRef<Board> for Arc<Endpoints> {
 /// and gives the others their [`Scope`].
 pub async fn require_token(State(board): State<Board>, mut request: Request, next: Next) -> Response {
     let Some(caller) = board.auth.caller(request.headers()) else {
-        // Only the operator's token has a sign-in link.
+        // Only the operator's token has a sign-in link; every token signs
+        // in at /login.
         let how = match board.auth.has_operator_token() {
-            true => "send Authorization: Bearer TOKEN, or open the sign-in link todokit serve printed",
-            false => "send Authorization: Bearer TOKEN with a token of the server's token file",
+            true => {
+                "send Authorization: Bearer TOKEN, or sign in with your token at /login (or open the sign-in \
+                 link todokit serve printed)"
+            }
+            false => {
+                "send Authorization: Bearer TOKEN with a token of the server's token file, or sign in with it \
+                 at /login"
+            }
         };
         return (
             StatusCode::UNAUTHORIZED,

@@ -301,7 +301,7 @@ fn router(board: Board, hosts: Hosts, shares: Arc<shares::BodyShares>) -> Router
             board::require_token,
         ));
     Router::new()
-        .route("/login", get(auth::login))
+        .route("/login", get(auth::login).post(auth::sign_in))
         .route("/healthz", get(healthz))
         .layer(middleware::from_fn(body::read_whole))
         .merge(guarded)
@@ -321,10 +321,10 @@ async fn security_headers(
 ) -> axum::response::Response {
     let mut response = next.run(request).await;
     let headers = response.headers_mut();
-    headers.insert(
-        header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static(CONTENT_SECURITY_POLICY),
-    );
+    // A page may bring its own (the sign-in form posts; no other page does).
+    headers
+        .entry(header::CONTENT_SECURITY_POLICY)
+        .or_insert(HeaderValue::from_static(CONTENT_SECURITY_POLICY));
     headers.insert(
         header::X_CONTENT_TYPE_OPTIONS,
         HeaderValue::from_static("nosniff"),

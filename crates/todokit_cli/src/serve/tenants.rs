@@ -96,9 +96,27 @@ fn digest(token: &str) -> [u8; 32] {
     Sha256::digest(token.as_bytes()).into()
 }
 
-/// The tokens of a token file, by digest.
+/// The sign-in cookie of the token whose SHA-256 is `digest`: HMAC-SHA-256
+/// keyed with the digest over a fixed label, as hex. The same on every
+/// process with the same token file; a browser holding it is that token's
+/// caller until the token leaves the file.
+fn cookie_of(digest: &[u8; 32]) -> Option<String> {
+    use hmac::{KeyInit, Mac};
+    // HMAC takes a key of any length: this never fails.
+    let mut mac = hmac::Hmac::<Sha256>::new_from_slice(digest).ok()?;
+    mac.update(b"todokit serve: a tenant's board sign-in cookie");
+    Some(
+        mac.finalize()
+            .into_bytes()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect(),
+    )
+}
+
+/// The tokens of a token file, by digest, and their sign-in cookies.
 #[derive(Debug, Default, Clone, PartialEq)]
-pub struct Tokens(HashMap<[u8; 32], Arc<str>>);
+pub struct Tokens(HashMap<[u8; 32], Arc<str>>, HashMap<String, [u8; 32]>);
 
 impl Tokens {
     /// Reads a token file's text; the error names the line at fault.
@@ -129,7 +147,11 @@ impl Tokens {
                 ));
             }
         }
-        Ok(Self(tokens))
+        let cookies = tokens
+            .keys()
+            .filter_map(|digest| Some((cookie_of(digest)?, *digest)))
+            .collect();
+        Ok(Self(tokens, cookies))
     }
 
     /// The namespace `token` opens.
@@ -144,6 +166,20 @@ impl Tokens {
         self.0
             .get(&digest)
             .map(|namespace| Caller::tenant(Arc::clone(namespace), &digest))
+    }
+
+    /// The caller whose sign-in cookie is `cookie`, if it is one of these.
+    pub fn caller_of_cookie(&self, cookie: &str) -> Option<Caller> {
+        let digest = self.1.get(cookie)?;
+        self.0
+            .get(digest)
+            .map(|namespace| Caller::tenant(Arc::clone(namespace), digest))
+    }
+
+    /// The sign-in cookie of `token`, if it is one of these.
+    pub fn cookie_of(&self, token: &str) -> Option<String> {
+        let digest = digest(token);
+        self.0.contains_key(&digest).then(|| cookie_of(&digest)).flatten()
     }
 
     /// The callers of `self` that `next` no longer has as they were: tokens
@@ -205,6 +241,23 @@ impl TokenFile {
             .unwrap_or_else(|p| p.into_inner())
             .caller_of(token)
     }
+
+    /// The caller whose sign-in cookie is `cookie`, while its token is in
+    /// the file.
+    pub fn caller_of_cookie(&self, cookie: &str) -> Option<Caller> {
+        self.tokens
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .caller_of_cookie(cookie)
+    }
+
+    /// The sign-in cookie of `token`, if it is in the file now.
+    pub fn cookie_of(&self, token: &str) -> Option<String> {
+        self.tokens
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .cookie_of(token)
+    }
 }
 
 #[cfg(test)]
@@ -248,6 +301,22 @@ mod tests {
             (Some("acme".to_owned()), true, false),
             (Some("initech".to_owned()), false, true),
         ];
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn a_tenant_cookie_is_its_tokens_until_the_token_leaves_the_file() {
+        let before = Tokens::parse("t-a acme\nt-b initech\n").unwrap();
+        let after = Tokens::parse("t-b initech\n").unwrap();
+        let cookie = before.cookie_of("t-a").unwrap_or_default();
+        let actual = (
+            before.caller_of_cookie(&cookie) == before.caller_of("t-a"),
+            before.cookie_of("t-b") == Some(cookie.clone()),
+            before.cookie_of("t-c"),
+            after.caller_of_cookie(&cookie),
+            cookie.len(),
+        );
+        let expected = (true, false, None, None, 64);
         assert_eq!(actual, expected);
     }
 
