@@ -1,8 +1,10 @@
 //! Errors as the TypeScript layer reads them: a message tagged
 //! `[todokit:CODE] ` that `src/errors.ts` turns into a `TodokitError`
 //! whose `code` is CODE (the codes are `todokit::binding::ErrorCode`'s).
+//! A failure that ended a round adds a last line, `[todokit:round] JSON`,
+//! with the failed call's `index` and the `answered` calls before it.
 
-use todokit::binding::{ErrorCode, OpenError};
+use todokit::binding::{ErrorCode, OpenError, round_interruption};
 use todokit::{ServiceError, UserEditError};
 
 /// An error with `code` and `message`.
@@ -10,9 +12,28 @@ pub fn tagged(code: ErrorCode, message: impl std::fmt::Display) -> napi::Error {
     napi::Error::from_reason(format!("[todokit:{code}] {message}"))
 }
 
-/// A service error as the layer raises it.
+/// The line that tells the layer where a round stopped.
+pub const ROUND_TAG: &str = "[todokit:round] ";
+
+/// A service error as the layer raises it (with its round's line when it
+/// ended a round).
 pub fn service(error: ServiceError) -> napi::Error {
-    tagged(ErrorCode::of_service(&error), error)
+    let code = ErrorCode::of_service(&error);
+    let Some((index, answered)) = round_interruption(&error) else {
+        return tagged(code, error);
+    };
+    let answered: Vec<serde_json::Value> = answered
+        .into_iter()
+        .map(|answer| {
+            serde_json::json!({
+                "content": answer.content,
+                "isError": answer.is_error,
+                "details": answer.details,
+            })
+        })
+        .collect();
+    let round = serde_json::json!({ "index": index, "answered": answered });
+    tagged(code, format!("{error}\n{ROUND_TAG}{round}"))
 }
 
 /// A hand-edit error as the layer raises it.

@@ -2,6 +2,8 @@
 /** Calls, bad input, errors, one store with the command, concurrency. */
 
 import assert from 'node:assert/strict';
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 
 import { Todokit, TodokitError } from 'todokit';
@@ -54,6 +56,33 @@ test('a round with two write_todos is refused in deepagents\' words, storing not
   assert.deepEqual(results.map((r) => r.isError), [true, true]);
   assert.match(results[0]?.content ?? '', /should never be called multiple times in parallel/);
   assert.equal((await kit.state('c')).version, 0);
+});
+
+test('a store failure mid-round gives the position and the answers before it', async () => {
+  const store = folder();
+  const kit = new Todokit({ storeDir: store });
+  await kit.call('c', 'TodoWrite', ONE);
+  const stored = readdirSync(store).filter((name) => name.endsWith('.json'));
+  assert.equal(stored.length, 1);
+  writeFileSync(join(store, stored[0] ?? ''), '{ this is not a list');
+  // The unreadable call is answered in its place; the next one meets the
+  // broken file.
+  const calls = [Buffer.from([0xff, 0xfe]), ONE, ONE].map((args) => ({ tool: 'TodoWrite', arguments: args }));
+  const failed = await kit.callRound('c', calls).then(
+    () => undefined,
+    (error) => error,
+  );
+  assert.ok(failed instanceof TodokitError, String(failed));
+  assert.equal(failed.code, 'STORE');
+  assert.equal(failed.index, 1);
+  assert.deepEqual(failed.answered.map((r) => [r.isError, r.content.includes('UTF-8')]), [[true, true]]);
+  assert.doesNotMatch(failed.message, /todokit:round/);
+  const alone = await kit.call('c', 'TodoWrite', ONE).then(
+    () => undefined,
+    (error) => error,
+  );
+  assert.ok(alone instanceof TodokitError);
+  assert.deepEqual([alone.index, alone.answered], [undefined, []]);
 });
 
 test('plan mode refuses codex\'s update_plan, not claude-code\'s TodoWrite', async () => {

@@ -4,6 +4,10 @@
  * mistake or the store's failure, told apart by `code`.
  */
 
+import type { CallAnswer } from './native.js';
+import { Result } from './result.js';
+import type { ToolResult } from './types.js';
+
 /** What went wrong, by kind. */
 export type TodokitErrorCode =
   | 'UNKNOWN_PROFILE'
@@ -33,22 +37,55 @@ const CODES: ReadonlySet<string> = new Set([
 export class TodokitError extends Error {
   /** What went wrong, by kind. */
   readonly code: TodokitErrorCode;
+  /**
+   * When the failure ended a round (`callRound`): the position of the call
+   * that failed in the calls given (the calls after it did not run);
+   * otherwise `undefined`.
+   */
+  readonly index: number | undefined;
+  /**
+   * When the failure ended a round: the results of the calls before
+   * `index`, in order (what they stored stays stored); otherwise empty.
+   */
+  readonly answered: readonly ToolResult[];
 
-  constructor(code: TodokitErrorCode, message: string) {
+  constructor(code: TodokitErrorCode, message: string, round?: { index: number; answered: readonly ToolResult[] }) {
     super(message);
     this.name = 'TodokitError';
     this.code = code;
+    this.index = round?.index;
+    this.answered = round?.answered ?? [];
   }
 }
 
 const TAGGED = /^\[todokit:([A-Z_]+)\] ([\s\S]*)$/;
+
+/** The line a failure that ended a round adds to its message. */
+const ROUND_TAG = '\n[todokit:round] ';
+
+/** The round a native message tells of, and the message without it. */
+function roundOf(message: string): [string, { index: number; answered: readonly ToolResult[] } | undefined] {
+  const at = message.lastIndexOf(ROUND_TAG);
+  if (at < 0) {
+    return [message, undefined];
+  }
+  let raw: { index: number; answered: CallAnswer[] };
+  try {
+    raw = JSON.parse(message.slice(at + ROUND_TAG.length)) as { index: number; answered: CallAnswer[] };
+  } catch {
+    // Not the native module's line after all: the message as it is.
+    return [message, undefined];
+  }
+  return [message.slice(0, at), { index: raw.index, answered: raw.answered.map((answer) => new Result(answer)) }];
+}
 
 /** The native module's error as a `TodokitError` (others pass as they are). */
 export function translate(error: unknown): unknown {
   if (error instanceof Error) {
     const found = TAGGED.exec(error.message);
     if (found !== null && CODES.has(found[1] ?? '')) {
-      return new TodokitError(found[1] as TodokitErrorCode, found[2] ?? '');
+      const [message, round] = roundOf(found[2] ?? '');
+      return new TodokitError(found[1] as TodokitErrorCode, message, round);
     }
   }
   return error;

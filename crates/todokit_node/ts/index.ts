@@ -16,7 +16,8 @@
  */
 
 import { TodokitError, native, nativeAsync } from './errors.js';
-import { binding, type CallAnswer, type NativeKit } from './native.js';
+import { binding, type NativeKit } from './native.js';
+import { Result } from './result.js';
 import { TurnPolicy } from './policy.js';
 import { Subscription } from './subscription.js';
 import type {
@@ -90,32 +91,6 @@ function argumentBytes(args: Arguments): Buffer {
   return Buffer.from(text, 'utf8');
 }
 
-class Result implements ToolResult {
-  readonly content: string;
-  readonly isError: boolean;
-  #text: string;
-  #details: unknown = undefined;
-  #parsed = false;
-
-  constructor(answer: CallAnswer) {
-    this.content = answer.content;
-    this.isError = answer.isError;
-    this.#text = answer.details;
-  }
-
-  get details(): unknown {
-    if (!this.#parsed) {
-      this.#details = JSON.parse(this.#text);
-      this.#parsed = true;
-      this.#text = '';
-    }
-    return this.#details;
-  }
-
-  toJSON(): { content: string; isError: boolean; details: unknown } {
-    return { content: this.content, isError: this.isError, details: this.details };
-  }
-}
 
 function profileOf(text: string): Profile {
   const raw = JSON.parse(text) as {

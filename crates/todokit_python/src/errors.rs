@@ -1,11 +1,13 @@
 //! Errors as the typed layer reads them: a [`NativeError`] whose arguments
 //! are a code and the message (`todokit/_errors.py` maps the codes,
-//! `todokit::binding::ErrorCode`'s, to its exception classes).
+//! `todokit::binding::ErrorCode`'s, to its exception classes), and, for a
+//! failure that ended a round, the failed call's position and the answers
+//! of the calls before it.
 
 use pyo3::PyErr;
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
-use todokit::binding::{ErrorCode, OpenError};
+use todokit::binding::{ErrorCode, OpenError, round_interruption};
 use todokit::{ServiceError, UserEditError};
 
 create_exception!(
@@ -20,9 +22,21 @@ pub fn native(code: ErrorCode, message: impl Into<String>) -> PyErr {
     PyErr::new::<NativeError, _>((code.as_str(), message.into()))
 }
 
-/// A service error as the typed layer raises it.
+/// A service error as the typed layer raises it; one that ended a round
+/// also carries `(index, answered)` as `(content, is_error, details)`
+/// tuples.
 pub fn service(error: ServiceError) -> PyErr {
-    native(ErrorCode::of_service(&error), error.to_string())
+    let code = ErrorCode::of_service(&error).as_str();
+    match round_interruption(&error) {
+        Some((index, answered)) => {
+            let answered: Vec<(String, bool, String)> = answered
+                .into_iter()
+                .map(|answer| (answer.content, answer.is_error, answer.details))
+                .collect();
+            PyErr::new::<NativeError, _>((code, error.to_string(), index, answered))
+        }
+        None => native(ErrorCode::of_service(&error), error.to_string()),
+    }
 }
 
 /// A hand-edit error as the typed layer raises it.

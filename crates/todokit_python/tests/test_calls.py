@@ -61,6 +61,23 @@ def test_a_round_with_two_write_todos_is_refused_in_deepagents_words() -> None:
         assert kit.state("c")["version"] == 0
 
 
+def test_a_store_failure_mid_round_gives_the_position_and_the_answers_before_it(tmp_path: Path) -> None:
+    with todokit.Todokit(store_dir=tmp_path) as kit:
+        kit.call("c", "TodoWrite", ONE)
+        (stored,) = [path for path in tmp_path.iterdir() if path.suffix == ".json"]
+        stored.write_text("{ this is not a list")
+        # The unreadable call is answered in its place; the next one meets
+        # the broken file.
+        with pytest.raises(todokit.StoreError) as failed:
+            kit.call_round("c", [("TodoWrite", b"\xff\xfe"), ("TodoWrite", ONE), ("TodoWrite", ONE)])
+        error = failed.value
+        assert error.index == 1
+        assert [(r.is_error, "UTF-8" in r.content) for r in error.answered] == [(True, True)]
+        with pytest.raises(todokit.StoreError) as alone:
+            kit.call("c", "TodoWrite", ONE)
+        assert (alone.value.index, alone.value.answered) == (None, [])
+
+
 def test_plan_mode_refuses_codexs_update_plan_and_not_claude_codes_todowrite() -> None:
     plan = {"plan": [{"step": "Read", "status": "in_progress"}]}
     with todokit.Todokit("codex", memory=True) as codex, todokit.Todokit(memory=True) as claude:

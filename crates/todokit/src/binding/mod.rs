@@ -212,7 +212,7 @@ fn utf8_or_refusal(
     service: &TodoWriteService,
     tool: &str,
     arguments: Vec<u8>,
-) -> Result<String, Option<Answer>> {
+) -> Result<String, Option<ToolResult>> {
     let error = match String::from_utf8(arguments) {
         Ok(text) => return Ok(text),
         Err(error) => error,
@@ -225,7 +225,7 @@ fn utf8_or_refusal(
             error.utf8_error().valid_up_to()
         ),
     };
-    Err(Some(ToolError::from(refusal).into_result(found.name()).into()))
+    Err(Some(ToolError::from(refusal).into_result(found.name())))
 }
 
 /// One call whose arguments arrive as bytes: bytes that are not UTF-8 are
@@ -239,7 +239,7 @@ pub async fn call_bytes(
 ) -> Result<Answer, ServiceError> {
     let arguments = match utf8_or_refusal(service, tool, arguments) {
         Ok(arguments) => arguments,
-        Err(Some(refused)) => return Ok(refused),
+        Err(Some(refused)) => return Ok(refused.into()),
         // The service's own answer to a tool the profile lacks.
         Err(None) => "{}".to_owned(),
     };
@@ -249,40 +249,52 @@ pub async fn call_bytes(
         .map(Answer::from)
 }
 
-/// The calls of one model turn, `(tool, argument bytes)` each. A call whose
-/// arguments are not UTF-8 is answered with that refusal in its place; the
-/// others run as one round.
+/// The calls of one model turn, `(tool, argument bytes)` each, run as one
+/// round. A call whose arguments are not UTF-8 keeps its place: it counts
+/// in the round (a tool allowed once per round refuses it with the rest)
+/// and is answered with that refusal, so every answer, and the `index` and
+/// `answered` of [`ServiceError::RoundInterrupted`], are in the host's
+/// positions.
 pub async fn call_round_bytes(
     service: &TodoWriteService,
     conversation: &str,
     calls: Vec<(String, Vec<u8>)>,
     options: CallOptions,
 ) -> Result<Vec<Answer>, ServiceError> {
-    let mut refused: Vec<Option<Answer>> = Vec::with_capacity(calls.len());
-    let mut texts: Vec<(String, String)> = Vec::with_capacity(calls.len());
-    for (tool, arguments) in calls {
-        match utf8_or_refusal(service, &tool, arguments) {
-            Ok(text) => {
-                refused.push(None);
-                texts.push((tool, text));
-            }
-            Err(Some(answer)) => refused.push(Some(answer)),
-            Err(None) => {
-                refused.push(None);
-                texts.push((tool, "{}".to_owned()));
-            }
-        }
-    }
-    let round: Vec<RoundCall<'_>> = texts
+    let read: Vec<(String, Result<String, ToolResult>)> = calls
+        .into_iter()
+        .map(|(tool, arguments)| {
+            let read = match utf8_or_refusal(service, &tool, arguments) {
+                Ok(text) => Ok(text),
+                Err(Some(refused)) => Err(refused),
+                // The service's own answer to a tool the profile lacks.
+                Err(None) => Ok("{}".to_owned()),
+            };
+            (tool, read)
+        })
+        .collect();
+    let round: Vec<RoundCall<'_>> = read
         .iter()
-        .map(|(tool, args)| RoundCall::new(tool, args))
+        .map(|(tool, read)| match read {
+            Ok(arguments) => RoundCall::new(tool, arguments),
+            Err(refused) => RoundCall::answered(tool, refused),
+        })
         .collect();
     let ran = service.call_round_with(conversation, &round, options).await?;
-    let mut ran = ran.into_iter().map(Answer::from);
-    Ok(refused
-        .into_iter()
-        .filter_map(|slot| slot.or_else(|| ran.next()))
-        .collect())
+    Ok(ran.into_iter().map(Answer::from).collect())
+}
+
+/// What a round that ended on a failure had done, for the host: the
+/// position of the call that failed and the answers of the calls before it
+/// (their writes stand), both in the host's own positions (see
+/// [`call_round_bytes`]); `None` for any other error.
+pub fn round_interruption(error: &ServiceError) -> Option<(usize, Vec<Answer>)> {
+    match error {
+        ServiceError::RoundInterrupted { index, answered, .. } => {
+            Some((*index, answered.iter().cloned().map(Answer::from).collect()))
+        }
+        _ => None,
+    }
 }
 
 /// The user action a host's hand edit describes: JSON text of the board's
@@ -306,23 +318,51 @@ mod tests {
             .unwrap()
     }
 
+    /// The answers of a round, as `(is_error, words)`: the once-per-round
+    /// refusal, the UTF-8 refusal, or the call's own answer.
+    fn round(service: &TodoWriteService, calls: Vec<(&str, Vec<u8>)>) -> Option<Vec<(bool, &'static str)>> {
+        let calls = calls
+            .into_iter()
+            .map(|(tool, bytes)| (tool.to_owned(), bytes))
+            .collect();
+        let answers =
+            futures_executor::block_on(call_round_bytes(service, "c", calls, CallOptions::default()));
+        let words = |answer: &Answer| match answer.content.as_str() {
+            text if text.contains("UTF-8") => "not UTF-8",
+            text if text.contains("in parallel") || text.contains("more than once") => "once per round",
+            _ => "ran",
+        };
+        answers
+            .ok()
+            .map(|answers| answers.iter().map(|a| (a.is_error, words(a))).collect())
+    }
+
     #[test]
-    fn bytes_that_are_not_utf8_are_refused_in_their_place_and_the_rest_runs_as_a_round() {
+    fn bytes_that_are_not_utf8_keep_their_place_and_count_in_the_round() {
         let service = service();
         let good = br#"{"todos":[{"content":"a","status":"pending"}]}"#.to_vec();
-        let calls = vec![
-            ("write_todos".to_owned(), vec![0xff, 0xfe]),
-            ("write_todos".to_owned(), good),
-        ];
-        let answers =
-            futures_executor::block_on(call_round_bytes(&service, "c", calls, CallOptions::default()))
-                .map(|answers| answers.iter().map(|a| a.is_error).collect::<Vec<_>>());
+        // deepagents allows `write_todos` once per round: two calls, one of
+        // them unreadable, are two calls, and both are refused.
+        let twice = round(
+            &service,
+            vec![("write_todos", vec![0xff, 0xfe]), ("write_todos", good.clone())],
+        );
+        let alone = round(&service, vec![("write_todos", vec![0xff, 0xfe])]);
+        let fine = round(&service, vec![("write_todos", good)]);
         let actual = (
-            answers.ok(),
+            twice,
+            alone,
+            fine,
             call_options("plan").is_ok(),
             call_options("nope").is_err(),
         );
-        let expected = (Some(vec![true, false]), true, true);
+        let expected = (
+            Some(vec![(true, "once per round"), (true, "once per round")]),
+            Some(vec![(true, "not UTF-8")]),
+            Some(vec![(false, "ran")]),
+            true,
+            true,
+        );
         assert_eq!(actual, expected);
     }
 }

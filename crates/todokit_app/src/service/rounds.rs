@@ -9,18 +9,36 @@ use super::todo_write_service::TodoWriteService;
 use crate::{CallOptions, Details, ToolResult};
 
 /// One tool call of a model turn, as the host received it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RoundCall<'a> {
     /// The tool the model called.
     pub tool: &'a str,
     /// Its argument text, as the model sent it.
     pub arguments: &'a str,
+    /// The answer the host already has for this call (its arguments could
+    /// not even be read as text): the call still counts in the round, and
+    /// gets this answer in its place unless the round refuses it.
+    pub answered: Option<&'a ToolResult>,
 }
 
 impl<'a> RoundCall<'a> {
     /// A call of `tool` with `arguments`.
     pub fn new(tool: &'a str, arguments: &'a str) -> Self {
-        Self { tool, arguments }
+        Self {
+            tool,
+            arguments,
+            answered: None,
+        }
+    }
+
+    /// A call of `tool` the host answered itself with `answer` (arguments
+    /// that are not text); it keeps its place and counts in the round.
+    pub fn answered(tool: &'a str, answer: &'a ToolResult) -> Self {
+        Self {
+            tool,
+            arguments: "",
+            answered: Some(answer),
+        }
     }
 }
 
@@ -73,8 +91,8 @@ impl TodoWriteService {
                 .profile
                 .round_refusal(call.tool)
                 .filter(|_| count(call.tool) > 1);
-            results.push(match refusal {
-                Some(text) => ToolResult {
+            results.push(match (refusal, call.answered) {
+                (Some(text), _) => ToolResult {
                     is_error: true,
                     content: text.to_owned(),
                     details: Details::of(&RoundRefusal {
@@ -85,7 +103,8 @@ impl TodoWriteService {
                         },
                     }),
                 },
-                None => match self
+                (None, Some(answer)) => answer.clone(),
+                (None, None) => match self
                     .call_with(conversation, call.tool, call.arguments, options)
                     .await
                 {

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ._types import ToolResult
+
 
 class TodokitError(Exception):
     """Every error todokit raises (a model's bad arguments are not errors:
@@ -17,7 +19,21 @@ class UnknownToolError(TodokitError, LookupError):
 
 
 class StoreError(TodokitError, OSError):
-    """The store could not be read or written; nothing was stored."""
+    """The store could not be read or written; nothing was stored by the
+    call that failed.
+
+    When the failure ended a round (:meth:`Todokit.call_round`), ``index``
+    is the position of that call in the calls given, and ``answered`` the
+    results of the calls before it, in order: what they stored stays
+    stored, and the calls after ``index`` did not run. Otherwise ``index``
+    is ``None`` and ``answered`` empty."""
+
+    index: int | None = None
+    answered: list[ToolResult]
+
+    def __init__(self, *args: object) -> None:
+        super().__init__(*args)
+        self.answered = []
 
 
 class UncertainCommitError(StoreError):
@@ -41,6 +57,12 @@ _BY_CODE: dict[str, type[TodokitError]] = {
 
 
 def translate(error: Exception) -> TodokitError:
-    """The exception of the tree for a native error ``(code, message)``."""
+    """The exception of the tree for a native error ``(code, message)``,
+    or ``(code, message, index, answered)`` for one that ended a round."""
     code, message = (tuple(error.args) + ("", ""))[:2]
-    return _BY_CODE.get(str(code), TodokitError)(str(message))
+    translated = _BY_CODE.get(str(code), TodokitError)(str(message))
+    if isinstance(translated, StoreError) and len(error.args) == 4:
+        index, answered = error.args[2], error.args[3]
+        translated.index = int(index)
+        translated.answered = [ToolResult(content, is_error, details) for content, is_error, details in answered]
+    return translated
