@@ -244,3 +244,121 @@ fn a_session_ended_on_one_process_ends_on_every_process() {
     }
     assert_eq!(statuses, vec![([200, 200], 204, [404, 404]); 2]);
 }
+
+/// A TCP relay on loopback to `target` that can be cut: every connection
+/// through it, and the relay itself, end at once (a database gone away).
+struct Relay {
+    port: u16,
+    cut: std::sync::Arc<std::sync::Mutex<Vec<std::net::TcpStream>>>,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl Relay {
+    fn start(target: String) -> Self {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a relay port");
+        let port = listener.local_addr().map(|a| a.port()).unwrap_or_default();
+        let cut = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let (streams, stopped) = (cut.clone(), stop.clone());
+        std::thread::spawn(move || {
+            for client in listener.incoming() {
+                if stopped.load(std::sync::atomic::Ordering::SeqCst) {
+                    return;
+                }
+                let (Ok(client), Ok(server)) = (client, std::net::TcpStream::connect(&target)) else {
+                    continue;
+                };
+                let pairs = [
+                    (client.try_clone(), server.try_clone()),
+                    (server.try_clone(), client.try_clone()),
+                ];
+                if let Ok(mut kept) = streams.lock() {
+                    kept.extend([client, server]);
+                }
+                for pair in pairs {
+                    if let (Ok(mut from), Ok(mut to)) = pair {
+                        std::thread::spawn(move || std::io::copy(&mut from, &mut to));
+                    }
+                }
+            }
+        });
+        Self { port, cut, stop }
+    }
+
+    /// Ends every connection and takes no more.
+    fn cut(&self) {
+        self.stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        if let Ok(mut kept) = self.cut.lock() {
+            for stream in kept.drain(..) {
+                let _ = stream.shutdown(std::net::Shutdown::Both);
+            }
+        }
+        // Wake the accepting thread so it sees the stop (and refuse after).
+        let _ = std::net::TcpStream::connect(("127.0.0.1", self.port));
+    }
+}
+
+#[test]
+fn a_tenant_reads_that_the_database_is_gone_never_where_it_is() {
+    let url = tls_url();
+    let (before, after) = url
+        .split_once("@localhost:")
+        .expect("the TLS URL names localhost:PORT");
+    let (port, rest) = after.split_once('/').unwrap_or((after, ""));
+    let relay = Relay::start(format!("localhost:{port}"));
+    let relayed = format!("{before}@localhost:{}/{rest}", relay.port);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let tokens = dir.path().join("tokens");
+    std::fs::write(&tokens, "t-acme acme\n").expect("token file");
+    let server = Server::start(
+        std::path::Path::new(&relayed),
+        &["--token-file", tokens.to_str().unwrap_or_default()],
+    );
+    let auth = [("Authorization", "Bearer t-acme")];
+    let session = open_session(&server, &auth);
+    let mut headers = auth.to_vec();
+    headers.push(("Mcp-Session-Id", &session));
+    headers.push(("Mcp-Protocol-Version", "2025-11-25"));
+    let conversation = format!("gone-{}", std::process::id());
+    let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": "TodoWrite", "arguments": write(0), "_meta": {"todokit/conversation": conversation}}});
+    let stored = message(&post(&server, &headers, &call))["result"]["isError"].clone();
+
+    relay.cut();
+    let answers = [
+        post(&server, &headers, &call),
+        request(&server.address, "GET", "/api/conversations", &auth, None),
+        request(
+            &server.address,
+            "GET",
+            &format!("/api/conversations/{conversation}"),
+            &auth,
+            None,
+        ),
+    ];
+    let texts: Vec<String> = answers.iter().map(|reply| reply.body.clone()).collect();
+    let places = [
+        "localhost".to_owned(),
+        "127.0.0.1".to_owned(),
+        port.to_owned(),
+        relay.port.to_string(),
+        "todokit_test".to_owned(),
+        "ca.pem".to_owned(),
+    ];
+    let actual: Vec<(bool, bool)> = texts
+        .iter()
+        .map(|text| {
+            (
+                places.iter().any(|place| text.contains(place.as_str())),
+                text.contains("request r-"),
+            )
+        })
+        .collect();
+    let statuses: Vec<u16> = answers.iter().map(|reply| reply.status).collect();
+    let code = answers[0].json()["error"]["code"].clone();
+    assert_eq!(
+        (stored, statuses, code),
+        (json!(false), vec![503, 500, 200], json!(-32603))
+    );
+    assert_eq!(actual, vec![(false, true); 3], "{texts:#?}");
+}

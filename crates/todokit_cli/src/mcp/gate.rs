@@ -17,6 +17,8 @@ pub const PARSE_ERROR: i64 = -32700;
 pub const INVALID_REQUEST: i64 = -32600;
 /// JSON-RPC's code for a known method called with the wrong parameters.
 pub const INVALID_PARAMS: i64 = -32602;
+/// JSON-RPC's code for a failure of the server's own (its store).
+pub const INTERNAL_ERROR: i64 = -32603;
 
 /// The rmcp release the list of client methods and the stdio fast path (which
 /// answers `tools/call` with the bytes rmcp would write) were checked

@@ -22,8 +22,8 @@ mod stateless;
 mod stdio;
 
 pub use gate::{
-    INVALID_PARAMS, INVALID_REQUEST, MAX_MESSAGE_VALUES, PARSE_ERROR, RMCP_VERSION, Verdict, classify,
-    error_reply, is_initialize, is_listen, too_many_values,
+    INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, MAX_MESSAGE_VALUES, PARSE_ERROR, RMCP_VERSION, Verdict,
+    classify, error_reply, is_initialize, is_listen, too_many_values,
 };
 pub use live::{MAX_FOLLOWED_CONVERSATIONS, MAX_LISTENS};
 pub use resources::{CONVERSATION_URI_PREFIX, RESOURCES_PAGE_SIZE, SUMMARY_META_KEY, conversation_uri};

@@ -444,9 +444,11 @@ async fn check_owner(endpoints: &Endpoints, id: &str, caller: &Caller) -> Result
         // Another caller's.
         Ok(Some(_)) => Err(not_found()),
         // The database's particulars stay in the server's log.
-        Err(error) => Err(refuse(
+        Err(error) => Err(super::message::refused(
             StatusCode::SERVICE_UNAVAILABLE,
-            &format!(
+            None,
+            todokit_cli::mcp::INTERNAL_ERROR,
+            format!(
                 "the session cannot be looked up now; the server's log has it as {}",
                 super::tenancy::log_veiled(&error)
             ),
