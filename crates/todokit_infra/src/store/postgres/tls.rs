@@ -284,6 +284,57 @@ mod tests {
     }
 
     #[test]
+    fn every_tls_setup_refusal_is_pinned() {
+        let dir = std::env::temp_dir().join(format!("todokit-tls-words-{}", std::process::id()));
+        let _ = std::fs::create_dir_all(&dir);
+        let garbled = dir.join("garbled.pem");
+        let empty = dir.join("empty.pem");
+        let _ = std::fs::write(
+            &garbled,
+            "-----BEGIN CERTIFICATE-----\nnot base64 at all!\n-----END CERTIFICATE-----\n",
+        );
+        let _ = std::fs::write(&empty, "no certificate here\n");
+        let with_root = |path: &std::path::Path| TlsSettings {
+            verify: Verify::ChainAndHost,
+            root_cert: Some(path.to_owned()),
+        };
+        let refusals = [
+            (
+                "an unknown sslmode",
+                split_url("postgres://u@h/db?sslmode=always").err(),
+            ),
+            (
+                "a keyword string's unknown sslmode",
+                split_url("host=h sslmode=maybe").err(),
+            ),
+            (
+                "an sslrootcert that is not there",
+                connector(&with_root(std::path::Path::new("/nonexistent/ca.pem"))).err(),
+            ),
+            (
+                "an sslrootcert that is not PEM",
+                connector(&with_root(&garbled)).err(),
+            ),
+            (
+                "an sslrootcert with no certificate",
+                connector(&with_root(&empty)).err(),
+            ),
+        ];
+        let _ = std::fs::remove_dir_all(&dir);
+        let folder = dir.display().to_string();
+        let actual = refusals
+            .iter()
+            .map(|(case, refusal)| {
+                let words = refusal.as_deref().unwrap_or("(accepted)").replace(&folder, "DIR");
+                format!("{case}: {words}")
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        crate::test_support::snapshot_settings()
+            .bind(|| insta::assert_snapshot!("postgres_tls_refusals", actual));
+    }
+
+    #[test]
     fn an_unknown_sslmode_is_named() {
         let actual = split_url("postgres://u@h/db?sslmode=always").unwrap_err();
         assert_eq!(
