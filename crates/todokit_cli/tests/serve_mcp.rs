@@ -46,15 +46,28 @@ fn the_typescript_client_lists_and_calls_every_profile_over_http() {
     let server = Server::start(&store, &[]);
     let mut actual = Vec::new();
     let mut expected = Vec::new();
+    // One node process visits every profile's endpoint in turn.
+    let mut client: Option<NodeClient> = None;
     for profile in todokit::profiles::all() {
         let name = profile.name();
         let conversation = format!("ex-{name}");
         let headers = json!({"Todokit-Conversation": conversation});
-        let mut client = connect(&server.url(&format!("/mcp/{name}")), &headers, "legacy");
-        let tools = ask(&mut client, json!({"do": "tools"}), "tools");
+        let url = server.url(&format!("/mcp/{name}"));
+        let client = match client.as_mut() {
+            Some(client) => {
+                ask(
+                    client,
+                    json!({"do": "connect", "url": url, "headers": headers}),
+                    "connected",
+                );
+                client
+            }
+            None => client.insert(connect(&url, &headers, "legacy")),
+        };
+        let tools = ask(client, json!({"do": "tools"}), "tools");
         let example = profile.example().expect("every profile has an example");
         let call = json!({"do": "call", "name": example.tool, "arguments": serde_json::from_str::<Value>(example.arguments).unwrap_or_default()});
-        let called = ask(&mut client, call, "called");
+        let called = ask(client, call, "called");
         actual.push(json!({
             "profile": name,
             "tools": tools,

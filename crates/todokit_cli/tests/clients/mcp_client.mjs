@@ -18,6 +18,9 @@
 //   {"do":"tools"}             -> {"tools": [TOOL...]}
 //   {"do":"call","name":N,"arguments":A,"meta":M} -> {"called": RESULT}
 //   {"do":"session"}           -> {"session": ID or null}
+//   {"do":"connect","url":U,"headers":H} -> {"connected": NAME, "era": ERA}
+//     (closes this client and connects a new one to another URL, so one
+//     node process serves a test that visits many endpoints)
 // (`legacy` subscribes to each URI in turn and stops at the first refusal;
 // `modern` opens one listen for them all, and `unfollow` closes the listen
 // opened with the same URIs.)
@@ -33,17 +36,28 @@ const [todokit, store, era] = process.argv.slice(2);
 const say = (message) => process.stdout.write(JSON.stringify(message) + "\n");
 
 const options = era === "modern" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {};
-const client = new Client({ name: "todokit-test-mcp-client", version: "1.0.0" }, options);
-client.setNotificationHandler("notifications/resources/updated", (notification) => {
-  say({ updated: notification.params.uri });
-});
-client.setNotificationHandler("notifications/resources/list_changed", () => {
-  say({ listChanged: true });
-});
 
-const transport = todokit.startsWith("http")
-  ? new StreamableHTTPClientTransport(new URL(todokit), { requestInit: { headers: JSON.parse(store) } })
-  : new StdioClientTransport({ command: todokit, args: ["--store", store, "mcp"], stderr: "inherit" });
+/** A new client, its notifications printed as they come. */
+function newClient() {
+  const made = new Client({ name: "todokit-test-mcp-client", version: "1.0.0" }, options);
+  made.setNotificationHandler("notifications/resources/updated", (notification) => {
+    say({ updated: notification.params.uri });
+  });
+  made.setNotificationHandler("notifications/resources/list_changed", () => {
+    say({ listChanged: true });
+  });
+  return made;
+}
+
+/** The transport to `target` (a URL, sending `headers`, or a todokit binary on `store`). */
+function transportTo(target, headers) {
+  return target.startsWith("http")
+    ? new StreamableHTTPClientTransport(new URL(target), { requestInit: { headers } })
+    : new StdioClientTransport({ command: target, args: ["--store", store, "mcp"], stderr: "inherit" });
+}
+
+let client = newClient();
+let transport = transportTo(todokit, todokit.startsWith("http") ? JSON.parse(store) : {});
 const listens = new Map();
 
 async function run(command) {
@@ -77,6 +91,14 @@ async function run(command) {
     const params = { name: command.name, arguments: command.arguments ?? {} };
     if (command.meta !== undefined) params._meta = command.meta;
     return { called: await client.callTool(params) };
+  }
+  if (command.do === "connect") {
+    await client.close();
+    listens.clear();
+    client = newClient();
+    transport = transportTo(command.url, command.headers ?? {});
+    await client.connect(transport);
+    return { connected: client.getServerVersion()?.name ?? null, era };
   }
   if (command.do === "session") {
     return { session: transport.sessionId ?? null };
