@@ -79,8 +79,8 @@ pub mod app {
         Replay, RoundCall, SUBSCRIBE_POLL_INTERVAL, SchemaTarget, ServiceError, SizeLimits, StoreError,
         StoredConversation, Subscription, TodoWriteService, Tool, ToolError, ToolMetadata, ToolOperation,
         ToolResult, TurnConfig, TurnCounters, TurnEnd, TurnPolicy, TypedTool, Upstream, UserAction, UserEdit,
-        UserEditError, VALUES_PER_ITEM, Wake, WatchGuard, end_of_turn_reminder, json_kind, json_values_over,
-        parse_arguments, replay, stale_list_reminder, user_edit_reminder,
+        UserEditError, VALUES_PER_ITEM, Wake, WatchGuard, end_of_turn_reminder, json_kind, json_string_end,
+        json_values_over, parse_arguments, replay, stale_list_reminder, user_edit_reminder,
     };
 }
 

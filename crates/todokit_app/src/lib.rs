@@ -33,7 +33,7 @@ pub mod wire;
 pub use arguments::ALIASES_KEY;
 pub use arguments::{
     ARRAY_SLACK, ArgumentError, CompiledSchema, ITEM_TEXT_BYTES, Leniency, ROOT_FIELD, SizeLimits,
-    VALUES_PER_ITEM, json_kind, json_values_over, parse_arguments,
+    VALUES_PER_ITEM, json_kind, json_string_end, json_values_over, parse_arguments,
 };
 pub use clock::{Clock, ManualClock};
 pub use context::{ConversationContext, StoreError, StoredConversation, Wake, WatchGuard};

@@ -37,7 +37,9 @@ pub use guard::decode_well_formed;
 use leniency::TEXT_SYNONYMS;
 pub use leniency::{ALIASES_KEY, ID_KEY, Leniency};
 pub use parse::{ArgumentError, ROOT_FIELD, decode, kind as json_kind, parse_arguments};
-pub use sizes::{ARRAY_SLACK, ITEM_TEXT_BYTES, SizeLimits, VALUES_PER_ITEM, json_values_over};
+pub use sizes::{
+    ARRAY_SLACK, ITEM_TEXT_BYTES, SizeLimits, VALUES_PER_ITEM, json_string_end, json_values_over,
+};
 pub(crate) use sizes::{nul_in_value, refused_text, refused_value};
 
 /// `args` brought into the shape `schema` describes where `leniency`

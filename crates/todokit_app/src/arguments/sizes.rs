@@ -133,6 +133,19 @@ pub fn nul_in_value(value: &Value) -> Option<ArgumentError> {
     walk(value, None, String::new(), &SizeLimits::NONE, 0)
 }
 
+/// The fields that carry prose beside a task (why it is blocked, a note,
+/// an explanation), whose own cap is the item cap: their refusal does not
+/// name a task's cap, which does not hold for them.
+const FREE_TEXT_FIELDS: [&str; 6] = ["reason", "note", "notes", "description", "explanation", "details"];
+
+/// Whether the text at `path` (`a.b[3].reason`) is one of the
+/// [`FREE_TEXT_FIELDS`].
+fn is_free_text(path: &str) -> bool {
+    let leaf = path.rsplit('.').next().unwrap_or(path);
+    let leaf = leaf.split('[').next().unwrap_or(leaf);
+    FREE_TEXT_FIELDS.contains(&leaf)
+}
+
 /// How deeply a list sent as text inside a list sent as text is read.
 const MAX_TEXT_NESTING: usize = 2;
 
@@ -160,7 +173,7 @@ fn walk(
                         "{} bytes of UTF-8 were sent; at most {cap} bytes are allowed",
                         text.len()
                     );
-                    if cap == limits.item_text_bytes && limits.task_text_bytes < cap {
+                    if cap == limits.item_text_bytes && limits.task_text_bytes < cap && !is_free_text(&path) {
                         message.push_str(&format!(
                             ", and a task's text may have at most {}",
                             limits.task_text_bytes
@@ -257,7 +270,7 @@ fn skim_fits(text: &[u8], limits: &SizeLimits) -> bool {
         match byte {
             b'"' => {
                 let start = at;
-                let Some(after) = past_string(text, at) else {
+                let Some(after) = json_string_end(text, at) else {
                     return true;
                 };
                 at = after;
@@ -294,10 +307,13 @@ fn skim_fits(text: &[u8], limits: &SizeLimits) -> bool {
 
 /// Where the JSON string whose text starts at `at` (just past its opening
 /// quote) ends: the index just past its closing quote, escapes skipped;
-/// `None` when it never closes.
-fn past_string(text: &[u8], mut at: usize) -> Option<usize> {
+/// `None` when it never closes. Every raw-text pass over JSON (the size
+/// gate's here, the MCP servers' nesting count) skips strings with this.
+pub fn json_string_end(text: &[u8], mut at: usize) -> Option<usize> {
     loop {
-        let found = text.get(at..)?.iter().position(|b| matches!(b, b'"' | b'\\'))?;
+        // Strings are most of a call's bytes: memchr finds the next quote
+        // or backslash many bytes at a time.
+        let found = memchr::memchr2(b'"', b'\\', text.get(at..)?)?;
         let escape = text[at + found] == b'\\';
         at += found + 1;
         if !escape {
@@ -320,7 +336,7 @@ pub fn json_values_over(text: &[u8], limit: usize) -> bool {
     {
         at += found;
         if text[at] == b'"' {
-            let Some(after) = past_string(text, at + 1) else {
+            let Some(after) = json_string_end(text, at + 1) else {
                 return false;
             };
             at = after;

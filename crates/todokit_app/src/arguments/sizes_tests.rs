@@ -193,3 +193,20 @@ fn a_call_of_millions_of_tiny_values_is_refused_before_it_is_parsed() {
     let expected = vec![Some(message.to_owned()), Some(message.to_owned())];
     assert_eq!(actual, expected);
 }
+
+#[test]
+fn a_string_ends_past_its_closing_quote_whatever_it_escapes() {
+    let fixture: [(&[u8], usize); 5] = [
+        (br#""plain" rest"#, 1),
+        (br#""say \"hi\"" rest"#, 1),
+        (br#""back\\" rest"#, 1),
+        (br#""never closed"#, 1),
+        (br#""ends with a lone \"#, 1),
+    ];
+    let actual: Vec<Option<usize>> = fixture
+        .iter()
+        .map(|(text, at)| json_string_end(text, *at))
+        .collect();
+    let expected = vec![Some(7), Some(12), Some(8), None, None];
+    assert_eq!(actual, expected);
+}

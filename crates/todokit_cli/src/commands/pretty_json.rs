@@ -13,6 +13,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 use serde_json::ser::{Formatter, PrettyFormatter};
+use todokit::app::json_string_end;
 
 /// `value` as pretty JSON, details indented in place.
 pub fn to_string_pretty<T: Serialize>(value: &T) -> serde_json::Result<String> {
@@ -64,21 +65,9 @@ fn write_indented<W: ?Sized + Write>(writer: &mut W, fragment: &str, depth: usiz
                 // the characters that are structure outside it.
                 // (A fragment is valid JSON, so its strings end; one that
                 // did not would be copied to the end.)
-                let mut end = i + 1;
-                loop {
-                    match memchr::memchr2(b'"', b'\\', &bytes[end.min(bytes.len())..]) {
-                        Some(at) if bytes[end + at] == b'"' => {
-                            end += at + 1;
-                            break;
-                        }
-                        Some(at) => end += at + 2,
-                        None => {
-                            end = bytes.len();
-                            break;
-                        }
-                    }
-                }
-                let end = end.min(bytes.len());
+                let end = json_string_end(bytes, i + 1)
+                    .unwrap_or(bytes.len())
+                    .min(bytes.len());
                 writer.write_all(&bytes[i..end])?;
                 i = end;
                 continue;

@@ -9,7 +9,7 @@ use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
-use todokit::app::{json_kind, json_values_over};
+use todokit::app::{json_kind, json_string_end, json_values_over};
 
 /// JSON-RPC's code for text that is not JSON.
 pub const PARSE_ERROR: i64 = -32700;
@@ -206,29 +206,19 @@ const QUICK_MAX_DEPTH: usize = 64;
 
 /// How deeply arrays and objects nest in the JSON `text`, counted up to
 /// one past `limit` (a deeper text is refused whatever its depth). Strings
-/// are skipped to their closing quote with `memchr`: they are most of a
-/// tool call's bytes, and only the brackets outside them count.
+/// are skipped to their closing quote (`json_string_end`, the size gate's
+/// own skipper): they are most of a tool call's bytes, and only the
+/// brackets outside them count.
 fn nesting_depth(text: &str, limit: usize) -> usize {
     let bytes = text.as_bytes();
     let (mut depth, mut deepest, mut at) = (0usize, 0usize, 0usize);
     while let Some(&byte) = bytes.get(at) {
         at += 1;
         match byte {
-            b'"' => loop {
-                // The next quote or backslash; a backslash escapes the byte
-                // after it. A string left open ends the scan.
-                let Some(found) = bytes
-                    .get(at..)
-                    .and_then(|rest| memchr::memchr2(b'"', b'\\', rest))
-                else {
-                    return deepest;
-                };
-                let escape = bytes[at + found] == b'\\';
-                at += found + 1;
-                if !escape {
-                    break;
-                }
-                at += 1;
+            // A string left open ends the scan.
+            b'"' => match json_string_end(bytes, at) {
+                Some(end) => at = end,
+                None => return deepest,
             },
             b'[' | b'{' => {
                 depth += 1;

@@ -176,10 +176,8 @@ fn texts_or_lists_beyond_the_limits_are_refused_whole_and_never_quoted_back() {
         .collect();
     let refused = |problem: &str| (true, (true, vec![problem.to_owned()], None));
     let expected = vec![
-        refused(
-            "reason: 8193 bytes of UTF-8 were sent; at most 8192 bytes are allowed, and a task's text may have at most \
-             1024",
-        ),
+        // A reason is no task: its refusal names its own cap only.
+        refused("reason: 8193 bytes of UTF-8 were sent; at most 8192 bytes are allowed"),
         // Past 8 KiB the size gate refuses before the tool reads the task,
         // naming the task's own cap too.
         refused(
