@@ -327,18 +327,9 @@ async fn a_refused_call_of_any_shape_takes_memory_in_proportion_to_its_size() {
     let (child, mut stdin, mut lines) = raw_server(store.path()).await;
     let pid = child.id().unwrap_or_default();
     let resting = status_kib(pid, "VmRSS");
-    let budget = 3_800_000usize;
-    let nested = format!("[{}0]", "[[[[0]]]],".repeat(budget / 10));
-    let flat = format!("[{}0]", "0,".repeat(budget / 2));
-    let keys = format!(
-        "{{{}\"end\":0}}",
-        (0..budget / 14)
-            .map(|i| format!("\"k{i:09}\":0,"))
-            .collect::<String>()
-    );
     let mut codes = Vec::new();
     let mut largest = 0usize;
-    for (i, todos) in [nested, flat, keys].iter().enumerate() {
+    for (i, todos) in cli_support::tiny_value_floods().iter().enumerate() {
         for meta in [false, true] {
             let meta = if meta { r#","_meta":{"k":1}"# } else { "" };
             let line = format!(
@@ -355,7 +346,7 @@ async fn a_refused_call_of_any_shape_takes_memory_in_proportion_to_its_size() {
         }
     }
     let peak = status_kib(pid, "VmHWM");
-    let bound_kib = ((8 * largest) as u64 / 1024).max(64 * 1024);
+    let bound_kib = cli_support::memory_bound_kib(largest);
     let grown = peak.saturating_sub(resting);
     drop(stdin);
     // The plain path refuses as a tool result (`isError`), the full reading

@@ -535,17 +535,7 @@ fn a_refused_message_of_any_shape_takes_memory_in_proportion_to_its_size() {
         ("Mcp-Protocol-Version", "2025-11-25"),
     ];
     let resting = cli_support::status_kib(server.pid(), "VmRSS");
-    let budget = 3_800_000usize;
-    let shapes = [
-        format!("[{}0]", "[[[[0]]]],".repeat(budget / 10)),
-        format!("[{}0]", "0,".repeat(budget / 2)),
-        format!(
-            "{{{}\"end\":0}}",
-            (0..budget / 14)
-                .map(|i| format!("\"k{i:09}\":0,"))
-                .collect::<String>()
-        ),
-    ];
+    let shapes = cli_support::tiny_value_floods();
     let mut largest = 0;
     let statuses: Vec<(u16, Value)> = shapes
         .iter()
@@ -562,7 +552,7 @@ fn a_refused_message_of_any_shape_takes_memory_in_proportion_to_its_size() {
         })
         .collect();
     let grown = cli_support::status_kib(server.pid(), "VmHWM").saturating_sub(resting);
-    let bound = ((8 * largest) as u64 / 1024).max(64 * 1024);
+    let bound = cli_support::memory_bound_kib(largest);
     assert_eq!(statuses, vec![(400, json!(-32600)); 3]);
     assert!(grown <= bound, "grew {grown} KiB (bound {bound} KiB)");
 }

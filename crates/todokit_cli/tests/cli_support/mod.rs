@@ -106,3 +106,27 @@ pub fn status_kib(pid: u32, field: &str) -> u64 {
         .and_then(|rest| rest.split_whitespace().next()?.parse().ok())
         .unwrap_or(0)
 }
+
+/// The `todos` values of the shapes that once took a hundred times their
+/// size as a tree (millions of tiny values: nested arrays, a flat array,
+/// an object of keys), each about 3.8 MB, so a message holding one stays
+/// just under the 4 MiB message cap.
+pub fn tiny_value_floods() -> [String; 3] {
+    let budget = 3_800_000usize;
+    [
+        format!("[{}0]", "[[[[0]]]],".repeat(budget / 10)),
+        format!("[{}0]", "0,".repeat(budget / 2)),
+        format!(
+            "{{{}\"end\":0}}",
+            (0..budget / 14)
+                .map(|i| format!("\"k{i:09}\":0,"))
+                .collect::<String>()
+        ),
+    ]
+}
+
+/// How much (KiB) a process may grow above where it rested while refusing
+/// messages of at most `largest` bytes: 8 times that, or 64 MiB.
+pub fn memory_bound_kib(largest: usize) -> u64 {
+    ((8 * largest) as u64 / 1024).max(64 * 1024)
+}
