@@ -367,9 +367,7 @@ fn a_revoked_token_loses_every_stream_within_two_seconds() {
     // Both open before the token goes.
     assert!(!acme_mcp.ended_within(Duration::from_millis(300)));
     std::fs::write(&file, "t-initech initech\n").expect("token file rewritten");
-    let _ = std::process::Command::new("kill")
-        .args(["-HUP", &server.pid().to_string()])
-        .status();
+    server.hang_up();
     let start = Instant::now();
     let ended = (
         acme_board.ended_within(Duration::from_secs(2)),

@@ -12,7 +12,7 @@ mod cli_support;
 mod node_support;
 mod serve_support;
 use node_support::{NodeClient, ask};
-use serve_support::{Events, Reply, Server, request, todo, todokit, write_todos};
+use serve_support::{Events, Reply, Server, poll_until, request, todo, todokit, write_todos};
 
 const ACME: &str = "Bearer t-acme";
 const INITECH: &str = "Bearer t-initech";
@@ -350,18 +350,11 @@ fn a_missing_token_file_stops_the_start_and_sighup_reads_it_again() {
     let server = Server::start(&store, &["--token-file", tokens.to_str().unwrap_or_default()]);
     let before = get(&server, "/api/conversations", "Bearer t-new").status;
     std::fs::write(&tokens, "t-acme acme\nt-new newcomer\n").expect("token file");
-    let sent = std::process::Command::new("kill")
-        .args(["-HUP", &server.pid().to_string()])
-        .status()
-        .is_ok_and(|s| s.success());
-    let mut after = 0;
-    for _ in 0..50 {
-        after = get(&server, "/api/conversations", "Bearer t-new").status;
-        if after == 200 {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    let sent = server.hang_up();
+    let after = poll_until(
+        || get(&server, "/api/conversations", "Bearer t-new").status,
+        |s| *s == 200,
+    );
     let gone = get(&server, "/api/conversations", INITECH).status;
     assert_eq!((before, sent, after, gone), (401, true, 200, 401));
 }
@@ -418,18 +411,8 @@ fn each_person_signs_in_with_their_own_token_until_it_is_revoked() {
 
     // The token leaves the file: its cookie signs in no more.
     std::fs::write(&tokens, "t-initech initech\n").expect("token file");
-    let sent = std::process::Command::new("kill")
-        .args(["-HUP", &server.pid().to_string()])
-        .status()
-        .is_ok_and(|s| s.success());
-    let mut after = 0;
-    for _ in 0..50 {
-        after = with(&acme_cookie).0;
-        if after == 401 {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    let sent = server.hang_up();
+    let after = poll_until(|| with(&acme_cookie).0, |s| *s == 401);
     let actual = (
         page.status,
         page.header("content-security-policy").map(str::to_owned),

@@ -20,7 +20,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
 use super::tenancy::Scope;
-use super::tenants::{Caller, TokenFile};
+use super::tenants::{Caller, TokenFile, hmac_hex};
 
 /// The cookie a signed-in browser carries.
 const COOKIE: &str = "todokit_session";
@@ -304,16 +304,7 @@ fn same(given: &[u8], expected: &[u8]) -> bool {
 /// The sign-in cookie's value for `token`: HMAC-SHA-256 keyed with the token
 /// over a fixed label, as hex.
 fn session_of(token: &str) -> Option<String> {
-    use hmac::{KeyInit, Mac};
-    let mut mac = hmac::Hmac::<sha2::Sha256>::new_from_slice(token.as_bytes()).ok()?;
-    mac.update(b"todokit serve: the board's sign-in cookie");
-    Some(
-        mac.finalize()
-            .into_bytes()
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect(),
-    )
+    hmac_hex(token.as_bytes(), b"todokit serve: the board's sign-in cookie")
 }
 
 /// 128 random bits as hex, from the system's generator.

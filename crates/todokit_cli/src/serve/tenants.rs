@@ -101,10 +101,15 @@ fn digest(token: &str) -> [u8; 32] {
 /// process with the same token file; a browser holding it is that token's
 /// caller until the token leaves the file.
 fn cookie_of(digest: &[u8; 32]) -> Option<String> {
+    hmac_hex(digest, b"todokit serve: a tenant's board sign-in cookie")
+}
+
+/// HMAC-SHA-256 of `label` keyed with `key`, as hex (`None` never comes:
+/// HMAC takes a key of any length).
+pub fn hmac_hex(key: &[u8], label: &[u8]) -> Option<String> {
     use hmac::{KeyInit, Mac};
-    // HMAC takes a key of any length: this never fails.
-    let mut mac = hmac::Hmac::<Sha256>::new_from_slice(digest).ok()?;
-    mac.update(b"todokit serve: a tenant's board sign-in cookie");
+    let mut mac = hmac::Hmac::<Sha256>::new_from_slice(key).ok()?;
+    mac.update(label);
     Some(
         mac.finalize()
             .into_bytes()

@@ -70,6 +70,14 @@ impl Server {
         self.child.id()
     }
 
+    /// Sends SIGHUP (read the token file again): whether it was sent.
+    pub fn hang_up(&self) -> bool {
+        std::process::Command::new("kill")
+            .args(["-HUP", &self.pid().to_string()])
+            .status()
+            .is_ok_and(|status| status.success())
+    }
+
     /// Sends the server `signal` (`TERM`, `INT`) and waits for it to end:
     /// whether it exited by itself with status 0.
     pub fn stop_with(&mut self, signal: &str) -> bool {
@@ -479,4 +487,18 @@ fn decode_base64(text: &str) -> Vec<u8> {
         }
     }
     out
+}
+
+/// `look()` asked every 100 ms until `done` accepts what it says (at most
+/// 5 s): the last answer.
+pub fn poll_until<T>(mut look: impl FnMut() -> T, done: impl Fn(&T) -> bool) -> T {
+    let mut seen = look();
+    for _ in 0..50 {
+        if done(&seen) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+        seen = look();
+    }
+    seen
 }
