@@ -284,3 +284,97 @@ fn a_tenant_with_its_share_of_bodies_arriving_is_refused_more_and_others_are_ser
     );
     assert_eq!(actual, expected);
 }
+
+/// The server's open file descriptors.
+fn descriptors(server: &Server) -> usize {
+    std::fs::read_dir(format!("/proc/{}/fd", server.pid())).map_or(0, |entries| entries.count())
+}
+
+#[test]
+fn a_flood_of_sessionless_listens_holds_at_most_the_quotas() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let tokens = dir.path().join("tokens");
+    std::fs::write(&tokens, "t-acme acme\n").expect("token file");
+    let args = [
+        "--token-file",
+        tokens.to_str().unwrap_or_default(),
+        "--max-connections",
+        "64",
+    ];
+    let server = Server::start(&dir.path().join("store"), &args);
+    let resting = (
+        descriptors(&server),
+        cli_support::status_kib(server.pid(), "VmRSS"),
+    );
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "subscriptions/listen", "params": {
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientInfo": {"name": "flood", "version": "1"},
+            "io.modelcontextprotocol/clientCapabilities": {},
+        },
+        "notifications": {"resourcesListChanged": true}}})
+    .to_string();
+    // 100 listens, each on its own connection, none ever closed by the
+    // client (more would wait on the system's accept queue, not the server).
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer t-acme\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nMcp-Protocol-Version: 2026-07-28\r\n\
+         Mcp-Method: subscriptions/listen\r\nContent-Length: {}\r\n\r\n{body}",
+        server.address,
+        body.len()
+    );
+    let flood: Vec<TcpStream> = (0..100)
+        .filter_map(|_| {
+            let mut stream = TcpStream::connect(&server.address).ok()?;
+            stream.write_all(head.as_bytes()).ok()?;
+            Some(stream)
+        })
+        .collect();
+    std::thread::sleep(Duration::from_secs(1));
+    // What each connection heard within a moment: its status, or nothing
+    // (not yet accepted: it waits in the system's backlog).
+    let mut statuses = std::collections::BTreeMap::new();
+    for mut stream in flood.iter() {
+        stream.set_read_timeout(Some(Duration::from_millis(20))).ok();
+        let mut buffer = [0u8; 12];
+        let status = match stream.read(&mut buffer) {
+            Ok(n) if n >= 12 => String::from_utf8_lossy(&buffer[9..12]).into_owned(),
+            _ => "none".to_owned(),
+        };
+        *statuses.entry(status).or_insert(0) += 1;
+    }
+    let held = (
+        descriptors(&server),
+        cli_support::status_kib(server.pid(), "VmRSS"),
+    );
+    drop(flood);
+    // 16 streams held (the token's quota); every other connection refused
+    // (429) or still waiting to be accepted, never more than 64 at once.
+    let held_streams = statuses.get("200").copied().unwrap_or(0);
+    let refused_or_waiting: i32 = statuses
+        .iter()
+        .filter(|(status, _)| *status != "200")
+        .map(|(_, n)| n)
+        .sum();
+    let others: Vec<&String> = statuses
+        .keys()
+        .filter(|s| !["200", "429", "none"].contains(&s.as_str()))
+        .collect();
+    assert_eq!(
+        (held_streams, refused_or_waiting, others),
+        (16, 84, Vec::<&String>::new()),
+        "{statuses:?}"
+    );
+    assert!(
+        held.0 <= resting.0 + 64 + 8,
+        "descriptors {} at rest, {} under the flood",
+        resting.0,
+        held.0
+    );
+    assert!(
+        held.1 <= resting.1 + 64 * 1024,
+        "RSS {} KiB at rest, {} KiB under the flood",
+        resting.1,
+        held.1
+    );
+}
