@@ -163,7 +163,8 @@ fn the_fleet_recipe_starts_two_servers_on_one_database() {
         .map(|port| {
             let address = format!("127.0.0.1:{port}");
             let mut status = 0;
-            for _ in 0..100 {
+            // Up to 30 s: a loaded machine starts two servers on TLS slowly.
+            for _ in 0..300 {
                 if std::net::TcpStream::connect(&address).is_ok() {
                     let headers = [("Host", "todo.example.com")];
                     status = serve_support::request(&address, "GET", "/healthz", &headers, None).status;

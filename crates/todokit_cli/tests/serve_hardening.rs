@@ -242,12 +242,13 @@ fn a_tenant_with_its_share_of_bodies_arriving_is_refused_more_and_others_are_ser
     ];
     let server = Server::start(&dir.path().join("store"), &args);
     let trickling: Vec<TcpStream> = (0..2).map(|_| slow_body(&server, "t-acme")).collect();
-    std::thread::sleep(Duration::from_millis(300));
     let ask = |token: &str| {
         let auth = format!("Bearer {token}");
         serve_support::mcp_initialize(&server.address, &[("Authorization", auth.as_str())])
     };
-    let third = ask("t-acme");
+    // Asked until the server has taken both slow heads in (a loaded machine
+    // takes a moment); with no share at all, every answer would be 200.
+    let third = serve_support::poll_until(|| ask("t-acme"), |reply| reply.status == 429);
     let other = ask("t-initech");
     // A caller without a token is refused from its head: its body is
     // never waited for.
