@@ -20,7 +20,7 @@ impl TurnPolicy {
     /// is open. It goes in as a message of its own right after the summary
     /// ([`Placement::BeforeRequest`]).
     ///
-    /// A profile with its own words for this ([`crate::Profile::with_compaction_text`],
+    /// A profile with its own words for this ([`crate::profile::Profile::with_compaction_text`],
     /// Hermes' preserved task list) gives them instead, as they are: the
     /// agent it reproduces sends them as a message of their own.
     pub fn on_compaction(&self, list: &TodoState) -> Option<Injection> {

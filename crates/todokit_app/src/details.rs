@@ -15,9 +15,9 @@ use todokit_domain::TodoState;
 
 /// Structured details of one call for a UI or a log, as serialized JSON.
 ///
-/// Serializing a [`crate::ToolResult`] with `serde_json` embeds the text as
+/// Serializing a [`crate::tool::ToolResult`] with `serde_json` embeds the text as
 /// it is; [`Details::value`] parses it when a host wants to look inside.
-/// The details of a call made through [`crate::TodoWriteService`] are
+/// The details of a call made through [`crate::service::TodoWriteService`] are
 /// written the first time anything reads them (and then kept); clones
 /// share that one writing.
 #[derive(Clone)]

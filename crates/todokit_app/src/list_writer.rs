@@ -5,7 +5,7 @@
 //!
 //! A profile supplies only its wire types, its field names and its words
 //! by implementing [`ListWriter`], and registers the writer wrapped in
-//! [`ListTool`], which makes it a [`TypedTool`] (and so a [`crate::Tool`]).
+//! [`ListTool`], which makes it a [`TypedTool`] (and so a [`crate::tool::Tool`]).
 
 use std::borrow::Cow;
 
@@ -16,8 +16,10 @@ use serde_json::Value;
 use todokit_domain::{FieldNames, Priority, Replacement, Status, Todo, TodoState, Transition, replace_flat};
 
 use crate::arguments::ArgumentError;
+use crate::details::Details;
 use crate::details::SeqOf;
-use crate::{CallContext, Details, Outcome, ToolError, ToolMetadata, ToolOperation, ToolResult, TypedTool};
+use crate::operation::ToolOperation;
+use crate::tool::{CallContext, Outcome, ToolError, ToolMetadata, ToolResult, TypedTool};
 
 /// A tool that replaces the whole flat list on every call.
 pub trait ListWriter: Send + Sync + 'static {
@@ -79,7 +81,7 @@ pub trait ListWriter: Send + Sync + 'static {
         None
     }
 
-    /// See [`crate::Tool::refusal`]: the problems as they are, unless the
+    /// See [`crate::tool::Tool::refusal`]: the problems as they are, unless the
     /// dialect words some of them itself.
     fn refusal(args: &Value, problems: Vec<ArgumentError>) -> ToolError {
         let _ = args;
@@ -88,7 +90,7 @@ pub trait ListWriter: Send + Sync + 'static {
 }
 
 /// A [`ListWriter`] that is a tool of its own (rather than one command of
-/// a [`crate::CommandTool`]): the name and description the model reads.
+/// a [`crate::tool::CommandTool`]): the name and description the model reads.
 pub trait WriterTool: ListWriter {
     /// The name the model calls it by.
     const NAME: &'static str;
@@ -114,7 +116,7 @@ macro_rules! writer_tool {
 }
 
 /// A [`WriterTool`] as a tool: register `ListTool(MyWriter)` with
-/// [`crate::Profile::tool`].
+/// [`crate::profile::Profile::tool`].
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ListTool<W>(pub W);
 
@@ -136,7 +138,7 @@ impl<W: WriterTool> TypedTool for ListTool<W> {
 /// Runs `W` on `input` as a call of tool `tool`: the list the input
 /// describes replaces the stored one, checked whole, and the result is
 /// formatted from what happened. What a [`ListTool`] runs, and what a
-/// command of a [`crate::CommandTool`] that replaces the list calls.
+/// command of a [`crate::tool::CommandTool`] that replaces the list calls.
 pub fn write_list<W: ListWriter>(
     tool: &'static str,
     mut input: W::Input,

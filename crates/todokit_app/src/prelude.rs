@@ -4,6 +4,8 @@
 //! words, and the domain types a profile maps its wire format onto.
 
 pub use crate::arguments::ArgumentError;
+pub use crate::arguments::Leniency;
+pub use crate::details::Details;
 pub use crate::list_writer::{
     Counts, ListTool, ListWriter, WriterTool, current_details, id_or_position, items_json, list_details,
     read_list, replace_with, todo_with_id, write_list,
@@ -17,7 +19,6 @@ pub use crate::tool::{
 pub use crate::wire::{
     CancellableStatus, NoArguments, ReadWrite, StatusWords, TriStatus, WholeList, WireEnum, WirePriority,
 };
-pub use crate::{Details, Leniency};
 pub use todokit_domain::{
     FieldNames, InProgressPolicy, ItemPath, Limits, ListRules, MergeItem, Priority, Replacement, Status,
     Todo, TodoError, TodoPatch, TodoState, clip, list_some, merge_by_id,

@@ -11,8 +11,10 @@
 use serde_json::Value;
 use todokit_domain::{Timestamp, TodoState};
 
+use crate::arguments::parse_arguments;
+use crate::profile::Profile;
+use crate::tool::CallContext;
 use crate::turn::{CallRecord, TurnPolicy, open_set};
-use crate::{CallContext, Profile, parse_arguments};
 
 /// What a replay rebuilt.
 #[derive(Debug, Clone, PartialEq, Eq)]

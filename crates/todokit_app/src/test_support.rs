@@ -40,22 +40,22 @@ pub const NOW: u64 = 1_700_000_000_000;
 /// Runs tool `tool` of `profile` on `state` at [`NOW`] with a durable store,
 /// through the decoding layer, as the service would.
 pub fn run_tool(
-    profile: &crate::Profile,
+    profile: &crate::profile::Profile,
     tool: &str,
     state: &todokit_domain::TodoState,
     args: &str,
-) -> crate::Outcome {
-    let ctx = crate::CallContext::new(state, NOW, profile.rules()).durable(true);
-    let args = crate::parse_arguments(args).expect("test arguments are JSON");
+) -> crate::tool::Outcome {
+    let ctx = crate::tool::CallContext::new(state, NOW, profile.rules()).durable(true);
+    let args = crate::arguments::parse_arguments(args).expect("test arguments are JSON");
     profile.run(tool, &args, &ctx).expect("the profile has the tool")
 }
 
 /// Runs a sequence of calls of `profile` from an empty list, each on the
 /// state the one before left; gives the last state and every result.
 pub fn run_session(
-    profile: &crate::Profile,
+    profile: &crate::profile::Profile,
     calls: &[(&str, &str)],
-) -> (todokit_domain::TodoState, Vec<crate::ToolResult>) {
+) -> (todokit_domain::TodoState, Vec<crate::tool::ToolResult>) {
     let mut state = todokit_domain::TodoState::new();
     let mut results = Vec::new();
     for (tool, args) in calls {
@@ -69,7 +69,7 @@ pub fn run_session(
 }
 
 /// The message of every problem an error result reports.
-pub fn problem_messages(outcome: &crate::Outcome) -> Vec<String> {
+pub fn problem_messages(outcome: &crate::tool::Outcome) -> Vec<String> {
     outcome.result.details.value()["error"]["problems"]
         .as_array()
         .map(|ps| {
@@ -82,7 +82,7 @@ pub fn problem_messages(outcome: &crate::Outcome) -> Vec<String> {
 
 /// For each argument text of `fixture`, a call of `tool` on an empty list:
 /// whether it stored anything, and the problems it reports.
-pub fn refusals(profile: &crate::Profile, tool: &str, fixture: &[&str]) -> Vec<(bool, Vec<String>)> {
+pub fn refusals(profile: &crate::profile::Profile, tool: &str, fixture: &[&str]) -> Vec<(bool, Vec<String>)> {
     fixture
         .iter()
         .map(|args| {
@@ -94,7 +94,7 @@ pub fn refusals(profile: &crate::Profile, tool: &str, fixture: &[&str]) -> Vec<(
 
 /// What a call came to, whole: whether it was an error, the problems it
 /// reports, and what it stored.
-pub fn verdict(outcome: crate::Outcome) -> (bool, Vec<String>, Option<todokit_domain::TodoState>) {
+pub fn verdict(outcome: crate::tool::Outcome) -> (bool, Vec<String>, Option<todokit_domain::TodoState>) {
     (
         outcome.result.is_error,
         problem_messages(&outcome),
@@ -103,7 +103,7 @@ pub fn verdict(outcome: crate::Outcome) -> (bool, Vec<String>, Option<todokit_do
 }
 
 /// Whether a call was an error, and one field of its details.
-pub fn detail(outcome: &crate::Outcome, key: &str) -> (bool, serde_json::Value) {
+pub fn detail(outcome: &crate::tool::Outcome, key: &str) -> (bool, serde_json::Value) {
     (
         outcome.result.is_error,
         outcome.result.details.value()[key].clone(),
@@ -114,22 +114,22 @@ pub fn detail(outcome: &crate::Outcome, key: &str) -> (bool, serde_json::Value) 
 /// them, at [`NOW`], and what they stored read back. Every profile's tests
 /// use it, so none keeps helpers of its own.
 pub struct ProfileCase {
-    profile: crate::Profile,
+    profile: crate::profile::Profile,
 }
 
 impl ProfileCase {
     /// Tests of `profile`.
-    pub fn new(profile: crate::Profile) -> Self {
+    pub fn new(profile: crate::profile::Profile) -> Self {
         Self { profile }
     }
 
     /// Calls `tool` on an empty list.
-    pub fn call(&self, tool: &str, args: &str) -> crate::Outcome {
+    pub fn call(&self, tool: &str, args: &str) -> crate::tool::Outcome {
         self.call_on(&todokit_domain::TodoState::new(), tool, args)
     }
 
     /// Calls `tool` on `state`.
-    pub fn call_on(&self, state: &todokit_domain::TodoState, tool: &str, args: &str) -> crate::Outcome {
+    pub fn call_on(&self, state: &todokit_domain::TodoState, tool: &str, args: &str) -> crate::tool::Outcome {
         run_tool(&self.profile, tool, state, args)
     }
 
@@ -145,7 +145,7 @@ impl ProfileCase {
 
     /// Each stored task's content and status after `outcome`; `None` when
     /// it stored nothing.
-    pub fn stored(outcome: &crate::Outcome) -> Option<Vec<(String, todokit_domain::Status)>> {
+    pub fn stored(outcome: &crate::tool::Outcome) -> Option<Vec<(String, todokit_domain::Status)>> {
         outcome
             .commit
             .as_ref()
@@ -172,8 +172,11 @@ impl ProfileCase {
 pub struct MapStore(std::sync::Mutex<std::collections::HashMap<String, todokit_domain::TodoState>>);
 
 #[async_trait::async_trait]
-impl crate::ConversationContext for MapStore {
-    async fn load(&self, conversation: &str) -> Result<todokit_domain::TodoState, crate::StoreError> {
+impl crate::context::ConversationContext for MapStore {
+    async fn load(
+        &self,
+        conversation: &str,
+    ) -> Result<todokit_domain::TodoState, crate::context::StoreError> {
         let lists = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         Ok(lists.get(conversation).cloned().unwrap_or_default())
     }
@@ -183,11 +186,11 @@ impl crate::ConversationContext for MapStore {
         conversation: &str,
         expected: u64,
         state: &todokit_domain::TodoState,
-    ) -> Result<(), crate::StoreError> {
+    ) -> Result<(), crate::context::StoreError> {
         let mut lists = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let found = lists.get(conversation).map_or(0, |s| s.version);
         if found != expected {
-            return Err(crate::StoreError::Conflict {
+            return Err(crate::context::StoreError::Conflict {
                 conversation: conversation.to_owned(),
                 expected,
                 found,
@@ -203,11 +206,11 @@ impl crate::ConversationContext for MapStore {
 }
 
 /// A service for the profile called `name` over a [`MapStore`].
-pub fn memory_service(name: &str) -> crate::TodoWriteService {
-    crate::TodoWriteService::new(
+pub fn memory_service(name: &str) -> crate::service::TodoWriteService {
+    crate::service::TodoWriteService::new(
         crate::profiles::by_name(name).expect("the profile exists"),
         std::sync::Arc::new(MapStore::default()),
-        std::sync::Arc::new(crate::ManualClock::new(0)),
+        std::sync::Arc::new(crate::clock::ManualClock::new(0)),
     )
 }
 

@@ -12,7 +12,8 @@ use derive_setters::Setters;
 use serde::{Deserialize, Serialize};
 use todokit_domain::{Notice, TodoState};
 
-use crate::{Profile, end_of_turn_reminder, stale_list_reminder};
+use crate::profile::Profile;
+use crate::reminder::{end_of_turn_reminder, stale_list_reminder};
 
 /// At most this many end-of-turn reminders per user prompt, by default.
 pub const DEFAULT_MAX_END_OF_TURN_REMINDERS: usize = 3;
@@ -152,7 +153,7 @@ impl CallRecord {
 }
 
 /// The policy's memory of the conversation, serializable so a host can keep
-/// it with the conversation (or rebuild it with [`crate::replay`]).
+/// it with the conversation (or rebuild it with [`crate::replay::replay`]).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct TurnCounters {
     /// Tool rounds since the last todo call.
@@ -271,7 +272,7 @@ impl TurnPolicy {
     }
 
     /// The host is about to send the next request; `notices` are what
-    /// [`crate::TodoWriteService::take_notices`] returned. Returns the stale-list
+    /// [`crate::service::TodoWriteService::take_notices`] returned. Returns the stale-list
     /// reminder (once per failed call) and one reminder per hand edit.
     pub fn before_request(&mut self, notices: &[Notice]) -> Vec<Injection> {
         let mut out = Vec::new();

@@ -8,7 +8,8 @@
 //! they have it: the one whose write lands first owns it, and every later
 //! claim sees that owner.
 
-use crate::{Todo, TodoError, clip};
+use crate::error::{TodoError, clip};
+use crate::todo::Todo;
 
 /// What a requested owner does to `task`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -212,7 +212,7 @@ pub enum TodoError {
         chain: String,
     },
     /// A task another agent owns was given a new owner without taking it
-    /// over on purpose (see [`crate::check_claim`]).
+    /// over on purpose (see [`crate::claim::check_claim`]).
     #[error(
         "{field}: task {id} is owned by \"{owner}\", so it was left unchanged: another agent is working on it. \
          Pick another task; to change hands, the owner releases it first ({field} \"\"), or the call takes it over on purpose ({take_over}: true)"

@@ -7,7 +7,7 @@ use serde::Serializer;
 use serde::ser::SerializeMap;
 use serde_json::{Map, Value};
 
-/// The fields [`crate::Todo`] writes itself.
+/// The fields [`crate::todo::Todo`] writes itself.
 pub const TODO_FIELDS: &[&str] = &[
     "content",
     "id",
@@ -26,10 +26,10 @@ pub const TODO_FIELDS: &[&str] = &[
     "status_changed_at",
 ];
 
-/// The fields [`crate::Phase`] writes itself.
+/// The fields [`crate::state::Phase`] writes itself.
 pub const PHASE_FIELDS: &[&str] = &["name", "tasks"];
 
-/// The fields [`crate::TodoState`] writes itself.
+/// The fields [`crate::state::TodoState`] writes itself.
 pub const STATE_FIELDS: &[&str] = &[
     "version",
     "phases",
@@ -70,7 +70,8 @@ pub(crate) fn state<S: Serializer>(map: &Map<String, Value>, serializer: S) -> R
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Phase, Todo, TodoState};
+    use crate::state::{Phase, TodoState};
+    use crate::todo::Todo;
     use pretty_assertions::assert_eq;
     use serde_json::json;
 

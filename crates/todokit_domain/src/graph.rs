@@ -4,7 +4,10 @@
 //! Only the "blocked by" side of an edge is stored (on the waiting task);
 //! the "blocks" side is derived from it, so the two can never disagree.
 
-use crate::{Status, Todo, TodoError, TodoState, clip};
+use crate::error::{TodoError, clip};
+use crate::state::TodoState;
+use crate::status::Status;
+use crate::todo::Todo;
 
 impl TodoState {
     /// The task with id `id`.
@@ -140,7 +143,7 @@ impl TodoState {
             Some(phase) => phase.tasks.push(task),
             None => self
                 .phases
-                .push(crate::Phase::new(crate::Phase::IMPLICIT).tasks(vec![task])),
+                .push(crate::state::Phase::new(crate::state::Phase::IMPLICIT).tasks(vec![task])),
         }
     }
 

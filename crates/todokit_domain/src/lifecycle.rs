@@ -1,7 +1,8 @@
 //! Finished tasks leaving the list: after a delay (auto-clear) or when a
 //! stored conversation is resumed.
 
-use crate::{Timestamp, TodoState};
+use crate::state::TodoState;
+use crate::time::Timestamp;
 
 /// `state` without the finished (completed or abandoned) tasks whose status
 /// changed at least `delay_ms` before `now`; a negative delay clears
@@ -72,7 +73,9 @@ fn remove_finished(state: &TodoState, due: impl Fn(Timestamp) -> bool) -> TodoSt
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Phase, Status, Todo};
+    use crate::state::Phase;
+    use crate::status::Status;
+    use crate::todo::Todo;
     use pretty_assertions::assert_eq;
 
     fn fixture() -> TodoState {

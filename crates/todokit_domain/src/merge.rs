@@ -3,10 +3,14 @@
 //! not have adds a task at the end. What the tools of Cursor (`merge:
 //! true`) and Hermes do when a model sends only what changed.
 
-use crate::{
-    FieldNames, ListRules, Replacement, Timestamp, Todo, TodoError, TodoField, TodoPatch, TodoState,
-    Violation, Violations, diff, validate_list,
-};
+use crate::error::{TodoError, Violation, Violations};
+use crate::patch::{TodoField, TodoPatch};
+use crate::rules::{FieldNames, ListRules};
+use crate::state::TodoState;
+use crate::time::Timestamp;
+use crate::todo::Todo;
+use crate::transition::{Replacement, diff};
+use crate::validate::validate_list;
 
 /// One item of a partial list: the task's id and the fields it sets (the
 /// others keep their stored value).
@@ -92,7 +96,7 @@ fn wire_name(names: &FieldNames, field: TodoField) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Status;
+    use crate::status::Status;
     use pretty_assertions::assert_eq;
 
     const NOW: Timestamp = 1_000;

@@ -5,7 +5,12 @@
 use derive_setters::Setters;
 use serde_json::{Map, Value};
 
-use crate::{Limits, Presence, Priority, Status, Timestamp, Todo, Violations, check_text_with};
+use crate::error::Violations;
+use crate::rules::Limits;
+use crate::status::{Priority, Status};
+use crate::time::Timestamp;
+use crate::todo::Todo;
+use crate::validate::{Presence, check_text_with};
 
 /// A field a [`TodoPatch`] can change.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -154,7 +159,7 @@ impl TodoPatch {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Violation, Violations};
+    use crate::error::{Violation, Violations};
     use pretty_assertions::assert_eq;
     use serde_json::json;
 

@@ -6,7 +6,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::{Status, Timestamp, Todo};
+use crate::status::Status;
+use crate::time::Timestamp;
+use crate::todo::Todo;
 
 /// A named group of tasks. Flat profiles keep all their tasks in one phase
 /// whose name is [`Phase::IMPLICIT`], which renderers never show.

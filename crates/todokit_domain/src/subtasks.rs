@@ -7,7 +7,9 @@
 
 use std::collections::HashMap;
 
-use crate::{Todo, TodoError, TodoState, clip};
+use crate::error::{TodoError, clip};
+use crate::state::TodoState;
+use crate::todo::Todo;
 
 /// One line of an [`outline`]: a task and how deep under other tasks it
 /// sits (0 for a task with no parent).
@@ -286,12 +288,13 @@ mod tests {
 
     #[test]
     fn a_rewrite_keeps_a_named_subtasks_parent_and_drops_a_parent_it_left_out() {
-        let rules = crate::ListRules::default().in_progress(crate::InProgressPolicy::Warn);
-        let names = crate::FieldNames::DEFAULT;
+        let rules = crate::rules::ListRules::default().in_progress(crate::rules::InProgressPolicy::Warn);
+        let names = crate::rules::FieldNames::DEFAULT;
         let both = vec![Todo::new("epic"), Todo::new("child b")];
         let child_only = vec![Todo::new("child b")];
-        let kept = crate::replace_flat(&tree(), both, &rules, &names, 1).map(|r| r.state);
-        let dropped = crate::replace_flat(&tree(), child_only, &rules, &names, 1).map(|r| r.state);
+        let kept = crate::transition::replace_flat(&tree(), both, &rules, &names, 1).map(|r| r.state);
+        let dropped =
+            crate::transition::replace_flat(&tree(), child_only, &rules, &names, 1).map(|r| r.state);
         let parent_of_b =
             |state: Result<TodoState, TodoError>| state.ok().and_then(|s| s.find("b")?.parent.clone());
         let actual = (parent_of_b(kept), parent_of_b(dropped));

@@ -6,7 +6,8 @@ use derive_setters::Setters;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::{Status, StatusCounts, TodoState};
+use crate::state::{StatusCounts, TodoState};
+use crate::status::Status;
 
 /// How far along one stored list is: its version, how many tasks are in
 /// each status, what the task in progress shows and which profile wrote it.
@@ -56,7 +57,8 @@ impl TodoState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Phase, Todo};
+    use crate::state::Phase;
+    use crate::todo::Todo;
     use pretty_assertions::assert_eq;
 
     #[test]

@@ -1,13 +1,14 @@
 //! One item of work, [`Todo`], and the two ways a todo changes besides a
 //! status: carrying over what a newly written todo does not say from the
-//! one it replaces, and applying a typed [`crate::TodoPatch`].
+//! one it replaces, and applying a typed [`crate::patch::TodoPatch`].
 
 use derive_setters::Setters;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::{Priority, Status, Timestamp};
+use crate::status::{Priority, Status};
+use crate::time::Timestamp;
 
 /// One item of work.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema, Setters)]

@@ -8,11 +8,15 @@ use std::collections::{HashMap, VecDeque};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::Phase;
+use crate::error::TodoError;
+use crate::rules::{FieldNames, InProgressPolicy, ListRules};
+use crate::state::Phase;
+use crate::state::TodoState;
+use crate::status::Status;
+use crate::time::Timestamp;
+use crate::todo::Todo;
 use crate::todo::{NotesFrom, carry_over_in_place, stamp_new_in_place};
-use crate::{
-    FieldNames, InProgressPolicy, ListRules, Status, Timestamp, Todo, TodoError, TodoState, validate_list,
-};
+use crate::validate::validate_list;
 
 /// One task's change of status within a call.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -283,7 +287,9 @@ fn keep_first_in_progress(tasks: &mut [Todo]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Limits, Priority, Violation, Violations};
+    use crate::error::{Violation, Violations};
+    use crate::rules::Limits;
+    use crate::status::Priority;
     use pretty_assertions::assert_eq;
 
     const NOW: Timestamp = 1_000;

@@ -7,10 +7,14 @@ use std::collections::{BTreeSet, HashSet};
 use derive_setters::Setters;
 use serde::Serialize;
 
-use crate::{
-    Limits, Phase, Presence, Priority, Timestamp, Todo, TodoError, TodoPatch, TodoState, Violation,
-    Violations, check_text, clip,
-};
+use crate::error::{TodoError, Violation, Violations, clip};
+use crate::patch::TodoPatch;
+use crate::rules::Limits;
+use crate::state::{Phase, TodoState};
+use crate::status::Priority;
+use crate::time::Timestamp;
+use crate::todo::Todo;
+use crate::validate::{Presence, check_text};
 
 /// A todo to append.
 #[derive(Debug, Clone, PartialEq, Eq, Setters)]
@@ -237,7 +241,7 @@ fn permutation_problems(given: &[&str], expected: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Status;
+    use crate::status::Status;
     use pretty_assertions::assert_eq;
 
     const NOW: Timestamp = 5;

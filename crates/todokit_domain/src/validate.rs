@@ -4,13 +4,14 @@
 use std::borrow::Borrow;
 use std::collections::HashMap;
 
-use crate::{
-    FieldNames, InProgressPolicy, Limits, ListRules, Status, Todo, TodoError, TodoState, Violation,
-    Violations, clip,
-};
+use crate::error::{TodoError, Violation, Violations, clip};
+use crate::rules::{FieldNames, InProgressPolicy, Limits, ListRules};
+use crate::state::TodoState;
+use crate::status::Status;
+use crate::todo::Todo;
 
 /// Checks `tasks` against `rules`, reporting every problem found (up to
-/// [`crate::MAX_REPORTED_VIOLATIONS`]) with the wire names in `names`.
+/// [`crate::error::MAX_REPORTED_VIOLATIONS`]) with the wire names in `names`.
 ///
 /// Under [`InProgressPolicy::Reject`] more than one in-progress task is an
 /// error; under the other policies it is left to the caller.
@@ -226,7 +227,7 @@ pub fn check_text_with(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Limits;
+    use crate::rules::Limits;
     use pretty_assertions::assert_eq;
 
     fn rules() -> ListRules {

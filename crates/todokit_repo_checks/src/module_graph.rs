@@ -31,6 +31,8 @@ struct Module {
     /// Paths that start at a plain name (`child::item`), resolved once the
     /// module's children are known.
     relative: Vec<Vec<String>>,
+    /// Names it brings in with `use` from another crate.
+    external: BTreeSet<String>,
 }
 
 /// Why a crate could not be read.
@@ -46,10 +48,40 @@ impl std::fmt::Display for ReadError {
 /// Reads the crate whose root file is `root` (`src/lib.rs`, `src/main.rs`)
 /// and returns its module graph.
 pub fn read_crate(root: &Path) -> Result<ModuleGraph, ReadError> {
+    Ok(resolve(&read_modules(root)?))
+}
+
+fn read_modules(root: &Path) -> Result<BTreeMap<ModulePath, Module>, ReadError> {
     let mut modules = BTreeMap::new();
     let dir = root.parent().unwrap_or(Path::new("."));
     read_file(root, dir, &[], &mut modules)?;
-    Ok(resolve(&modules))
+    Ok(modules)
+}
+
+/// Every path by which a module other than the root reaches a name the
+/// crate root only re-exports (`crate::Todo`, or `super::Todo` from a
+/// child of the root), as `module -> crate::path`: such a module should
+/// take the name from the module (or crate) that defines it, so the root
+/// is no hub every module passes through.
+pub fn through_the_root(root: &Path) -> Result<Vec<String>, ReadError> {
+    let modules = read_modules(root)?;
+    let Some(top) = modules.get("") else {
+        return Ok(Vec::new());
+    };
+    let mut found = BTreeSet::new();
+    for (key, module) in modules.iter().filter(|(key, _)| !key.is_empty()) {
+        for path in &module.referenced {
+            let Some(first) = path.first() else {
+                continue;
+            };
+            let defined_here = top.children.contains(first) || top.items.contains(first);
+            let reexported = top.imports.contains_key(first) || top.external.contains(first);
+            if reexported && !defined_here {
+                found.insert(format!("{key} -> crate::{}", path.join("::")));
+            }
+        }
+    }
+    Ok(found.into_iter().collect())
 }
 
 fn read_file(
@@ -98,11 +130,17 @@ fn read_items(
                 if let Some(entry) = modules.get_mut(&key) {
                     for (name, target) in flat {
                         let absolute = absolute(path, &target);
-                        if let Some(absolute) = absolute {
-                            entry.referenced.push(absolute.clone());
-                            if name != "*" && name != "_" {
-                                entry.imports.insert(name, absolute);
+                        match absolute {
+                            Some(absolute) => {
+                                entry.referenced.push(absolute.clone());
+                                if name != "*" && name != "_" {
+                                    entry.imports.insert(name, absolute);
+                                }
                             }
+                            None if name != "*" && name != "_" => {
+                                entry.external.insert(name);
+                            }
+                            None => {}
                         }
                     }
                 }

@@ -1,7 +1,7 @@
 //! The repository's own rules, checked on every `make test`.
 
 use pretty_assertions::assert_eq;
-use todokit_repo_checks::module_graph::read_crate;
+use todokit_repo_checks::module_graph::{read_crate, through_the_root};
 use todokit_repo_checks::snapshots::{StaleHeader, stale_headers};
 use todokit_repo_checks::workspace_root;
 
@@ -47,6 +47,23 @@ fn no_crate_has_a_module_cycle() {
     assert_eq!(actual, Vec::<(String, Vec<String>)>::new());
     // The check must have read something: at least the five crates.
     assert!(roots.len() >= 5, "found crate roots: {roots:?}");
+}
+
+#[test]
+fn no_module_takes_a_name_through_its_crate_roots_re_exports() {
+    let actual: Vec<(String, Vec<String>)> = crate_roots()
+        .iter()
+        .map(|root| {
+            let name = root
+                .strip_prefix(workspace_root())
+                .unwrap_or(root)
+                .display()
+                .to_string();
+            (name, through_the_root(root).unwrap_or_else(|e| panic!("{e}")))
+        })
+        .filter(|(_, found)| !found.is_empty())
+        .collect();
+    assert_eq!(actual, Vec::<(String, Vec<String>)>::new());
 }
 
 #[test]

@@ -15,7 +15,9 @@ use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::task::{Context, Poll, Waker};
 
 use super::Handle;
-use crate::{ServiceError, Stream, Subscription, TodoState};
+use futures_core::Stream;
+use todokit_app::{ServiceError, Subscription};
+use todokit_domain::TodoState;
 
 /// What a feed's waker reaches: the binding's wake and whether the feed
 /// ended. Shared by the feed, the store's watch (through the waker) and

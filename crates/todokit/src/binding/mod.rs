@@ -19,9 +19,9 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use crate::app::schema::definitions;
-use crate::app::{ArgumentError, EditRequest, ROOT_FIELD, ToolError};
-use crate::{
+use todokit_app::schema::definitions;
+use todokit_app::{ArgumentError, EditRequest, ROOT_FIELD, ToolError};
+use todokit_app::{
     CallOptions, HostMode, RoundCall, SchemaTarget, ServiceError, TodoWriteService, ToolResult, UserAction,
 };
 
@@ -128,7 +128,7 @@ impl Handle {
 
     /// A live feed of `conversation` ([`TodoWriteService::subscribe`]),
     /// its store's watch registered with the private runtime.
-    pub fn subscribe(&self, conversation: &str) -> crate::Subscription {
+    pub fn subscribe(&self, conversation: &str) -> todokit_app::Subscription {
         let _entered = self.enter();
         self.service.subscribe(conversation)
     }

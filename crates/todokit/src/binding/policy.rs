@@ -5,9 +5,8 @@
 
 use std::sync::{Mutex, PoisonError};
 
-use crate::{
-    CallRecord, Enforcement, Injection, ServiceError, TurnConfig, TurnCounters, TurnEnd, TurnPolicy,
-};
+use todokit_app::ServiceError;
+use todokit_app::turn::{CallRecord, Enforcement, Injection, TurnConfig, TurnCounters, TurnEnd, TurnPolicy};
 
 use super::Handle;
 
@@ -86,7 +85,7 @@ impl BoundPolicy {
         work(&mut self.policy.lock().unwrap_or_else(PoisonError::into_inner))
     }
 
-    fn list(&self) -> Result<crate::TodoState, ServiceError> {
+    fn list(&self) -> Result<todokit_domain::TodoState, ServiceError> {
         self.handle.block(self.handle.service.state(&self.conversation))
     }
 

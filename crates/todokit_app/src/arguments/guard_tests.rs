@@ -10,8 +10,11 @@ use pretty_assertions::assert_eq;
 use serde_json::{Map, Value, json};
 use todokit_domain::TodoState;
 
+use crate::arguments::parse_arguments;
+use crate::profile::Profile;
+use crate::profiles;
 use crate::test_support::NOW;
-use crate::{CallContext, Outcome, Profile, ToolError, parse_arguments, profiles};
+use crate::tool::{CallContext, Outcome, ToolError};
 
 /// A small deterministic generator (xorshift64*), so a failure replays.
 struct Rng(u64);

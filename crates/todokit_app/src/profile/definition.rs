@@ -196,7 +196,7 @@ impl Profile {
     /// Lets tool `tool` be called at most once per round (one model turn):
     /// when a round holds more calls to it, each of them is answered with
     /// `refusal` as an error and none runs, as deepagents does. Applies to
-    /// rounds run by [`crate::TodoWriteService::call_round`].
+    /// rounds run by [`crate::service::TodoWriteService::call_round`].
     pub fn with_once_per_round(mut self, tool: &'static str, refusal: &'static str) -> Self {
         self.once_per_round.push((tool, refusal));
         self

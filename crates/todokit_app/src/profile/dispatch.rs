@@ -61,7 +61,7 @@ impl Profile {
     }
 
     /// The arguments for tool `name` with the accepted slips repaired and
-    /// what the tool infers from their shape filled in ([`crate::Tool::complete`]), or
+    /// what the tool infers from their shape filled in ([`crate::tool::Tool::complete`]), or
     /// every problem in them. Arguments for a tool the profile does not
     /// have are passed through as they are.
     pub fn repair_and_check_args(&self, name: &str, args: Value) -> Result<Value, ToolError> {

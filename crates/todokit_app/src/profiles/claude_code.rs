@@ -149,7 +149,7 @@ impl ListWriter for TodoWrite {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Outcome;
+    use crate::tool::Outcome;
     use crate::test_support::{NOW, problem_messages, run_tool, snapshot_settings};
     use pretty_assertions::assert_eq;
     use serde_json::json;

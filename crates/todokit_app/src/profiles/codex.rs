@@ -265,7 +265,7 @@ mod tests {
     #[test]
     fn plan_mode_refuses_every_call_in_codexs_words_before_reading_it() {
         let service = crate::test_support::memory_service(NAME);
-        let plan = crate::CallOptions::default().mode(HostMode::Plan);
+        let plan = crate::tool::CallOptions::default().mode(HostMode::Plan);
         let good = r#"{"plan":[{"step":"Run the tests","status":"in_progress"}]}"#;
         let run = |args: &str, options| {
             crate::test_support::block_on(service.call_with("c", UpdatePlan::NAME, args, options))
@@ -277,7 +277,7 @@ mod tests {
             run(good, plan),
             run("{not json", plan),
             crate::test_support::block_on(service.state("c")).map(|s| s.is_empty()).ok(),
-            run(good, crate::CallOptions::default()),
+            run(good, crate::tool::CallOptions::default()),
             profile().find(UpdatePlan::NAME).map(|t| t.metadata().refused_in.iter().collect::<Vec<_>>()),
         );
         let expected = (

@@ -3,7 +3,7 @@
 //! every call, several items may be in progress, the answer is the list as
 //! Python writes it, and a model turn holding more than one `write_todos`
 //! call has every one of them refused (through
-//! [`crate::TodoWriteService::call_round`]).
+//! [`crate::service::TodoWriteService::call_round`]).
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -119,7 +119,7 @@ impl ListWriter for WriteTodos {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::RoundCall;
+    use crate::service::RoundCall;
     use crate::test_support::{ProfileCase, block_on, memory_service, snapshot_settings};
     use pretty_assertions::assert_eq;
 

@@ -3,7 +3,7 @@
 //! items may be in progress, the answer is the list as JavaScript's
 //! `JSON.stringify` writes it, and a model turn holding more than one
 //! `write_todos` call has every one of them refused (through
-//! [`crate::TodoWriteService::call_round`]).
+//! [`crate::service::TodoWriteService::call_round`]).
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -111,7 +111,7 @@ impl ListWriter for WriteTodos {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::RoundCall;
+    use crate::service::RoundCall;
     use crate::test_support::{ProfileCase, block_on, memory_service};
     use pretty_assertions::assert_eq;
 

@@ -246,7 +246,7 @@ pub fn stale_reminder(state: &TodoState) -> String {
 mod tests {
     use super::*;
     use crate::test_support::{ProfileCase, snapshot_settings};
-    use crate::{CallRecord, TurnPolicy};
+    use crate::turn::{CallRecord, TurnPolicy};
     use pretty_assertions::assert_eq;
 
     fn case() -> ProfileCase {

@@ -4,7 +4,7 @@
 //! `registry!` list below, which declares the module and adds it to
 //! [`REGISTRY`].
 
-use crate::Profile;
+use crate::profile::Profile;
 
 /// Declares each profile's module and lists its `profile` function in
 /// [`REGISTRY`], in the order given, from one list of module names.
@@ -75,7 +75,7 @@ pub fn names() -> Vec<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Pin;
+    use crate::profile::Pin;
     use crate::schema::{SchemaTarget, anthropic_violations, definition, strict_violations};
     use crate::test_support::{check_every, run_tool, snapshot_settings};
     use pretty_assertions::assert_eq;

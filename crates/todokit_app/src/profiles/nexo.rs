@@ -144,7 +144,7 @@ pub const INSTRUCTIONS: &str = "Todos updated. Keep exactly one item `in_progres
 mod tests {
     use super::*;
     use serde_json::json;
-    use crate::parse_arguments;
+    use crate::arguments::parse_arguments;
     use crate::test_support::{detail, NOW, problem_messages, run_tool, snapshot_settings, verdict};
     use pretty_assertions::assert_eq;
     use serde_json::Value;
@@ -161,7 +161,7 @@ mod tests {
     #[test]
     fn plan_mode_leaves_todowrite_callable() {
         let service = crate::test_support::memory_service(NAME);
-        let plan = crate::CallOptions::default().mode(crate::HostMode::Plan);
+        let plan = crate::tool::CallOptions::default().mode(crate::tool::HostMode::Plan);
         let args = r#"{"todos":[{"content":"Read","status":"in_progress","activeForm":"Reading"}]}"#;
         let result = crate::test_support::block_on(service.call_with("c", TodoWrite::NAME, args, plan));
         let stored = crate::test_support::block_on(service.state("c")).map(|s| s.tasks().count()).ok();

@@ -6,7 +6,8 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::{Profile, Tool};
+use crate::profile::Profile;
+use crate::tool::Tool;
 use walk::walk;
 
 pub use canonical::canonical;
@@ -21,14 +22,14 @@ mod walk;
 pub use rules::{anthropic_violations, strict_violations};
 pub use strict::{STRICT_UNSUPPORTED_KEYWORDS, strict};
 
-/// The key of an MCP tool's `_meta` that holds its [`crate::ToolMetadata`]
+/// The key of an MCP tool's `_meta` that holds its [`crate::tool::ToolMetadata`]
 /// (whether it may run in plan mode, changes the list, must not overlap,
 /// is inherited by subagents).
 pub const MCP_TOOL_META_KEY: &str = "todokit/metadata";
 
 /// The key of an MCP tool's `_meta` that holds, for a tool whose calls
 /// name a command (`op`, `command`, ...), each command's own
-/// [`crate::ToolMetadata`] by its word.
+/// [`crate::tool::ToolMetadata`] by its word.
 pub const MCP_COMMANDS_META_KEY: &str = "todokit/commands";
 
 /// The meta-schema the plain JSON Schema view declares.
@@ -169,7 +170,7 @@ pub fn definition(tool: &dyn Tool, target: SchemaTarget) -> Value {
 /// `idempotentHint` when the same call twice leaves the same list; never
 /// open-world. Whether a tool may run in plan mode is under `_meta`
 /// ([`MCP_TOOL_META_KEY`], `read_only_workspace`), not in these hints.
-pub fn mcp_annotations(metadata: crate::ToolMetadata) -> Value {
+pub fn mcp_annotations(metadata: crate::tool::ToolMetadata) -> Value {
     json!({
         "readOnlyHint": metadata.read_only,
         "destructiveHint": metadata.destructive && !metadata.read_only,

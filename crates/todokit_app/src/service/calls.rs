@@ -5,8 +5,9 @@ use serde_json::Value;
 
 use super::error::ServiceError;
 use super::todo_write_service::TodoWriteService;
+use crate::arguments::parse_arguments;
 use crate::tool::mode_refusal_result;
-use crate::{CallContext, CallOptions, DecodedInput, Tool, ToolError, ToolResult, parse_arguments};
+use crate::tool::{CallContext, CallOptions, DecodedInput, Tool, ToolError, ToolResult};
 
 /// A call's arguments, made ready before the first load.
 enum Prepared<'t> {
@@ -28,7 +29,7 @@ impl TodoWriteService {
     }
 
     /// [`TodoWriteService::call`] as the host's `options` say: in a mode
-    /// whose original refuses the tool ([`crate::ToolMetadata::refused_in`]),
+    /// whose original refuses the tool ([`crate::tool::ToolMetadata::refused_in`]),
     /// the answer is that refusal, in the original's words, before the
     /// arguments are read, and nothing is stored.
     pub async fn call_with(

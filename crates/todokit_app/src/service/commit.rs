@@ -9,7 +9,7 @@ use todokit_domain::{Timestamp, TodoState};
 
 use super::error::ServiceError;
 use super::todo_write_service::TodoWriteService;
-use crate::StoreError;
+use crate::context::StoreError;
 
 /// How often a call is re-run against a fresh load when another writer
 /// committed in between, before the service gives up.

@@ -41,7 +41,7 @@ impl TodoWriteService {
     /// tell, by anyone), while the returned guard lives; `None` when the
     /// store cannot tell (an overview then looks again on a timer). One
     /// such watch can serve every overview a host shows.
-    pub fn watch_conversations(&self, wake: crate::Wake) -> Option<crate::WatchGuard> {
+    pub fn watch_conversations(&self, wake: crate::context::Wake) -> Option<crate::context::WatchGuard> {
         self.store().watch_all(wake)
     }
 

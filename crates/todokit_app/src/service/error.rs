@@ -2,10 +2,11 @@
 
 use thiserror::Error;
 
-use crate::{StoreError, ToolResult};
+use crate::context::StoreError;
+use crate::tool::ToolResult;
 
 /// Why a call could not be processed at all. A bad payload is not one of
-/// these: it is a [`crate::ToolResult`] with `is_error` set.
+/// these: it is a [`crate::tool::ToolResult`] with `is_error` set.
 #[derive(Debug, Error)]
 #[non_exhaustive]
 pub enum ServiceError {
@@ -32,7 +33,7 @@ pub enum ServiceError {
         /// The conversation.
         conversation: String,
     },
-    /// A call of a round ([`crate::TodoWriteService::call_round`]) failed
+    /// A call of a round ([`crate::service::TodoWriteService::call_round`]) failed
     /// after the calls before it had run: their results are here, since
     /// what they stored stays stored, and the calls after it did not run.
     #[error(

@@ -5,7 +5,7 @@ use todokit_domain::{Notice, Phase, TodoState, drop_finished};
 
 use super::error::ServiceError;
 use super::todo_write_service::TodoWriteService;
-use crate::ToolResult;
+use crate::tool::ToolResult;
 
 impl TodoWriteService {
     /// The stored list of `conversation`, exactly as stored.
@@ -24,7 +24,7 @@ impl TodoWriteService {
     /// without what pi clears), and that profile: this service's own for a
     /// list that does not say. What a viewer of any conversation shows,
     /// whatever profile the viewer itself serves.
-    pub fn as_written(&self, stored: &TodoState) -> (crate::Profile, TodoState) {
+    pub fn as_written(&self, stored: &TodoState) -> (crate::profile::Profile, TodoState) {
         let profile = stored
             .profile
             .as_deref()

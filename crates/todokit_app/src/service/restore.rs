@@ -10,7 +10,8 @@ use serde_json::{Value, json};
 
 use super::error::ServiceError;
 use super::todo_write_service::TodoWriteService;
-use crate::{Replay, TurnPolicy, replay};
+use crate::replay::{Replay, replay};
+use crate::turn::TurnPolicy;
 
 impl TodoWriteService {
     /// Rebuilds `conversation` from `messages` (OpenAI chat messages with

@@ -6,7 +6,8 @@ use serde::Serialize;
 
 use super::error::ServiceError;
 use super::todo_write_service::TodoWriteService;
-use crate::{CallOptions, Details, ToolResult};
+use crate::details::Details;
+use crate::tool::{CallOptions, ToolResult};
 
 /// One tool call of a model turn, as the host received it.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -57,7 +58,7 @@ struct RoundRefusalBody<'a> {
 impl TodoWriteService {
     /// Runs the todo-tool calls of one model turn, in the order given, and
     /// answers each. A tool the profile allows only once per round
-    /// ([`crate::Profile::with_once_per_round`]) that appears more than
+    /// ([`crate::profile::Profile::with_once_per_round`]) that appears more than
     /// once gets the profile's refusal, as an error, for every one of its
     /// calls, and none of them runs; the other calls run as
     /// [`TodoWriteService::call`] runs them. A tool the profile lacks is an
@@ -134,8 +135,8 @@ mod tests {
     use todokit_domain::TodoState;
 
     use super::*;
+    use crate::context::{ConversationContext, StoreError};
     use crate::test_support::{MapStore, block_on};
-    use crate::{ConversationContext, StoreError};
 
     /// A [`MapStore`] whose saves fail once `left` of them have run.
     #[derive(Default)]
@@ -179,7 +180,7 @@ mod tests {
         let service = TodoWriteService::new(
             crate::profiles::by_name("claude-code").expect("registered"),
             std::sync::Arc::new(store),
-            std::sync::Arc::new(crate::ManualClock::new(0)),
+            std::sync::Arc::new(crate::clock::ManualClock::new(0)),
         );
         let write = |content: &str| {
             format!(r#"{{"todos":[{{"content":"{content}","status":"pending","activeForm":"{content}"}}]}}"#)

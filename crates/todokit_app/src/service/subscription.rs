@@ -4,7 +4,7 @@
 //! wakes on a commit made through the same service (or a clone) at once;
 //! for commits made elsewhere (another process, another machine on a
 //! shared database) it wakes when the store says so
-//! ([`crate::ConversationContext::watch`]: the JSON-file store's folder
+//! ([`crate::context::ConversationContext::watch`]: the JSON-file store's folder
 //! watch, PostgreSQL's `LISTEN/NOTIFY`), which costs no thread per feed.
 //! On a store that cannot say, the service's one timer thread rings every
 //! such feed every [`SUBSCRIBE_POLL_INTERVAL`]. The feed needs no async
@@ -25,7 +25,7 @@ use super::error::ServiceError;
 use super::todo_write_service::TodoWriteService;
 
 /// How often a feed checks the store for commits made outside this
-/// service, when the store cannot say (see [`crate::ConversationContext::watch`]).
+/// service, when the store cannot say (see [`crate::context::ConversationContext::watch`]).
 pub const SUBSCRIBE_POLL_INTERVAL: Duration = Duration::from_millis(200);
 
 type Loading = Pin<Box<dyn Future<Output = Result<TodoState, ServiceError>> + Send>>;
@@ -41,7 +41,7 @@ pub struct Subscription {
     last_version: Option<u64>,
     last_error: Option<String>,
     /// The store's watch of the conversation, while it has one.
-    _watch: Option<crate::WatchGuard>,
+    _watch: Option<crate::context::WatchGuard>,
 }
 
 impl std::fmt::Debug for Subscription {

@@ -6,7 +6,9 @@ use std::sync::{Arc, Mutex, Weak};
 
 use super::alarms::Alarms;
 use super::error::ServiceError;
-use crate::{Clock, ConversationContext, Profile};
+use crate::clock::Clock;
+use crate::context::ConversationContext;
+use crate::profile::Profile;
 
 /// One async lock per conversation, for exclusive tools. Entries whose
 /// lock nobody holds or waits for are dropped as new ones are made.

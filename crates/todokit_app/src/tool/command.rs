@@ -65,7 +65,7 @@ pub trait CommandTool: Send + Sync + 'static {
 }
 
 /// A [`CommandTool`] as a tool: register `Commands(MyTool)` with
-/// [`crate::Profile::tool`].
+/// [`crate::profile::Profile::tool`].
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Commands<T>(pub T);
 
@@ -145,7 +145,8 @@ impl<T: CommandTool> Tool for Commands<T> {
 mod tests {
     use super::*;
     use crate::test_support::{NOW, problem_messages};
-    use crate::{ToolResult, wire_enum};
+    use crate::tool::ToolResult;
+    use crate::wire_enum;
     use pretty_assertions::assert_eq;
     use todokit_domain::{ListRules, TodoState};
 
@@ -201,7 +202,10 @@ mod tests {
         ) -> Result<Outcome, ToolError> {
             let items = input.list.map_or(0, |l| l.len());
             let text = format!("{} {items}", command.as_str());
-            Ok(Outcome::read(ToolResult::ok(text, crate::Details::null())))
+            Ok(Outcome::read(ToolResult::ok(
+                text,
+                crate::details::Details::null(),
+            )))
         }
     }
 

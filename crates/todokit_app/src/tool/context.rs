@@ -7,7 +7,7 @@ use todokit_domain::{ListRules, Timestamp, TodoState};
 
 use super::mode::HostMode;
 use super::result::ToolResult;
-use crate::Details;
+use crate::details::Details;
 
 /// What a call gives the service: the result, and the state to commit if
 /// the call changed the list.
@@ -68,7 +68,7 @@ impl<'a> CallContext<'a> {
 
     /// A context whose state is `shared`, for a caller that binds the list
     /// each call commits to its result's details
-    /// ([`crate::Details::bind_after`]), as the service does.
+    /// ([`crate::details::Details::bind_after`]), as the service does.
     pub(crate) fn shared(state: &'a Arc<TodoState>, now: Timestamp, rules: &'a ListRules) -> Self {
         Self {
             shared: Some(state),

@@ -5,8 +5,8 @@ use thiserror::Error;
 use todokit_domain::TodoError;
 
 use super::result::ToolResult;
-use crate::Details;
 use crate::arguments::ArgumentError;
+use crate::details::Details;
 
 /// Why a call was refused. Nothing was stored.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]

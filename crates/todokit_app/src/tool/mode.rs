@@ -98,7 +98,7 @@ impl From<ModeSet> for Vec<HostMode> {
     }
 }
 
-/// How a host makes one call: see [`crate::TodoWriteService::call_with`].
+/// How a host makes one call: see [`crate::service::TodoWriteService::call_with`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, derive_setters::Setters)]
 #[non_exhaustive]
 pub struct CallOptions {

@@ -10,8 +10,8 @@ use super::metadata::ToolMetadata;
 use super::mode::HostMode;
 use super::result::ToolResult;
 use super::typed::{DecodedInput, Tool};
-use crate::Details;
 use crate::arguments::{ArgumentError, CompiledSchema};
+use crate::details::Details;
 
 /// `tool`, refused in `mode` with `refusal` as the whole answer (an error
 /// the model reads as the original sends it), before its arguments are

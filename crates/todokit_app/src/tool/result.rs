@@ -3,7 +3,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::Details;
+use crate::details::Details;
 
 /// What one call returns to the host: whether it failed, the text the model
 /// sees, and structured details for UIs and logs.

@@ -23,7 +23,7 @@ pub trait Tool: Send + Sync {
     /// Host-facing facts. For a tool with commands, what holds for every
     /// command (a tool with one writing command is a writer).
     fn metadata(&self) -> ToolMetadata;
-    /// For a tool whose calls name a command ([`crate::CommandTool`]),
+    /// For a tool whose calls name a command ([`crate::tool::CommandTool`]),
     /// each command's word and facts; empty for any other tool.
     fn commands(&self) -> Vec<(&'static str, ToolMetadata)> {
         Vec::new()
@@ -51,7 +51,7 @@ pub trait Tool: Send + Sync {
     }
     /// The words the original refuses every call with in host mode `mode`,
     /// before it looks at the arguments; `None` (the default) where it
-    /// takes calls. See [`crate::RefusedIn`].
+    /// takes calls. See [`crate::tool::RefusedIn`].
     fn mode_refusal(&self, mode: super::mode::HostMode) -> Option<&'static str> {
         let _ = mode;
         None

@@ -18,7 +18,10 @@ pub use op::{AppendMode, Batch, CompletedTask, Op, OpKind, PhaseItems};
 pub use problem::BatchProblem;
 pub use size::check_op_size;
 
-use crate::{Phase, Status, Timestamp, Todo, TodoState};
+use crate::state::{Phase, TodoState};
+use crate::status::Status;
+use crate::time::Timestamp;
+use crate::todo::Todo;
 
 /// Applies `ops` in order to a copy of `state`; see the module docs. An
 /// `append` tries each of its items ([`AppendMode::EachItem`]).

@@ -3,7 +3,9 @@
 //! before it is built (the engine compares each new task with the others).
 
 use super::op::Op;
-use crate::{Limits, Presence, Violation, Violations, check_text_with};
+use crate::error::{Violation, Violations};
+use crate::rules::Limits;
+use crate::validate::{Presence, check_text_with};
 
 /// Records in `problems` every text of `op` longer than `limits` allow
 /// (names and items as content, `text` and `reason` as descriptions) and
@@ -68,7 +70,7 @@ pub fn check_op_size(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{OpKind, PhaseItems};
+    use crate::batch::{OpKind, PhaseItems};
     use pretty_assertions::assert_eq;
 
     #[test]

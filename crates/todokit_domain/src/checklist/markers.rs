@@ -2,7 +2,7 @@
 //! reads), and the one line parser and writer every dialect shares. Each
 //! dialect's table lives in its profile.
 
-use crate::Status;
+use crate::status::Status;
 
 /// How one status is written: the marker in the box, and text put around
 /// the todo's own text (markdown emphasis, a suffix).

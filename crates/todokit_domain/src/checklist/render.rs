@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 use std::fmt::Write;
 
-use crate::TodoState;
+use crate::state::TodoState;
 
 /// How model-written text is treated before it is placed in the output.
 pub type Escape = fn(&str) -> Cow<'_, str>;

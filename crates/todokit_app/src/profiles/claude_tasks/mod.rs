@@ -153,7 +153,7 @@ pub struct TaskGetInput {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Outcome, ToolResult};
+    use crate::tool::{Outcome, ToolResult};
     use serde_json::json;
     use todokit_domain::{Status, TodoState};
 

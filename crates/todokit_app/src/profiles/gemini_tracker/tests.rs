@@ -1,5 +1,5 @@
 use super::*;
-use crate::ToolResult;
+use crate::tool::ToolResult;
 use crate::test_support::{run_session, run_tool, snapshot_settings};
 use pretty_assertions::assert_eq;
 use todokit_domain::TodoState;
