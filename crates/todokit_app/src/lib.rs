@@ -18,7 +18,7 @@ mod operation;
 pub mod prelude;
 mod profile;
 pub mod profiles;
-mod python;
+mod python_spelling;
 mod reminder;
 mod replay;
 pub mod schema;

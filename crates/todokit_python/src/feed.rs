@@ -16,7 +16,7 @@ use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Duration;
 
 use pyo3::prelude::*;
-use todokit::binding::{ErrorCode, Feed, FeedCloser, Handle as Parts, Polled};
+use todokit::binding::{ErrorCode, Feed, FeedCloser, Handle, Polled};
 
 use crate::errors::{self, native};
 
@@ -53,9 +53,9 @@ pub struct PyFeed {
 }
 
 impl PyFeed {
-    /// A feed of `conversation` on `parts`, and what its kit keeps to
+    /// A feed of `conversation` on `handle`, and what its kit keeps to
     /// close it.
-    pub(crate) fn open(parts: Parts, conversation: &str) -> PyResult<(Self, FeedCloser)> {
+    pub(crate) fn open(handle: Handle, conversation: &str) -> PyResult<(Self, FeedCloser)> {
         let (reader, writer) = std::io::pipe()
             .map_err(|e| native(ErrorCode::Store, format!("cannot open the feed's pipe: {e}")))?;
         let bell = Arc::new(Bell {
@@ -66,7 +66,7 @@ impl PyFeed {
             writer,
         });
         let rung = bell.clone();
-        let feed = Feed::open(parts, conversation, move || rung.ring());
+        let feed = Feed::open(handle, conversation, move || rung.ring());
         let closer = feed.closer();
         let fd = reader.as_raw_fd();
         Ok((

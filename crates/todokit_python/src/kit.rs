@@ -5,7 +5,7 @@ use std::sync::{Mutex, PoisonError, RwLock};
 
 use pyo3::prelude::*;
 use serde_json::Value;
-use todokit::binding::{self, Answer, ErrorCode, FeedCloser, Handle as Parts, StoreChoice, messages};
+use todokit::binding::{self, Answer, ErrorCode, FeedCloser, Handle, StoreChoice, messages};
 use todokit::{CallOptions, EditList, UserAction};
 
 use crate::errors::{self, native};
@@ -19,7 +19,7 @@ type CallAnswer = (String, bool, String);
 /// One profile over one store (`todokit.Todokit` wraps it).
 #[pyclass(frozen, module = "todokit._todokit")]
 pub struct Kit {
-    parts: RwLock<Option<Parts>>,
+    handle: RwLock<Option<Handle>>,
     /// The open subscriptions, so `close()` ends them.
     feeds: Mutex<Vec<FeedCloser>>,
     /// The process that made it: the store's and the service's threads do
@@ -30,15 +30,15 @@ pub struct Kit {
 impl Kit {
     /// The service, unless the kit was closed or is used in another
     /// process than the one that made it.
-    fn parts(&self) -> PyResult<Parts> {
+    fn handle(&self) -> PyResult<Handle> {
         if std::process::id() != self.pid {
             return Err(native(ErrorCode::Usage, messages::FORKED));
         }
-        let parts = self
-            .parts
+        let handle = self
+            .handle
             .read()
             .map_err(|_| native(ErrorCode::Usage, messages::POISONED))?;
-        parts
+        handle
             .clone()
             .ok_or_else(|| native(ErrorCode::Usage, messages::CLOSED))
     }
@@ -92,9 +92,9 @@ impl Kit {
             (_, _, Some(url)) => StoreChoice::Url(url.to_owned()),
             _ => StoreChoice::Default,
         };
-        let parts = binding::open(profile, store).map_err(errors::open)?;
+        let handle = binding::open(profile, store).map_err(errors::open)?;
         Ok(Self {
-            parts: RwLock::new(Some(parts)),
+            handle: RwLock::new(Some(handle)),
             feeds: Mutex::new(Vec::new()),
             pid: std::process::id(),
         })
@@ -103,14 +103,14 @@ impl Kit {
     /// The profile as JSON text: name, summary, system prompt, tools (with
     /// their metadata and commands), upstream and example call.
     fn profile_json(&self) -> PyResult<String> {
-        text(&binding::profile_document(&self.parts()?.service))
+        text(&binding::profile_document(&self.handle()?.service))
     }
 
     /// The profile's tool definitions for `target`, as JSON text: what
     /// `todokit schema --target` prints.
     fn definitions(&self, target: &str) -> PyResult<String> {
-        let parts = self.parts()?;
-        let found: Value = binding::definitions_for(&parts.service, target)
+        let handle = self.handle()?;
+        let found: Value = binding::definitions_for(&handle.service, target)
             .map_err(pyo3::exceptions::PyValueError::new_err)?;
         text(&found)
     }
@@ -126,11 +126,11 @@ impl Kit {
         arguments: Vec<u8>,
         mode_word: &str,
     ) -> PyResult<CallAnswer> {
-        let parts = self.parts()?;
+        let handle = self.handle()?;
         let options = mode(mode_word)?;
         py.detach(move || {
-            parts.block(binding::call_bytes(
-                &parts.service,
+            handle.block(binding::call_bytes(
+                &handle.service,
                 &conversation,
                 &tool,
                 arguments,
@@ -152,11 +152,11 @@ impl Kit {
         calls: Vec<(String, Vec<u8>)>,
         mode_word: &str,
     ) -> PyResult<Vec<CallAnswer>> {
-        let parts = self.parts()?;
+        let handle = self.handle()?;
         let options = mode(mode_word)?;
         py.detach(move || {
-            parts.block(binding::call_round_bytes(
-                &parts.service,
+            handle.block(binding::call_round_bytes(
+                &handle.service,
                 &conversation,
                 calls,
                 options,
@@ -168,18 +168,18 @@ impl Kit {
 
     /// The conversation's stored list as JSON text (`todokit show --format json`).
     fn state(&self, py: Python<'_>, conversation: String) -> PyResult<String> {
-        let parts = self.parts()?;
+        let handle = self.handle()?;
         let state = py
-            .detach(move || parts.block(parts.service.state(&conversation)))
+            .detach(move || handle.block(handle.service.state(&conversation)))
             .map_err(errors::service)?;
         text(&state)
     }
 
     /// The store's conversations as JSON text (`todokit conversations --format json`).
     fn conversations(&self, py: Python<'_>) -> PyResult<String> {
-        let parts = self.parts()?;
+        let handle = self.handle()?;
         let summaries = py
-            .detach(move || parts.block(parts.service.conversations()))
+            .detach(move || handle.block(handle.service.conversations()))
             .map_err(errors::service)?;
         text(&summaries)
     }
@@ -187,18 +187,18 @@ impl Kit {
     /// A hand edit (`action` as JSON text, the board's shape extended):
     /// what it did, or `None` when the list was already so.
     fn edit(&self, py: Python<'_>, conversation: String, action_json: &str) -> PyResult<Option<String>> {
-        let parts = self.parts()?;
+        let handle = self.handle()?;
         let action = action(action_json)?;
-        py.detach(move || parts.block(parts.service.edit(&conversation, action)))
+        py.detach(move || handle.block(handle.service.edit(&conversation, action)))
             .map(|edit| edit.map(|e| e.action))
             .map_err(errors::edit)
     }
 
     /// The notices waiting for the model, as JSON text; taking them clears them.
     fn take_notices(&self, py: Python<'_>, conversation: String) -> PyResult<String> {
-        let parts = self.parts()?;
+        let handle = self.handle()?;
         let notices = py
-            .detach(move || parts.block(parts.service.take_notices(&conversation)))
+            .detach(move || handle.block(handle.service.take_notices(&conversation)))
             .map_err(errors::service)?;
         text(&notices)
     }
@@ -212,11 +212,11 @@ impl Kit {
         conversation: String,
         messages_json: &str,
     ) -> PyResult<(String, String)> {
-        let parts = self.parts()?;
+        let handle = self.handle()?;
         let messages: Vec<Value> = serde_json::from_str(messages_json)
             .map_err(|e| pyo3::exceptions::PyValueError::new_err(format!("messages: {e}")))?;
         let replay = py
-            .detach(move || parts.block(parts.service.restore(&conversation, &messages)))
+            .detach(move || handle.block(handle.service.restore(&conversation, &messages)))
             .map_err(errors::service)?;
         Ok((text(&replay.state)?, text(replay.policy.counters())?))
     }
@@ -232,7 +232,7 @@ impl Kit {
         counters: Option<&str>,
     ) -> PyResult<crate::policy::Policy> {
         crate::policy::Policy::new(
-            self.parts()?,
+            self.handle()?,
             conversation,
             end_of_turn,
             nag_after_rounds,
@@ -242,7 +242,7 @@ impl Kit {
 
     /// A live feed of `conversation`: the list now, then each new version.
     fn subscribe(&self, conversation: &str) -> PyResult<PyFeed> {
-        let (feed, closer) = PyFeed::open(self.parts()?, conversation)?;
+        let (feed, closer) = PyFeed::open(self.handle()?, conversation)?;
         let mut feeds = self.feeds.lock().unwrap_or_else(PoisonError::into_inner);
         // Feeds dropped since are forgotten here, so the list stays as
         // long as the feeds open.
@@ -258,7 +258,7 @@ impl Kit {
         for closer in &feeds {
             closer.close();
         }
-        let taken = self.parts.write().ok().and_then(|mut parts| parts.take());
+        let taken = self.handle.write().ok().and_then(|mut handle| handle.take());
         // A runtime's threads are joined when it drops: not while holding
         // the GIL, which a PostgreSQL callback never needs but a host's
         // other threads may.
@@ -268,6 +268,6 @@ impl Kit {
     /// Whether `close()` was called.
     #[getter]
     fn closed(&self) -> bool {
-        self.parts.read().map(|p| p.is_none()).unwrap_or(true)
+        self.handle.read().map(|p| p.is_none()).unwrap_or(true)
     }
 }

@@ -11,7 +11,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::python::python_json;
+use crate::python_spelling::python_json;
 use crate::wire::{CancellableStatus, WireEnum};
 
 use crate::prelude::*;

@@ -8,7 +8,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::python::python_repr;
+use crate::python_spelling::python_repr;
 use crate::wire::{CancellableStatus, WirePriority};
 
 use crate::prelude::*;

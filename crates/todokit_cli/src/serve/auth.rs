@@ -14,13 +14,14 @@
 use std::io::Read;
 use std::sync::{Arc, Mutex};
 
-use axum::extract::{Query, State};
+use axum::extract::{Query, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
-use super::tenancy::Scope;
-use super::tenants::{Caller, TokenFile, hmac_hex};
+use super::tenancy::{Scope, Tenancy};
+use super::tokens::{Caller, TokenFile, hmac_hex};
 
 /// The cookie a signed-in browser carries.
 const COOKIE: &str = "todokit_session";
@@ -133,6 +134,52 @@ impl Auth {
         }
         self.tenants.as_ref()?.cookie_of(token)
     }
+}
+
+/// What the token check needs: the secrets, and the tenancy that gives a
+/// caller its service.
+#[derive(Clone)]
+pub struct Gate {
+    /// The server's tokens.
+    pub auth: Arc<Auth>,
+    /// Each caller's service.
+    pub tenancy: Arc<Tenancy>,
+}
+
+/// Refuses requests without a token the server knows (when it has any),
+/// and gives the others their [`Scope`].
+pub async fn require_token(State(gate): State<Gate>, mut request: Request, next: Next) -> Response {
+    let Some(caller) = gate.auth.caller(request.headers()) else {
+        // Only the operator's token has a sign-in link; every token signs
+        // in at /login.
+        let how = match gate.auth.has_operator_token() {
+            true => {
+                "send Authorization: Bearer TOKEN, or sign in with your token at /login (or open the sign-in \
+                 link todokit serve printed)"
+            }
+            false => {
+                "send Authorization: Bearer TOKEN with a token of the server's token file, or sign in with it \
+                 at /login"
+            }
+        };
+        return (
+            StatusCode::UNAUTHORIZED,
+            [(header::WWW_AUTHENTICATE, "Bearer")],
+            format!("this server needs a token: {how}\n"),
+        )
+            .into_response();
+    };
+    // The main profile exists, so there is always a service.
+    let Some(service) = gate.tenancy.service(&caller, None) else {
+        return StatusCode::INTERNAL_SERVER_ERROR.into_response();
+    };
+    let can_edit = gate.auth.edits_allowed(&caller);
+    request.extensions_mut().insert(Scope {
+        caller,
+        service,
+        can_edit,
+    });
+    next.run(request).await
 }
 
 /// The credentials of an `Authorization` value in the Bearer scheme,

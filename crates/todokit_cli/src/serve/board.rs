@@ -1,16 +1,10 @@
-//! What the board's handlers share, how many live streams it keeps, and
-//! the middleware that gives each request its caller's [`Scope`].
+//! What the board's handlers share, and how each handler takes its part.
 
 use std::sync::Arc;
 
-use axum::extract::{Request, State};
-use axum::http::{StatusCode, header};
-use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
-
 use super::auth::Auth;
 use super::remote::Endpoints;
-use super::tenancy::{Scope, Tenancy};
+use super::tenancy::Tenancy;
 
 /// What the handlers share.
 #[derive(Clone)]
@@ -39,38 +33,12 @@ impl axum::extract::FromRef<Board> for Arc<Endpoints> {
     }
 }
 
-/// Refuses requests without a token the server knows (when it has any),
-/// and gives the others their [`Scope`].
-pub async fn require_token(State(board): State<Board>, mut request: Request, next: Next) -> Response {
-    let Some(caller) = board.auth.caller(request.headers()) else {
-        // Only the operator's token has a sign-in link; every token signs
-        // in at /login.
-        let how = match board.auth.has_operator_token() {
-            true => {
-                "send Authorization: Bearer TOKEN, or sign in with your token at /login (or open the sign-in \
-                 link todokit serve printed)"
-            }
-            false => {
-                "send Authorization: Bearer TOKEN with a token of the server's token file, or sign in with it \
-                 at /login"
-            }
-        };
-        return (
-            StatusCode::UNAUTHORIZED,
-            [(header::WWW_AUTHENTICATE, "Bearer")],
-            format!("this server needs a token: {how}\n"),
-        )
-            .into_response();
-    };
-    // The main profile exists, so there is always a service.
-    let Some(service) = board.tenancy.service(&caller, None) else {
-        return StatusCode::INTERNAL_SERVER_ERROR.into_response();
-    };
-    let can_edit = board.auth.edits_allowed(&caller);
-    request.extensions_mut().insert(Scope {
-        caller,
-        service,
-        can_edit,
-    });
-    next.run(request).await
+/// The token check takes the secrets and the tenancy.
+impl axum::extract::FromRef<Board> for super::auth::Gate {
+    fn from_ref(board: &Board) -> Self {
+        super::auth::Gate {
+            auth: Arc::clone(&board.auth),
+            tenancy: Arc::clone(&board.tenancy),
+        }
+    }
 }

@@ -12,7 +12,7 @@ use axum::response::Response;
 use tokio_util::sync::CancellationToken;
 
 use super::message::refused;
-use super::tenants::Caller;
+use super::tokens::Caller;
 
 /// The most live streams open at once, every caller's together (the
 /// board's event streams and MCP's): each holds a connection and a feed
@@ -173,7 +173,7 @@ mod tests {
     fn a_caller_holds_at_most_its_streams_and_revocation_ends_them_all() {
         let holders = Arc::new(Holders::new(2, 3));
         let a = Caller::Operator;
-        let b = super::super::tenants::Tokens::parse("t-b b")
+        let b = super::super::tokens::Tokens::parse("t-b b")
             .ok()
             .and_then(|tokens| tokens.caller_of("t-b"))
             .unwrap_or(Caller::Operator);

@@ -27,7 +27,7 @@ mod remote;
 mod shared;
 mod shares;
 mod tenancy;
-mod tenants;
+mod tokens;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -62,8 +62,8 @@ pub use shared::SharedSessions;
 #[cfg(test)]
 pub use shares::BODY_SHARE_DIVISOR;
 #[cfg(test)]
-pub use tenants::MAX_NAMESPACE_BYTES;
-use tenants::TokenFile;
+pub use tokens::MAX_NAMESPACE_BYTES;
+use tokens::TokenFile;
 
 /// The address the board listens on unless `--bind` says otherwise.
 pub const DEFAULT_BIND: &str = "127.0.0.1:7420";
@@ -296,10 +296,7 @@ fn router(board: Board, hosts: Hosts, shares: Arc<shares::BodyShares>) -> Router
         .route("/mcp/{profile}", any(remote::profile_endpoint))
         .layer(middleware::from_fn(body::read_whole))
         .layer(middleware::from_fn_with_state(shares, shares::admit_body))
-        .layer(middleware::from_fn_with_state(
-            board.clone(),
-            board::require_token,
-        ));
+        .layer(middleware::from_fn_with_state(board.clone(), auth::require_token));
     Router::new()
         .route("/login", get(auth::login).post(auth::sign_in))
         .route("/healthz", get(healthz))

@@ -11,7 +11,7 @@ use axum::http::StatusCode;
 use axum::response::Response;
 
 use super::message::refused;
-use super::tenants::Caller;
+use super::tokens::Caller;
 
 /// The session quotas of one server.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

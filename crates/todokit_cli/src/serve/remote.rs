@@ -26,7 +26,7 @@ use super::holders::Holders;
 use super::message::{Seen, inspect};
 use super::owners::{Full, Opening, Owners, SessionQuotas};
 use super::tenancy::{Scope, Tenancy};
-use super::tenants::Caller;
+use super::tokens::Caller;
 use todokit_cli::mcp::{
     Calls, MAX_MESSAGE_BYTES, RemoteScope, STATELESS_PROTOCOL, TodoMcpServer, answer_stateless_call,
     remote_conversation, stateless_tool_call,

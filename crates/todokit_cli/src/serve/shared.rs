@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use rmcp::transport::streamable_http_server::session::{SessionState, SessionStore, SessionStoreError};
 use todokit::infra::store::PostgresStore;
 
-use super::tenants::Caller;
+use super::tokens::Caller;
 
 /// How long a kept session may go unused before any process removes it:
 /// rmcp's own idle limit (after which the process holding the session

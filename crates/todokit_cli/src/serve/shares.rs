@@ -19,7 +19,7 @@ use axum::response::{IntoResponse, Response};
 
 use super::message::refused;
 use super::tenancy::Scope;
-use super::tenants::Caller;
+use super::tokens::Caller;
 
 /// One caller reads at most `--max-connections` divided by this many
 /// bodies at once (64 at the default 1,024 connections).

@@ -9,7 +9,7 @@ use todokit::infra::store::NamespacedStore;
 use todokit::{ConversationContext, TodoWriteService, profiles};
 
 use super::overview::Overview;
-use super::tenants::Caller;
+use super::tokens::Caller;
 
 /// Services by namespace (none: the whole store), then by profile name.
 type Services = HashMap<Option<Arc<str>>, HashMap<&'static str, TodoWriteService>>;

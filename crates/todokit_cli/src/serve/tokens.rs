@@ -1,5 +1,6 @@
-//! Tenants: the `--token-file` that gives each token a namespace of the
-//! store, and who a request's credentials make it.
+//! The tokens a request may carry: the `--token-file` that gives each
+//! tenant's token a namespace of the store, the caller each token makes,
+//! and the cookies a tenant's browser signs in with.
 //!
 //! A line is `TOKEN NAMESPACE`; blank lines and lines starting with `#`
 //! are skipped. A namespace is 1 to 32 of `a-z 0-9 _ -`, so it can never
