@@ -3,7 +3,7 @@
 //! fails when the committed copy differs.
 
 use crate::commands::call::MAX_STDIN_BYTES;
-use crate::edits::MAX_IMPORT_BYTES;
+use crate::commands::edit::markdown::MAX_IMPORT_BYTES;
 use todokit_cli::mcp::{
     MAX_FOLLOWED_CONVERSATIONS, MAX_IN_FLIGHT, MAX_LISTENS, MAX_MESSAGE_BYTES, MAX_MESSAGE_VALUES,
     MAX_REMOTE_CONVERSATION_BYTES,
@@ -29,7 +29,7 @@ fn rows() -> Vec<(&'static str, String, &'static str)> {
         (
             "`todokit import` and `edit`: the markdown read",
             size(MAX_IMPORT_BYTES),
-            "`edits::MAX_IMPORT_BYTES`",
+            "`commands::edit::markdown::MAX_IMPORT_BYTES`",
         ),
         (
             "`todokit mcp`: one message",

@@ -3,9 +3,6 @@
 //! a module of `commands`; `docs/cli.md` is the contract.
 
 mod commands;
-mod conversations;
-mod demo;
-mod edits;
 mod inline;
 #[cfg(all(test, feature = "serve"))]
 mod limits_doc;

@@ -32,7 +32,8 @@ pub async fn warn_if_unknown(service: &todokit::TodoWriteService, conversation: 
         return;
     }
     if let Ok(summaries) = service.conversations().await
-        && let Some(warning) = crate::conversations::unknown_conversation_warning(conversation, &summaries)
+        && let Some(warning) =
+            super::conversations::listing::unknown_conversation_warning(conversation, &summaries)
     {
         eprint_inert(&warning);
     }

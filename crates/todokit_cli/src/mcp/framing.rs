@@ -188,7 +188,7 @@ impl IdScanner {
         let raw = self.found?;
         serde_json::from_slice::<Value>(raw.trim_ascii())
             .ok()
-            .filter(super::gate::is_valid_id)
+            .filter(super::rmcp_gate::is_valid_id)
     }
 }
 

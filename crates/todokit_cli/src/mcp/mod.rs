@@ -10,26 +10,28 @@
 //! (`todokit://conversations/<id>`) the client can list, read, and follow
 //! with `resources/subscribe` or `subscriptions/listen`.
 
+mod direct_call;
+mod direct_stateless_call;
 mod framing;
-mod gate;
 mod list_watch;
 mod live;
-mod plain;
 mod resources;
+mod rmcp_gate;
 mod server;
 mod session;
-mod stateless;
 mod stdio;
 
-pub use gate::{
-    INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, MAX_MESSAGE_VALUES, PARSE_ERROR, RMCP_VERSION, Verdict,
-    classify, error_reply, is_initialize, is_listen, too_many_values,
+pub use direct_stateless_call::{
+    STATELESS_PROTOCOL, StatelessCall, answer_stateless_call, stateless_tool_call,
 };
 pub use live::{MAX_FOLLOWED_CONVERSATIONS, MAX_LISTENS};
 pub use resources::{CONVERSATION_URI_PREFIX, RESOURCES_PAGE_SIZE, SUMMARY_META_KEY, conversation_uri};
+pub use rmcp_gate::{
+    INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, MAX_MESSAGE_VALUES, PARSE_ERROR, RMCP_VERSION, Verdict,
+    classify, error_reply, is_initialize, is_listen, too_many_values,
+};
 pub use server::{
     CONVERSATION_META_KEY, Calls, MAX_REMOTE_CONVERSATION_BYTES, RemoteScope, TOOL_META_KEY, TodoMcpServer,
     remote_conversation,
 };
 pub use session::{MAX_IN_FLIGHT, MAX_MESSAGE_BYTES, serve, serve_stdio};
-pub use stateless::{STATELESS_PROTOCOL, StatelessCall, answer_stateless_call, stateless_tool_call};

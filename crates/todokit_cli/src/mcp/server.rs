@@ -23,9 +23,9 @@ use serde_json::{Map, Value};
 use todokit::app::schema::{SchemaTarget, definition};
 use todokit::app::{CallOptions, HostMode, TodoWriteService};
 
-use super::gate::PlainToolCall;
 use super::live::Live;
 use super::resources;
+use super::rmcp_gate::PlainToolCall;
 
 /// The key of a call's `_meta` that names the conversation, for clients
 /// that keep several conversations on one server.
@@ -303,7 +303,7 @@ impl TodoMcpServer {
     /// reply as the text they were written as: no tree is built either way.
     pub(super) async fn answer_plain_call(&self, call: &PlainToolCall<'_>) -> Vec<u8> {
         let args = call.arguments.map_or("{}", RawValue::get);
-        let outcome = super::plain::run_call(
+        let outcome = super::direct_call::run_call(
             &self.service,
             &self.conversation,
             call.name,
@@ -311,7 +311,7 @@ impl TodoMcpServer {
             CallOptions::default(),
         )
         .await;
-        let mut line = super::plain::reply(&call.id, outcome, None);
+        let mut line = super::direct_call::reply(&call.id, outcome, None);
         line.push(b'\n');
         line
     }
@@ -354,7 +354,8 @@ impl ServerHandler for TodoMcpServer {
             None => "{}".to_owned(),
         };
         let service = self.service_of(&context)?;
-        let result = super::plain::run_call(service, &conversation, &request.name, &args, options).await?;
+        let result =
+            super::direct_call::run_call(service, &conversation, &request.name, &args, options).await?;
         let content = vec![ContentBlock::text(result.content)];
         let mut response = if result.is_error {
             CallToolResult::error(content)

@@ -3,7 +3,7 @@
 //! Between the client and rmcp sit a reader and a writer:
 //!
 //! - the reader takes lines of at most [`MAX_MESSAGE_BYTES`], answers what
-//!   the [gate](super::gate) rejects, and passes the rest to rmcp, never
+//!   the [gate](super::rmcp_gate) rejects, and passes the rest to rmcp, never
 //!   more than [`MAX_IN_FLIGHT`] requests ahead of their replies, so a
 //!   client that stops reading stops the server from reading too;
 //! - the writer sends rmcp's replies and the reader's own, a whole line at
@@ -29,7 +29,7 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader
 use tokio::sync::{Semaphore, mpsc};
 
 use super::framing::{Frame, FrameReader};
-use super::gate::{
+use super::rmcp_gate::{
     INVALID_REQUEST, Verdict, classify, client_id, error_reply, is_initialize, is_listen, plain_tool_call,
     too_large,
 };

@@ -458,5 +458,5 @@ fn invalid_params(id: Option<Value>, method: &str, params: Option<&Value>) -> Va
 }
 
 #[cfg(test)]
-#[path = "gate_tests.rs"]
+#[path = "rmcp_gate_tests.rs"]
 mod tests;

@@ -105,7 +105,7 @@ pub async fn answer_stateless_call(scope: &RemoteScope, call: &StatelessCall<'_>
         .and_then(HostMode::from_word)
         .unwrap_or(HostMode::Default);
     let args = call.arguments.map_or("{}", RawValue::get);
-    let outcome = super::plain::run_call(
+    let outcome = super::direct_call::run_call(
         scope.service(),
         conversation,
         call.name,
@@ -113,7 +113,7 @@ pub async fn answer_stateless_call(scope: &RemoteScope, call: &StatelessCall<'_>
         CallOptions::default().mode(mode),
     )
     .await;
-    super::plain::reply(&call.id, outcome, Some("complete"))
+    super::direct_call::reply(&call.id, outcome, Some("complete"))
 }
 
 #[cfg(test)]

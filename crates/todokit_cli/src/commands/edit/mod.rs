@@ -11,23 +11,23 @@ use todokit::app::UserAction;
 use super::Context;
 use super::EXIT_USAGE;
 use super::output::warn_if_unknown;
-use crate::edits;
+pub mod markdown;
 
 /// `export [FILE]`: the list as markdown.
 pub async fn export(ctx: &Context<'_>, file: Option<&Path>) -> Result<ExitCode> {
     let service = ctx.service().await?;
     warn_if_unknown(&service, &ctx.conversation()).await;
-    edits::export(&service, &ctx.conversation(), file).await
+    markdown::export(&service, &ctx.conversation(), file).await
 }
 
 /// `import FILE`: the list replaced by the markdown in `file`.
 pub async fn import(ctx: &Context<'_>, file: &Path) -> Result<ExitCode> {
-    edits::import(&ctx.service().await?, &ctx.conversation(), file, ctx.terminal).await
+    markdown::import(&ctx.service().await?, &ctx.conversation(), file, ctx.terminal).await
 }
 
 /// `edit`: the list opened in the user's editor.
 pub async fn edit(ctx: &Context<'_>) -> Result<ExitCode> {
-    edits::edit(&ctx.service().await?, &ctx.conversation(), ctx.terminal).await
+    markdown::edit(&ctx.service().await?, &ctx.conversation(), ctx.terminal).await
 }
 
 /// `append ITEM...` (on a phased profile, `append PHASE ITEM...`).
@@ -52,10 +52,10 @@ pub async fn append(ctx: &Context<'_>, words: Vec<String>) -> Result<ExitCode> {
             items: words,
         },
     };
-    edits::single(&service, &ctx.conversation(), action, ctx.terminal).await
+    markdown::single(&service, &ctx.conversation(), action, ctx.terminal).await
 }
 
 /// `start`, `done`, `drop` or `rm` NAME: one action on one task.
 pub async fn single(ctx: &Context<'_>, action: UserAction) -> Result<ExitCode> {
-    edits::single(&ctx.service().await?, &ctx.conversation(), action, ctx.terminal).await
+    markdown::single(&ctx.service().await?, &ctx.conversation(), action, ctx.terminal).await
 }

@@ -69,7 +69,7 @@ pub(super) fn reply(
     // Every part is a string, a number or JSON already checked, so writing
     // cannot fail; the fallback is an internal error all the same.
     written.unwrap_or_else(|error| {
-        super::gate::error_reply(
+        super::rmcp_gate::error_reply(
             Some(id.clone()),
             ErrorCode::INTERNAL_ERROR.0.into(),
             error.to_string(),

@@ -5,6 +5,8 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::ValueEnum;
 
+pub mod listing;
+
 use super::Context;
 use super::output::{print_json, print_line};
 
@@ -21,7 +23,7 @@ pub enum ListFormat {
 pub async fn run(ctx: &Context<'_>, format: ListFormat) -> Result<ExitCode> {
     let summaries = ctx.service().await?.conversations().await?;
     match format {
-        ListFormat::Text => print_line(&crate::conversations::text(&summaries))?,
+        ListFormat::Text => print_line(&listing::text(&summaries))?,
         ListFormat::Json => print_json(&serde_json::to_value(&summaries)?)?,
     }
     Ok(ExitCode::SUCCESS)
