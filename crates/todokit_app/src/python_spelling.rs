@@ -6,7 +6,7 @@
 /// double quotes when it holds a single quote and no double one; `\\`,
 /// the quote, `\n`, `\r`, `\t` escaped; other characters Python does not
 /// print as `\xNN`, `\uNNNN` or `\UNNNNNNNN`.
-pub(crate) fn python_repr(out: &mut String, text: &str) {
+pub fn python_repr(out: &mut String, text: &str) {
     let quote = if text.contains('\'') && !text.contains('"') {
         '"'
     } else {
@@ -62,7 +62,7 @@ fn printable(c: char) -> bool {
 /// `value` as Python's `json.dumps(value, ensure_ascii=False)` writes it:
 /// `", "` between items and `": "` after keys, text other than `"`, `\\`
 /// and control characters left as it is.
-pub(crate) fn python_json<T: serde::Serialize>(value: &T) -> String {
+pub fn python_json<T: serde::Serialize>(value: &T) -> String {
     let mut out = Vec::new();
     let mut writer = serde_json::Serializer::with_formatter(&mut out, SpacedFormatter);
     // Writing to a Vec cannot fail, and the values written here are plain

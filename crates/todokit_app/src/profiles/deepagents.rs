@@ -9,7 +9,6 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::prelude::*;
-use crate::python_spelling::python_repr;
 
 /// The profile's name.
 pub const NAME: &str = "deepagents";

@@ -11,7 +11,6 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::python_spelling::python_json;
 use crate::wire::{CancellableStatus, WireEnum};
 
 use crate::prelude::*;

@@ -8,7 +8,6 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::python_spelling::python_repr;
 use crate::wire::{CancellableStatus, WirePriority};
 
 use crate::prelude::*;
