@@ -52,8 +52,6 @@ use thiserror::Error;
 
 #[cfg(feature = "acp")]
 pub mod acp;
-#[cfg(feature = "binding")]
-pub mod binding;
 #[cfg(feature = "rig")]
 pub mod rig;
 

@@ -1,11 +1,11 @@
 //! Errors as the TypeScript layer reads them: a message tagged
 //! `[todokit:CODE] ` that `src/errors.ts` turns into a `TodokitError`
-//! whose `code` is CODE (the codes are `todokit::binding::ErrorCode`'s).
+//! whose `code` is CODE (the codes are `todokit_binding::ErrorCode`'s).
 //! A failure that ended a round adds a last line, `[todokit:round] JSON`,
 //! with the failed call's `index` and the `answered` calls before it.
 
-use todokit::binding::{ErrorCode, OpenError, round_interruption};
 use todokit::{ServiceError, UserEditError};
+use todokit_binding::{ErrorCode, OpenError, round_interruption};
 
 /// An error with `code` and `message`.
 pub fn tagged(code: ErrorCode, message: impl std::fmt::Display) -> napi::Error {

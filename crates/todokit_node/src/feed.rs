@@ -1,4 +1,4 @@
-//! [`NativeFeed`]: a conversation's feed (`todokit::binding::Feed`) as
+//! [`NativeFeed`]: a conversation's feed (`todokit_binding::Feed`) as
 //! Node follows it.
 //!
 //! The store's watch wakes the feed from its own thread; the wake only
@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use napi::bindgen_prelude::*;
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
 use napi_derive::napi;
-use todokit::binding::{Feed, FeedCloser, Handle, Polled};
+use todokit_binding::{Feed, FeedCloser, Handle, Polled};
 
 use crate::errors::{self, json_text};
 

@@ -7,7 +7,7 @@
 
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
-use todokit::binding::Answer;
+use todokit_binding::Answer;
 
 /// A finished call: what the model reads, whether it is an error, and
 /// the details as JSON text.
@@ -64,7 +64,7 @@ macro_rules! job {
             fn compute(&mut self) -> Result<Self::Output> {
                 match self.0.take() {
                     Some(work) => work(),
-                    None => Err(crate::errors::tagged(todokit::binding::ErrorCode::Usage, "a job ran twice")),
+                    None => Err(crate::errors::tagged(todokit_binding::ErrorCode::Usage, "a job ran twice")),
                 }
             }
 

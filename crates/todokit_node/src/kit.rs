@@ -6,9 +6,9 @@ use std::sync::{Mutex, PoisonError, RwLock};
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
 use todokit::EditList;
-use todokit::binding::{self, FeedCloser, Handle, StoreChoice, messages};
+use todokit_binding::{self as binding, FeedCloser, Handle, StoreChoice, messages};
 
-use todokit::binding::ErrorCode;
+use todokit_binding::ErrorCode;
 
 use crate::errors::{self, json_text, tagged};
 use crate::feed::NativeFeed;

@@ -7,9 +7,9 @@ use std::sync::Arc;
 
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
-use todokit::binding::{BoundPolicy, Handle, messages, turn_end_document};
+use todokit_binding::{BoundPolicy, Handle, messages, turn_end_document};
 
-use todokit::binding::ErrorCode;
+use todokit_binding::ErrorCode;
 
 use crate::errors::{self, json_text, tagged};
 use crate::jobs::{Now, TextJob};

@@ -1,14 +1,14 @@
 //! Errors as the typed layer reads them: a [`NativeError`] whose arguments
 //! are a code and the message (`todokit/_errors.py` maps the codes,
-//! `todokit::binding::ErrorCode`'s, to its exception classes), and, for a
+//! `todokit_binding::ErrorCode`'s, to its exception classes), and, for a
 //! failure that ended a round, the failed call's position and the answers
 //! of the calls before it.
 
 use pyo3::PyErr;
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
-use todokit::binding::{ErrorCode, OpenError, round_interruption};
 use todokit::{ServiceError, UserEditError};
+use todokit_binding::{ErrorCode, OpenError, round_interruption};
 
 create_exception!(
     _todokit,

@@ -1,4 +1,4 @@
-//! [`PyFeed`]: a conversation's feed (`todokit::binding::Feed`) as Python
+//! [`PyFeed`]: a conversation's feed (`todokit_binding::Feed`) as Python
 //! follows it.
 //!
 //! Nothing here runs Python from a thread of ours: the store's watch
@@ -16,7 +16,7 @@ use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Duration;
 
 use pyo3::prelude::*;
-use todokit::binding::{ErrorCode, Feed, FeedCloser, Handle, Polled};
+use todokit_binding::{ErrorCode, Feed, FeedCloser, Handle, Polled};
 
 use crate::errors::{self, native};
 

@@ -5,8 +5,8 @@ use std::sync::{Mutex, PoisonError, RwLock};
 
 use pyo3::prelude::*;
 use serde_json::Value;
-use todokit::binding::{self, Answer, ErrorCode, FeedCloser, Handle, StoreChoice, messages};
 use todokit::{CallOptions, EditList, UserAction};
+use todokit_binding::{self as binding, Answer, ErrorCode, FeedCloser, Handle, StoreChoice, messages};
 
 use crate::errors::{self, native};
 use crate::feed::PyFeed;

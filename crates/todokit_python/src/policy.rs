@@ -4,10 +4,10 @@
 
 use pyo3::prelude::*;
 use todokit::Injection;
-use todokit::binding::{BoundPolicy, Handle, turn_end_document};
+use todokit_binding::{BoundPolicy, Handle, turn_end_document};
 
 use crate::errors::{self, native};
-use todokit::binding::ErrorCode;
+use todokit_binding::ErrorCode;
 
 /// The turn policy of one conversation (`todokit.TurnPolicy` wraps it).
 #[pyclass(frozen, module = "todokit._todokit")]

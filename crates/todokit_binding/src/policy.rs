@@ -8,7 +8,7 @@ use std::sync::{Mutex, PoisonError};
 use todokit_app::ServiceError;
 use todokit_app::turn::{CallRecord, Enforcement, Injection, TurnConfig, TurnCounters, TurnEnd, TurnPolicy};
 
-use super::Handle;
+use crate::Handle;
 
 /// One conversation's turn policy on one kit.
 pub struct BoundPolicy {

@@ -4,7 +4,7 @@
 
 use todokit_app::{ServiceError, StoreError, UserEditError};
 
-use super::OpenError;
+use crate::OpenError;
 
 /// A kind of failure, as a binding's host tells it apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

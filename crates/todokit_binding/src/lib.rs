@@ -1,8 +1,10 @@
-//! What every language binding does the same way (feature `binding`): the
+//! What every language binding does the same way: the
 //! profile as one JSON document, the host's mode by its word, a call whose
 //! arguments arrive as bytes, a round of such calls, and a hand edit in the
 //! board's shape. The Python and Node packages call these, so a value
 //! crosses into either language the same, and neither copies the other.
+//! Not published: it is the packages' own, and the facade a Rust host
+//! embeds keeps none of it.
 
 mod codes;
 mod feed;
@@ -77,14 +79,14 @@ impl std::fmt::Debug for Handle {
 
 /// Opens `profile` over the store chosen.
 pub fn open(profile: &str, store: StoreChoice) -> Result<Handle, OpenError> {
-    let builder = crate::Todokit::builder()
+    let builder = todokit::Todokit::builder()
         .profile(profile)
         .map_err(|e| OpenError::UnknownProfile(e.to_string()))?;
     let mut runtime = None;
     // The default is what the command reads too: a database when the
     // variable names one.
-    let store = match (store, crate::StoreLocation::from_env()) {
-        (StoreChoice::Default, Some(crate::StoreLocation::Database(url))) => StoreChoice::Url(url),
+    let store = match (store, todokit::StoreLocation::from_env()) {
+        (StoreChoice::Default, Some(todokit::StoreLocation::Database(url))) => StoreChoice::Url(url),
         (store, _) => store,
     };
     let builder = match store {
@@ -310,7 +312,7 @@ mod tests {
     use pretty_assertions::assert_eq;
 
     fn service() -> TodoWriteService {
-        crate::Todokit::builder()
+        todokit::Todokit::builder()
             .profile("deepagents")
             .unwrap()
             .memory_store()

@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::task::{Context, Poll, Waker};
 
-use super::Handle;
+use crate::Handle;
 use futures_core::Stream;
 use todokit_app::{ServiceError, Subscription};
 use todokit_domain::TodoState;

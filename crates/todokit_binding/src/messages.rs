@@ -34,7 +34,7 @@ pub fn one_per(method: &str, what: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::binding::{BoundPolicy, StoreChoice, call_options, definitions_for, open, user_action};
+    use crate::{BoundPolicy, StoreChoice, call_options, definitions_for, open, user_action};
 
     /// Every sentence a binding's host may read about its own mistakes,
     /// the language's names filled in as each binding fills them.
