@@ -62,8 +62,6 @@ pub mod rig;
 pub mod app {
     /// What a dialect author imports (see `docs/your-own-dialect.md`).
     pub use todokit_app::prelude;
-    /// Every profile todokit ships.
-    pub use todokit_app::profiles;
     /// The tool definitions each provider expects.
     pub use todokit_app::schema;
     /// The agent-loop policy: reminders and when a turn may end.
@@ -80,6 +78,8 @@ pub mod app {
         UserEditError, VALUES_PER_ITEM, Wake, WatchGuard, end_of_turn_reminder, json_kind, json_string_end,
         json_values_over, parse_arguments, replay, stale_list_reminder, user_edit_reminder,
     };
+    /// Every profile todokit ships (the `todokit_dialects` crate).
+    pub use todokit_dialects as profiles;
 }
 
 /// The state model: lists, tasks, statuses, limits and the errors a model
@@ -135,8 +135,11 @@ pub use todokit_app::{
     CallOptions, Checked, Clock, ConversationContext, ConversationSummary, HostMode, ManualClock, Pin,
     Profile, RoundCall, SUBSCRIBE_POLL_INTERVAL, SchemaTarget, ServiceError, StoreError, StoredConversation,
     Subscription, TodoWriteService, ToolResult, Upstream, UserAction, UserEdit, UserEditError, Wake,
-    WatchGuard, end_of_turn_reminder, profiles,
+    WatchGuard, end_of_turn_reminder,
 };
+/// Every profile todokit ships: one module per dialect, the registry, and
+/// lookup by name (the `todokit_dialects` crate).
+pub use todokit_dialects as profiles;
 pub use todokit_domain::{ListSummary, Phase, Priority, Status, StatusCounts, Todo, TodoState};
 pub use todokit_infra::{Format, JsonFileStore, MemoryStore, SystemClock, render};
 
@@ -348,7 +351,7 @@ impl Builder {
             },
         };
         let clock = self.clock.unwrap_or_else(|| Arc::new(SystemClock));
-        Ok(TodoWriteService::new(profile, store, clock))
+        Ok(TodoWriteService::new(profile, store, clock).with_catalog(profiles::by_name))
     }
 }
 

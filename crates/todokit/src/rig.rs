@@ -105,7 +105,7 @@ mod tests {
 
     #[test]
     fn every_profile_gets_one_rig_tool_per_tool_with_its_name_description_and_schema() {
-        for profile in todokit_app::profiles::names() {
+        for profile in todokit_dialects::names() {
             let service = Todokit::builder()
                 .profile(profile)
                 .expect("registered profile")

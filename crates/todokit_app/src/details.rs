@@ -85,8 +85,10 @@ impl Details {
     }
 
     /// Gives deferred details the list the call left; no effect on details
-    /// already written.
-    pub(crate) fn bind_after(&self, after: &Arc<TodoState>) {
+    /// already written. A host that runs tools through
+    /// [`crate::tool::CallContext::shared`] calls it with the list it
+    /// committed (or the list before, when the call committed nothing).
+    pub fn bind_after(&self, after: &Arc<TodoState>) {
         if let Kept::Deferred(deferred) = &self.0
             && let Some(source) = deferred.lock_source().as_mut()
         {

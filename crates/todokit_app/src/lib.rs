@@ -17,7 +17,6 @@ mod list_writer;
 mod operation;
 pub mod prelude;
 mod profile;
-pub mod profiles;
 mod python_spelling;
 mod reminder;
 mod replay;
@@ -33,7 +32,7 @@ pub mod wire;
 pub use arguments::ALIASES_KEY;
 pub use arguments::{
     ARRAY_SLACK, ArgumentError, CompiledSchema, ITEM_TEXT_BYTES, Leniency, ROOT_FIELD, SizeLimits,
-    VALUES_PER_ITEM, json_kind, json_string_end, json_values_over, parse_arguments,
+    VALUES_PER_ITEM, case_variant, json_kind, json_string_end, json_values_over, parse_arguments,
 };
 pub use clock::{Clock, ManualClock};
 pub use context::{ConversationContext, StoreError, StoredConversation, Wake, WatchGuard};
@@ -50,7 +49,7 @@ pub use reminder::{end_of_turn_reminder, stale_list_reminder};
 pub use replay::{Replay, replay};
 pub use schema::SchemaTarget;
 pub use service::{
-    ConversationSummary, EditRequest, ImportError, MAX_COMMIT_ATTEMPTS, MarkdownCodec, RoundCall,
+    Catalog, ConversationSummary, EditRequest, ImportError, MAX_COMMIT_ATTEMPTS, MarkdownCodec, RoundCall,
     SUBSCRIBE_POLL_INTERVAL, ServiceError, Subscription, TodoWriteService, UserAction, UserEdit,
     UserEditError, user_edit_reminder,
 };

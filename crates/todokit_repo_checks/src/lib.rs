@@ -1,8 +1,11 @@
 //! Checks over the todokit repository itself, run by `make test` through
 //! this crate's tests: no module of any crate uses another that uses it
 //! back ([`module_graph`]), and every committed snapshot's header names a
-//! test source that exists ([`snapshots`]). Not published.
+//! test source that exists ([`snapshots`]), the dialects reach the
+//! mechanisms through the profile-author prelude only ([`dialect_api`]).
+//! Not published.
 
+pub mod dialect_api;
 pub mod module_graph;
 pub mod snapshots;
 

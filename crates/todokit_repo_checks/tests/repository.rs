@@ -1,6 +1,7 @@
 //! The repository's own rules, checked on every `make test`.
 
 use pretty_assertions::assert_eq;
+use todokit_repo_checks::dialect_api::past_the_prelude;
 use todokit_repo_checks::module_graph::{read_crate, through_the_root};
 use todokit_repo_checks::snapshots::{StaleHeader, stale_headers};
 use todokit_repo_checks::workspace_root;
@@ -71,4 +72,11 @@ fn every_committed_snapshot_names_its_source() {
     let root = workspace_root();
     let actual = stale_headers(&root.join("snapshots"), &root).expect("snapshots/ is readable");
     assert_eq!(actual, Vec::<StaleHeader>::new());
+}
+
+#[test]
+fn the_dialects_reach_the_mechanisms_through_the_prelude_only() {
+    let dir = workspace_root().join("crates/todokit_dialects/src");
+    let actual = past_the_prelude(&dir, "todokit_app").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(actual, Vec::<String>::new());
 }

@@ -528,5 +528,27 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for KeyVisitor<'_, '_, V> {
 }
 
 #[cfg(test)]
-#[path = "guard_tests.rs"]
-mod tests;
+mod tests {
+    #[test]
+    fn kind_bits_follow_the_schema_type_names() {
+        use super::Kind;
+        use pretty_assertions::assert_eq;
+        let kinds = [
+            Kind::Null,
+            Kind::Boolean,
+            Kind::Integer,
+            Kind::Number,
+            Kind::String,
+            Kind::Array,
+            Kind::Object,
+        ];
+        let actual: Vec<&str> = kinds
+            .iter()
+            .map(|k| super::super::compiled::TYPE_NAMES[*k as usize])
+            .collect();
+        let expected = vec![
+            "null", "boolean", "integer", "number", "string", "array", "object",
+        ];
+        assert_eq!(actual, expected);
+    }
+}

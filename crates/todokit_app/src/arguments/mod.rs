@@ -37,6 +37,7 @@ pub use guard::decode_well_formed;
 use leniency::TEXT_SYNONYMS;
 pub use leniency::{ALIASES_KEY, ID_KEY, Leniency};
 pub use parse::{ArgumentError, ROOT_FIELD, decode, kind as json_kind, parse_arguments};
+pub use repair::case_variant;
 pub use sizes::{
     ARRAY_SLACK, ITEM_TEXT_BYTES, SizeLimits, VALUES_PER_ITEM, json_string_end, json_values_over,
 };

@@ -101,9 +101,10 @@ fn rename_case_variants(map: &mut Map<String, Value>, node: &Node) {
     }
 }
 
-/// `active_form` → `activeForm`, `activeForm` → `active_form`; `None` for a
-/// key with neither shape.
-pub(super) fn case_variant(key: &str) -> Option<String> {
+/// The other spelling of a key that [`Leniency`](super::Leniency)'s case
+/// forgiveness accepts: `active_form` → `activeForm`, `activeForm` →
+/// `active_form`; `None` for a key with neither shape.
+pub fn case_variant(key: &str) -> Option<String> {
     if key.contains('_') {
         let mut out = String::with_capacity(key.len());
         let mut upper = false;

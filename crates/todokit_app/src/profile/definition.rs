@@ -43,7 +43,7 @@ impl Registered {
 /// One tool family (`claude-code`, `forge`, ...): its tools, its rules and
 /// the slips it accepts.
 ///
-/// Hosts get a profile from [`crate::profiles::by_name`] and may change its
+/// Hosts get a profile from the dialects' `by_name` (`todokit::profiles`) and may change its
 /// rules with [`Profile::with_rules`] before handing it to the service.
 #[derive(Clone)]
 pub struct Profile {

@@ -22,13 +22,14 @@ impl TodoWriteService {
 
     /// `stored` as the profile that last wrote it shows it now (a `pi` list
     /// without what pi clears), and that profile: this service's own for a
-    /// list that does not say. What a viewer of any conversation shows,
-    /// whatever profile the viewer itself serves.
+    /// list that does not say or names a profile its catalog does not know
+    /// (see [`TodoWriteService::with_catalog`]). What a viewer of any
+    /// conversation shows, whatever profile the viewer itself serves.
     pub fn as_written(&self, stored: &TodoState) -> (crate::profile::Profile, TodoState) {
         let profile = stored
             .profile
             .as_deref()
-            .and_then(crate::profiles::by_name)
+            .and_then(|name| self.profile_named(name))
             .unwrap_or_else(|| self.profile.clone());
         let shown = profile.settle(stored, self.clock.now()).into_owned();
         (profile, shown)
@@ -84,28 +85,4 @@ fn phases_from_transcript(transcript: &[ToolResult]) -> Option<Vec<Phase>> {
         .rev()
         .filter(|r| !r.is_error)
         .find_map(|r| serde_json::from_value(r.details.value().get_mut("phases")?.take()).ok())
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::test_support::memory_service;
-    use pretty_assertions::assert_eq;
-    use todokit_domain::TodoState;
-
-    #[test]
-    fn a_list_is_shown_under_the_profile_that_wrote_it_else_the_services() {
-        let service = memory_service("claude-code");
-        let written_by_pi = TodoState::new().profile("pi");
-        let unsigned = TodoState::new();
-        let actual = (
-            service.as_written(&written_by_pi).0.name(),
-            service.as_written(&unsigned).0.name(),
-            service
-                .as_written(&TodoState::new().profile("no-such-profile"))
-                .0
-                .name(),
-        );
-        let expected = ("pi", "claude-code", "claude-code");
-        assert_eq!(actual, expected);
-    }
 }

@@ -27,5 +27,5 @@ pub use edit_request::EditRequest;
 pub use error::ServiceError;
 pub use rounds::RoundCall;
 pub use subscription::{SUBSCRIBE_POLL_INTERVAL, Subscription};
-pub use todo_write_service::TodoWriteService;
+pub use todo_write_service::{Catalog, TodoWriteService};
 pub use user_edit::{ImportError, MarkdownCodec, UserAction, UserEdit, UserEditError, user_edit_reminder};

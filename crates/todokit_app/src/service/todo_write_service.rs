@@ -10,6 +10,10 @@ use crate::clock::Clock;
 use crate::context::ConversationContext;
 use crate::profile::Profile;
 
+/// How a service finds the profile a stored list names (see
+/// [`TodoWriteService::with_catalog`]).
+pub type Catalog = Arc<dyn Fn(&str) -> Option<Profile> + Send + Sync>;
+
 /// One async lock per conversation, for exclusive tools. Entries whose
 /// lock nobody holds or waits for are dropped as new ones are made.
 type ConversationLocks = Arc<Mutex<HashMap<String, Weak<tokio::sync::Mutex<()>>>>>;
@@ -22,6 +26,7 @@ pub struct TodoWriteService {
     pub(super) clock: Arc<dyn Clock>,
     locks: ConversationLocks,
     pub(super) alarms: Arc<Alarms>,
+    pub(super) catalog: Option<Catalog>,
 }
 
 impl TodoWriteService {
@@ -33,7 +38,25 @@ impl TodoWriteService {
             clock,
             locks: ConversationLocks::default(),
             alarms: Arc::default(),
+            catalog: None,
         }
+    }
+
+    /// This service, finding the profile that wrote a stored list through
+    /// `catalog` (usually the dialects' `by_name`), so that
+    /// [`TodoWriteService::as_written`] shows a list as its writer does.
+    /// Without one, only this service's own profile is known by name.
+    pub fn with_catalog(mut self, catalog: impl Fn(&str) -> Option<Profile> + Send + Sync + 'static) -> Self {
+        self.catalog = Some(Arc::new(catalog));
+        self
+    }
+
+    /// The profile called `name`: this service's own, else the catalog's.
+    pub fn profile_named(&self, name: &str) -> Option<Profile> {
+        if name == self.profile.name() {
+            return Some(self.profile.clone());
+        }
+        self.catalog.as_ref().and_then(|catalog| catalog(name))
     }
 
     /// Waits for, then holds, the lock that serializes exclusive calls on

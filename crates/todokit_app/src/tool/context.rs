@@ -68,8 +68,9 @@ impl<'a> CallContext<'a> {
 
     /// A context whose state is `shared`, for a caller that binds the list
     /// each call commits to its result's details
-    /// ([`crate::details::Details::bind_after`]), as the service does.
-    pub(crate) fn shared(state: &'a Arc<TodoState>, now: Timestamp, rules: &'a ListRules) -> Self {
+    /// ([`crate::details::Details::bind_after`]), as the service does: a
+    /// host that runs tools itself gets details written only when read.
+    pub fn shared(state: &'a Arc<TodoState>, now: Timestamp, rules: &'a ListRules) -> Self {
         Self {
             shared: Some(state),
             ..Self::new(state, now, rules)
@@ -79,7 +80,9 @@ impl<'a> CallContext<'a> {
     /// The details `write` gives from the list before the call and `after`,
     /// the list it leaves: written when first read if the caller binds the
     /// committed list to the result (the service does), else written now.
-    pub(crate) fn details(
+    /// A tool whose details cost more than its result text uses this, so a
+    /// host that never reads them does not pay for them.
+    pub fn details(
         &self,
         after: &TodoState,
         write: impl FnOnce(&TodoState, &TodoState) -> Details + Send + 'static,

@@ -66,7 +66,8 @@ impl Tenancy {
                     .veiled(Arc::new(|error: &todokit::StoreError| log_veiled(error))),
             ),
         };
-        let service = TodoWriteService::new(profile.clone(), store, Arc::clone(self.main.clock()));
+        let service = TodoWriteService::new(profile.clone(), store, Arc::clone(self.main.clock()))
+            .with_catalog(todokit::profiles::by_name);
         of_namespace.insert(profile.name(), service.clone());
         Some(service)
     }

@@ -53,8 +53,8 @@ pub use escape::{escape, unescape};
 use std::collections::HashSet;
 
 use crate::render::steers_terminal;
-use todokit_app::profiles::pi::MARKERS as PI;
 use todokit_app::{ImportError, MarkdownCodec};
+use todokit_dialects::pi::MARKERS as PI;
 use todokit_domain::checklist::LineError;
 use todokit_domain::{Phase, Status, Timestamp, Todo, TodoState, normalize_in_progress};
 

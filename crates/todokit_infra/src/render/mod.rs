@@ -8,7 +8,7 @@ mod ansi;
 mod plain;
 mod sanitize;
 
-use todokit_app::profiles::forge::Checklist;
+use todokit_dialects::forge::Checklist;
 use todokit_domain::TodoState;
 
 pub use ansi::{AnsiOptions, Glyphs, render_ansi, status_styles};

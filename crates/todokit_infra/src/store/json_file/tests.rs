@@ -5,7 +5,7 @@ use super::*;
 use pretty_assertions::assert_eq;
 use std::collections::BTreeSet;
 use std::sync::Arc;
-use todokit_app::{ManualClock, TodoWriteService, profiles};
+use todokit_app::{ManualClock, TodoWriteService};
 use todokit_domain::Todo;
 
 fn state(content: &str, version: u64) -> TodoState {
@@ -183,7 +183,7 @@ async fn concurrent_writers_lose_no_update() {
     const WRITERS: u64 = 8;
     const CALLS: u64 = 10;
     let dir = tempfile::tempdir().unwrap();
-    let profile = profiles::by_name("claude-code").unwrap();
+    let profile = todokit_dialects::by_name("claude-code").unwrap();
     let service = TodoWriteService::new(
         profile,
         Arc::new(JsonFileStore::new(dir.path())),
@@ -225,7 +225,7 @@ async fn fields_this_build_does_not_know_survive_a_write_at_every_level() {
     let dir = tempfile::tempdir().unwrap();
     let fixture = JsonFileStore::new(dir.path());
     let service = TodoWriteService::new(
-        profiles::by_name("claude-code").unwrap(),
+        todokit_dialects::by_name("claude-code").unwrap(),
         Arc::new(fixture.clone()),
         Arc::new(ManualClock::new(0)),
     );

@@ -6,12 +6,12 @@ use super::*;
 use crate::store::PostgresStore;
 use pretty_assertions::assert_eq;
 use std::time::Instant;
-use todokit_app::{ManualClock, TodoWriteService, profiles};
+use todokit_app::{ManualClock, TodoWriteService};
 use tokio_postgres::NoTls;
 
 fn service(store: PostgresStore) -> TodoWriteService {
     TodoWriteService::new(
-        profiles::by_name("claude-code").expect("profile"),
+        todokit_dialects::by_name("claude-code").expect("profile"),
         Arc::new(store),
         Arc::new(ManualClock::new(0)),
     )
