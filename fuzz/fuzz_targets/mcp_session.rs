@@ -8,7 +8,7 @@ use std::sync::Arc;
 use libfuzzer_sys::fuzz_target;
 use tokio::io::AsyncWriteExt;
 use todokit::{ManualClock, MemoryStore, TodoWriteService, profiles};
-use todokit_cli::mcp::{TodoMcpServer, serve};
+use todokit_mcp::{TodoMcpServer, serve};
 
 fuzz_target!(|data: &[u8]| {
     let runtime = tokio::runtime::Builder::new_current_thread()

@@ -4,7 +4,7 @@
 
 use crate::commands::call::MAX_STDIN_BYTES;
 use crate::commands::edit::markdown::MAX_IMPORT_BYTES;
-use todokit_cli::mcp::{
+use todokit_mcp::{
     MAX_FOLLOWED_CONVERSATIONS, MAX_IN_FLIGHT, MAX_LISTENS, MAX_MESSAGE_BYTES, MAX_MESSAGE_VALUES,
     MAX_REMOTE_CONVERSATION_BYTES,
 };
@@ -34,97 +34,97 @@ fn rows() -> Vec<(&'static str, String, &'static str)> {
         (
             "`todokit mcp`: one message",
             size(MAX_MESSAGE_BYTES as u64),
-            "`todokit_cli::mcp::MAX_MESSAGE_BYTES`",
+            "`todokit_mcp::MAX_MESSAGE_BYTES`",
         ),
         (
             "`todokit mcp` and `serve`: values (items, keys, nested values) in one message read as a tree",
             MAX_MESSAGE_VALUES.to_string(),
-            "`todokit_cli::mcp::MAX_MESSAGE_VALUES`",
+            "`todokit_mcp::MAX_MESSAGE_VALUES`",
         ),
         (
             "`todokit mcp`: requests read before their replies",
             MAX_IN_FLIGHT.to_string(),
-            "`todokit_cli::mcp::MAX_IN_FLIGHT`",
+            "`todokit_mcp::MAX_IN_FLIGHT`",
         ),
         (
             "`todokit mcp`: conversations followed for resource updates",
             MAX_FOLLOWED_CONVERSATIONS.to_string(),
-            "`todokit_cli::mcp::MAX_FOLLOWED_CONVERSATIONS`",
+            "`todokit_mcp::MAX_FOLLOWED_CONVERSATIONS`",
         ),
         (
             "`todokit mcp`: open `subscriptions/listen` requests",
             MAX_LISTENS.to_string(),
-            "`todokit_cli::mcp::MAX_LISTENS`",
+            "`todokit_mcp::MAX_LISTENS`",
         ),
         (
             "`todokit serve`: a request body",
-            size(crate::serve::MAX_BODY_BYTES as u64),
-            "`serve::MAX_BODY_BYTES`",
+            size(todokit_mcp::http::MAX_BODY_BYTES as u64),
+            "`todokit_mcp::http::MAX_BODY_BYTES`",
         ),
         (
             "`todokit serve`: live streams in one process (board events, MCP GET streams, listens)",
-            crate::serve::MAX_EVENT_STREAMS.to_string(),
-            "`serve::MAX_EVENT_STREAMS`",
+            todokit_mcp::http::MAX_EVENT_STREAMS.to_string(),
+            "`todokit_mcp::http::MAX_EVENT_STREAMS`",
         ),
         (
             "`todokit serve`: live streams one token holds (`--max-streams-per-token`)",
-            crate::serve::MAX_STREAMS_PER_TOKEN.to_string(),
-            "`serve::MAX_STREAMS_PER_TOKEN`",
+            todokit_mcp::http::MAX_STREAMS_PER_TOKEN.to_string(),
+            "`todokit_mcp::http::MAX_STREAMS_PER_TOKEN`",
         ),
         (
             "`todokit serve`: connections held at once (`--max-connections`)",
-            crate::serve::MAX_CONNECTIONS.to_string(),
-            "`serve::MAX_CONNECTIONS`",
+            todokit_mcp::http::MAX_CONNECTIONS.to_string(),
+            "`todokit_mcp::http::MAX_CONNECTIONS`",
         ),
         (
             "`todokit serve`: bodies one token has arriving at once, as a divisor of `--max-connections` (64 at its default)",
-            crate::serve::BODY_SHARE_DIVISOR.to_string(),
-            "`serve::BODY_SHARE_DIVISOR`",
+            todokit_mcp::http::BODY_SHARE_DIVISOR.to_string(),
+            "`todokit_mcp::http::BODY_SHARE_DIVISOR`",
         ),
         (
             "`todokit serve`: MCP sessions open in one process (`--max-sessions`)",
-            crate::serve::MAX_SESSIONS.to_string(),
-            "`serve::MAX_SESSIONS`",
+            todokit_mcp::http::MAX_SESSIONS.to_string(),
+            "`todokit_mcp::http::MAX_SESSIONS`",
         ),
         (
             "`todokit serve`: MCP sessions one token holds (`--max-sessions-per-token`)",
-            crate::serve::MAX_SESSIONS_PER_TOKEN.to_string(),
-            "`serve::MAX_SESSIONS_PER_TOKEN`",
+            todokit_mcp::http::MAX_SESSIONS_PER_TOKEN.to_string(),
+            "`todokit_mcp::http::MAX_SESSIONS_PER_TOKEN`",
         ),
         (
             "`todokit serve`: an `initialize`'s parameters, kept for its session",
-            size(crate::serve::MAX_INITIALIZE_PARAMS_BYTES as u64),
-            "`serve::MAX_INITIALIZE_PARAMS_BYTES`",
+            size(todokit_mcp::http::MAX_INITIALIZE_PARAMS_BYTES as u64),
+            "`todokit_mcp::http::MAX_INITIALIZE_PARAMS_BYTES`",
         ),
         (
             "`todokit serve`: seconds a request's body may take after its head",
-            crate::serve::BODY_DEADLINE.as_secs().to_string(),
-            "`serve::BODY_DEADLINE`",
+            todokit_mcp::http::BODY_DEADLINE.as_secs().to_string(),
+            "`todokit_mcp::http::BODY_DEADLINE`",
         ),
         (
             "`todokit serve`: the rest of a body past its cap, read and dropped after the 413",
-            size(crate::serve::LINGER_BYTES as u64),
-            "`serve::LINGER_BYTES`",
+            size(todokit_mcp::http::LINGER_BYTES as u64),
+            "`todokit_mcp::http::LINGER_BYTES`",
         ),
         (
             "`todokit serve`: an MCP request body (`/mcp`)",
             size(MAX_MESSAGE_BYTES as u64),
-            "`todokit_cli::mcp::MAX_MESSAGE_BYTES`",
+            "`todokit_mcp::MAX_MESSAGE_BYTES`",
         ),
         (
             "`todokit serve`: a conversation id named by a remote request (`_meta`, header or query)",
             size(MAX_REMOTE_CONVERSATION_BYTES as u64),
-            "`todokit_cli::mcp::MAX_REMOTE_CONVERSATION_BYTES`",
+            "`todokit_mcp::MAX_REMOTE_CONVERSATION_BYTES`",
         ),
         (
             "`todokit serve`: a tenant's namespace, in bytes",
-            crate::serve::MAX_NAMESPACE_BYTES.to_string(),
-            "`serve::MAX_NAMESPACE_BYTES`",
+            todokit_mcp::http::MAX_NAMESPACE_BYTES.to_string(),
+            "`todokit_mcp::http::MAX_NAMESPACE_BYTES`",
         ),
         (
             "`todokit serve`: seconds a stop waits for the tool calls in flight",
-            crate::serve::DRAIN_LIMIT.as_secs().to_string(),
-            "`serve::DRAIN_LIMIT`",
+            todokit_mcp::http::DRAIN_LIMIT.as_secs().to_string(),
+            "`todokit_mcp::http::DRAIN_LIMIT`",
         ),
     ]
 }

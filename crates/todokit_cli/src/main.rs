@@ -7,10 +7,7 @@ mod inline;
 #[cfg(all(test, feature = "serve"))]
 mod limits_doc;
 use store::is_database_url;
-#[cfg(feature = "serve")]
-mod serve;
 mod store;
-mod view;
 mod watch;
 
 use std::path::PathBuf;
@@ -24,6 +21,8 @@ use commands::{EXIT_OUTCOME_UNKNOWN, EXIT_USAGE};
 use todokit::app::UserAction;
 use todokit::infra::render::Glyphs;
 use todokit::{Format, SchemaTarget, ServiceError, StoreError, profiles};
+#[cfg(feature = "serve")]
+use todokit_mcp::http as serve;
 
 /// The heading the options every command takes are listed under, apart
 /// from a command's own.

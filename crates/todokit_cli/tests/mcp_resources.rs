@@ -18,7 +18,7 @@ use cli_support::{in_process, run, stdout, todokit, write_todos};
 use node_support::NodeClient;
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
-use todokit_cli::mcp::{
+use todokit_mcp::{
     CONVERSATION_URI_PREFIX, MAX_FOLLOWED_CONVERSATIONS, RESOURCES_PAGE_SIZE, conversation_uri,
 };
 

@@ -35,6 +35,23 @@ impl TodoWriteService {
         (profile, shown)
     }
 
+    /// `conversation`'s list as the profile that last wrote it shows it
+    /// now, with that profile ([`TodoWriteService::as_written`]); when the
+    /// store cannot be read, this service's own profile and the error.
+    /// What a viewer (`watch`, the board) shows.
+    pub async fn view_as_written(
+        &self,
+        conversation: &str,
+    ) -> (crate::profile::Profile, Result<TodoState, ServiceError>) {
+        match self.state(conversation).await {
+            Ok(stored) => {
+                let (profile, shown) = self.as_written(&stored);
+                (profile, Ok(shown))
+            }
+            Err(error) => (self.profile.clone(), Err(error)),
+        }
+    }
+
     /// Restores `conversation` when a host resumes it: when nothing is
     /// stored, rebuilds the list from the newest successful tool result in
     /// `transcript` that carries phases; then, where the profile says so,

@@ -20,7 +20,7 @@ pub fn report(
     place: &str,
 ) {
     let conversation = "followed";
-    let uri = todokit_cli::mcp::conversation_uri(conversation);
+    let uri = todokit_mcp::conversation_uri(conversation);
     server.send(
         &json!({"jsonrpc": "2.0", "id": "follow", "method": "resources/subscribe", "params": {"uri": uri}}),
     );

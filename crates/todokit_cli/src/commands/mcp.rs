@@ -22,8 +22,8 @@ pub async fn run(ctx: &Context<'_>) -> Result<ExitCode> {
         .with_writer(std::io::stderr)
         .with_max_level(tracing_subscriber::filter::LevelFilter::WARN)
         .try_init();
-    let server = todokit_cli::mcp::TodoMcpServer::new(service, ctx.conversation());
-    todokit_cli::mcp::serve_stdio(server)
+    let server = todokit_mcp::TodoMcpServer::new(service, ctx.conversation());
+    todokit_mcp::serve_stdio(server)
         .await
         .context("the MCP client did not complete the handshake")?;
     Ok(ExitCode::SUCCESS)

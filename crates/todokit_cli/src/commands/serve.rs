@@ -6,7 +6,7 @@ use anyhow::Result;
 
 use super::Context;
 use super::EXIT_USAGE;
-use crate::serve;
+use todokit_mcp::http as serve;
 
 /// Serves the board and the MCP endpoint as `options` say.
 #[cfg_attr(not(feature = "postgres"), allow(unused_mut))]
@@ -22,12 +22,13 @@ pub async fn run(ctx: &Context<'_>, mut options: serve::Options) -> Result<ExitC
             todokit::infra::store::PostgresStore::lazy(url, 4)?,
         ));
     }
-    if let Err(error) = serve::run(service, options).await {
-        if error.downcast_ref::<serve::Refused>().is_some() {
-            eprintln!("todokit serve: {error}");
+    match serve::run(service, options).await {
+        Err(serve::ServeError::Refused(why)) => {
+            eprintln!("todokit serve: {why}");
             return Ok(ExitCode::from(EXIT_USAGE));
         }
-        return Err(error);
+        Err(error) => return Err(error.into()),
+        Ok(()) => {}
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -21,8 +21,6 @@ use todokit::{Format, JsonFileStore, Status, Subscription, TodoState, TodoWriteS
 
 use screen::{ScreenSpec, screen};
 
-use crate::view::stored_view;
-
 /// Cursor and screen control for the in-place view.
 const HIDE_CURSOR: &str = "\u{1b}[?25l";
 const SHOW_CURSOR: &str = "\u{1b}[?25h";
@@ -89,7 +87,8 @@ pub async fn run(service: &TodoWriteService, options: &WatchOptions) -> Result<(
             target = newest;
             feed = service.subscribe(&target);
         }
-        let (profile, state) = stored_view(service, &target).await;
+        let (profile, state) = service.view_as_written(&target).await;
+        let state = state.map_err(|error| error.to_string());
         let now = Frame {
             conversation: target.clone(),
             profile: profile.name(),

@@ -1,6 +1,9 @@
-//! The MCP server: a profile's tools over the Model Context Protocol on
-//! standard input and output, on the same service (and so the same store)
-//! as the CLI.
+//! todokit's MCP server: a profile's tools over the Model Context
+//! Protocol on standard input and output, on a host's service (and so its
+//! store); with the `http` feature, [`http`] serves the same over
+//! Streamable HTTP beside the live board, for many callers (tokens and
+//! tenants, quotas, and with `postgres` sessions shared by every process
+//! on one database).
 //!
 //! [`TodoMcpServer`] is the rmcp handler; [`serve`] runs one session with
 //! the limits a server facing a model needs: a maximum message size, a
@@ -13,6 +16,8 @@
 mod direct_call;
 mod direct_stateless_call;
 mod framing;
+#[cfg(feature = "http")]
+pub mod http;
 mod list_watch;
 mod live;
 mod resources;

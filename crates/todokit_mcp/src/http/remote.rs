@@ -27,10 +27,9 @@ use super::message::{Seen, inspect};
 use super::owners::{Full, Opening, Owners, SessionQuotas};
 use super::tenancy::{Scope, Tenancy};
 use super::tokens::Caller;
-use todokit_cli::mcp::{
-    Calls, MAX_MESSAGE_BYTES, RemoteScope, STATELESS_PROTOCOL, TodoMcpServer, answer_stateless_call,
-    remote_conversation, stateless_tool_call,
-};
+use crate::direct_stateless_call::{STATELESS_PROTOCOL, answer_stateless_call, stateless_tool_call};
+use crate::server::{Calls, RemoteScope, TodoMcpServer, remote_conversation};
+use crate::session::MAX_MESSAGE_BYTES;
 
 /// The header that names a request's conversation (percent-encoded UTF-8).
 pub const CONVERSATION_HEADER: &str = "todokit-conversation";
@@ -352,7 +351,7 @@ async fn answer(endpoints: &Endpoints, scope: Scope, profile: Option<&str>, requ
 }
 
 /// Answers a plain `tools/call` of protocol 2026-07-28 itself (see
-/// `todokit_cli::mcp::stateless_tool_call`: the same answer rmcp gives, for
+/// `crate::direct_stateless_call::stateless_tool_call`: the same answer rmcp gives, for
 /// a fraction of the work); any other request is handed back untouched for
 /// rmcp, its body read into memory when it had to be looked at.
 async fn answer_directly(
@@ -447,7 +446,7 @@ async fn check_owner(endpoints: &Endpoints, id: &str, caller: &Caller) -> Result
         Err(error) => Err(super::message::refused(
             StatusCode::SERVICE_UNAVAILABLE,
             None,
-            todokit_cli::mcp::INTERNAL_ERROR,
+            crate::rmcp_gate::INTERNAL_ERROR,
             format!(
                 "the session cannot be looked up now; the server's log has it as {}",
                 super::tenancy::log_veiled(&error)
@@ -543,7 +542,7 @@ mod tests {
         bad.insert(CONVERSATION_HEADER, "%FF".parse().unwrap());
         let long = format!(
             "/mcp?conversation={}",
-            "a".repeat(todokit_cli::mcp::MAX_REMOTE_CONVERSATION_BYTES + 1)
+            "a".repeat(crate::server::MAX_REMOTE_CONVERSATION_BYTES + 1)
         );
         let actual = vec![
             conversation_of(&header, &uri("/mcp?conversation=q")),

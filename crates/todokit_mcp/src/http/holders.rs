@@ -75,7 +75,7 @@ impl StreamsFull {
     /// The refusal as a JSON-RPC error answering `id` (the MCP routes).
     pub fn answer(self, id: Option<serde_json::Value>) -> Response {
         let (status, message) = self.refusal();
-        refused(status, id, todokit_cli::mcp::INVALID_REQUEST, message)
+        refused(status, id, crate::rmcp_gate::INVALID_REQUEST, message)
     }
 }
 

@@ -14,7 +14,7 @@
 
 use std::time::Duration;
 
-use anyhow::Result;
+use super::error::ServeError;
 use axum::Router;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
@@ -54,14 +54,15 @@ pub struct StopSignals {
 impl StopSignals {
     /// Takes over SIGTERM and SIGINT (on other systems, Ctrl-C is awaited
     /// when the server runs).
-    pub fn install() -> Result<Self> {
+    pub fn install() -> Result<Self, ServeError> {
         #[cfg(unix)]
         {
-            use anyhow::Context as _;
             use tokio::signal::unix::{SignalKind, signal};
+            let taken =
+                |kind, name| signal(kind).map_err(|source| ServeError::Signal { signal: name, source });
             Ok(Self {
-                terminate: signal(SignalKind::terminate()).context("cannot handle SIGTERM")?,
-                interrupt: signal(SignalKind::interrupt()).context("cannot handle SIGINT")?,
+                terminate: taken(SignalKind::terminate(), "SIGTERM")?,
+                interrupt: taken(SignalKind::interrupt(), "SIGINT")?,
             })
         }
         #[cfg(not(unix))]
@@ -93,7 +94,7 @@ pub async fn serve(
     signals: StopSignals,
     max_connections: usize,
     drain: impl Future<Output = ()>,
-) -> Result<()> {
+) -> Result<(), ServeError> {
     let places = std::sync::Arc::new(tokio::sync::Semaphore::new(max_connections.max(1)));
     let mut builder = http1::Builder::new();
     builder

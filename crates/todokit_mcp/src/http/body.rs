@@ -24,7 +24,8 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use futures_util::StreamExt;
 
-use todokit_cli::mcp::{INVALID_REQUEST, MAX_MESSAGE_BYTES};
+use crate::rmcp_gate::INVALID_REQUEST;
+use crate::session::MAX_MESSAGE_BYTES;
 
 use super::shares::BodyPlace;
 

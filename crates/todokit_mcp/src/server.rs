@@ -204,14 +204,14 @@ impl TodoMcpServer {
 
     /// The request's [`RemoteScope`], when it came over HTTP.
     fn remote(context: &RequestContext<RoleServer>) -> Option<&RemoteScope> {
-        #[cfg(feature = "serve")]
+        #[cfg(feature = "http")]
         {
             context
                 .extensions
                 .get::<axum::http::request::Parts>()
                 .and_then(|parts| parts.extensions.get::<RemoteScope>())
         }
-        #[cfg(not(feature = "serve"))]
+        #[cfg(not(feature = "http"))]
         {
             let _ = context;
             None

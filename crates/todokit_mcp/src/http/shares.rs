@@ -101,7 +101,7 @@ pub async fn admit_body(State(shares): State<Arc<BodyShares>>, mut request: Requ
             true => refused(
                 StatusCode::TOO_MANY_REQUESTS,
                 None,
-                todokit_cli::mcp::INVALID_REQUEST,
+                crate::rmcp_gate::INVALID_REQUEST,
                 message,
             ),
             false => (StatusCode::TOO_MANY_REQUESTS, format!("{message}\n")).into_response(),

@@ -16,8 +16,6 @@ use todokit::{EditList, Profile, TodoState};
 use super::auth::refuse_edit;
 use super::overview::{Cursor, MAX_PAGE_SIZE, PAGE_SIZE, page};
 use super::tenancy::Scope;
-use crate::view::stored_view;
-
 /// What `GET /api/conversations` may ask for.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -77,8 +75,8 @@ pub async fn view(scope: &Scope, id: &str) -> Value {
 /// [`view`], and when the profile will next show it differently with no
 /// commit (a finished task due to clear), if ever.
 pub async fn view_until(scope: &Scope, id: &str) -> (Value, Option<Timestamp>) {
-    let (profile, state) = stored_view(&scope.service, id).await;
-    match state {
+    let (profile, state) = scope.service.view_as_written(id).await;
+    match state.map_err(|error| error.to_string()) {
         Ok(state) => (
             list_json(id, &profile, &state, scope.can_edit),
             profile.settles_next_at(&state),

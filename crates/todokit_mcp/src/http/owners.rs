@@ -47,7 +47,7 @@ impl Full {
                 ),
             ),
         };
-        refused(status, id, todokit_cli::mcp::INVALID_REQUEST, message)
+        refused(status, id, crate::rmcp_gate::INVALID_REQUEST, message)
     }
 }
 

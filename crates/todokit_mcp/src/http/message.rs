@@ -1,6 +1,6 @@
 //! One MCP message over HTTP, looked at before rmcp sees it.
 //!
-//! The JSON-RPC checks are the stdio server's (`todokit_cli::mcp`'s gate):
+//! The JSON-RPC checks are the stdio server's (`crate::rmcp_gate`):
 //! text that is not JSON is answered `-32700`, a batch or a message that
 //! is not a valid request `-32600`, a known method with missing or
 //! malformed `params` `-32602`, all as JSON-RPC errors (with the id when
@@ -9,6 +9,10 @@
 //! client sets (`Mcp-Method` may say anything): an `initialize` opens a
 //! session whatever the headers say, and is held to the session quotas.
 
+use crate::rmcp_gate::{
+    INVALID_PARAMS, MAX_MESSAGE_VALUES, Verdict, classify, error_reply, is_initialize, is_listen,
+    too_many_values,
+};
 use axum::body::Body;
 use axum::extract::Request;
 use axum::http::{Method, StatusCode, header};
@@ -16,10 +20,6 @@ use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
-use todokit_cli::mcp::{
-    INVALID_PARAMS, MAX_MESSAGE_VALUES, Verdict, classify, error_reply, is_initialize, is_listen,
-    too_many_values,
-};
 
 /// The most bytes of `initialize` parameters a session keeps (they are
 /// kept for the session's life, and in the database when processes share
@@ -75,7 +75,7 @@ fn judge(bytes: &[u8]) -> Result<Seen, Value> {
             // POST itself is refused.
             return Err(error_reply(
                 None,
-                todokit_cli::mcp::INVALID_REQUEST,
+                crate::rmcp_gate::INVALID_REQUEST,
                 format!("Invalid request: {reason}"),
             ));
         }
@@ -121,7 +121,7 @@ fn judge(bytes: &[u8]) -> Result<Seen, Value> {
 fn answer(error: Value) -> Response {
     let code = error["error"]["code"].as_i64().unwrap_or_default();
     let status = match code {
-        todokit_cli::mcp::PARSE_ERROR | todokit_cli::mcp::INVALID_REQUEST => StatusCode::BAD_REQUEST,
+        crate::rmcp_gate::PARSE_ERROR | crate::rmcp_gate::INVALID_REQUEST => StatusCode::BAD_REQUEST,
         _ => StatusCode::OK,
     };
     (

@@ -15,6 +15,7 @@ mod api;
 mod auth;
 mod board;
 mod body;
+mod error;
 mod events;
 mod holders;
 mod host;
@@ -33,7 +34,6 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use anyhow::{Context, Result, bail};
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::http::{HeaderValue, header};
@@ -46,22 +46,19 @@ use tokio_util::sync::CancellationToken;
 use auth::Auth;
 use board::Board;
 pub use body::MAX_BODY_BYTES;
+pub use error::ServeError;
 pub use holders::MAX_EVENT_STREAMS;
 pub use holders::MAX_STREAMS_PER_TOKEN;
 use host::Hosts;
 pub use listen::MAX_CONNECTIONS;
 use tenancy::Tenancy;
-// Named here for `docs/limits.md`'s table (a test).
-#[cfg(test)]
+// Every limit is public: `docs/limits.md`'s table is generated from them.
 pub use body::{BODY_DEADLINE, LINGER_BYTES};
-#[cfg(test)]
 pub use message::MAX_INITIALIZE_PARAMS_BYTES;
 pub use remote::{MAX_SESSIONS, MAX_SESSIONS_PER_TOKEN};
 #[cfg(feature = "postgres")]
 pub use shared::SharedSessions;
-#[cfg(test)]
 pub use shares::BODY_SHARE_DIVISOR;
-#[cfg(test)]
 pub use tokens::MAX_NAMESPACE_BYTES;
 use tokens::TokenFile;
 
@@ -76,18 +73,6 @@ const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; st
 const PAGE: &str = include_str!("assets/board.html");
 const SCRIPT: &str = include_str!("assets/board.js");
 const STYLE: &str = include_str!("assets/board.css");
-
-/// Why `serve` will not start: a usage error (exit 2).
-#[derive(Debug)]
-pub struct Refused(pub String);
-
-impl std::fmt::Display for Refused {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for Refused {}
 
 /// How `serve` is started.
 #[derive(Debug, Clone, Default)]
@@ -119,20 +104,20 @@ pub struct Options {
 
 /// Serves the board and the MCP endpoint for `service`'s store until
 /// Ctrl-C or SIGTERM.
-pub async fn run(service: TodoWriteService, options: Options) -> Result<()> {
+pub async fn run(service: TodoWriteService, options: Options) -> Result<(), ServeError> {
     let bind = options.bind.as_str();
     let address: SocketAddr = bind.parse().map_err(|_| {
-        Refused(format!(
+        ServeError::Refused(format!(
             "--bind {bind:?} is not an address and port like {DEFAULT_BIND}"
         ))
     })?;
     let token = options.token.filter(|t| !t.is_empty());
     let tenants = match &options.token_file {
-        Some(path) => Some(TokenFile::open(path).map_err(Refused)?),
+        Some(path) => Some(TokenFile::open(path).map_err(ServeError::Refused)?),
         None => None,
     };
     if !address.ip().is_loopback() && token.is_none() && tenants.is_none() {
-        bail!(Refused(format!(
+        return Err(ServeError::Refused(format!(
             "binding {address} would show every list to anyone who can reach this machine; give --token TOKEN \
              or --token-file FILE (or bind a loopback address such as {DEFAULT_BIND})"
         )));
@@ -140,10 +125,10 @@ pub async fn run(service: TodoWriteService, options: Options) -> Result<()> {
     // Behind a proxy every caller arrives from loopback: with no token, each
     // would be served as the operator.
     if !options.public_hosts.is_empty() && token.is_none() && tenants.is_none() {
-        bail!(Refused(
+        return Err(ServeError::Refused(
             "--public-host serves callers who reach this server through a proxy, and with no token each of \
              them would see and change every list; give --token TOKEN or --token-file FILE"
-                .to_owned()
+                .to_owned(),
         ));
     }
     // Taken over before the first line is printed: a supervisor may signal
@@ -153,8 +138,10 @@ pub async fn run(service: TodoWriteService, options: Options) -> Result<()> {
     let auth = Arc::new(Auth::new(token, tenants));
     let listener = tokio::net::TcpListener::bind(address)
         .await
-        .with_context(|| format!("cannot listen on {address}"))?;
-    let local = listener.local_addr().context("the listening address")?;
+        .map_err(|source| ServeError::Listen { address, source })?;
+    let local = listener
+        .local_addr()
+        .map_err(|source| ServeError::Listen { address, source })?;
     say(&format!("todokit serve: the board is at http://{local}/"));
     if let Some(code) = auth.login_code() {
         say(&format!(
@@ -233,11 +220,14 @@ type Hangups = tokio::signal::unix::Signal;
 #[cfg(not(unix))]
 type Hangups = ();
 
-fn hangups() -> Result<Hangups> {
+fn hangups() -> Result<Hangups, ServeError> {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};
-        signal(SignalKind::hangup()).context("cannot handle SIGHUP")
+        signal(SignalKind::hangup()).map_err(|source| ServeError::Signal {
+            signal: "SIGHUP",
+            source,
+        })
     }
     #[cfg(not(unix))]
     Ok(())
