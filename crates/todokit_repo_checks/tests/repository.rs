@@ -1,6 +1,7 @@
 //! The repository's own rules, checked on every `make test`.
 
 use pretty_assertions::assert_eq;
+use todokit_repo_checks::crate_graph::{from_manifests, from_picture};
 use todokit_repo_checks::dialect_api::past_the_prelude;
 use todokit_repo_checks::module_graph::{read_crate, through_the_root};
 use todokit_repo_checks::snapshots::{StaleHeader, stale_headers};
@@ -79,4 +80,17 @@ fn the_dialects_reach_the_mechanisms_through_the_prelude_only() {
     let dir = workspace_root().join("crates/todokit_dialects/src");
     let actual = past_the_prelude(&dir, "todokit_app").unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(actual, Vec::<String>::new());
+}
+
+#[test]
+fn the_architecture_picture_is_the_workspaces_crate_graph() {
+    let root = workspace_root();
+    let doc =
+        std::fs::read_to_string(root.join("docs/architecture.md")).expect("docs/architecture.md is readable");
+    let actual = from_picture(&doc).expect("docs/architecture.md has a crates:begin/crates:end picture");
+    let expected = from_manifests(&root.join("crates")).expect("the manifests are readable");
+    assert_eq!(
+        actual, expected,
+        "docs/architecture.md's picture and the workspace's crates differ"
+    );
 }

@@ -16,7 +16,7 @@ pub use namespaced::{NAMESPACE_SEPARATOR, NamespacedStore, Veil};
 #[cfg(feature = "postgres")]
 pub use postgres::{
     DEFAULT_CONNECT_TIMEOUT, DEFAULT_POOL_SIZE, DEFAULT_STATEMENT_TIMEOUT, PostgresStore, SCHEMA_VERSION,
-    SESSION_TOUCH_INTERVAL,
+    tokio_postgres,
 };
 #[cfg(feature = "postgres")]
 pub use postgres::{LISTEN_HEARTBEAT, MIGRATION_TIMEOUT, NOTIFY_CHANNEL};

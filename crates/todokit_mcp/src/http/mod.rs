@@ -25,6 +25,8 @@ mod overview;
 mod owners;
 mod remote;
 #[cfg(feature = "postgres")]
+mod session_table;
+#[cfg(feature = "postgres")]
 mod shared;
 mod shares;
 mod tenancy;
@@ -56,6 +58,8 @@ use tenancy::Tenancy;
 pub use body::{BODY_DEADLINE, LINGER_BYTES};
 pub use message::MAX_INITIALIZE_PARAMS_BYTES;
 pub use remote::{MAX_SESSIONS, MAX_SESSIONS_PER_TOKEN};
+#[cfg(feature = "postgres")]
+pub use session_table::{SESSION_TOUCH_INTERVAL, SessionTable};
 #[cfg(feature = "postgres")]
 pub use shared::SharedSessions;
 pub use shares::BODY_SHARE_DIVISOR;

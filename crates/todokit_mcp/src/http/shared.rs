@@ -13,16 +13,15 @@ use std::time::{Duration, Instant};
 use rmcp::transport::streamable_http_server::session::{SessionState, SessionStore, SessionStoreError};
 use todokit::infra::store::PostgresStore;
 
+use super::session_table::{SESSION_TOUCH_INTERVAL, SessionTable};
 use super::tokens::Caller;
 
 /// How long a kept session may go unused before any process removes it:
 /// rmcp's own idle limit (after which the process holding the session
 /// ends it) and the lag of the use notes ([`SESSION_TOUCH_INTERVAL`]).
-///
-/// [`SESSION_TOUCH_INTERVAL`]: todokit::infra::store::SESSION_TOUCH_INTERVAL
 pub const SESSION_IDLE_LIMIT: Duration = Duration::from_secs(
     rmcp::transport::streamable_http_server::session::local::SessionConfig::DEFAULT_KEEP_ALIVE.as_secs()
-        + todokit::infra::store::SESSION_TOUCH_INTERVAL.as_secs(),
+        + SESSION_TOUCH_INTERVAL.as_secs(),
 );
 
 /// How often one process sweeps idle sessions at most.
@@ -53,7 +52,7 @@ pub async fn opened_by<T>(caller: &Caller, opening: impl Future<Output = T>) -> 
 /// The sessions table of a PostgreSQL store.
 #[derive(Clone, Debug)]
 pub struct SharedSessions {
-    store: PostgresStore,
+    table: SessionTable,
     /// When this process last swept (or `None`: not yet).
     swept: Arc<Mutex<Option<Instant>>>,
 }
@@ -62,7 +61,7 @@ impl SharedSessions {
     /// Sessions kept in `store`'s database.
     pub fn new(store: PostgresStore) -> Self {
         Self {
-            store,
+            table: SessionTable::new(store),
             swept: Arc::default(),
         }
     }
@@ -71,7 +70,7 @@ impl SharedSessions {
     /// it ended, here or on another process, or went idle), noting the use.
     pub async fn owner(&self, id: &str) -> Result<Option<String>, String> {
         self.sweep_when_due();
-        match self.store.use_session(id).await {
+        match self.table.use_session(id).await {
             Ok(owner) => Ok(owner),
             Err(error) => Err(error.to_string()),
         }
@@ -88,9 +87,9 @@ impl SharedSessions {
             }
             *swept = Some(Instant::now());
         }
-        let store = self.store.clone();
+        let table = self.table.clone();
         tokio::spawn(async move {
-            if let Err(error) = store.sweep_sessions(SESSION_IDLE_LIMIT).await {
+            if let Err(error) = table.sweep(SESSION_IDLE_LIMIT).await {
                 eprintln!("todokit serve: idle MCP sessions not swept: {error}");
             }
         });
@@ -105,7 +104,7 @@ impl SharedSessions {
 #[async_trait::async_trait]
 impl SessionStore for SharedSessions {
     async fn load(&self, session_id: &str) -> Result<Option<SessionState>, SessionStoreError> {
-        let Some((_, state)) = self.store.session(session_id).await? else {
+        let Some((_, state)) = self.table.get(session_id).await? else {
             return Ok(None);
         };
         Ok(Some(serde_json::from_value(state)?))
@@ -118,10 +117,10 @@ impl SessionStore for SharedSessions {
             .try_with(Clone::clone)
             .map_err(|_| "no opener for a new session")?;
         let state = serde_json::to_value(state)?;
-        Ok(self.store.keep_session(session_id, &owner, &state).await?)
+        Ok(self.table.keep(session_id, &owner, &state).await?)
     }
 
     async fn delete(&self, session_id: &str) -> Result<(), SessionStoreError> {
-        Ok(self.store.forget_session(session_id).await?)
+        Ok(self.table.forget(session_id).await?)
     }
 }

@@ -17,10 +17,11 @@ mod limits;
 mod listing;
 mod notify;
 mod outcome;
-mod sessions;
 mod tls;
 
-pub use sessions::SESSION_TOUCH_INTERVAL;
+/// The PostgreSQL driver [`PostgresStore::on_connection`] hands a
+/// connection of, at the version the store uses.
+pub use tokio_postgres;
 
 use limits::Limits;
 pub use limits::{DEFAULT_CONNECT_TIMEOUT, DEFAULT_STATEMENT_TIMEOUT};
@@ -119,8 +120,6 @@ pub struct PostgresStore {
     listener: Arc<Listener>,
     /// Set once the migration has run, by whichever connection came first.
     migrated: Arc<tokio::sync::OnceCell<()>>,
-    /// Set once the MCP sessions table is known to exist.
-    sessions_ready: Arc<tokio::sync::OnceCell<()>>,
     /// How long each wait on the database may take.
     limits: Limits,
 }
@@ -192,7 +191,6 @@ impl PostgresStore {
             config: tls::Target { config, tls },
             listener: Arc::default(),
             migrated: Arc::default(),
-            sessions_ready: Arc::default(),
             limits,
         })
     }
@@ -273,6 +271,23 @@ impl PostgresStore {
             Some(_) => Failure::Refused(database(action, &self.location, &error)),
             None => Failure::Unanswered(database(action, &self.location, &error)),
         })
+    }
+
+    /// Runs `work` on one of the store's pooled connections, under the
+    /// same time limits as the store's own statements (a connection that
+    /// gives no answer in time is closed, not reused): for a host's own
+    /// tables beside the conversations, such as the MCP server's sessions.
+    /// `action` words an error the way the store's own do (`"read from"`,
+    /// `"write to"`); the error names the database as the store's do.
+    pub async fn on_connection<T>(
+        &self,
+        action: &'static str,
+        work: impl AsyncFnOnce(&tokio_postgres::Client) -> Result<T, tokio_postgres::Error>,
+    ) -> Result<T, StoreError> {
+        let client = self.client().await?;
+        self.bounded(action, client, async |client| work(client).await)
+            .await
+            .map_err(Failure::into_error)
     }
 
     /// The error for a database that said nothing for `limit`.

@@ -2,27 +2,32 @@
 //! another server process on the same database can take a session's next
 //! request: who opened it (a namespace, or the operator), the client's
 //! `initialize` parameters, as JSON, and when it was last used. The table
+//! is this crate's own, beside the store's conversations, reached through
+//! the store's pooled connections ([`PostgresStore::on_connection`]); it
 //! is made by the first server that keeps a session (conversation stores
 //! that never serve MCP never have it).
 //!
-//! A session is looked up on every use ([`PostgresStore::use_session`]),
+//! A session is looked up on every use ([`SessionTable::use_session`]),
 //! so one ended on any process (its row deleted) ends on all of them; the
 //! same statement notes the use at most once every
 //! [`SESSION_TOUCH_INTERVAL`], so a busy session costs a write a minute,
 //! not one a request. Rows unused for longer than the server's idle limit
-//! are removed by [`PostgresStore::sweep_sessions`].
+//! are removed by [`SessionTable::sweep`].
 
+use std::sync::Arc;
 use std::time::Duration;
 
-use super::{Failure, PostgresStore};
-use todokit_app::StoreError;
+use todokit::StoreError;
+use todokit::infra::store::PostgresStore;
 
 /// How stale a session's `last_used_at` may grow while it is in use: a
 /// use notes the time only when the last note is older than this. An idle
-/// limit given to [`PostgresStore::sweep_sessions`] should exceed the
-/// server's own by at least this much.
+/// limit given to [`SessionTable::sweep`] should exceed the server's own
+/// by at least this much.
 pub const SESSION_TOUCH_INTERVAL: Duration = Duration::from_secs(60);
 
+/// Made in one implicit transaction under an advisory lock, so servers
+/// starting together do not race to make it.
 const CREATE: &str = "
 SELECT pg_advisory_xact_lock(7402211771);
 CREATE TABLE IF NOT EXISTS todokit_mcp_sessions (
@@ -46,25 +51,35 @@ WITH found AS (
 )
 SELECT owner FROM found";
 
-impl PostgresStore {
-    /// Makes the sessions table once per store (adding `last_used_at` to a
-    /// table made before it).
-    async fn sessions_table(&self) -> Result<(), StoreError> {
-        self.sessions_ready
+/// The MCP sessions table in a PostgreSQL store's database.
+#[derive(Clone, Debug)]
+pub struct SessionTable {
+    store: PostgresStore,
+    /// Set once the table is known to exist.
+    ready: Arc<tokio::sync::OnceCell<()>>,
+}
+
+impl SessionTable {
+    /// The table in `store`'s database (made on first use).
+    pub fn new(store: PostgresStore) -> Self {
+        Self {
+            store,
+            ready: Arc::default(),
+        }
+    }
+
+    /// Makes the table once per process (adding `last_used_at` to a table
+    /// made before it).
+    async fn made(&self) -> Result<(), StoreError> {
+        self.ready
             .get_or_try_init(|| async {
-                let mut client = self.client().await?;
-                let transaction = client
-                    .transaction()
+                // Several statements in one simple query run as one
+                // implicit transaction: the advisory lock is held to its end.
+                self.store
+                    .on_connection("create a table in", async |client| {
+                        client.batch_execute(CREATE).await
+                    })
                     .await
-                    .map_err(|e| super::database("create a table in", &self.location, &e))?;
-                transaction
-                    .batch_execute(CREATE)
-                    .await
-                    .map_err(|e| super::database("create a table in", &self.location, &e))?;
-                transaction
-                    .commit()
-                    .await
-                    .map_err(|e| super::database("create a table in", &self.location, &e))
             })
             .await
             .map(|_| ())
@@ -72,34 +87,28 @@ impl PostgresStore {
 
     /// Keeps session `id`, opened by `owner`, with `state`. A session kept
     /// already stays as it was: nothing may rewrite whose a session is.
-    pub async fn keep_session(
-        &self,
-        id: &str,
-        owner: &str,
-        state: &serde_json::Value,
-    ) -> Result<(), StoreError> {
-        self.sessions_table().await?;
-        let client = self.client().await?;
-        self.bounded("write to", client, async |client| {
-            client
-                .execute(
-                    "INSERT INTO todokit_mcp_sessions (id, owner, state) VALUES ($1, $2, $3) \
-                     ON CONFLICT (id) DO NOTHING",
-                    &[&id, &owner, state],
-                )
-                .await
-        })
-        .await
-        .map_err(Failure::into_error)
-        .map(|_| ())
+    pub async fn keep(&self, id: &str, owner: &str, state: &serde_json::Value) -> Result<(), StoreError> {
+        self.made().await?;
+        self.store
+            .on_connection("write to", async |client| {
+                client
+                    .execute(
+                        "INSERT INTO todokit_mcp_sessions (id, owner, state) VALUES ($1, $2, $3) \
+                         ON CONFLICT (id) DO NOTHING",
+                        &[&id, &owner, state],
+                    )
+                    .await
+            })
+            .await
+            .map(|_| ())
     }
 
     /// The owner and state of session `id`, if it is kept.
-    pub async fn session(&self, id: &str) -> Result<Option<(String, serde_json::Value)>, StoreError> {
-        self.sessions_table().await?;
-        let client = self.client().await?;
+    pub async fn get(&self, id: &str) -> Result<Option<(String, serde_json::Value)>, StoreError> {
+        self.made().await?;
         let row = self
-            .bounded("read from", client, async |client| {
+            .store
+            .on_connection("read from", async |client| {
                 client
                     .query_opt(
                         "SELECT owner, state FROM todokit_mcp_sessions WHERE id = $1",
@@ -107,8 +116,7 @@ impl PostgresStore {
                     )
                     .await
             })
-            .await
-            .map_err(Failure::into_error)?;
+            .await?;
         Ok(row.map(|row| (row.get(0), row.get(1))))
     }
 
@@ -116,47 +124,44 @@ impl PostgresStore {
     /// on this process or another, or was swept), noting the use (see
     /// [`SESSION_TOUCH_INTERVAL`]).
     pub async fn use_session(&self, id: &str) -> Result<Option<String>, StoreError> {
-        self.sessions_table().await?;
-        let client = self.client().await?;
+        self.made().await?;
         let every = SESSION_TOUCH_INTERVAL.as_secs_f64();
         let row = self
-            .bounded("read from", client, async |client| {
+            .store
+            .on_connection("read from", async |client| {
                 client.query_opt(USE, &[&id, &every]).await
             })
-            .await
-            .map_err(Failure::into_error)?;
+            .await?;
         Ok(row.map(|row| row.get(0)))
     }
 
     /// Forgets session `id`.
-    pub async fn forget_session(&self, id: &str) -> Result<(), StoreError> {
-        self.sessions_table().await?;
-        let client = self.client().await?;
-        self.bounded("write to", client, async |client| {
-            client
-                .execute("DELETE FROM todokit_mcp_sessions WHERE id = $1", &[&id])
-                .await
-        })
-        .await
-        .map_err(Failure::into_error)
-        .map(|_| ())
+    pub async fn forget(&self, id: &str) -> Result<(), StoreError> {
+        self.made().await?;
+        self.store
+            .on_connection("write to", async |client| {
+                client
+                    .execute("DELETE FROM todokit_mcp_sessions WHERE id = $1", &[&id])
+                    .await
+            })
+            .await
+            .map(|_| ())
     }
 
     /// Removes every session unused for longer than `idle`; how many.
-    pub async fn sweep_sessions(&self, idle: Duration) -> Result<u64, StoreError> {
-        self.sessions_table().await?;
-        let client = self.client().await?;
+    pub async fn sweep(&self, idle: Duration) -> Result<u64, StoreError> {
+        self.made().await?;
         let idle = idle.as_secs_f64();
-        self.bounded("write to", client, async |client| {
-            client
-                .execute(
-                    "DELETE FROM todokit_mcp_sessions WHERE last_used_at < now() - make_interval(secs => $1)",
-                    &[&idle],
-                )
-                .await
-        })
-        .await
-        .map_err(Failure::into_error)
+        self.store
+            .on_connection("write to", async |client| {
+                client
+                    .execute(
+                        "DELETE FROM todokit_mcp_sessions WHERE last_used_at < now() - make_interval(secs => $1)",
+                        &[&idle],
+                    )
+                    .await
+            })
+            .await
     }
 }
 
@@ -165,44 +170,64 @@ mod tests {
     use pretty_assertions::assert_eq;
     use serde_json::json;
 
-    use super::super::tests::{unique, url};
     use super::*;
+
+    fn url() -> String {
+        std::env::var("TODOKIT_TEST_POSTGRES_URL")
+            .expect("TODOKIT_TEST_POSTGRES_URL must name a test database: run the tests with `make test`")
+    }
+
+    fn unique(name: &str) -> String {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or_default();
+        format!("{name}-{}-{nanos}", std::process::id())
+    }
+
+    /// A connection of its own, to age rows as time would.
+    async fn admin() -> todokit::infra::store::tokio_postgres::Client {
+        use todokit::infra::store::tokio_postgres;
+        let (client, connection) = tokio_postgres::connect(&url(), tokio_postgres::NoTls)
+            .await
+            .expect("the test database is reachable");
+        tokio::spawn(connection);
+        client
+    }
+
+    async fn table() -> SessionTable {
+        SessionTable::new(
+            PostgresStore::connect(&url(), 2)
+                .await
+                .expect("the test database is reachable"),
+        )
+    }
 
     #[tokio::test]
     async fn a_kept_session_cannot_be_taken_over_by_keeping_it_again() {
-        let store = PostgresStore::connect(&url(), 2)
-            .await
-            .expect("the test database is reachable");
+        let store = table().await;
         let id = unique("session");
-        store
-            .keep_session(&id, "acme:1", &json!({"first": true}))
-            .await
-            .unwrap();
-        store
-            .keep_session(&id, "evil:2", &json!({"second": true}))
-            .await
-            .unwrap();
-        let kept = store.session(&id).await.unwrap();
-        store.forget_session(&id).await.unwrap();
-        let actual = (kept, store.session(&id).await.unwrap());
+        store.keep(&id, "acme:1", &json!({"first": true})).await.unwrap();
+        store.keep(&id, "evil:2", &json!({"second": true})).await.unwrap();
+        let kept = store.get(&id).await.unwrap();
+        store.forget(&id).await.unwrap();
+        let actual = (kept, store.get(&id).await.unwrap());
         let expected = (Some(("acme:1".to_owned(), json!({"first": true}))), None);
         assert_eq!(actual, expected);
     }
 
     #[tokio::test]
     async fn a_use_finds_a_kept_session_and_none_once_it_is_forgotten_or_swept() {
-        let store = PostgresStore::connect(&url(), 2)
-            .await
-            .expect("the test database is reachable");
+        let store = table().await;
         let (forgotten, swept, kept) = (unique("forgotten"), unique("swept"), unique("kept"));
         for id in [&forgotten, &swept, &kept] {
-            store.keep_session(id, "acme:1", &json!({})).await.unwrap();
+            store.keep(id, "acme:1", &json!({})).await.unwrap();
         }
         let used = store.use_session(&forgotten).await.unwrap();
-        store.forget_session(&forgotten).await.unwrap();
+        store.forget(&forgotten).await.unwrap();
         let after_forgetting = store.use_session(&forgotten).await.unwrap();
         // Only the swept session looks idle for a minute.
-        let client = store.client().await.unwrap();
+        let client = admin().await;
         client
             .execute(
                 "UPDATE todokit_mcp_sessions SET last_used_at = now() - interval '10 minutes' WHERE id = $1",
@@ -210,7 +235,7 @@ mod tests {
             )
             .await
             .unwrap();
-        let removed = store.sweep_sessions(Duration::from_secs(300)).await.unwrap();
+        let removed = store.sweep(Duration::from_secs(300)).await.unwrap();
         let actual = (
             used,
             after_forgetting,
@@ -218,7 +243,7 @@ mod tests {
             store.use_session(&swept).await.unwrap(),
             store.use_session(&kept).await.unwrap(),
         );
-        store.forget_session(&kept).await.unwrap();
+        store.forget(&kept).await.unwrap();
         let expected = (
             Some("acme:1".to_owned()),
             None,
@@ -231,12 +256,10 @@ mod tests {
 
     #[tokio::test]
     async fn a_use_notes_the_time_only_when_the_last_note_is_a_minute_old() {
-        let store = PostgresStore::connect(&url(), 2)
-            .await
-            .expect("the test database is reachable");
+        let store = table().await;
         let id = unique("touched");
-        store.keep_session(&id, "acme:1", &json!({})).await.unwrap();
-        let client = store.client().await.unwrap();
+        store.keep(&id, "acme:1", &json!({})).await.unwrap();
+        let client = admin().await;
         let age = async || -> f64 {
             let row = client
                 .query_one(
@@ -264,7 +287,7 @@ mod tests {
         set(120.0).await;
         store.use_session(&id).await.unwrap();
         let noted = age().await < 5.0;
-        store.forget_session(&id).await.unwrap();
+        store.forget(&id).await.unwrap();
         assert_eq!((left, noted), (true, true));
     }
 }
