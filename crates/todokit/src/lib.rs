@@ -67,16 +67,17 @@ pub mod app {
     /// The agent-loop policy: reminders and when a turn may end.
     pub use todokit_app::turn;
     pub use todokit_app::{
-        ARRAY_SLACK, ArgumentError, CallContext, CallOptions, CallRecord, Checked, Clock, CommandTool,
-        Commands, CompiledSchema, ConversationContext, ConversationSummary, DEFAULT_NAG_AFTER_ROUNDS,
-        DEFAULT_NAG_TEXT, DecodedInput, Details, EditRequest, Enforcement, ExampleCall, HostMode,
-        ITEM_TEXT_BYTES, ImportError, Injection, Leniency, Lifecycle, MAX_COMMIT_ATTEMPTS, ManualClock,
-        MarkdownCodec, ModeSet, Outcome, Pin, Placement, Profile, ROOT_FIELD, RefusedIn, ReminderKind,
-        Replay, RoundCall, SUBSCRIBE_POLL_INTERVAL, SchemaTarget, ServiceError, SizeLimits, StoreError,
-        StoredConversation, Subscription, TodoWriteService, Tool, ToolError, ToolMetadata, ToolOperation,
-        ToolResult, TurnConfig, TurnCounters, TurnEnd, TurnPolicy, TypedTool, Upstream, UserAction, UserEdit,
-        UserEditError, VALUES_PER_ITEM, Wake, WatchGuard, end_of_turn_reminder, json_kind, json_string_end,
-        json_values_over, parse_arguments, replay, stale_list_reminder, user_edit_reminder,
+        ARRAY_SLACK, ArgumentError, CallContext, CallOptions, CallRecord, Catalog, Checked, Clock,
+        CommandTool, Commands, CompiledSchema, ConversationContext, ConversationSummary,
+        DEFAULT_NAG_AFTER_ROUNDS, DEFAULT_NAG_TEXT, DecodedInput, Details, EditRequest, Enforcement,
+        ExampleCall, HostMode, ITEM_TEXT_BYTES, ImportError, Injection, Leniency, Lifecycle,
+        MAX_COMMIT_ATTEMPTS, ManualClock, MarkdownCodec, ModeSet, Outcome, Pin, Placement, Profile,
+        ROOT_FIELD, RefusedIn, ReminderKind, Replay, RoundCall, SUBSCRIBE_POLL_INTERVAL, SchemaTarget,
+        ServiceError, SizeLimits, StoreError, StoredConversation, Subscription, TodoWriteService, Tool,
+        ToolError, ToolMetadata, ToolOperation, ToolResult, TurnConfig, TurnCounters, TurnEnd, TurnPolicy,
+        TypedTool, Upstream, UserAction, UserEdit, UserEditError, VALUES_PER_ITEM, Wake, WatchGuard,
+        case_variant, end_of_turn_reminder, json_kind, json_string_end, json_values_over, parse_arguments,
+        replay, stale_list_reminder, user_edit_reminder,
     };
     /// Every profile todokit ships (the `todokit_dialects` crate).
     pub use todokit_dialects as profiles;

@@ -2,7 +2,7 @@
 //! host tells apart (`TodokitError.code` in TypeScript, the exception class
 //! in Python), and which of them each Rust error is.
 
-use todokit_app::{ServiceError, StoreError, UserEditError};
+use todokit::app::{ServiceError, StoreError, UserEditError};
 
 use crate::OpenError;
 

@@ -16,8 +16,8 @@ use std::task::{Context, Poll, Waker};
 
 use crate::Handle;
 use futures_core::Stream;
-use todokit_app::{ServiceError, Subscription};
-use todokit_domain::TodoState;
+use todokit::app::{ServiceError, Subscription};
+use todokit::domain::TodoState;
 
 /// What a feed's waker reaches: the binding's wake and whether the feed
 /// ended. Shared by the feed, the store's watch (through the waker) and

@@ -21,9 +21,9 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use todokit_app::schema::definitions;
-use todokit_app::{ArgumentError, EditRequest, ROOT_FIELD, ToolError};
-use todokit_app::{
+use todokit::app::schema::definitions;
+use todokit::app::{ArgumentError, EditRequest, ROOT_FIELD, ToolError};
+use todokit::app::{
     CallOptions, HostMode, RoundCall, SchemaTarget, ServiceError, TodoWriteService, ToolResult, UserAction,
 };
 
@@ -130,7 +130,7 @@ impl Handle {
 
     /// A live feed of `conversation` ([`TodoWriteService::subscribe`]),
     /// its store's watch registered with the private runtime.
-    pub fn subscribe(&self, conversation: &str) -> todokit_app::Subscription {
+    pub fn subscribe(&self, conversation: &str) -> todokit::app::Subscription {
         let _entered = self.enter();
         self.service.subscribe(conversation)
     }

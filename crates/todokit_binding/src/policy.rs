@@ -5,8 +5,8 @@
 
 use std::sync::{Mutex, PoisonError};
 
-use todokit_app::ServiceError;
-use todokit_app::turn::{CallRecord, Enforcement, Injection, TurnConfig, TurnCounters, TurnEnd, TurnPolicy};
+use todokit::app::ServiceError;
+use todokit::app::turn::{CallRecord, Enforcement, Injection, TurnConfig, TurnCounters, TurnEnd, TurnPolicy};
 
 use crate::Handle;
 
@@ -85,7 +85,7 @@ impl BoundPolicy {
         work(&mut self.policy.lock().unwrap_or_else(PoisonError::into_inner))
     }
 
-    fn list(&self) -> Result<todokit_domain::TodoState, ServiceError> {
+    fn list(&self) -> Result<todokit::domain::TodoState, ServiceError> {
         self.handle.block(self.handle.service.state(&self.conversation))
     }
 
