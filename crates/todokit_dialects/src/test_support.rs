@@ -166,54 +166,18 @@ impl ProfileCase {
     }
 }
 
-/// A store that keeps lists in a map, for the service's own tests (the
-/// real stores live in the infra crate, which depends on this one).
-#[derive(Default)]
-pub struct MapStore(std::sync::Mutex<std::collections::HashMap<String, todokit_domain::TodoState>>);
-
-#[async_trait::async_trait]
-impl todokit_app::ConversationContext for MapStore {
-    async fn load(&self, conversation: &str) -> Result<todokit_domain::TodoState, todokit_app::StoreError> {
-        let lists = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        Ok(lists.get(conversation).cloned().unwrap_or_default())
-    }
-
-    async fn save(
-        &self,
-        conversation: &str,
-        expected: u64,
-        state: &todokit_domain::TodoState,
-    ) -> Result<(), todokit_app::StoreError> {
-        let mut lists = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let found = lists.get(conversation).map_or(0, |s| s.version);
-        if found != expected {
-            return Err(todokit_app::StoreError::Conflict {
-                conversation: conversation.to_owned(),
-                expected,
-                found,
-            });
-        }
-        lists.insert(conversation.to_owned(), state.clone());
-        Ok(())
-    }
-
-    fn is_durable(&self) -> bool {
-        false
-    }
-}
-
-/// A service for the profile called `name` over a [`MapStore`].
+/// A service for the profile called `name` over infra's `MemoryStore`.
 pub fn memory_service(name: &str) -> todokit_app::TodoWriteService {
     todokit_app::TodoWriteService::new(
         crate::by_name(name).expect("the profile exists"),
-        std::sync::Arc::new(MapStore::default()),
+        std::sync::Arc::new(todokit_infra::MemoryStore::new()),
         std::sync::Arc::new(todokit_app::ManualClock::new(0)),
     )
     .with_catalog(crate::by_name)
 }
 
 /// Polls `future` to its end on this thread. Enough for the service over a
-/// [`MapStore`], which never waits on anything.
+/// `MemoryStore`, which never waits on anything.
 pub fn block_on<F: std::future::Future>(future: F) -> F::Output {
     let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
     let mut future = std::pin::pin!(future);

@@ -6,14 +6,15 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use pretty_assertions::assert_eq;
 use todokit_domain::TodoState;
 
-use crate::test_support::{MapStore, block_on};
+use crate::test_support::block_on;
 use todokit_app::*;
 use todokit_app::{ConversationContext, StoreError};
+use todokit_infra::MemoryStore;
 
-/// A [`MapStore`] whose saves fail once `left` of them have run.
+/// A [`MemoryStore`] whose saves fail once `left` of them have run.
 #[derive(Default)]
 struct FailsAfter {
-    inner: MapStore,
+    inner: MemoryStore,
     left: AtomicUsize,
 }
 
