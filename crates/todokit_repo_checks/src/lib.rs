@@ -4,11 +4,13 @@
 //! test source that exists ([`snapshots`]), the dialects reach the
 //! mechanisms through the profile-author prelude only ([`dialect_api`]),
 //! and `docs/architecture.md` draws the crate graph as it is
-//! ([`crate_graph`]).
+//! ([`crate_graph`]), and every manifest takes one version and one home
+//! from the workspace's ([`manifests`]).
 //! Not published.
 
 pub mod crate_graph;
 pub mod dialect_api;
+pub mod manifests;
 pub mod module_graph;
 pub mod snapshots;
 

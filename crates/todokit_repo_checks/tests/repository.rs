@@ -3,6 +3,7 @@
 use pretty_assertions::assert_eq;
 use todokit_repo_checks::crate_graph::{from_manifests, from_picture};
 use todokit_repo_checks::dialect_api::past_the_prelude;
+use todokit_repo_checks::manifests::disagreements;
 use todokit_repo_checks::module_graph::{read_crate, through_the_root};
 use todokit_repo_checks::snapshots::{StaleHeader, stale_headers};
 use todokit_repo_checks::workspace_root;
@@ -93,4 +94,10 @@ fn the_architecture_picture_is_the_workspaces_crate_graph() {
         actual, expected,
         "docs/architecture.md's picture and the workspace's crates differ"
     );
+}
+
+#[test]
+fn every_manifest_takes_one_version_and_one_home_from_the_workspace() {
+    let actual = disagreements(&workspace_root()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(actual, Vec::<String>::new());
 }

@@ -1,8 +1,8 @@
-//! `todokit serve`: a live web board of every conversation in the store,
-//! and the MCP server over Streamable HTTP (`/mcp`, `/mcp/<profile>`; see
-//! `remote`).
+//! The HTTP server ([`run`]; what `todokit serve` runs): a live web board
+//! of every conversation in the store, and the MCP server over Streamable
+//! HTTP (`/mcp`, `/mcp/<profile>`; see `remote`), on one listener.
 //!
-//! Plain HTML, CSS and JavaScript compiled into the binary (no build step,
+//! Plain HTML, CSS and JavaScript compiled into the crate (no build step,
 //! no CDN), a JSON API and Server-Sent Events fed by the library's
 //! `subscribe`. Model text is data: the page only ever puts it into the
 //! document as text, and a strict Content-Security-Policy forbids inline
