@@ -2,7 +2,7 @@
 
 CARGO ?= cargo
 
-.PHONY: fuzz-check python-package python-test node-test test packages node-clients omp-core screenshots toolchain fmt-check clippy doc unit lean hosts msrv demo build insta snapshots bench fuzz-smoke
+.PHONY: check fuzz-check python-package python-test node-test test packages node-clients omp-core screenshots toolchain fmt-check clippy doc unit lean hosts msrv demo build insta snapshots bench fuzz-smoke
 
 ## Everything CI checks: formatting, lints, every test (snapshots included),
 ## the PostgreSQL store's against a throwaway cluster this target starts.
@@ -57,6 +57,12 @@ screenshots: packages
 	TODOKIT_UPDATE_SCREENSHOTS=1 $(CARGO) test -p todokit_cli --test board_browser each_page
 
 ## rustfmt and clippy ship as rustup components; add them when missing.
+## The contributor's quick test: fmt, clippy and every Rust test that needs
+## no outside service (no PostgreSQL, tmux, Chromium or node; no apt, no
+## sudo). What it leaves out is printed; `make test` runs everything.
+check: toolchain
+	./scripts/check.sh
+
 toolchain:
 	@$(CARGO) fmt --version >/dev/null 2>&1 || rustup component add rustfmt
 	@$(CARGO) clippy --version >/dev/null 2>&1 || rustup component add clippy

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# `make check`: the contributor's quick test. Formatting, clippy, and every
+# Rust test that needs nothing from outside the workspace: no PostgreSQL,
+# tmux, Chromium or node, no package manager and no sudo (it runs on macOS
+# too). What it leaves out is printed with the reason; `make test` (what
+# CI runs) starts those services and runs everything.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+CARGO=${CARGO:-cargo}
+
+# Test targets that need a service throughout, and why.
+declare -A WHOLE=(
+  [todokit_cli:acp]="node (the official ACP SDK)"
+  [todokit_cli:board_browser]="Chromium"
+  [todokit_cli:mcp_resources]="node (the official MCP SDK)"
+  [todokit_cli:serve_mcp]="node (the official MCP SDK)"
+  [todokit_cli:serve_scale]="PostgreSQL over TLS and node"
+  [todokit_cli:serve_tenants]="node (the official MCP SDK)"
+  [todokit_cli:subtasks]="tmux and Chromium"
+  [todokit_cli:watch]="tmux"
+  [todokit:postgres_builder]="PostgreSQL"
+)
+# Single tests (or every test under a module path) that need one, and why.
+declare -A SOME=(
+  [store::postgres::]="PostgreSQL (todokit_infra's PostgresStore)"
+  [http::session_table::]="PostgreSQL (todokit_mcp's sessions table)"
+  [call_then_show_across_processes_on_postgres]="PostgreSQL"
+  [tasks_in_several_processes_lose_no_update_on_postgres]="PostgreSQL"
+  [the_databases_listing_is_right_after_killed_writers_and_hand_edits]="PostgreSQL"
+  [sixty_streams_on_postgres_add_at_most_eight_threads]="PostgreSQL"
+  [the_fleet_recipe_starts_two_servers_on_one_database]="PostgreSQL over TLS"
+)
+
+echo "make check: leaves out (make test runs these):"
+for target in $(printf '%s\n' "${!WHOLE[@]}" | sort); do
+  echo "  tests/${target#*:}.rs of ${target%%:*}: needs ${WHOLE[$target]}"
+done
+for name in $(printf '%s\n' "${!SOME[@]}" | sort); do
+  echo "  $name: needs ${SOME[$name]}"
+done
+echo "  the Python and npm packages' own tests: need a venv and node (make python-test, make node-test)"
+
+$CARGO fmt --all -- --check
+$CARGO clippy --workspace --all-targets --all-features --locked -- -D warnings
+
+skips=()
+for name in "${!SOME[@]}"; do
+  skips+=(--skip "$name")
+done
+# One build for every crate but the two packages (their Rust is exercised
+# through their Python and JavaScript tests, and a test binary of a Python
+# extension does not link everywhere): their libraries, binaries, and every
+# test target not left out above.
+targets=()
+while read -r package name; do
+  [ -n "${WHOLE[$package:$name]+x}" ] || targets+=(--test "$name")
+done < <($CARGO metadata --no-deps --format-version 1 --locked | python3 -c '
+import json, sys
+for package in json.load(sys.stdin)["packages"]:
+    for target in package["targets"]:
+        if "test" in target["kind"]:
+            print(package["name"], target["name"])')
+$CARGO test --workspace --exclude todokit_python --exclude todokit_node --all-features --locked \
+  --lib --bins "${targets[@]}" -- "${skips[@]}"
+$CARGO test --workspace --exclude todokit_python --exclude todokit_node --all-features --locked --doc
+echo "make check: passed"
