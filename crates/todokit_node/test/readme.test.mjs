@@ -48,6 +48,15 @@ test('the README AI SDK host runs on the default store', async () => {
   const messages = [{ role: 'user', content: 'Rename the config module.' }];
   assert.equal(await host.runTurn(model, 'rename-config', messages), 'Renamed and fixed.');
   assert.equal(model.doGenerateCalls.length, 4);
+  // The transcript the host keeps holds every step: both todo calls and
+  // both results (a host keeping only the last step's would lose them).
+  /** @param {string} role @param {string} type */
+  const parts = (role, type) =>
+    messages
+      .filter((message) => message['role'] === role && Array.isArray(message['content']))
+      .flatMap((message) => /** @type {Array<Record<string, unknown>>} */ (message['content']))
+      .filter((part) => part['type'] === type && part['toolName'] === 'TodoWrite').length;
+  assert.deepEqual([parts('assistant', 'tool-call'), parts('tool', 'tool-result')], [2, 2]);
   delete process.env['TODOKIT_STORE'];
   // The command, on its own default store, shows what the host wrote.
   const shown = cliJson(store, ['show', '--format', 'json'], { conversation: 'rename-config' });
