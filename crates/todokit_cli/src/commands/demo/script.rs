@@ -168,6 +168,15 @@ pub async fn run(
         print_line(&indent(&view, "    "))?;
         pause(delay).await;
     }
+    // The last list shown is empty: say why, and where a live one is seen.
+    print_line("")?;
+    print_line(&format!(
+        "The list is empty because {PROFILE} clears a list sent with every item completed, as Claude Code does."
+    ))?;
+    print_line(&format!(
+        "To watch one move while an agent works, run `todokit watch --latest` in a terminal beside it \
+         (`todokit --conversation {conversation:?} show` shows this one)."
+    ))?;
     Ok(())
 }
 
