@@ -132,6 +132,7 @@ pub use todokit_app::turn::{
     CallRecord, Enforcement, Injection, Placement, ReminderKind, TurnConfig, TurnCounters, TurnEnd,
     TurnPolicy,
 };
+pub use todokit_app::turn_driver::{Delivery, TurnDriver};
 pub use todokit_app::{
     CallOptions, Checked, Clock, ConversationContext, ConversationSummary, HostMode, ManualClock, Pin,
     Profile, RoundCall, SUBSCRIBE_POLL_INTERVAL, SchemaTarget, ServiceError, StoreError, StoredConversation,
@@ -141,6 +142,7 @@ pub use todokit_app::{
 /// Every profile todokit ships: one module per dialect, the registry, and
 /// lookup by name (the `todokit_dialects` crate).
 pub use todokit_dialects as profiles;
+pub use todokit_domain::turn::TurnRecord;
 pub use todokit_domain::{ListSummary, Phase, Priority, Status, StatusCounts, Todo, TodoState};
 pub use todokit_infra::{Format, JsonFileStore, MemoryStore, SystemClock, render};
 

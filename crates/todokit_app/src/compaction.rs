@@ -8,10 +8,11 @@
 
 use std::fmt::Write;
 
+use todokit_domain::turn::{Injection, Placement, ReminderKind};
 use todokit_domain::{Status, TodoState};
 
 use crate::reminder::write_by_phase;
-use crate::turn::{Injection, Placement, ReminderKind, TurnPolicy};
+use crate::turn::{TurnPolicy, reminder};
 
 impl TurnPolicy {
     /// The message to put into a compacted conversation so the model keeps
@@ -62,7 +63,7 @@ impl TurnPolicy {
             "Carry on from the item in progress. Keep the list current with {tool} as you go; \
              there is no need to write it again from the start."
         );
-        Some(Injection::new(
+        Some(reminder(
             Placement::BeforeRequest,
             ReminderKind::Compaction,
             &text,

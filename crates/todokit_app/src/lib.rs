@@ -24,6 +24,7 @@ pub mod schema;
 mod service;
 mod tool;
 pub mod turn;
+pub mod turn_driver;
 pub mod wire;
 
 /// The schema keyword for a wire enum's forgiven spellings; named by

@@ -9,28 +9,15 @@
 //! returns what to inject; it never touches the host's messages itself.
 
 use derive_setters::Setters;
-use serde::{Deserialize, Serialize};
 use todokit_domain::{Notice, TodoState};
+// The record's parts are the domain's; a host names them from here.
+pub use todokit_domain::turn::{Enforcement, Injection, Placement, ReminderKind, TurnCounters};
 
 use crate::profile::Profile;
 use crate::reminder::{end_of_turn_reminder, stale_list_reminder};
 
 /// At most this many end-of-turn reminders per user prompt, by default.
 pub const DEFAULT_MAX_END_OF_TURN_REMINDERS: usize = 3;
-
-/// What happens when the model wants to end its turn with open items.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Enforcement {
-    /// Nothing: the turn ends.
-    Off,
-    /// The turn ends and the user is warned that items are still open.
-    #[default]
-    Soft,
-    /// The host keeps looping with a reminder for the model, up to the
-    /// maximum number of reminders per user prompt.
-    Strict,
-}
 
 /// How a [`TurnPolicy`] behaves.
 #[derive(Debug, Clone, PartialEq, Eq, Setters)]
@@ -69,56 +56,12 @@ impl TurnConfig {
     }
 }
 
-/// Where an injection goes in the host's next request.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Placement {
-    /// Appended to the message that carries the tool results just run.
-    AfterToolResults,
-    /// As a message of its own before the next request (hidden from the
-    /// user where the host can hide it).
-    BeforeRequest,
-}
-
-/// Why an injection is there.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum ReminderKind {
-    /// Rounds went by without a todo call.
-    Nag,
-    /// The last todo call failed.
-    StaleList,
-    /// The user changed the list by hand.
-    UserEdit,
-    /// The model tried to stop with open items.
-    EndOfTurn,
-    /// The host compacted the conversation; the list goes into what is left.
-    Compaction,
-    /// The list as the profile restates it before every request.
-    Context,
-}
-
-/// Text for the model, and where it goes.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Injection {
-    /// Where.
-    pub placement: Placement,
-    /// Why.
-    pub kind: ReminderKind,
-    /// The text: todokit's own reminders wrapped in `<system-reminder>`
-    /// tags, a profile's own words (Hermes' compaction block, Goose's
-    /// restated todo) as its agent sends them.
-    pub text: String,
-}
-
-impl Injection {
-    pub(crate) fn new(placement: Placement, kind: ReminderKind, text: &str) -> Self {
-        Self {
-            placement,
-            kind,
-            text: format!("<system-reminder>\n{text}\n</system-reminder>"),
-        }
+/// A reminder of todokit's own: `text` wrapped in `<system-reminder>` tags.
+pub(crate) fn reminder(placement: Placement, kind: ReminderKind, text: &str) -> Injection {
+    Injection {
+        placement,
+        kind,
+        text: format!("<system-reminder>\n{text}\n</system-reminder>"),
     }
 }
 
@@ -140,6 +83,10 @@ pub struct CallRecord {
     pub tool: String,
     /// Whether its result was an error.
     pub is_error: bool,
+    /// The host's id of the call, where it has one: a
+    /// [`crate::turn_driver::TurnDriver`] told of the same call twice
+    /// counts it once.
+    pub id: Option<String>,
 }
 
 impl CallRecord {
@@ -148,22 +95,15 @@ impl CallRecord {
         Self {
             tool: tool.into(),
             is_error,
+            id: None,
         }
     }
-}
 
-/// The policy's memory of the conversation, serializable so a host can keep
-/// it with the conversation (or rebuild it with [`crate::replay::replay`]).
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-pub struct TurnCounters {
-    /// Tool rounds since the last todo call.
-    pub rounds_since_todo: usize,
-    /// End-of-turn reminders sent since the last user prompt.
-    pub end_of_turn_reminders: usize,
-    /// The open items when the last end-of-turn reminder was sent.
-    pub last_open_set: Option<Vec<String>>,
-    /// The todo tool whose last call failed, until the reminder is sent.
-    pub stale_tool: Option<String>,
+    /// The same call, with the host's id of it.
+    pub fn with_id(mut self, id: impl Into<String>) -> Self {
+        self.id = Some(id.into());
+        self
+    }
 }
 
 /// One conversation's reminder logic; see the module docs.
@@ -262,11 +202,7 @@ impl TurnPolicy {
                 Some(text) => text.clone(),
                 None => (self.nag)(list),
             };
-            return vec![Injection::new(
-                Placement::AfterToolResults,
-                ReminderKind::Nag,
-                &text,
-            )];
+            return vec![reminder(Placement::AfterToolResults, ReminderKind::Nag, &text)];
         }
         Vec::new()
     }
@@ -277,7 +213,7 @@ impl TurnPolicy {
     pub fn before_request(&mut self, notices: &[Notice]) -> Vec<Injection> {
         let mut out = Vec::new();
         if let Some(tool) = self.counters.stale_tool.take() {
-            out.push(Injection::new(
+            out.push(reminder(
                 Placement::BeforeRequest,
                 ReminderKind::StaleList,
                 &stale_list_reminder(&tool),
@@ -287,7 +223,7 @@ impl TurnPolicy {
             out.extend(
                 notices
                     .iter()
-                    .map(|n| Injection::new(Placement::BeforeRequest, ReminderKind::UserEdit, &n.text)),
+                    .map(|n| reminder(Placement::BeforeRequest, ReminderKind::UserEdit, &n.text)),
             );
         }
         out
@@ -308,7 +244,7 @@ impl TurnPolicy {
 
     /// The model wants to end its turn with `list` as it stands.
     pub fn on_turn_end(&mut self, list: &TodoState) -> TurnEnd {
-        let Some(reminder) = end_of_turn_reminder(list) else {
+        let Some(words) = end_of_turn_reminder(list) else {
             return TurnEnd::End;
         };
         let open = open_set(list);
@@ -334,12 +270,8 @@ impl TurnPolicy {
                 self.counters.end_of_turn_reminders += 1;
                 self.counters.last_open_set = Some(open);
                 let k = self.counters.end_of_turn_reminders;
-                let text = format!("{reminder}\n(Reminder {k}/{max})");
-                TurnEnd::Continue(Injection::new(
-                    Placement::BeforeRequest,
-                    ReminderKind::EndOfTurn,
-                    &text,
-                ))
+                let text = format!("{words}\n(Reminder {k}/{max})");
+                TurnEnd::Continue(reminder(Placement::BeforeRequest, ReminderKind::EndOfTurn, &text))
             }
         }
     }

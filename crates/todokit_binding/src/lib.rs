@@ -13,7 +13,7 @@ mod policy;
 
 pub use codes::ErrorCode;
 pub use feed::{Feed, FeedCloser, Polled};
-pub use policy::{BoundPolicy, enforcement, turn_end_document};
+pub use policy::{BoundPolicy, RoundEntry, enforcement, turn_end_document};
 
 use std::future::Future;
 use std::path::PathBuf;

@@ -43,7 +43,7 @@ mod tests {
         let handle = open("claude-code", StoreChoice::Memory).unwrap_or_else(|e| panic!("{e}"));
         let err = |result: Result<(), String>| result.err().unwrap_or_default();
         let policy = |end: &str, counters: Option<&str>| {
-            err(BoundPolicy::new(handle.clone(), "c".into(), end, None, counters).map(drop))
+            err(BoundPolicy::new(handle.clone(), "c".into(), Some(end), None, counters).map(drop))
         };
         let lines = [
             ("closed", CLOSED.to_owned()),
@@ -67,7 +67,7 @@ mod tests {
             ),
             (
                 "onToolResults pairs (TypeScript)",
-                one_per("onToolResults", "isError"),
+                one_per("onToolResults", "isError and id"),
             ),
             ("an unknown mode", err(call_options("yolo").map(drop))),
             ("an unknown end of turn", policy("sometimes", None)),

@@ -1,20 +1,35 @@
-//! [`BoundPolicy`]: a conversation's turn policy bound to its kit, as a
-//! binding holds it. The hooks that need the list read it from the store
-//! (call them where blocking is allowed: a binding's worker thread, or
-//! with its interpreter's lock released).
+//! [`BoundPolicy`]: a conversation's turn, driven by the Rust
+//! [`TurnDriver`] on a binding's kit. What the turn remembers lives in the
+//! conversation's stored record, so a second kit (another process, or this
+//! one after a restart) on the same store carries on the same turn. Every
+//! hook reads and writes the store: call them where blocking is allowed
+//! (a binding's worker thread, or with its interpreter's lock released).
 
 use std::sync::{Mutex, PoisonError};
 
 use todokit::app::ServiceError;
-use todokit::app::turn::{CallRecord, Enforcement, Injection, TurnConfig, TurnCounters, TurnEnd, TurnPolicy};
+use todokit::{CallRecord, Delivery, Enforcement, Injection, TurnConfig, TurnCounters, TurnDriver, TurnEnd};
 
 use crate::Handle;
 
-/// One conversation's turn policy on one kit.
+/// One call of a round as a binding hands it over: the tool, whether its
+/// result was an error, and the host's id of the call where it has one.
+pub type RoundEntry = (String, bool, Option<String>);
+
+/// One conversation's turn on one kit.
 pub struct BoundPolicy {
     handle: Handle,
     conversation: String,
-    policy: Mutex<TurnPolicy>,
+    driver: TurnDriver,
+    /// What the host asked to store before the first hook runs (how strict
+    /// the end of a turn is, counters to carry on from); stored by the
+    /// first hook, so making a policy does no I/O.
+    settings: Mutex<Option<Settings>>,
+}
+
+struct Settings {
+    end_of_turn: Option<Enforcement>,
+    counters: Option<TurnCounters>,
 }
 
 impl std::fmt::Debug for BoundPolicy {
@@ -50,92 +65,125 @@ pub fn turn_end_document(end: &TurnEnd) -> serde_json::Value {
     }
 }
 
+fn records(round: Vec<RoundEntry>) -> Vec<CallRecord> {
+    round
+        .into_iter()
+        .map(|(tool, error, id)| {
+            let record = CallRecord::new(tool, error);
+            match id {
+                Some(id) => record.with_id(id),
+                None => record,
+            }
+        })
+        .collect()
+}
+
 impl BoundPolicy {
-    /// The policy of `conversation` on `handle`'s profile: `end_of_turn` by
-    /// its word, `nag_after_rounds` over the profile's, `counters` (JSON
-    /// text of a policy's counters) to pick up where one left off.
+    /// The turn of `conversation` on `handle`'s profile. `end_of_turn` (by
+    /// its word) is stored with the conversation when given; without it,
+    /// the conversation keeps what a host stored before, else `soft`.
+    /// `nag_after_rounds` overrides the profile's; `counters` (JSON text of
+    /// a policy's counters) replaces what the conversation holds.
     pub fn new(
         handle: Handle,
         conversation: String,
-        end_of_turn: &str,
+        end_of_turn: Option<&str>,
         nag_after_rounds: Option<usize>,
         counters: Option<&str>,
     ) -> Result<Self, String> {
-        let profile = handle.service.profile();
-        let mut config = TurnConfig::for_profile(profile).end_of_turn(enforcement(end_of_turn)?);
+        let end_of_turn = end_of_turn.map(enforcement).transpose()?;
+        let counters = counters
+            .map(|text| serde_json::from_str::<TurnCounters>(text).map_err(|e| format!("counters: {e}")))
+            .transpose()?;
+        let service = handle.service.clone();
+        let mut config = TurnConfig::for_profile(service.profile());
         if let Some(rounds) = nag_after_rounds {
             config = config.nag_after_rounds(rounds);
         }
-        let mut policy = TurnPolicy::with_config(profile, config);
-        if let Some(counters) = counters {
-            let counters: TurnCounters =
-                serde_json::from_str(counters).map_err(|e| format!("counters: {e}"))?;
-            policy = policy.with_counters(counters);
-        }
+        let settings = (end_of_turn.is_some() || counters.is_some()).then_some(Settings {
+            end_of_turn,
+            counters,
+        });
         Ok(Self {
             handle,
             conversation,
-            policy: Mutex::new(policy),
+            driver: TurnDriver::with_config(service, config),
+            settings: Mutex::new(settings),
         })
     }
 
-    fn with<T>(&self, work: impl FnOnce(&mut TurnPolicy) -> T) -> T {
-        // The counters stay consistent even if a hook panicked mid-way:
-        // each hook updates them as its last step.
-        work(&mut self.policy.lock().unwrap_or_else(PoisonError::into_inner))
+    /// Runs `hook` on the driver, after storing the host's settings if
+    /// they are not stored yet (kept for the next hook when that fails).
+    fn run<T>(
+        &self,
+        hook: impl AsyncFnOnce(&TurnDriver, &str) -> Result<T, ServiceError>,
+    ) -> Result<T, ServiceError> {
+        self.handle.block(async {
+            let conversation = self.conversation.as_str();
+            let settings = self
+                .settings
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .take();
+            if let Some(settings) = settings {
+                let stored = async {
+                    if let Some(enforcement) = settings.end_of_turn {
+                        self.driver.set_end_of_turn(conversation, enforcement).await?;
+                    }
+                    if let Some(counters) = &settings.counters {
+                        self.driver.set_counters(conversation, counters.clone()).await?;
+                    }
+                    Ok::<_, ServiceError>(())
+                }
+                .await;
+                if let Err(error) = stored {
+                    *self.settings.lock().unwrap_or_else(PoisonError::into_inner) = Some(settings);
+                    return Err(error);
+                }
+            }
+            hook(&self.driver, conversation).await
+        })
     }
 
-    fn list(&self) -> Result<todokit::domain::TodoState, ServiceError> {
-        self.handle.block(self.handle.service.state(&self.conversation))
+    /// The user sent a new prompt: the end-of-turn budget starts over.
+    pub fn on_user_prompt(&self) -> Result<(), ServiceError> {
+        self.run(async |driver, conversation| driver.user_prompt(conversation).await)
     }
 
-    /// The user sent a new prompt.
-    pub fn on_user_prompt(&self) {
-        self.with(TurnPolicy::on_user_prompt);
+    /// A round of tool calls ran: what it calls for (the nag when due)
+    /// waits for [`BoundPolicy::before_request`].
+    pub fn on_tool_results(&self, round: Vec<RoundEntry>) -> Result<(), ServiceError> {
+        let round = records(round);
+        self.run(async |driver, conversation| driver.tool_results(conversation, &round).await)
     }
 
-    /// A round of tool calls ran (`(tool, is_error)` each): the nag when due.
-    pub fn on_tool_results(&self, round: Vec<(String, bool)>) -> Result<Vec<Injection>, ServiceError> {
-        let list = self.list()?;
-        let records: Vec<CallRecord> = round
-            .into_iter()
-            .map(|(tool, error)| CallRecord::new(tool, error))
-            .collect();
-        Ok(self.with(|policy| policy.on_tool_results(&records, &list)))
-    }
-
-    /// Before the next request: the stale-list reminder and one per hand
-    /// edit the store holds (taken, so each is told once).
-    pub fn before_request(&self) -> Result<Vec<Injection>, ServiceError> {
-        let notices = self
-            .handle
-            .block(self.handle.service.take_notices(&self.conversation))?;
-        Ok(self.with(|policy| policy.before_request(&notices)))
-    }
-
-    /// What the profile restates before every request (at most one).
-    pub fn context(&self) -> Result<Vec<Injection>, ServiceError> {
-        let list = self.list()?;
-        Ok(self.with(|policy| policy.context(&list)).into_iter().collect())
+    /// Before the next request: everything due (see
+    /// [`TurnDriver::model_request`]), `round` being the round just run
+    /// when the host hands it over here rather than to
+    /// [`BoundPolicy::on_tool_results`].
+    pub fn before_request(&self, round: Option<Vec<RoundEntry>>) -> Result<Vec<Injection>, ServiceError> {
+        let round = round.map(records);
+        self.run(async |driver, conversation| driver.model_request(conversation, round.as_deref()).await)
     }
 
     /// After the host compacted the conversation: the list to put back.
     pub fn on_compaction(&self) -> Result<Vec<Injection>, ServiceError> {
-        let list = self.list()?;
-        Ok(self
-            .with(|policy| policy.on_compaction(&list))
-            .into_iter()
-            .collect())
+        self.run(async |driver, conversation| driver.compaction(conversation).await)
     }
 
-    /// The model wants to end its turn with the list as stored.
-    pub fn on_turn_end(&self) -> Result<TurnEnd, ServiceError> {
-        let list = self.list()?;
-        Ok(self.with(|policy| policy.on_turn_end(&list)))
+    /// The model wants to end its turn with the list as stored; with
+    /// `carry`, a reminder to go on waits for the next request.
+    pub fn on_turn_end(&self, carry: bool) -> Result<TurnEnd, ServiceError> {
+        let delivery = if carry {
+            Delivery::NextRequest
+        } else {
+            Delivery::Host
+        };
+        self.run(async |driver, conversation| driver.turn_end(conversation, delivery).await)
     }
 
-    /// The policy's memory of the conversation.
-    pub fn counters(&self) -> TurnCounters {
-        self.with(|policy| policy.counters().clone())
+    /// The counters as the conversation holds them.
+    pub fn counters(&self) -> Result<TurnCounters, ServiceError> {
+        self.run(async |driver, conversation| Ok(driver.record(conversation).await?.counters))
     }
 }

@@ -38,6 +38,7 @@ pub const STATE_FIELDS: &[&str] = &[
     "profile",
     "explanation",
     "document",
+    "turn",
 ];
 
 fn without<S: Serializer>(

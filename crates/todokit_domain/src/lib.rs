@@ -24,6 +24,7 @@ mod summary;
 mod time;
 mod todo;
 mod transition;
+pub mod turn;
 mod updates;
 mod validate;
 

@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 use crate::status::Status;
 use crate::time::Timestamp;
 use crate::todo::Todo;
+use crate::turn::TurnRecord;
 
 /// A named group of tasks. Flat profiles keep all their tasks in one phase
 /// whose name is [`Phase::IMPLICIT`], which renderers never show.
@@ -125,6 +126,12 @@ pub struct TodoState {
     /// reader checks that it still matches the tasks before using it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub document: Option<String>,
+    /// What an agent loop keeps of a conversation between its hooks
+    /// (counters, reminders waiting for the next request): set only in the
+    /// state stored under the conversation's [`crate::turn::turn_key`], by
+    /// the turn driver; `None` in a list.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn: Option<TurnRecord>,
     /// Stored fields this version does not know (written by a newer
     /// todokit or another tool), kept as they are through every write.
     #[serde(flatten, serialize_with = "crate::foreign::state")]

@@ -130,6 +130,7 @@ pub fn replace_flat(
         // The text described the old tasks; a writer that sends text sets
         // it again after the replacement.
         document: None,
+        turn: current.turn.clone(),
         foreign: current.foreign.clone(),
     };
     let mut state = next.with_flat_tasks(tasks);

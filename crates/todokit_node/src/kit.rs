@@ -267,7 +267,7 @@ impl NativeKit {
             self.handle()?,
             self.now,
             conversation,
-            end_of_turn.as_deref().unwrap_or("soft"),
+            end_of_turn.as_deref(),
             nag_after_rounds.map(|n| n as usize),
             counters.as_deref(),
         )

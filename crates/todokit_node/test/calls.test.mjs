@@ -160,16 +160,48 @@ test('hand edits, the policy and restore', async () => {
   const reminders = await policy.beforeRequest();
   assert.deepEqual(reminders.map((r) => r.kind), ['user_edit']);
   await kit.call('c', 'TodoWrite', ONE);
-  const nag = await policy.onToolResults([{ tool: 'read_file', isError: false }]);
+  await policy.onToolResults([{ tool: 'read_file', isError: false }]);
+  const nag = await policy.beforeRequest();
   assert.deepEqual(nag.map((r) => r.kind), ['nag']);
   const end = await policy.onTurnEnd();
   assert.equal(end.action, 'continue');
-  assert.equal(policy.counters.rounds_since_todo, 1);
+  assert.equal((await policy.counters()).rounds_since_todo, 1);
   const restored = await kit.restore('r', [
     { role: 'assistant', content: null, tool_calls: [{ id: '1', type: 'function', function: { name: 'TodoWrite', arguments: JSON.stringify(ONE) } }] },
   ]);
   assert.equal(restored.state.version, 1);
   assert.deepEqual(await tasks(kit, 'r'), [['Run the tests', 'in_progress']]);
+});
+
+test('a turn is carried on by a second kit on the same store', async () => {
+  // What one kit's turn remembers (counters, a queued nag, how strict the
+  // end of the turn is) is stored with the conversation: a second kit on
+  // the same folder (a restarted process) carries on where the first stopped.
+  const store = folder();
+  const first = new Todokit({ storeDir: store });
+  await first.call('c', 'TodoWrite', ONE);
+  const policy = first.turnPolicy('c', { endOfTurn: 'strict', nagAfterRounds: 2 });
+  await policy.onUserPrompt();
+  await policy.onToolResults([{ tool: 'Bash', isError: false, id: 'call-1' }]);
+  await policy.onToolResults([{ tool: 'Read', isError: false, id: 'call-2' }]);
+  const counters = await policy.counters();
+  first.close();
+  const second = new Todokit({ storeDir: store });
+  const resumed = second.turnPolicy('c', { nagAfterRounds: 2 });
+  assert.deepEqual(await resumed.counters(), counters);
+  assert.equal(counters.rounds_since_todo, 2);
+  // The round told already is not counted again.
+  await resumed.onToolResults([{ tool: 'Read', isError: false, id: 'call-2' }]);
+  assert.equal((await resumed.counters()).rounds_since_todo, 2);
+  assert.deepEqual((await resumed.beforeRequest()).map((i) => i.kind), ['nag']);
+  // Stored strict by the first kit: the second sends the model back.
+  const end = await resumed.onTurnEnd({ carry: true });
+  assert.equal(end.action, 'continue');
+  second.close();
+  const third = new Todokit({ storeDir: store });
+  assert.deepEqual((await third.turnPolicy('c').beforeRequest()).map((i) => i.kind), ['end_of_turn']);
+  assert.equal((await third.state('c')).version, 1);
+  third.close();
 });
 
 test('ids that are not strings are TypeErrors', async () => {

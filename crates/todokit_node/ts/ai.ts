@@ -124,14 +124,12 @@ export function todokitPrepareStep<TOOLS extends ToolSet = ToolSet>(
   return async (options) => {
     const earlier = next === undefined ? undefined : await next(options);
     if (options.stepNumber === 0) {
-      policy.onUserPrompt();
+      await policy.onUserPrompt();
     }
-    const injections: Injection[] = [];
     const previous = options.steps[options.steps.length - 1];
-    if (previous !== undefined) {
-      injections.push(...(await policy.onToolResults(round(previous as StepResult<ToolSet>, names))));
-    }
-    injections.push(...(await policy.beforeRequest()), ...(await policy.context()));
+    const injections: Injection[] = await policy.beforeRequest(
+      previous === undefined ? undefined : round(previous as StepResult<ToolSet>, names),
+    );
     const base = earlier?.messages ?? options.messages;
     const kept = base.filter((message) => !ours.has(message));
     if (injections.length === 0 && kept.length === base.length) {

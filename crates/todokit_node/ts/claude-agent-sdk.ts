@@ -135,8 +135,8 @@ export interface TodokitHooks {
  */
 export function todokitHooks(policy: TurnPolicy): TodokitHooks {
   const onPrompt: TodokitHookCallback = async () => {
-    policy.onUserPrompt();
-    const injections = [...(await policy.beforeRequest()), ...(await policy.context())];
+    await policy.onUserPrompt();
+    const injections = await policy.beforeRequest();
     if (injections.length === 0) {
       return {};
     }

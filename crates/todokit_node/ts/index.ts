@@ -33,7 +33,7 @@ import type {
 } from './types.js';
 
 export { TodokitError, type TodokitErrorCode } from './errors.js';
-export { TurnPolicy } from './policy.js';
+export { TurnPolicy, type RoundCall } from './policy.js';
 export { Subscription } from './subscription.js';
 export type * from './types.js';
 
@@ -210,17 +210,20 @@ export class Todokit {
     return new Subscription(native(() => this.#kit.subscribe(conversation)), options.signal);
   }
 
-  /** The turn policy of `conversation`: `endOfTurn` `soft` warns the user
-   * when the model stops with work open, `strict` sends it back, `off`
-   * does neither; `counters` (a policy's `counters`) picks up where it
-   * left off. */
+  /** The turn of `conversation`, driven by the Rust turn driver and
+   * stored with the conversation (another kit on the same store carries it
+   * on): `endOfTurn` `soft` warns the user when the model stops with work
+   * open, `strict` sends it back, `off` does neither; given, it is stored
+   * with the conversation, else the stored one holds (`soft` at first).
+   * `counters` (from `await policy.counters()`) replaces what the
+   * conversation holds. Nothing is stored until the first hook runs. */
   turnPolicy(
     conversation: string,
     options: { endOfTurn?: 'off' | 'soft' | 'strict'; nagAfterRounds?: number; counters?: Record<string, unknown> } = {},
   ): TurnPolicy {
     const counters = options.counters === undefined ? null : JSON.stringify(options.counters);
     const policy = native(() =>
-      this.#kit.turnPolicy(conversation, options.endOfTurn ?? 'soft', options.nagAfterRounds ?? null, counters),
+      this.#kit.turnPolicy(conversation, options.endOfTurn ?? null, options.nagAfterRounds ?? null, counters),
     );
     return new TurnPolicy(policy, conversation);
   }

@@ -20,7 +20,11 @@
  *
  * The conversation is the run's `thread_id` (`configurable`), else the
  * `conversation` given, else the middleware throws `TodokitError`
- * (`USAGE`).
+ * (`USAGE`). The turn (its counters, the reminders waiting for the next
+ * request) is kept with the conversation by the Rust turn driver, so a
+ * second process on the same store carries it on; the middleware only
+ * translates LangChain's hooks (it is longer than the other adapters for
+ * the `todos` mirror and the request's messages).
  */
 
 import { ToolMessage, type BaseMessage } from '@langchain/core/messages';
@@ -32,10 +36,6 @@ import { TodokitError } from './errors.js';
 import type { Todokit } from './index.js';
 import type { TurnPolicy } from './policy.js';
 import type { Injection, State, ToolResult, TurnEnd } from './types.js';
-
-/** How many conversations' policies one middleware keeps (the least
- * recently used goes first; its counters start over if it returns). */
-export const MAX_CONVERSATIONS = 4096;
 
 /** Options of `todokitMiddleware`. */
 export interface TodokitMiddlewareOptions {
@@ -59,12 +59,6 @@ export function mirror(state: State): MirroredTodo[] {
   return state.phases.flatMap((phase) => phase.tasks.map((task) => ({ content: task.content, status: task.status })));
 }
 
-/** One conversation's policy and the reminders waiting for its next request. */
-interface Held {
-  readonly policy: TurnPolicy;
-  pending: Injection[];
-}
-
 type ToolCall = { name: string; args: unknown; id?: string | undefined };
 
 /**
@@ -77,7 +71,8 @@ export function todokitMiddleware(kit: Todokit, options: TodokitMiddlewareOption
     throw new TodokitError('USAGE', `endOfTurn must be one of off, soft, strict; got ${JSON.stringify(endOfTurn)}`);
   }
   const names = new Set(kit.profile.tools.map((t) => t.name));
-  const held = new Map<string, Held>();
+  const policyOptions: Parameters<Todokit['turnPolicy']>[1] = { endOfTurn };
+  if (options.nagAfterRounds !== undefined) policyOptions.nagAfterRounds = options.nagAfterRounds;
 
   const conversationOf = (runtime: { configurable?: { thread_id?: unknown } } | undefined): string => {
     const thread = runtime?.configurable?.thread_id;
@@ -93,23 +88,7 @@ export function todokitMiddleware(kit: Todokit, options: TodokitMiddlewareOption
     );
   };
 
-  const heldOf = (conversation: string): Held => {
-    let found = held.get(conversation);
-    if (found !== undefined) {
-      held.delete(conversation);
-    } else {
-      const policyOptions: Parameters<Todokit['turnPolicy']>[1] = { endOfTurn };
-      if (options.nagAfterRounds !== undefined) policyOptions.nagAfterRounds = options.nagAfterRounds;
-      found = { policy: kit.turnPolicy(conversation, policyOptions), pending: [] };
-    }
-    held.set(conversation, found);
-    while (held.size > MAX_CONVERSATIONS) {
-      const oldest = held.keys().next().value;
-      if (oldest === undefined) break;
-      held.delete(oldest);
-    }
-    return found;
-  };
+  const policyOf = (conversation: string): TurnPolicy => kit.turnPolicy(conversation, policyOptions);
 
   const tools: StructuredToolInterface[] = kit.definitions('json-schema').map((definition) => {
     const name = definition['name'] as string;
@@ -168,9 +147,9 @@ export function todokitMiddleware(kit: Todokit, options: TodokitMiddlewareOption
         }),
     );
 
-  const turnEnd = (found: Held, end: TurnEnd) => {
+  const turnEnd = (end: TurnEnd) => {
+    // A reminder to go on waits in the turn for the next model request.
     if (end.action === 'continue' && end.injection !== null) {
-      found.pending.push(end.injection);
       return { jumpTo: 'model' as const, todokitWarning: null };
     }
     return { todokitWarning: end.action === 'warn' ? end.text : null };
@@ -187,14 +166,11 @@ export function todokitMiddleware(kit: Todokit, options: TodokitMiddlewareOption
       // A new user prompt: the end-of-turn budget starts over, and the
       // stored list is mirrored (a thread picks up what the store holds).
       const conversation = conversationOf(runtime);
-      heldOf(conversation).policy.onUserPrompt();
+      await policyOf(conversation).onUserPrompt();
       return { todos: mirror(await kit.state(conversation)), todokitWarning: null };
     },
     wrapModelCall: async (request, handler) => {
-      const found = heldOf(conversationOf(request.runtime));
-      const injections = found.pending;
-      found.pending = [];
-      injections.push(...(await found.policy.beforeRequest()), ...(await found.policy.context()));
+      const injections = await policyOf(conversationOf(request.runtime)).beforeRequest();
       return handler({
         ...request,
         systemMessage: request.systemMessage.concat(`\n\n${kit.profile.systemPrompt}`),
@@ -209,7 +185,6 @@ export function todokitMiddleware(kit: Todokit, options: TodokitMiddlewareOption
           return undefined;
         }
         const conversation = conversationOf(runtime);
-        const found = heldOf(conversation);
         const calls: ToolCall[] = last.tool_calls ?? [];
         if (calls.length === 0) {
           return undefined;
@@ -223,10 +198,8 @@ export function todokitMiddleware(kit: Todokit, options: TodokitMiddlewareOption
                 ours.map((call) => ({ tool: call.name, arguments: call.args ?? {} })),
               );
         const refused = new Map(ours.map((call, i) => [call.id, results[i]?.isError === true]));
-        found.pending.push(
-          ...(await found.policy.onToolResults(
-            calls.map((call) => ({ tool: call.name, isError: refused.get(call.id) ?? false })),
-          )),
+        await policyOf(conversation).onToolResults(
+          calls.map((call) => ({ tool: call.name, isError: refused.get(call.id) ?? false })),
         );
         if (ours.length === 0) {
           return undefined;
@@ -247,8 +220,7 @@ export function todokitMiddleware(kit: Todokit, options: TodokitMiddlewareOption
         if (last === undefined || !AIMessage.isInstance(last) || (last.tool_calls ?? []).length > 0) {
           return undefined;
         }
-        const found = heldOf(conversationOf(runtime));
-        return turnEnd(found, await found.policy.onTurnEnd());
+        return turnEnd(await policyOf(conversationOf(runtime)).onTurnEnd({ carry: true }));
       },
     },
   });

@@ -221,13 +221,14 @@ impl Kit {
         Ok((text(&replay.state)?, text(replay.policy.counters())?))
     }
 
-    /// The turn policy of `conversation`: `end_of_turn` is `off`, `soft` or
-    /// `strict`; `counters` (JSON text) picks up where a policy left off.
-    #[pyo3(signature = (conversation, end_of_turn="soft", nag_after_rounds=None, counters=None))]
+    /// The turn of `conversation`: `end_of_turn` (`off`, `soft` or
+    /// `strict`) is stored with it when given; `counters` (JSON text)
+    /// replaces what it holds.
+    #[pyo3(signature = (conversation, end_of_turn=None, nag_after_rounds=None, counters=None))]
     fn turn_policy(
         &self,
         conversation: String,
-        end_of_turn: &str,
+        end_of_turn: Option<&str>,
         nag_after_rounds: Option<usize>,
         counters: Option<&str>,
     ) -> PyResult<crate::policy::Policy> {

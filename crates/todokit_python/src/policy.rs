@@ -1,10 +1,11 @@
-//! [`Policy`]: the turn policy of one conversation, bound to its kit. The
-//! hooks that need the list read it from the store, the GIL released;
-//! every answer crosses as JSON text.
+//! [`Policy`]: the turn of one conversation, driven by the Rust turn
+//! driver on its kit (what it remembers is stored with the conversation).
+//! Every hook reads and writes the store with the GIL released; every
+//! answer crosses as JSON text.
 
 use pyo3::prelude::*;
 use todokit::Injection;
-use todokit_binding::{BoundPolicy, Handle, turn_end_document};
+use todokit_binding::{BoundPolicy, Handle, RoundEntry, turn_end_document};
 
 use crate::errors::{self, native};
 use todokit_binding::ErrorCode;
@@ -25,7 +26,7 @@ impl Policy {
     pub(crate) fn new(
         handle: Handle,
         conversation: String,
-        end_of_turn: &str,
+        end_of_turn: Option<&str>,
         nag_after_rounds: Option<usize>,
         counters: Option<&str>,
     ) -> PyResult<Self> {
@@ -38,32 +39,25 @@ impl Policy {
 #[pymethods]
 impl Policy {
     /// The user sent a new prompt.
-    fn on_user_prompt(&self) {
-        self.inner.on_user_prompt();
+    fn on_user_prompt(&self, py: Python<'_>) -> PyResult<()> {
+        py.detach(|| self.inner.on_user_prompt()).map_err(errors::service)
     }
 
-    /// A round of tool calls ran (`(tool, is_error)` each): the nag when due,
-    /// as JSON text of a list of injections.
-    fn on_tool_results(&self, py: Python<'_>, round: Vec<(String, bool)>) -> PyResult<String> {
+    /// A round of tool calls ran (`(tool, is_error, call_id or None)`
+    /// each): what it calls for waits for the next request.
+    fn on_tool_results(&self, py: Python<'_>, round: Vec<RoundEntry>) -> PyResult<()> {
+        py.detach(|| self.inner.on_tool_results(round))
+            .map_err(errors::service)
+    }
+
+    /// Before the next request, `round` the one just run if not told yet:
+    /// everything due, as JSON text of a list of injections.
+    #[pyo3(signature = (round=None))]
+    fn before_request(&self, py: Python<'_>, round: Option<Vec<RoundEntry>>) -> PyResult<String> {
         injections(
-            &py.detach(|| self.inner.on_tool_results(round))
+            &py.detach(|| self.inner.before_request(round))
                 .map_err(errors::service)?,
         )
-    }
-
-    /// Before the next request: the stale-list reminder and one per hand
-    /// edit the store holds (taken, so each is told once).
-    fn before_request(&self, py: Python<'_>) -> PyResult<String> {
-        injections(
-            &py.detach(|| self.inner.before_request())
-                .map_err(errors::service)?,
-        )
-    }
-
-    /// What the profile restates before every request (as a list of at
-    /// most one injection).
-    fn context(&self, py: Python<'_>) -> PyResult<String> {
-        injections(&py.detach(|| self.inner.context()).map_err(errors::service)?)
     }
 
     /// After the host compacted the conversation: the list to put back.
@@ -75,17 +69,19 @@ impl Policy {
     }
 
     /// The model wants to end its turn: `{"action": "end"|"warn"|"continue",
-    /// "text": …, "injection": …}` as JSON text.
-    fn on_turn_end(&self, py: Python<'_>) -> PyResult<String> {
-        let end = py.detach(|| self.inner.on_turn_end()).map_err(errors::service)?;
+    /// "text": …, "injection": …}` as JSON text; with `carry`, a reminder to
+    /// go on waits for the next request.
+    fn on_turn_end(&self, py: Python<'_>, carry: bool) -> PyResult<String> {
+        let end = py
+            .detach(|| self.inner.on_turn_end(carry))
+            .map_err(errors::service)?;
         Ok(turn_end_document(&end).to_string())
     }
 
-    /// The policy's memory of the conversation, as JSON text (give it back
-    /// as `counters` to pick up where it left off).
-    #[getter]
-    fn counters(&self) -> PyResult<String> {
-        serde_json::to_string(&self.inner.counters())
+    /// The counters as the conversation holds them, as JSON text.
+    fn counters(&self, py: Python<'_>) -> PyResult<String> {
+        let counters = py.detach(|| self.inner.counters()).map_err(errors::service)?;
+        serde_json::to_string(&counters)
             .map_err(|e| native(ErrorCode::Usage, format!("cannot write the counters: {e}")))
     }
 }

@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 use serde_json::Value;
+use todokit_domain::turn::is_turn_key;
 use todokit_domain::{StatusCounts, Timestamp};
 
 use super::error::ServiceError;
@@ -52,6 +53,8 @@ impl TodoWriteService {
         let stored = self.store().conversations().await?;
         let mut summaries: Vec<ConversationSummary> = stored
             .into_iter()
+            // A conversation's turn record is stored beside it, not listed.
+            .filter(|conversation| !is_turn_key(&conversation.id))
             .map(|conversation| match conversation.summary {
                 Ok(summary) => ConversationSummary {
                     id: conversation.id,

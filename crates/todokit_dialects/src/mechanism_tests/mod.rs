@@ -11,4 +11,5 @@ mod restore;
 mod rounds;
 mod subscription;
 mod turn;
+mod turn_driver;
 mod user_edit;

@@ -31,7 +31,7 @@ from ._errors import (
     UnknownProfileError,
     UnknownToolError,
 )
-from ._policy import TurnPolicy
+from ._policy import RoundCall, TurnPolicy
 from ._subscription import Subscription
 from ._types import Injection, Notice, Profile, Restored, Tool, ToolResult, TurnEnd
 
@@ -49,6 +49,7 @@ __all__ = [
     "Tool",
     "Todokit",
     "TurnEnd",
+    "RoundCall",
     "TurnPolicy",
     "TodokitError",
     "ToolResult",
@@ -210,15 +211,21 @@ class Todokit:
         self,
         conversation: str,
         *,
-        end_of_turn: Literal["off", "soft", "strict"] = "soft",
+        end_of_turn: Literal["off", "soft", "strict"] | None = None,
         nag_after_rounds: int | None = None,
         counters: Mapping[str, Any] | None = None,
     ) -> TurnPolicy:
-        """The turn policy of ``conversation`` on this kit: ``end_of_turn``
-        ``"soft"`` warns the user when the model stops with work open,
-        ``"strict"`` sends it back (a few times at most), ``"off"`` does
-        neither; ``nag_after_rounds`` overrides the profile's; ``counters``
-        (a policy's :attr:`TurnPolicy.counters`) picks up where it left off."""
+        """The turn of ``conversation`` on this kit, driven by the Rust turn
+        driver: what it remembers (counters, reminders waiting for the next
+        request, how strict the end of a turn is) is stored with the
+        conversation, so another kit on the same store carries on the same
+        turn. ``end_of_turn`` ``"soft"`` warns the user when the model stops
+        with work open, ``"strict"`` sends it back (a few times at most),
+        ``"off"`` does neither; given, it is stored with the conversation,
+        else the conversation keeps what was stored (``"soft"`` at first).
+        ``nag_after_rounds`` overrides the profile's; ``counters`` (a
+        policy's :meth:`TurnPolicy.counters`) replaces what the
+        conversation holds. Nothing is stored until the first hook runs."""
         counters_text = None if counters is None else json.dumps(dict(counters))
         native = _native(self._kit.turn_policy, conversation, end_of_turn, nag_after_rounds, counters_text)
         return TurnPolicy(native, conversation)

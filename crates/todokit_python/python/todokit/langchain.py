@@ -18,13 +18,15 @@ Install with the ``langchain`` extra. ``TodokitMiddleware(kit)`` replaces
 
 The conversation is the run's ``thread_id`` (``config["configurable"]``),
 else the ``conversation=`` given, else the middleware raises
-:class:`todokit.TodokitError`.
+:class:`todokit.TodokitError`. The turn (its counters, the reminders
+waiting for the next request) is kept with the conversation by the Rust
+turn driver, so a second process on the same store carries it on; the
+middleware only translates LangChain's hooks. It is longer than the other
+adapters for the ``todos`` mirror and the model request's messages.
 """
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Annotated, Any, Literal
 
@@ -45,10 +47,6 @@ from . import Injection, Todokit, TodokitError, ToolResult, TurnEnd, TurnPolicy
 
 __all__ = ["TodokitMiddleware", "TodokitState"]
 
-#: How many conversations' policies one middleware keeps in memory (the
-#: least recently used goes first; its counters start over if it returns).
-MAX_CONVERSATIONS = 4096
-
 
 class TodokitState(AgentState[Any]):
     """The graph state the middleware adds: ``todos`` (the stored list,
@@ -68,15 +66,6 @@ def mirror(state: dict[str, Any]) -> list[dict[str, Any]]:
         for phase in state.get("phases", [])
         for task in phase.get("tasks", [])
     ]
-
-
-class _Conversation:
-    """One conversation's policy and the reminders waiting for its next
-    model request."""
-
-    def __init__(self, policy: TurnPolicy) -> None:
-        self.policy = policy
-        self.pending: list[Injection] = []
 
 
 class TodokitMiddleware(AgentMiddleware[TodokitState, Any, Any]):
@@ -101,15 +90,11 @@ class TodokitMiddleware(AgentMiddleware[TodokitState, Any, Any]):
         self.end_of_turn = end_of_turn
         self.nag_after_rounds = nag_after_rounds
         self._names = {tool.name for tool in kit.profile.tools}
-        self._conversations: OrderedDict[str, _Conversation] = OrderedDict()
-        self._lock = threading.Lock()
         self.tools: Sequence[BaseTool] = [self._tool(d) for d in kit.definitions("json-schema")]
 
     @property
     def name(self) -> str:
         return f"TodokitMiddleware[{self.kit.profile.name}]"
-
-    # -- the conversation and its policy ---------------------------------
 
     def _conversation_id(self) -> str:
         try:
@@ -126,22 +111,10 @@ class TodokitMiddleware(AgentMiddleware[TodokitState, Any, Any]):
             'config={"configurable": {"thread_id": ...}} or give conversation='
         )
 
-    def _state_of(self, conversation: str) -> _Conversation:
-        with self._lock:
-            found = self._conversations.get(conversation)
-            if found is not None:
-                self._conversations.move_to_end(conversation)
-                return found
-        policy = self.kit.turn_policy(
+    def _policy(self, conversation: str) -> TurnPolicy:
+        return self.kit.turn_policy(
             conversation, end_of_turn=self.end_of_turn, nag_after_rounds=self.nag_after_rounds
         )
-        with self._lock:
-            found = self._conversations.setdefault(conversation, _Conversation(policy))
-            while len(self._conversations) > MAX_CONVERSATIONS:
-                self._conversations.popitem(last=False)
-            return found
-
-    # -- the tools ---------------------------------------------------------
 
     def _tool(self, definition: dict[str, Any]) -> BaseTool:
         name: str = definition["name"]
@@ -169,18 +142,16 @@ class TodokitMiddleware(AgentMiddleware[TodokitState, Any, Any]):
             handle_tool_error=True,
         )
 
-    # -- the hooks -----------------------------------------------------------
-
     def before_agent(self, state: TodokitState, runtime: Any) -> dict[str, Any] | None:
         """A new user prompt: the end-of-turn budget starts over, and the
         stored list is mirrored (a thread picks up what the store holds)."""
         conversation = self._conversation_id()
-        self._state_of(conversation).policy.on_user_prompt()
+        self._policy(conversation).on_user_prompt()
         return {"todos": mirror(self.kit.state(conversation)), "todokit_warning": None}
 
     async def abefore_agent(self, state: TodokitState, runtime: Any) -> dict[str, Any] | None:
         conversation = self._conversation_id()
-        self._state_of(conversation).policy.on_user_prompt()
+        await self._policy(conversation).aon_user_prompt()
         return {"todos": mirror(await self.kit.astate(conversation)), "todokit_warning": None}
 
     def _request(self, request: ModelRequest[Any], injections: list[Injection]) -> ModelRequest[Any]:
@@ -205,20 +176,13 @@ class TodokitMiddleware(AgentMiddleware[TodokitState, Any, Any]):
                 messages.append(HumanMessage(content=injection.text))
         return request.override(system_message=SystemMessage(content=blocks), messages=messages)
 
-    def _take(self, conversation: str) -> tuple[_Conversation, list[Injection]]:
-        held = self._state_of(conversation)
-        with self._lock:
-            pending, held.pending = held.pending, []
-        return held, pending
-
     def wrap_model_call(
         self,
         request: ModelRequest[Any],
         handler: Callable[[ModelRequest[Any]], ModelResponse[Any]],
     ) -> ModelResponse[Any] | AIMessage:
         """Adds the system prompt and the reminders due to the request."""
-        held, injections = self._take(self._conversation_id())
-        injections += held.policy.before_request() + held.policy.context()
+        injections = self._policy(self._conversation_id()).before_request()
         return handler(self._request(request, injections))
 
     async def awrap_model_call(
@@ -226,47 +190,8 @@ class TodokitMiddleware(AgentMiddleware[TodokitState, Any, Any]):
         request: ModelRequest[Any],
         handler: Callable[[ModelRequest[Any]], Awaitable[ModelResponse[Any]]],
     ) -> ModelResponse[Any] | AIMessage:
-        held, injections = self._take(self._conversation_id())
-        injections += await held.policy.abefore_request() + await held.policy.acontext()
+        injections = await self._policy(self._conversation_id()).abefore_request()
         return await handler(self._request(request, injections))
-
-    def _turn(self, state: TodokitState) -> tuple[AIMessage, list[Any], str, _Conversation] | None:
-        """The model's last message, its calls of this profile's tools, the
-        conversation and its policy; `None` when the last message is not
-        the model's."""
-        last, ours = self._last_turn(state)
-        if last is None:
-            return None
-        conversation = self._conversation_id()
-        return last, ours, conversation, self._state_of(conversation)
-
-    @hook_config(can_jump_to=["model"])
-    def after_model(self, state: TodokitState, runtime: Any) -> dict[str, Any] | None:
-        """Runs the turn's todo calls as one round, or checks the end of a
-        turn that made no call."""
-        turn = self._turn(state)
-        if turn is None:
-            return None
-        last, ours, conversation, held = turn
-        if not last.tool_calls:
-            return self._turn_end(held, held.policy.on_turn_end())
-        if not ours:
-            return self._round(held, last, [], [], None)
-        results = self.kit.call_round(conversation, [(call["name"], call["args"]) for call in ours])
-        return self._round(held, last, ours, results, self.kit.state(conversation))
-
-    @hook_config(can_jump_to=["model"])
-    async def aafter_model(self, state: TodokitState, runtime: Any) -> dict[str, Any] | None:
-        turn = self._turn(state)
-        if turn is None:
-            return None
-        last, ours, conversation, held = turn
-        if not last.tool_calls:
-            return self._turn_end(held, await held.policy.aon_turn_end())
-        if not ours:
-            return self._round(held, last, [], [], None)
-        results = await self.kit.acall_round(conversation, [(call["name"], call["args"]) for call in ours])
-        return self._round(held, last, ours, results, await self.kit.astate(conversation))
 
     def _last_turn(self, state: TodokitState) -> tuple[AIMessage | None, list[Any]]:
         messages = state.get("messages") or []
@@ -275,41 +200,61 @@ class TodokitMiddleware(AgentMiddleware[TodokitState, Any, Any]):
             return None, []
         return last, [call for call in last.tool_calls if call["name"] in self._names]
 
-    def _round(
-        self,
-        held: _Conversation,
-        last: AIMessage,
-        ours: list[Any],
-        results: list[ToolResult],
-        stored: dict[str, Any] | None,
-    ) -> dict[str, Any] | None:
-        answered = {call["id"]: result.is_error for call, result in zip(ours, results)}
-        injections = held.policy.on_tool_results(
-            [(call["name"], answered.get(call["id"], False)) for call in last.tool_calls]
-        )
-        with self._lock:
-            held.pending.extend(injections)
-        if not ours:
+    @hook_config(can_jump_to=["model"])
+    def after_model(self, state: TodokitState, runtime: Any) -> dict[str, Any] | None:
+        """Runs the turn's todo calls as one round, or checks the end of a
+        turn that made no call."""
+        last, ours = self._last_turn(state)
+        if last is None:
             return None
-        messages = [
-            ToolMessage(
-                content=result.content,
-                tool_call_id=call["id"],
-                name=call["name"],
-                status="error" if result.is_error else "success",
-            )
-            for call, result in zip(ours, results)
-        ]
-        update: dict[str, Any] = {"messages": messages}
-        if stored is not None:
-            update["todos"] = mirror(stored)
-        return update
+        conversation = self._conversation_id()
+        policy = self._policy(conversation)
+        if not last.tool_calls:
+            return _turn_end(policy.on_turn_end(carry=True))
+        results = self.kit.call_round(conversation, [(c["name"], c["args"]) for c in ours]) if ours else []
+        policy.on_tool_results(_round(last, ours, results))
+        return _answers(ours, results, self.kit.state(conversation) if ours else None)
 
-    def _turn_end(self, held: _Conversation, end: TurnEnd) -> dict[str, Any] | None:
-        if end.action == "continue" and end.injection is not None:
-            with self._lock:
-                held.pending.append(end.injection)
-            return {"jump_to": "model", "todokit_warning": None}
-        if end.action == "warn":
-            return {"todokit_warning": end.text}
-        return {"todokit_warning": None}
+    @hook_config(can_jump_to=["model"])
+    async def aafter_model(self, state: TodokitState, runtime: Any) -> dict[str, Any] | None:
+        last, ours = self._last_turn(state)
+        if last is None:
+            return None
+        conversation = self._conversation_id()
+        policy = self._policy(conversation)
+        if not last.tool_calls:
+            return _turn_end(await policy.aon_turn_end(carry=True))
+        results = await self.kit.acall_round(conversation, [(c["name"], c["args"]) for c in ours]) if ours else []
+        await policy.aon_tool_results(_round(last, ours, results))
+        return _answers(ours, results, await self.kit.astate(conversation) if ours else None)
+
+
+def _round(last: AIMessage, ours: list[Any], results: list[ToolResult]) -> list[Any]:
+    """Every call of the model's turn for the policy, with whether it failed
+    (no ids: `after_model` sees each turn once)."""
+    failed = {call["id"]: result.is_error for call, result in zip(ours, results)}
+    return [(call["name"], failed.get(call["id"], False)) for call in last.tool_calls]
+
+
+def _answers(ours: list[Any], results: list[ToolResult], stored: dict[str, Any] | None) -> dict[str, Any] | None:
+    if not ours or stored is None:
+        return None
+    messages = [
+        ToolMessage(
+            content=result.content,
+            tool_call_id=call["id"],
+            name=call["name"],
+            status="error" if result.is_error else "success",
+        )
+        for call, result in zip(ours, results)
+    ]
+    return {"messages": messages, "todos": mirror(stored)}
+
+
+def _turn_end(end: TurnEnd) -> dict[str, Any]:
+    # A reminder to go on waits in the turn for the next model request.
+    if end.action == "continue" and end.injection is not None:
+        return {"jump_to": "model", "todokit_warning": None}
+    if end.action == "warn":
+        return {"todokit_warning": end.text}
+    return {"todokit_warning": None}

@@ -34,14 +34,15 @@ from agents import FunctionTool, Tool
 from agents.run_config import CallModelData, ModelInputData
 from agents.tool_context import ToolContext
 
-from . import Injection, Todokit, TodokitError, TurnEnd, TurnPolicy
+from . import Injection, RoundCall, Todokit, TodokitError, TurnEnd, TurnPolicy
 
 __all__ = ["Conversation", "TodokitInputFilter", "function_tools", "model_input_filter"]
 
 #: A conversation id, or how to read it from the run's context object.
 Conversation = Union[str, Callable[[Any], str]]
 
-#: How many calls' outcomes a kit remembers for the policy (newest kept).
+#: How many calls' outcomes a kit remembers for the filter (newest kept):
+#: the tool runs in the run's process, just before the filter asks.
 MAX_OUTCOMES = 4096
 
 
@@ -112,52 +113,36 @@ def function_tools(kit: Todokit, conversation: Conversation) -> list[Tool]:
 
 class TodokitInputFilter:
     """A ``call_model_input_filter`` with the profile's system prompt and the
-    policy's reminders; :meth:`turn_end` checks the end of a run."""
+    policy's reminders; :meth:`turn_end` checks the end of a run. What the
+    turn remembers is stored with the conversation (the Rust turn driver)."""
 
     def __init__(self, kit: Todokit, conversation: Conversation, policy: TurnPolicy) -> None:
         self.kit = kit
         self.conversation = conversation
         self.policy = policy
         self._outcomes = _outcomes(kit)
-        self._lock = threading.Lock()
-        self._counted: OrderedDict[str, None] = OrderedDict()
-        self._pending: list[Injection] = []
 
-    def _new_round(self, items: list[Any]) -> list[tuple[str, bool]]:
-        """The function calls of the model's last turn that the policy was not
-        told of yet: those after the input's last message."""
-        calls: list[tuple[str, bool]] = []
-        for item in reversed(items):
-            kind = _field(item, "type")
-            if kind == "function_call_output":
-                continue
-            if kind != "function_call":
-                break
-            call_id = str(_field(item, "call_id"))
-            if call_id in self._counted:
-                break
-            self._counted[call_id] = None
-            calls.append((str(_field(item, "name")), self._outcomes.get(call_id)))
-        while len(self._counted) > MAX_OUTCOMES:
-            self._counted.popitem(last=False)
-        calls.reverse()
-        return calls
-
-    def _injections(self, data: CallModelData[Any]) -> list[Injection]:
+    def _round(self, data: CallModelData[Any]) -> list[RoundCall] | None:
+        """The function calls of the model's last turn (those after the
+        input's last message), with their ids: the driver counts a call
+        it was told of once."""
         conversation = _resolve(self.conversation, data.context)
         if conversation != self.policy.conversation:
             raise TodokitError(
                 f"this run's conversation is {conversation!r} but the filter's policy follows "
                 f"{self.policy.conversation!r}: make one filter per conversation"
             )
-        items = list(data.model_data.input)
-        with self._lock:
-            calls = self._new_round(items)
-            pending, self._pending = self._pending, []
-        injections = pending
-        if calls:
-            injections += self.policy.on_tool_results(calls)
-        return injections
+        calls: list[RoundCall] = []
+        for item in reversed(list(data.model_data.input)):
+            kind = _field(item, "type")
+            if kind == "function_call_output":
+                continue
+            if kind != "function_call":
+                break
+            call_id = str(_field(item, "call_id"))
+            calls.append((str(_field(item, "name")), self._outcomes.get(call_id), call_id))
+        calls.reverse()
+        return calls or None
 
     def _apply(self, data: CallModelData[Any], injections: list[Injection]) -> ModelInputData:
         prompt = self.kit.profile.system_prompt
@@ -171,32 +156,22 @@ class TodokitInputFilter:
         )
 
     def __call__(self, data: CallModelData[Any]) -> ModelInputData:
-        injections = self._injections(data)
-        injections += self.policy.before_request() + self.policy.context()
-        return self._apply(data, injections)
+        return self._apply(data, self.policy.before_request(self._round(data)))
 
     async def acall(self, data: CallModelData[Any]) -> ModelInputData:
         """The filter, awaited (give ``flt.acall`` to keep the store's reads
         off the event loop)."""
-        injections = self._injections(data)
-        injections += await self.policy.abefore_request() + await self.policy.acontext()
-        return self._apply(data, injections)
-
-    def _after_turn(self, end: TurnEnd) -> TurnEnd:
-        if end.action == "continue" and end.injection is not None:
-            with self._lock:
-                self._pending.append(end.injection)
-        return end
+        return self._apply(data, await self.policy.abefore_request(self._round(data)))
 
     def turn_end(self) -> TurnEnd:
         """After a run ended: ``"continue"`` (run again on
         ``result.to_input_list()``; the next request carries the reminder),
         ``"warn"`` (show the user ``text``) or ``"end"``."""
-        return self._after_turn(self.policy.on_turn_end())
+        return self.policy.on_turn_end(carry=True)
 
     async def aturn_end(self) -> TurnEnd:
         """:meth:`turn_end`, awaited."""
-        return self._after_turn(await self.policy.aon_turn_end())
+        return await self.policy.aon_turn_end(carry=True)
 
     def user_prompt(self) -> None:
         """The user sent a new prompt: the end-of-turn budget starts over."""

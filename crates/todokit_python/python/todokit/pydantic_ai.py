@@ -20,8 +20,6 @@ Install with the ``pydantic-ai`` extra.
 from __future__ import annotations
 
 import dataclasses
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, Union
 
@@ -31,16 +29,13 @@ from pydantic_ai.exceptions import ToolFailed
 from pydantic_ai.messages import ModelRequest, ModelResponse, ToolCallPart, ToolReturnPart, UserPromptPart
 from pydantic_ai.models import ModelRequestContext
 
-from . import Injection, Todokit, TodokitError, TurnEnd, TurnPolicy
+from . import RoundCall, Todokit, TodokitError, TurnEnd, TurnPolicy
 
 __all__ = ["Conversation", "TodokitCapability", "tools"]
 
 #: A conversation id, how to read it from the run's context, or ``None``
 #: for ``RunContext.conversation_id``.
 Conversation = Union[str, Callable[[RunContext[Any]], str], None]
-
-#: How many call ids a capability remembers having told its policy of.
-MAX_COUNTED = 4096
 
 
 def _resolve(conversation: Conversation, ctx: RunContext[Any]) -> str:
@@ -84,24 +79,23 @@ def tools(kit: Todokit, conversation: Conversation = None) -> list[Tool[Any]]:
 
 class TodokitCapability(AbstractCapability[Any]):
     """The profile's system prompt and ``policy``'s reminders on every model
-    request of an agent's runs (see the module's documentation)."""
+    request of an agent's runs (see the module's documentation). What the
+    turn remembers is stored with the conversation (the Rust turn driver)."""
 
     def __init__(self, kit: Todokit, policy: TurnPolicy) -> None:
         super().__init__()
         self.kit = kit
         self.policy = policy
-        self._lock = threading.Lock()
-        self._counted: OrderedDict[str, None] = OrderedDict()
 
     def get_instructions(self) -> str:
         return self.kit.profile.system_prompt
 
-    def _new_round(self, messages: list[Any]) -> list[tuple[str, bool]]:
-        """The tool calls of the last model response not told to the policy
-        yet, each with whether it failed."""
+    def _round(self, messages: list[Any]) -> list[RoundCall] | None:
+        """The tool calls of the last model response, each with whether it
+        failed and its id (the driver counts a call it was told of once)."""
         last_response = next((m for m in reversed(messages) if isinstance(m, ModelResponse)), None)
         if last_response is None:
-            return []
+            return None
         failed = {
             part.tool_call_id
             for message in messages
@@ -109,25 +103,18 @@ class TodokitCapability(AbstractCapability[Any]):
             for part in message.parts
             if isinstance(part, ToolReturnPart) and part.outcome != "success"
         }
-        calls: list[tuple[str, bool]] = []
-        with self._lock:
-            for part in last_response.parts:
-                if isinstance(part, ToolCallPart) and part.tool_call_id not in self._counted:
-                    self._counted[part.tool_call_id] = None
-                    calls.append((part.tool_name, part.tool_call_id in failed))
-            while len(self._counted) > MAX_COUNTED:
-                self._counted.popitem(last=False)
-        return calls
+        calls: list[RoundCall] = [
+            (part.tool_name, part.tool_call_id in failed, part.tool_call_id)
+            for part in last_response.parts
+            if isinstance(part, ToolCallPart)
+        ]
+        return calls or None
 
     async def before_model_request(
         self, ctx: RunContext[Any], request_context: ModelRequestContext
     ) -> ModelRequestContext:
         messages = list(request_context.messages)
-        calls = self._new_round(messages)
-        injections: list[Injection] = []
-        if calls:
-            injections += await self.policy.aon_tool_results(calls)
-        injections += await self.policy.abefore_request() + await self.policy.acontext()
+        injections = await self.policy.abefore_request(self._round(messages))
         if not injections:
             return request_context
         reminders = [UserPromptPart(content=injection.text) for injection in injections]

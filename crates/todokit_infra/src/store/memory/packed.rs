@@ -47,6 +47,7 @@ const STATE_PROFILE: u64 = 1 << 1;
 const STATE_EXPLANATION: u64 = 1 << 2;
 const STATE_FOREIGN: u64 = 1 << 3;
 const STATE_DOCUMENT: u64 = 1 << 4;
+const STATE_TURN: u64 = 1 << 5;
 
 /// Packs `state` into its compact form.
 pub(crate) fn pack(state: &TodoState) -> Box<[u8]> {
@@ -58,6 +59,7 @@ pub(crate) fn pack(state: &TodoState) -> Box<[u8]> {
         profile,
         explanation,
         document,
+        turn,
         foreign,
     } = state;
     let mut out = Packer(Vec::with_capacity(
@@ -67,6 +69,7 @@ pub(crate) fn pack(state: &TodoState) -> Box<[u8]> {
         | flag(profile.is_some(), STATE_PROFILE)
         | flag(explanation.is_some(), STATE_EXPLANATION)
         | flag(document.is_some(), STATE_DOCUMENT)
+        | flag(turn.is_some(), STATE_TURN)
         | flag(!foreign.is_empty(), STATE_FOREIGN);
     out.varint(present);
     out.varint(*version);
@@ -77,6 +80,9 @@ pub(crate) fn pack(state: &TodoState) -> Box<[u8]> {
     out.optional(profile);
     out.optional(explanation);
     out.optional(document);
+    if let Some(turn) = turn {
+        out.json(turn);
+    }
     if !foreign.is_empty() {
         out.json(foreign);
     }
@@ -107,6 +113,11 @@ pub(crate) fn unpack(bytes: &[u8]) -> Result<TodoState, UnpackError> {
     let profile = input.optional(present & STATE_PROFILE != 0)?;
     let explanation = input.optional(present & STATE_EXPLANATION != 0)?;
     let document = input.optional(present & STATE_DOCUMENT != 0)?;
+    let turn = if present & STATE_TURN != 0 {
+        Some(input.json()?)
+    } else {
+        None
+    };
     let foreign = if present & STATE_FOREIGN != 0 {
         input.json()?
     } else {
@@ -135,6 +146,7 @@ pub(crate) fn unpack(bytes: &[u8]) -> Result<TodoState, UnpackError> {
         profile,
         explanation,
         document,
+        turn,
         foreign,
     })
 }
@@ -411,6 +423,7 @@ mod tests {
     use pretty_assertions::assert_eq;
     use serde_json::json;
     use todokit_domain::NoticeKind;
+    use todokit_domain::turn::{Enforcement, Injection, Placement, ReminderKind, TurnRecord};
 
     fn object(value: Value) -> Map<String, Value> {
         value.as_object().cloned().unwrap_or_default()
@@ -454,6 +467,16 @@ mod tests {
             .profile("claude-code")
             .explanation("because")
             .document("- [ ] a")
+            .turn(
+                TurnRecord::default()
+                    .end_of_turn(Enforcement::Strict)
+                    .pending(vec![Injection {
+                        placement: Placement::BeforeRequest,
+                        kind: ReminderKind::EndOfTurn,
+                        text: "finish".to_owned(),
+                    }])
+                    .told(vec!["call-1".to_owned()]),
+            )
             .foreign(object(json!({"future": {"nested": [1, 2]}})))
     }
 
