@@ -142,7 +142,7 @@ pub use todokit_app::{
 /// Every profile todokit ships: one module per dialect, the registry, and
 /// lookup by name (the `todokit_dialects` crate).
 pub use todokit_dialects as profiles;
-pub use todokit_domain::turn::TurnRecord;
+pub use todokit_domain::turn::{TURN_KEY_SUFFIX, TurnRecord, turn_key};
 pub use todokit_domain::{ListSummary, Phase, Priority, Status, StatusCounts, Todo, TodoState};
 pub use todokit_infra::{Format, JsonFileStore, MemoryStore, SystemClock, render};
 

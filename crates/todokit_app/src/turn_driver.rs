@@ -85,7 +85,7 @@ impl TurnDriver {
     /// The record of `conversation` as stored (empty when no hook ran yet).
     pub async fn record(&self, conversation: &str) -> Result<TurnRecord, ServiceError> {
         let stored = self.service.state(&turn_key(conversation)).await?;
-        Ok(stored.turn.unwrap_or_default())
+        Ok(stored.turn.map(|record| *record).unwrap_or_default())
     }
 
     /// Makes the end of `conversation`'s turns `enforcement` from now on,
@@ -200,7 +200,7 @@ impl TurnDriver {
         };
         self.service
             .transact(&turn_key(conversation), |stored, _| {
-                let before = stored.turn.clone().unwrap_or_default();
+                let before = stored.turn.as_deref().cloned().unwrap_or_default();
                 let mut record = before.clone();
                 let mut config = self.config.clone();
                 if let Some(enforcement) = record.end_of_turn {
@@ -214,7 +214,7 @@ impl TurnDriver {
                     return Ok::<_, ServiceError>((None, value));
                 }
                 let mut next = stored.clone();
-                next.turn = Some(record);
+                next.turn = Some(Box::new(record));
                 Ok((Some(next), value))
             })
             .await

@@ -131,7 +131,7 @@ pub struct TodoState {
     /// state stored under the conversation's [`crate::turn::turn_key`], by
     /// the turn driver; `None` in a list.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub turn: Option<TurnRecord>,
+    pub turn: Option<Box<TurnRecord>>,
     /// Stored fields this version does not know (written by a newer
     /// todokit or another tool), kept as they are through every write.
     #[serde(flatten, serialize_with = "crate::foreign::state")]

@@ -1,25 +1,7 @@
 /**
- * `todokit/ai`: a profile's tools and turn policy for the Vercel AI SDK
- * (`ai` 7; its `generateText`, `streamText` and `ToolLoopAgent` take them
- * unchanged, and so does Mastra).
- *
- * ```ts
- * import { generateText, isStepCount } from 'ai';
- * import { Todokit } from 'todokit';
- * import { todokitEndOfTurn, todokitPrepareStep, todokitTools } from 'todokit/ai';
- *
- * const kit = new Todokit({ profile: 'claude-code' });
- * const policy = kit.turnPolicy('c', { endOfTurn: 'strict' });
- * const result = await generateText({
- *   model,
- *   instructions: kit.profile.systemPrompt,
- *   prompt: 'Fix the failing test',
- *   tools: todokitTools(kit, 'c'),
- *   prepareStep: todokitPrepareStep(kit, policy),
- *   stopWhen: isStepCount(20),
- *   ...todokitEndOfTurn(policy),
- * });
- * ```
+ * `todokit/ai`: a profile's tools and turn for the Vercel AI SDK (`ai` 7;
+ * its `generateText`, `streamText` and `ToolLoopAgent` take them unchanged,
+ * and so does Mastra). `docs/bindings.md` and the README show them wired.
  */
 
 import {
@@ -34,8 +16,7 @@ import {
 } from 'ai';
 
 import type { Todokit } from './index.js';
-import type { TurnPolicy } from './policy.js';
-import type { Injection } from './types.js';
+import type { RoundCall, TurnPolicy } from './policy.js';
 
 /** What a todokit tool gives the AI SDK: the model's text and whether it
  * is a refusal (`toModelOutput` sends it as `text` or `error-text`). */
@@ -44,20 +25,12 @@ export interface TodokitToolOutput {
   readonly isError: boolean;
 }
 
-/** Every input passes the SDK's own check: the profile validates (and,
- * where its original does, repairs) the arguments and answers a bad payload
- * in its own words, which a schema check in front of it would replace. */
-function passThrough(value: unknown): { success: true; value: unknown } {
-  return { success: true, value };
-}
-
 /**
- * The profile's tools as an AI SDK `ToolSet`, each a `dynamicTool` with the
- * profile's exact JSON Schema. A call's answer reaches the model as `text`,
- * a refusal as `error-text`, in the profile's words. Calls of one
- * conversation run one after another in the order the SDK starts them (it
- * starts a step's calls together), so a list-replacing tool is never
- * overtaken by the call before it.
+ * The profile's tools as an AI SDK `ToolSet` of `dynamicTool`s with the
+ * profile's exact JSON Schemas. Every input passes the SDK's own check, so
+ * a bad payload gets the profile's refusal (as `error-text`). A
+ * conversation's calls run in the order the SDK starts them (it starts a
+ * step's calls together), so a list-replacing call is never overtaken.
  */
 export function todokitTools(kit: Todokit, conversation: string): ToolSet {
   if (typeof conversation !== 'string') {
@@ -69,50 +42,41 @@ export function todokitTools(kit: Todokit, conversation: string): ToolSet {
     const name = definition['name'] as string;
     tools[name] = dynamicTool({
       description: definition['description'] as string,
-      inputSchema: jsonSchema(definition['schema'] as Parameters<typeof jsonSchema>[0], { validate: passThrough }),
+      inputSchema: jsonSchema(definition['schema'] as Parameters<typeof jsonSchema>[0], {
+        validate: (value) => ({ success: true, value }),
+      }),
       execute: (input: unknown): Promise<TodokitToolOutput> => {
         const run = queue.then(async () => {
-          const result = await kit.call(conversation, name, input ?? {});
-          return { content: result.content, isError: result.isError };
+          const { content, isError } = await kit.call(conversation, name, input ?? {});
+          return { content, isError };
         });
-        // The next call waits for this one, failed or not.
-        queue = run.catch(() => undefined);
+        queue = run.catch(() => undefined); // the next call waits, failed or not
         return run;
       },
       toModelOutput: ({ output }) => {
         const { content, isError } = output as TodokitToolOutput;
-        return isError ? { type: 'error-text', value: content } : { type: 'text', value: content };
+        return { type: isError ? 'error-text' : 'text', value: content };
       },
     });
   }
   return tools;
 }
 
-/** A step's tool calls and whether each failed: a todokit tool's refusal,
- * or any tool's error. */
-function round(step: StepResult<ToolSet>, names: ReadonlySet<string>): Array<{ tool: string; isError: boolean }> {
-  const calls: Array<{ tool: string; isError: boolean }> = [];
-  for (const part of step.content) {
-    if (part.type === 'tool-error') {
-      calls.push({ tool: part.toolName, isError: true });
-    } else if (part.type === 'tool-result') {
-      const output = part.output as Partial<TodokitToolOutput> | undefined;
-      calls.push({ tool: part.toolName, isError: names.has(part.toolName) && output?.isError === true });
-    }
-  }
-  return calls;
+/** A step's tool calls, each failed when a todokit tool refused or any tool erred. */
+function round(step: StepResult<ToolSet>, names: ReadonlySet<string>): RoundCall[] {
+  return step.content.flatMap((part): RoundCall[] => {
+    if (part.type === 'tool-error') return [{ tool: part.toolName, isError: true }];
+    if (part.type !== 'tool-result') return [];
+    const output = part.output as Partial<TodokitToolOutput> | undefined;
+    return [{ tool: part.toolName, isError: names.has(part.toolName) && output?.isError === true }];
+  });
 }
 
 /**
- * A `prepareStep` that puts the turn policy's (of `policy.conversation`) reminders (the nag after
- * rounds without a todo call, the stale-list reminder, the user's hand
- * edits, the profile's restated context) into the next request as user
- * messages. They reach that request only: the next step takes them out
- * again, so the history keeps none. The first step of a call to
- * `generateText` counts as a new user prompt.
- *
- * Give `next` to chain another `prepareStep`: it runs first, and the
- * reminders are added to the messages it returns.
+ * A `prepareStep` that puts the turn's reminders into the next request as
+ * user messages, that request only (the next step takes them out again).
+ * The first step of a generation counts as a new user prompt. `next`, if
+ * given, runs first; the reminders go after the messages it returns.
  */
 export function todokitPrepareStep<TOOLS extends ToolSet = ToolSet>(
   kit: Todokit,
@@ -127,16 +91,14 @@ export function todokitPrepareStep<TOOLS extends ToolSet = ToolSet>(
       await policy.onUserPrompt();
     }
     const previous = options.steps[options.steps.length - 1];
-    const injections: Injection[] = await policy.beforeRequest(
-      previous === undefined ? undefined : round(previous as StepResult<ToolSet>, names),
-    );
+    const injections = await policy.beforeRequest(previous && round(previous as StepResult<ToolSet>, names));
     const base = earlier?.messages ?? options.messages;
     const kept = base.filter((message) => !ours.has(message));
     if (injections.length === 0 && kept.length === base.length) {
       return earlier;
     }
-    const added = injections.map((injection): ModelMessage => {
-      const message: ModelMessage = { role: 'user', content: [{ type: 'text', text: injection.text }] };
+    const added = injections.map(({ text }): ModelMessage => {
+      const message: ModelMessage = { role: 'user', content: [{ type: 'text', text }] };
       ours.add(message);
       return message;
     });
@@ -144,8 +106,7 @@ export function todokitPrepareStep<TOOLS extends ToolSet = ToolSet>(
   };
 }
 
-/** What `todokitEndOfTurn` gives: options to spread into one call of
- * `generateText` or `streamText`. */
+/** Options to spread into one call of `generateText` or `streamText`. */
 export interface TodokitEndOfTurn<TOOLS extends ToolSet = ToolSet> {
   /** The steering the reminder goes through (one per call, as the SDK wants). */
   readonly experimental_steering: Steering;
@@ -154,35 +115,26 @@ export interface TodokitEndOfTurn<TOOLS extends ToolSet = ToolSet> {
 }
 
 /**
- * The end-of-turn check. The AI SDK ends its loop when the model answers
- * without a tool call and consults no `stopWhen` then, so the check runs
- * when such a step ends: with `endOfTurn: 'strict'` and work open, the
- * policy's reminder goes to the model as a user message through the SDK's
- * steering, and the loop goes on (as far as `stopWhen` allows); `soft`
- * hands the warning to `onWarning`. Make a new one for every call of
- * `generateText` (a steering object serves one generation); give
- * `onStepEnd` to chain the host's own.
+ * The end-of-turn check, run when a step ends without a tool call (the SDK
+ * then ends its loop without consulting `stopWhen`): `strict` with work
+ * open steers the reminder to the model and the loop goes on; `soft` hands
+ * the warning to `onWarning`. One per generation; `onStepEnd` chains the host's.
  */
 export function todokitEndOfTurn<TOOLS extends ToolSet = ToolSet>(
   policy: TurnPolicy,
   options: { onWarning?: (text: string) => void; onStepEnd?: (step: StepResult<TOOLS>) => unknown } = {},
 ): TodokitEndOfTurn<TOOLS> {
   const steering = createSteering();
-  return {
-    experimental_steering: steering,
-    onStepEnd: async (step) => {
-      await options.onStepEnd?.(step);
-      if (step.toolCalls.length > 0) {
-        return;
-      }
-      const end = await policy.onTurnEnd();
-      if (end.action === 'continue' && end.injection !== null) {
-        // Delivered with the next step; not awaited, as that step starts
-        // only after this callback returns.
-        void steering.steer(end.injection.text);
-      } else if (end.action === 'warn' && end.text !== null) {
-        options.onWarning?.(end.text);
-      }
-    },
+  const onStepEnd = async (step: StepResult<TOOLS>): Promise<void> => {
+    await options.onStepEnd?.(step);
+    if (step.toolCalls.length > 0) return;
+    const end = await policy.onTurnEnd();
+    if (end.action === 'continue' && end.injection !== null) {
+      // Not awaited: the step it goes with starts only after this returns.
+      void steering.steer(end.injection.text);
+    } else if (end.action === 'warn' && end.text !== null) {
+      options.onWarning?.(end.text);
+    }
   };
+  return { experimental_steering: steering, onStepEnd };
 }

@@ -1,25 +1,9 @@
 /**
- * `todokit/claude-agent-sdk`: a profile's tools for the Claude Agent SDK,
- * as an in-process MCP server with the profile's exact JSON Schemas (the
- * SDK's own `tool()` takes only Zod shapes), and hooks for the turn policy.
- *
- * ```ts
- * import { query } from '@anthropic-ai/claude-agent-sdk';
- * import { Todokit } from 'todokit';
- * import { todokitHooks, todokitMcpServer } from 'todokit/claude-agent-sdk';
- *
- * const kit = new Todokit({ profile: 'claude-code' });
- * const policy = kit.turnPolicy('c', { endOfTurn: 'strict' });
- * for await (const message of query({ prompt, options: {
- *   mcpServers: { todo: todokitMcpServer(kit, 'c', { name: 'todo' }) },
- *   disallowedTools: ['TodoWrite'],
- *   hooks: todokitHooks(policy),
- * } })) { ... }
- * ```
- *
- * Claude Code shows such a server's tools to the model as
- * `mcp__<server>__<tool>` (here `mcp__todo__TodoWrite`); disallow its own
- * `TodoWrite` beside them so the model has one list.
+ * `todokit/claude-agent-sdk`: a profile's tools for the Claude Agent SDK as
+ * an in-process MCP server with the profile's exact JSON Schemas (the SDK's
+ * own `tool()` takes only Zod shapes), and hooks for the turn. Claude Code
+ * names the server's tools `mcp__<server>__<tool>`; disallow its own
+ * `TodoWrite` beside them. `docs/bindings.md` shows them wired.
  */
 
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -57,12 +41,11 @@ function modeOf(meta: Record<string, unknown> | undefined): Mode {
 }
 
 /**
- * An MCP server (of `@modelcontextprotocol/sdk`) with the profile's tools
- * on `conversation`: `tools/list` gives exactly `todokit schema --target
- * mcp` (schemas, truthful annotations, `_meta`), `tools/call` answers as
- * the command's `todokit mcp` does (the text, `isError` for a refusal, the
- * details as structured content). A tool the profile lacks is an
- * invalid-params error; a store failure an internal error.
+ * An MCP server (of `@modelcontextprotocol/sdk`) with the profile's tools on
+ * `conversation`, answering as `todokit mcp` does: `tools/list` is `todokit
+ * schema --target mcp`; `tools/call` gives the text, `isError` for a refusal
+ * and the details as structured content (an unknown tool is invalid params,
+ * a store failure an internal error).
  */
 export function todokitMcpServer(
   kit: Todokit,
@@ -137,21 +120,13 @@ export function todokitHooks(policy: TurnPolicy): TodokitHooks {
   const onPrompt: TodokitHookCallback = async () => {
     await policy.onUserPrompt();
     const injections = await policy.beforeRequest();
-    if (injections.length === 0) {
-      return {};
-    }
     const additionalContext = injections.map((injection) => injection.text).join('\n\n');
-    return { hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext } };
+    return injections.length === 0 ? {} : { hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext } };
   };
   const onStop: TodokitHookCallback = async () => {
     const end = await policy.onTurnEnd();
-    if (end.action === 'continue' && end.injection !== null) {
-      return { decision: 'block', reason: end.injection.text };
-    }
-    if (end.action === 'warn' && end.text !== null) {
-      return { systemMessage: end.text };
-    }
-    return {};
+    if (end.action === 'continue' && end.injection !== null) return { decision: 'block', reason: end.injection.text };
+    return end.action === 'warn' && end.text !== null ? { systemMessage: end.text } : {};
   };
   return { UserPromptSubmit: [{ hooks: [onPrompt] }], Stop: [{ hooks: [onStop] }] };
 }

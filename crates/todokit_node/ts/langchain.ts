@@ -1,30 +1,19 @@
 /**
- * `todokit/langchain`: a LangChain.js 1.x agent middleware that gives the
- * model a todokit profile. `todokitMiddleware(kit)` takes the place of
- * `todoListMiddleware()` in `createAgent({ middleware: [...] })`:
+ * `todokit/langchain`: a LangChain.js 1.x agent middleware with a todokit
+ * profile; `todokitMiddleware(kit)` takes the place of `todoListMiddleware()`
+ * in `createAgent({ middleware: [...] })`. The model gets the profile's tools
+ * and system prompt; a model turn's todo calls run as one `callRound` in
+ * `afterModel` (so `deepagents-js` refuses two `write_todos` in its words),
+ * their `ToolMessage`s the answers; the turn's reminders go into the model
+ * request only; at the end of a turn `endOfTurn: 'strict'` sends the model
+ * back, `'soft'` leaves the warning in the state key `todokitWarning`. The
+ * conversation is the run's `thread_id`, else `conversation`.
  *
- * - the model gets the profile's tools and, appended to its system message
- *   as `todoListMiddleware` does, the profile's system prompt;
- * - a model turn's todo calls run together through `callRound` in
- *   `afterModel` (so `deepagents-js` refuses two `write_todos` in one turn
- *   in the original's words, storing nothing), and their `ToolMessage`s are
- *   the answers: the tools node skips them, and a turn that called only
- *   todo tools goes straight back to the model;
- * - the turn policy's reminders go into the model request only, never into
- *   the graph's messages;
- * - when the model stops with work open, `endOfTurn: 'strict'` sends it
- *   back to the model with the reminder, and `'soft'` leaves the warning in
- *   the state key `todokitWarning`;
- * - the list is mirrored into the state key `todos` (`content` and `status`
- *   per item), where `todoListMiddleware`'s readers find it.
- *
- * The conversation is the run's `thread_id` (`configurable`), else the
- * `conversation` given, else the middleware throws `TodokitError`
- * (`USAGE`). The turn (its counters, the reminders waiting for the next
- * request) is kept with the conversation by the Rust turn driver, so a
- * second process on the same store carries it on; the middleware only
- * translates LangChain's hooks (it is longer than the other adapters for
- * the `todos` mirror and the request's messages).
+ * Longer than the other adapters by what LangChain's graph needs besides
+ * the turn: the `todos` state key, which mirrors the stored list where
+ * `todoListMiddleware`'s readers look (`mirror`, `answer`), the reminders
+ * placed into the request's messages (`withReminders`), and the jumps
+ * LangChain.js's router needs (see `afterModel` and `afterAgent`).
  */
 
 import { ToolMessage, type BaseMessage } from '@langchain/core/messages';
@@ -76,12 +65,8 @@ export function todokitMiddleware(kit: Todokit, options: TodokitMiddlewareOption
 
   const conversationOf = (runtime: { configurable?: { thread_id?: unknown } } | undefined): string => {
     const thread = runtime?.configurable?.thread_id;
-    if (thread !== undefined && thread !== null) {
-      return String(thread);
-    }
-    if (options.conversation !== undefined) {
-      return options.conversation;
-    }
+    if (thread !== undefined && thread !== null) return String(thread);
+    if (options.conversation !== undefined) return options.conversation;
     throw new TodokitError(
       'USAGE',
       'todokitMiddleware needs a conversation: run the agent with { configurable: { thread_id } } or give conversation',
@@ -97,18 +82,9 @@ export function todokitMiddleware(kit: Todokit, options: TodokitMiddlewareOption
     return tool(
       async (input: unknown, config: { toolCall?: { id?: string }; configurable?: { thread_id?: unknown } }) => {
         const result = await kit.call(conversationOf(config), name, input ?? {});
-        return new ToolMessage({
-          content: result.content,
-          tool_call_id: config.toolCall?.id ?? '',
-          name,
-          status: result.isError ? 'error' : 'success',
-        });
+        return answer([{ name, args: input, id: config.toolCall?.id }], [result])[0];
       },
-      {
-        name,
-        description: definition['description'] as string,
-        schema: definition['schema'] as Record<string, unknown>,
-      },
+      { name, description: definition['description'] as string, schema: definition['schema'] as Record<string, unknown> },
     ) as unknown as StructuredToolInterface;
   });
 
@@ -116,19 +92,9 @@ export function todokitMiddleware(kit: Todokit, options: TodokitMiddlewareOption
     const out = [...messages];
     for (const injection of injections) {
       const last = out[out.length - 1];
-      if (
-        injection.placement === 'after_tool_results' &&
-        last !== undefined &&
-        ToolMessage.isInstance(last) &&
-        typeof last.content === 'string'
-      ) {
-        out[out.length - 1] = new ToolMessage({
-          content: `${last.content}\n\n${injection.text}`,
-          tool_call_id: last.tool_call_id,
-          name: last.name,
-          status: last.status,
-          id: last.id,
-        });
+      if (injection.placement === 'after_tool_results' && last && ToolMessage.isInstance(last) && typeof last.content === 'string') {
+        const { tool_call_id, name, status, id } = last;
+        out[out.length - 1] = new ToolMessage({ content: `${last.content}\n\n${injection.text}`, tool_call_id, name, status, id });
       } else {
         out.push(new HumanMessage(injection.text));
       }
@@ -137,15 +103,10 @@ export function todokitMiddleware(kit: Todokit, options: TodokitMiddlewareOption
   };
 
   const answer = (calls: ToolCall[], results: ToolResult[]): ToolMessage[] =>
-    calls.map(
-      (call, i) =>
-        new ToolMessage({
-          content: results[i]?.content ?? '',
-          tool_call_id: call.id ?? '',
-          name: call.name,
-          status: results[i]?.isError ? 'error' : 'success',
-        }),
-    );
+    calls.map((call, i) => {
+      const status = results[i]?.isError ? 'error' : 'success';
+      return new ToolMessage({ content: results[i]?.content ?? '', tool_call_id: call.id ?? '', name: call.name, status });
+    });
 
   const turnEnd = (end: TurnEnd) => {
     // A reminder to go on waits in the turn for the next model request.
@@ -163,8 +124,7 @@ export function todokitMiddleware(kit: Todokit, options: TodokitMiddlewareOption
     }),
     tools,
     beforeAgent: async (_state, runtime) => {
-      // A new user prompt: the end-of-turn budget starts over, and the
-      // stored list is mirrored (a thread picks up what the store holds).
+      // A new user prompt; the stored list is mirrored.
       const conversation = conversationOf(runtime);
       await policyOf(conversation).onUserPrompt();
       return { todos: mirror(await kit.state(conversation)), todokitWarning: null };
@@ -181,29 +141,17 @@ export function todokitMiddleware(kit: Todokit, options: TodokitMiddlewareOption
       canJumpTo: ['model'],
       hook: async (state, runtime) => {
         const last = state.messages[state.messages.length - 1];
-        if (last === undefined || !AIMessage.isInstance(last)) {
-          return undefined;
-        }
+        const calls: ToolCall[] = last && AIMessage.isInstance(last) ? (last.tool_calls ?? []) : [];
+        if (calls.length === 0) return undefined;
         const conversation = conversationOf(runtime);
-        const calls: ToolCall[] = last.tool_calls ?? [];
-        if (calls.length === 0) {
-          return undefined;
-        }
         const ours = calls.filter((call) => names.has(call.name));
-        const results =
-          ours.length === 0
-            ? []
-            : await kit.callRound(
-                conversation,
-                ours.map((call) => ({ tool: call.name, arguments: call.args ?? {} })),
-              );
+        const round = ours.map((call) => ({ tool: call.name, arguments: call.args ?? {} }));
+        const results = ours.length === 0 ? [] : await kit.callRound(conversation, round);
         const refused = new Map(ours.map((call, i) => [call.id, results[i]?.isError === true]));
         await policyOf(conversation).onToolResults(
           calls.map((call) => ({ tool: call.name, isError: refused.get(call.id) ?? false })),
         );
-        if (ours.length === 0) {
-          return undefined;
-        }
+        if (ours.length === 0) return undefined;
         const update = { messages: answer(ours, results), todos: mirror(await kit.state(conversation)) };
         // LangChain.js's router ends the run when the last message is a
         // tool message; with every call answered, the model is next.

@@ -1,17 +1,12 @@
-"""A todokit profile for PydanticAI.
+"""A todokit profile for PydanticAI (the ``pydantic-ai`` extra).
 
-Install with the ``pydantic-ai`` extra.
-
-- :func:`tools` gives the profile's tools (``Tool.from_schema`` with the
-  profile's exact JSON Schemas; a tool the profile marks exclusive runs
-  alone, ``sequential=True``). A refusal reaches the model in the
-  profile's words as ``ToolFailed``, which does not use up the tool's
-  retries.
-- :class:`TodokitCapability` adds the profile's system prompt to the
-  instructions and the turn policy's reminders to each model request
-  (request only: the run's history never holds them). After a run,
-  :meth:`TodokitCapability.turn_end` is the end-of-turn check; sending
-  the model back is a new run whose prompt is the reminder.
+:func:`tools` gives the profile's tools (its exact JSON Schemas; a tool it
+marks exclusive runs alone); a refusal reaches the model in the profile's
+words as ``ToolFailed``, which uses up no retry. :class:`TodokitCapability`
+adds the system prompt to the instructions and the turn's reminders to
+each model request (never to the run's history); after a run, its
+:meth:`TodokitCapability.turn_end` checks the end of the turn (sending the
+model back is a new run whose prompt is the reminder).
 
 ``conversation`` is a string, a function of the run's ``RunContext``, or
 ``None`` for the run's own ``conversation_id``.
@@ -30,6 +25,7 @@ from pydantic_ai.messages import ModelRequest, ModelResponse, ToolCallPart, Tool
 from pydantic_ai.models import ModelRequestContext
 
 from . import RoundCall, Todokit, TodokitError, TurnEnd, TurnPolicy
+from ._adapt import resolve
 
 __all__ = ["Conversation", "TodokitCapability", "tools"]
 
@@ -39,42 +35,29 @@ Conversation = Union[str, Callable[[RunContext[Any]], str], None]
 
 
 def _resolve(conversation: Conversation, ctx: RunContext[Any]) -> str:
-    if isinstance(conversation, str):
-        return conversation
-    if conversation is None:
-        if ctx.conversation_id is None:
-            raise TodokitError("this run has no conversation_id: give the todokit tools a conversation")
-        return ctx.conversation_id
-    resolved = conversation(ctx)
-    if not isinstance(resolved, str):
-        raise TypeError(f"the conversation function must return a str, not {type(resolved).__name__}")
-    return resolved
+    if conversation is not None:
+        return resolve(conversation, ctx)
+    if ctx.conversation_id is None:
+        raise TodokitError("this run has no conversation_id: give the todokit tools a conversation")
+    return ctx.conversation_id
 
 
 def tools(kit: Todokit, conversation: Conversation = None) -> list[Tool[Any]]:
     """The profile's tools as PydanticAI tools."""
-    made: list[Tool[Any]] = []
     exclusive = {tool.name: bool(tool.metadata.get("exclusive")) for tool in kit.profile.tools}
-    for definition in kit.definitions("json-schema"):
-        name: str = definition["name"]
 
-        async def run(ctx: RunContext[Any], name: str = name, **arguments: Any) -> str:
+    def tool(name: str, description: str, schema: dict[str, Any]) -> Tool[Any]:
+        async def run(ctx: RunContext[Any], **arguments: Any) -> str:
             result = await kit.acall(_resolve(conversation, ctx), name, arguments)
             if result.is_error:
                 raise ToolFailed(result.content)
             return result.content
 
-        made.append(
-            Tool.from_schema(
-                run,
-                name=name,
-                description=definition["description"],
-                json_schema=definition["schema"],
-                takes_ctx=True,
-                sequential=exclusive.get(name, False),
-            )
+        return Tool.from_schema(
+            run, name=name, description=description, json_schema=schema, takes_ctx=True, sequential=exclusive[name]
         )
-    return made
+
+    return [tool(d["name"], d["description"], d["schema"]) for d in kit.definitions("json-schema")]
 
 
 class TodokitCapability(AbstractCapability[Any]):
