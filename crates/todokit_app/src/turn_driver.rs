@@ -47,6 +47,9 @@ pub enum Delivery {
 pub struct TurnDriver {
     service: TodoWriteService,
     config: TurnConfig,
+    /// How strict the end of a turn is, stored with every conversation
+    /// this driver touches ([`TurnDriver::storing_end_of_turn`]).
+    stored_end_of_turn: Option<Enforcement>,
 }
 
 impl std::fmt::Debug for TurnDriver {
@@ -62,14 +65,27 @@ impl TurnDriver {
     /// A driver for `service`'s profile with its default configuration.
     pub fn new(service: TodoWriteService) -> Self {
         let config = TurnConfig::for_profile(service.profile());
-        Self { service, config }
+        Self::with_config(service, config)
     }
 
     /// A driver configured by `config`. Its `end_of_turn` holds for a
     /// conversation whose record does not say otherwise
     /// ([`TurnDriver::set_end_of_turn`]).
     pub fn with_config(service: TodoWriteService, config: TurnConfig) -> Self {
-        Self { service, config }
+        Self {
+            service,
+            config,
+            stored_end_of_turn: None,
+        }
+    }
+
+    /// The same driver, storing `enforcement` as how strict the end of a
+    /// turn is with each conversation it touches (in the same commit as
+    /// the hook's own change), as [`TurnDriver::set_end_of_turn`] would:
+    /// for a host that states it on every turn.
+    pub fn storing_end_of_turn(mut self, enforcement: Enforcement) -> Self {
+        self.stored_end_of_turn = Some(enforcement);
+        self
     }
 
     /// Its service.
@@ -202,6 +218,9 @@ impl TurnDriver {
             .transact(&turn_key(conversation), |stored, _| {
                 let before = stored.turn.as_deref().cloned().unwrap_or_default();
                 let mut record = before.clone();
+                if let Some(enforcement) = self.stored_end_of_turn {
+                    record.end_of_turn = Some(enforcement);
+                }
                 let mut config = self.config.clone();
                 if let Some(enforcement) = record.end_of_turn {
                     config.end_of_turn = enforcement;

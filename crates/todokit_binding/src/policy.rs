@@ -21,15 +21,9 @@ pub struct BoundPolicy {
     handle: Handle,
     conversation: String,
     driver: TurnDriver,
-    /// What the host asked to store before the first hook runs (how strict
-    /// the end of a turn is, counters to carry on from); stored by the
-    /// first hook, so making a policy does no I/O.
-    settings: Mutex<Option<Settings>>,
-}
-
-struct Settings {
-    end_of_turn: Option<Enforcement>,
-    counters: Option<TurnCounters>,
+    /// Counters the host asked to carry on from, stored by the first hook
+    /// (making a policy does no I/O).
+    counters: Mutex<Option<TurnCounters>>,
 }
 
 impl std::fmt::Debug for BoundPolicy {
@@ -100,46 +94,37 @@ impl BoundPolicy {
         if let Some(rounds) = nag_after_rounds {
             config = config.nag_after_rounds(rounds);
         }
-        let settings = (end_of_turn.is_some() || counters.is_some()).then_some(Settings {
-            end_of_turn,
-            counters,
-        });
+        let mut driver = TurnDriver::with_config(service, config);
+        if let Some(enforcement) = end_of_turn {
+            // Stored with the hook's own change, not by a commit of its own.
+            driver = driver.storing_end_of_turn(enforcement);
+        }
         Ok(Self {
             handle,
             conversation,
-            driver: TurnDriver::with_config(service, config),
-            settings: Mutex::new(settings),
+            driver,
+            counters: Mutex::new(counters),
         })
     }
 
-    /// Runs `hook` on the driver, after storing the host's settings if
-    /// they are not stored yet (kept for the next hook when that fails).
+    /// Runs `hook` on the driver, after storing the host's counters if they
+    /// are not stored yet (kept for the next hook when that fails).
     fn run<T>(
         &self,
         hook: impl AsyncFnOnce(&TurnDriver, &str) -> Result<T, ServiceError>,
     ) -> Result<T, ServiceError> {
         self.handle.block(async {
             let conversation = self.conversation.as_str();
-            let settings = self
-                .settings
+            let counters = self
+                .counters
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
                 .take();
-            if let Some(settings) = settings {
-                let stored = async {
-                    if let Some(enforcement) = settings.end_of_turn {
-                        self.driver.set_end_of_turn(conversation, enforcement).await?;
-                    }
-                    if let Some(counters) = &settings.counters {
-                        self.driver.set_counters(conversation, counters.clone()).await?;
-                    }
-                    Ok::<_, ServiceError>(())
-                }
-                .await;
-                if let Err(error) = stored {
-                    *self.settings.lock().unwrap_or_else(PoisonError::into_inner) = Some(settings);
-                    return Err(error);
-                }
+            if let Some(counters) = counters
+                && let Err(error) = self.driver.set_counters(conversation, counters.clone()).await
+            {
+                *self.counters.lock().unwrap_or_else(PoisonError::into_inner) = Some(counters);
+                return Err(error);
             }
             hook(&self.driver, conversation).await
         })

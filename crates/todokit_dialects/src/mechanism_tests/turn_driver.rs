@@ -151,3 +151,15 @@ fn the_list_its_version_and_the_listing_see_nothing_of_the_turn() {
     let expected = (vec!["c".to_owned()], 1, None, 1);
     assert_eq!(actual, expected);
 }
+
+#[test]
+fn a_driver_storing_its_end_of_turn_stores_it_with_its_first_hook() {
+    let store = Arc::new(MemoryStore::new());
+    let storing = driver(&store, 10).storing_end_of_turn(Enforcement::Strict);
+    block_on(storing.user_prompt("c")).expect("prompted");
+    let record = block_on(driver(&store, 10).record("c")).expect("read");
+    let version = block_on(storing.service().state(&todokit_domain::turn::turn_key("c")))
+        .expect("read")
+        .version;
+    assert_eq!((record.end_of_turn, version), (Some(Enforcement::Strict), 1));
+}
