@@ -40,8 +40,9 @@ fn the_readme_lists_every_profile_with_its_tools_in_registry_order() {
     let actual: Vec<(String, Vec<String>)> = table_rows(&readme, "## Profiles")
         .iter()
         .map(|row| {
+            // profile | agent | tools | shape
             let name = code_spans(&row[0]).first().cloned().unwrap_or_default();
-            (name, code_spans(&row[1]))
+            (name, code_spans(&row[2]))
         })
         .collect();
     let expected: Vec<(String, Vec<String>)> = profiles::all()
