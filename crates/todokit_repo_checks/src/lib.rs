@@ -5,11 +5,13 @@
 //! mechanisms through the profile-author prelude only ([`dialect_api`]),
 //! and `docs/architecture.md` draws the crate graph as it is
 //! ([`crate_graph`]), and every manifest takes one version and one home
-//! from the workspace's ([`manifests`]).
+//! from the workspace's ([`manifests`]), and the README's references to
+//! other documents are working links ([`doc_links`]).
 //! Not published.
 
 pub mod crate_graph;
 pub mod dialect_api;
+pub mod doc_links;
 pub mod manifests;
 pub mod module_graph;
 pub mod snapshots;

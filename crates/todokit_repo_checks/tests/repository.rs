@@ -101,3 +101,11 @@ fn every_manifest_takes_one_version_and_one_home_from_the_workspace() {
     let actual = disagreements(&workspace_root()).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(actual, Vec::<String>::new());
 }
+
+#[test]
+fn the_readmes_references_to_other_documents_are_working_links() {
+    let root = workspace_root();
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap_or_else(|e| panic!("{e}"));
+    let actual = todokit_repo_checks::doc_links::problems(&readme, &root);
+    assert_eq!(actual, Vec::<String>::new());
+}
