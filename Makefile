@@ -2,7 +2,7 @@
 
 CARGO ?= cargo
 
-.PHONY: check fuzz-check python-package python-test node-test test packages node-clients omp-core screenshots toolchain fmt-check clippy doc unit lean hosts msrv demo build insta snapshots bench fuzz-smoke
+.PHONY: check fuzz-check python-package python-test node-test test packages node-clients omp-core screenshots dist dist-test toolchain fmt-check clippy doc unit lean hosts msrv demo build insta snapshots bench fuzz-smoke
 
 ## Everything CI checks: formatting, lints, every test (snapshots included),
 ## the PostgreSQL store's against a throwaway cluster this target starts.
@@ -51,6 +51,17 @@ python-test: python-package
 ## own runner against the binary `unit` built (PostgreSQL too).
 node-test:
 	TODOKIT_BIN=$(CURDIR)/target/debug/todokit ./scripts/with-postgres.sh ./scripts/node-package.sh
+
+## What a release publishes of the command-line tool, for x86_64 and
+## aarch64 Linux: static musl binaries packed with their checksums into
+## target/dist/ (cross-compiled with Zig through cargo-zigbuild; see
+## scripts/dist.sh), then installed and run as a user would, with an empty
+## environment, the aarch64 one under qemu.
+dist:
+	./scripts/dist.sh
+
+dist-test: dist
+	./scripts/dist-test.sh
 
 ## Photographs of the board for the README (docs/board-*.png).
 screenshots: packages
