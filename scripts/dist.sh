@@ -40,7 +40,7 @@ for target in "${TARGETS[@]}"; do
   stage=$(mktemp -d)
   name="todokit-$version-$target"
   mkdir "$stage/$name"
-  cp "target/$target/release/todokit" README.md LICENSE* "$stage/$name/" 2>/dev/null || cp "target/$target/release/todokit" README.md "$stage/$name/"
+  cp "target/$target/release/todokit" README.md LICENSE-APACHE LICENSE-MIT "$stage/$name/"
   # Reproducible archives: sorted names, one owner, the commit's time.
   stamp=$(git log -1 --format=%ct 2>/dev/null || echo 0)
   tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$stamp" -C "$stage" -czf "$OUT/$name.tar.gz" "$name"

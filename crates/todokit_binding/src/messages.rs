@@ -69,6 +69,10 @@ mod tests {
                 "onToolResults pairs (TypeScript)",
                 one_per("onToolResults", "isError and id"),
             ),
+            (
+                "beforeRequest pairs (TypeScript)",
+                one_per("beforeRequest", "isError and id"),
+            ),
             ("an unknown mode", err(call_options("yolo").map(drop))),
             ("an unknown end of turn", policy("sometimes", None)),
             ("counters that are not the policy's", policy("soft", Some("[1]"))),
