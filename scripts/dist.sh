@@ -8,31 +8,19 @@
 # library for the target, and Zig as the C compiler and linker (ring, under
 # rustls, builds C and assembly), driven by cargo-zigbuild. Zig comes from
 # PyPI's `ziglang` wheel and cargo-zigbuild from crates.io, both at pinned
-# versions, into target/dist-tools (docs/dependencies.md says why).
+# versions, into target/dist-tools (scripts/zig-tools.sh;
+# docs/dependencies.md says why).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 OUT="$ROOT/target/dist"
-TOOLS="$ROOT/target/dist-tools"
-ZIG_VERSION=0.17.1
-ZIGBUILD_VERSION=0.24.1
 TARGETS=(x86_64-unknown-linux-musl aarch64-unknown-linux-musl)
 version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -1)
 [ -n "$version" ] || { echo "dist: no version in Cargo.toml" >&2; exit 1; }
 
 # The tools: the targets' standard libraries, Zig, cargo-zigbuild.
-installed=$(rustup target list --installed)
-for target in "${TARGETS[@]}"; do
-  grep -qx "$target" <<<"$installed" || rustup target add "$target" >&2
-done
-if ! "$TOOLS/venv/bin/python" -m ziglang version 2>/dev/null | grep -qx "$ZIG_VERSION"; then
-  python3 -m venv "$TOOLS/venv"
-  "$TOOLS/venv/bin/pip" install --quiet --disable-pip-version-check "ziglang==$ZIG_VERSION"
-fi
-if ! "$TOOLS/bin/cargo-zigbuild" --version 2>/dev/null | grep -q " $ZIGBUILD_VERSION\$"; then
-  cargo install --quiet --locked --root "$TOOLS" "cargo-zigbuild@$ZIGBUILD_VERSION"
-fi
-export PATH="$TOOLS/venv/bin:$TOOLS/bin:$PATH"
+source "$ROOT/scripts/zig-tools.sh"
+zig_tools "${TARGETS[@]}"
 
 mkdir -p "$OUT"
 for target in "${TARGETS[@]}"; do

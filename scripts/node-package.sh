@@ -44,6 +44,11 @@ try { await import('todokit/ai'); console.error('todokit/ai loaded without ai');
 catch (error) { if (error.code !== 'ERR_MODULE_NOT_FOUND' || !/'ai'/.test(error.message)) throw error; }
 ")
 
+# The package's `bin` is the command itself.
+command_version=$(cd "$OUT/bare" && npx --no-install todokit --version)
+[ "$command_version" = "todokit $(node -p "require('$PKG/package.json').version")" ] || {
+  echo "node-package: the package's command says $command_version" >&2; exit 1; }
+
 cd "$OUT/project"
 cp "$PKG"/test/*.mjs "$PKG"/test/package.json "$PKG"/test/package-lock.json "$PKG"/test/tsconfig.json "$PKG"/bench/bench.mjs .
 # The frameworks the tests drive, from the lock file (without optional

@@ -7,11 +7,13 @@
 //! embeds keeps none of it.
 
 mod codes;
+mod command;
 mod feed;
 pub mod messages;
 mod policy;
 
 pub use codes::ErrorCode;
+pub use command::run_command;
 pub use feed::{Feed, FeedCloser, Polled};
 pub use policy::{BoundPolicy, RoundEntry, enforcement, turn_end_document};
 

@@ -17,10 +17,19 @@ fn profiles() -> Vec<&'static str> {
     todokit::profiles::names()
 }
 
+/// Runs the `todokit` command on `args` (what follows its name) in this
+/// process, without the GIL, and returns the status to exit with: the
+/// package's `todokit` executable.
+#[pyfunction]
+fn run_command(py: Python<'_>, args: Vec<std::ffi::OsString>) -> u8 {
+    py.detach(move || todokit_binding::run_command(args))
+}
+
 /// The native module.
 #[pymodule]
 fn _todokit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(profiles, m)?)?;
+    m.add_function(wrap_pyfunction!(run_command, m)?)?;
     m.add_class::<kit::Kit>()?;
     m.add_class::<policy::Policy>()?;
     m.add_class::<feed::PyFeed>()?;

@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import re
+import select
+import signal
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -57,3 +62,42 @@ def test_the_readme_langchain_host_runs_on_the_default_store(tmp_path: Path, mon
     monkeypatch.delenv("TODOKIT_STORE")
     shown = cli_json(store, "show", "--format", "json", profile="deepagents", conversation="rename-config")
     assert shown["version"] == 2
+
+
+def quick_start(language: str) -> list[str]:
+    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Quick start by host", 1)[1].split("\n## ", 1)[0]
+    found: list[str] = re.findall(rf"```{language}\n(.*?)```", section, re.S)
+    return found
+
+
+def first_line(line: str, store: Path) -> str:
+    """The first line the shell command `line` prints, with the package's
+    own `todokit` command first on PATH; the command is then stopped
+    (`watch` runs until told to)."""
+    bin_dir = Path(sys.executable).parent
+    env = {**os.environ, "TODOKIT_STORE": str(store), "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
+    with subprocess.Popen(["bash", "-c", line], env=env, stdout=subprocess.PIPE, text=True, start_new_session=True) as child:
+        try:
+            assert child.stdout is not None
+            ready, _, _ = select.select([child.stdout], [], [], 30)
+            assert ready, f"{line} printed nothing within 30 s"
+            return child.stdout.readline().rstrip("\n")
+        finally:
+            os.killpg(child.pid, signal.SIGTERM)
+
+
+def test_the_quick_start_langchain_recipe_runs_and_the_command_shows_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = tmp_path / "store"
+    monkeypatch.setenv("TODOKIT_STORE", str(store))
+    [recipe] = quick_start("python")
+    plan = {"todos": [{"content": "Ship it", "status": "in_progress"}]}
+    # The recipe's free name, `model`, is yours: here LangChain's scripted model.
+    model = Scripted(messages=iter([AIMessage("", tool_calls=[call("write_todos", plan, "q1")]), AIMessage("Shipping.")]))
+    namespace: dict[str, Any] = {"__name__": "quickstart", "model": model}
+    exec(compile(recipe, "README.md", "exec"), namespace)
+    result = namespace["agent"].invoke({"messages": [("user", "Ship it.")]}, {"configurable": {"thread_id": "my-project"}})
+    assert result["todos"] == plan["todos"]
+    watch = [block for block in quick_start("sh") if block.strip() == "todokit watch --latest"]
+    assert len(watch) == 2  # Python's and Rust's
+    assert first_line(watch[0].strip(), store) == "my-project: version 1: 0/1 completed; in progress: Ship it"

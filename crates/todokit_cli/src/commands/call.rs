@@ -1,8 +1,8 @@
 //! `todokit call TOOL [JSON]`: one tool call as an agent would make it.
 
+use crate::exit::ExitCode;
 use std::ffi::OsString;
 use std::io::{IsTerminal, Read};
-use std::process::ExitCode;
 
 use anyhow::{Context as _, Result};
 

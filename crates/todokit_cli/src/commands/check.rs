@@ -1,6 +1,6 @@
 //! `todokit check`: the end-of-turn gate.
 
-use std::process::ExitCode;
+use crate::exit::ExitCode;
 
 use anyhow::Result;
 use todokit::end_of_turn_reminder;

@@ -1,6 +1,6 @@
 //! `todokit mcp`: the profile's tools over MCP on stdio.
 
-use std::process::ExitCode;
+use crate::exit::ExitCode;
 
 use anyhow::{Context as _, Result};
 

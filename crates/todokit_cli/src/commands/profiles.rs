@@ -2,7 +2,7 @@
 //! version it reproduces, for people, as the markdown table
 //! `docs/dialects.md` carries, or as JSON.
 
-use std::process::ExitCode;
+use crate::exit::ExitCode;
 
 use anyhow::Result;
 use clap::ValueEnum;

@@ -1,7 +1,7 @@
 //! `todokit reminders`: the notices waiting for the model, printed and
 //! cleared.
 
-use std::process::ExitCode;
+use crate::exit::ExitCode;
 
 use anyhow::Result;
 

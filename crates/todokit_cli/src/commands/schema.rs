@@ -1,6 +1,6 @@
 //! `todokit schema`: the profile's tool definitions in a provider's shape.
 
-use std::process::ExitCode;
+use crate::exit::ExitCode;
 
 use anyhow::{Context as _, Result};
 use todokit::app::schema::definitions;

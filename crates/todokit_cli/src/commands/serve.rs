@@ -1,6 +1,6 @@
 //! `todokit serve`: the live web board.
 
-use std::process::ExitCode;
+use crate::exit::ExitCode;
 
 use anyhow::Result;
 

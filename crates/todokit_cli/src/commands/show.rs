@@ -1,6 +1,6 @@
 //! `todokit show`: the current list in one of several formats.
 
-use std::process::ExitCode;
+use crate::exit::ExitCode;
 
 use anyhow::Result;
 use clap::ValueEnum;

@@ -1,6 +1,6 @@
 //! `todokit watch`: the live view in a terminal pane.
 
-use std::process::ExitCode;
+use crate::exit::ExitCode;
 
 use anyhow::Result;
 

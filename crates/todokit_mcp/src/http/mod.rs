@@ -238,6 +238,8 @@ fn hangups() -> Result<Hangups, ServeError> {
 }
 
 /// What a revoked token loses: its streams and its MCP sessions.
+// Read only on SIGHUP, which Windows does not have.
+#[cfg_attr(not(unix), allow(dead_code))]
 struct Revoke {
     holders: Arc<holders::Holders>,
     mcp: Arc<remote::Endpoints>,

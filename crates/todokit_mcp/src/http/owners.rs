@@ -107,6 +107,9 @@ impl Owners {
             .retain(|id, (_, added)| *added >= mark || live.contains(id));
     }
 
+    // Revocation follows the token file's reload on SIGHUP, which Windows
+    // does not have.
+    #[cfg_attr(not(unix), allow(dead_code))]
     /// The session ids `caller` holds.
     pub fn sessions_of(&self, caller: &Caller) -> Vec<String> {
         self.by_session

@@ -114,6 +114,9 @@ impl Endpoints {
             .collect()
     }
 
+    // Revocation follows the token file's reload on SIGHUP, which Windows
+    // does not have.
+    #[cfg_attr(not(unix), allow(dead_code))]
     /// Closes every session `caller` opened (its token was revoked): their
     /// streams end and their ids are unknown from now on.
     pub(super) async fn end_sessions_of(&self, caller: &Caller) {
@@ -127,6 +130,9 @@ impl Endpoints {
         }
     }
 
+    // Revocation follows the token file's reload on SIGHUP, which Windows
+    // does not have.
+    #[cfg_attr(not(unix), allow(dead_code))]
     /// Closes session `id` on this process: its streams end and its id is
     /// unknown here from now on.
     async fn end_session(&self, id: &str) {

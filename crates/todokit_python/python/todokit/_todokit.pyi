@@ -3,13 +3,14 @@
 from os import PathLike
 from typing import final
 
-__all__ = ["Feed", "Kit", "NativeError", "Policy", "VERSION", "profiles"]
+__all__ = ["Feed", "Kit", "NativeError", "Policy", "VERSION", "profiles", "run_command"]
 
 VERSION: str
 
 class NativeError(Exception): ...
 
 def profiles() -> list[str]: ...
+def run_command(args: list[str]) -> int: ...
 
 @final
 class Kit:

@@ -1,6 +1,6 @@
 //! `todokit conversations`: every conversation in the store.
 
-use std::process::ExitCode;
+use crate::exit::ExitCode;
 
 use anyhow::Result;
 use clap::ValueEnum;

@@ -1,7 +1,7 @@
 //! `todokit demo`: a scripted agent session through the real service.
 
+use crate::exit::ExitCode;
 use std::io::IsTerminal;
-use std::process::ExitCode;
 
 use anyhow::Result;
 

@@ -2,9 +2,9 @@
 //! `$VISUAL`/`$EDITOR`, and the single-task edits (append, start, done,
 //! drop, rm). Each change is recorded as a reminder for the model.
 
+use crate::exit::ExitCode;
 use std::io::Read;
 use std::path::Path;
-use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use todokit::app::{MarkdownCodec, UserAction, UserEdit, UserEditError};

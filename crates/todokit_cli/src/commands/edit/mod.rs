@@ -2,8 +2,8 @@
 //! `drop`, `rm`. Each goes through the service's user edit, so the model
 //! is told.
 
+use crate::exit::ExitCode;
 use std::path::Path;
-use std::process::ExitCode;
 
 use anyhow::Result;
 use todokit::app::UserAction;

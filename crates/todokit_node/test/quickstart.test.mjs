@@ -1,0 +1,145 @@
+// @ts-check
+/** The README's quick start, the MCP client's and the TypeScript host's
+ * recipes, run as written in this project, which installed the package
+ * from its tarball (so `npx -y todokit` finds it here, as it would after
+ * `npm i todokit`, with no registry): the MCP configuration the recipe
+ * writes is started and spoken to with the official MCP SDK's client, the
+ * AI SDK recipe runs with the SDK's scripted model in place of yours, and
+ * each recipe's `todokit watch --latest` line shows what was written.
+ * (`claude` itself, Claude Code, is not installed here.) */
+
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { MockLanguageModelV4 } from 'ai/test';
+
+import { ONE, folder, textStep, toolStep, within } from './support.mjs';
+
+/** The quick start's fenced blocks, as [language, body]. */
+function quickStart() {
+  const path = process.env.TODOKIT_README;
+  if (!path) throw new Error('TODOKIT_README must name the README (node-package.sh sets it)');
+  const section = readFileSync(path, 'utf8').split('## Quick start by host')[1]?.split('\n## ')[0] ?? '';
+  return [...section.matchAll(/```(\S*)\n([\s\S]*?)```/g)].map((m) => [m[1] ?? '', m[2] ?? '']);
+}
+
+/** The quick start's block that holds `marker`. @param {string} marker */
+function block(marker) {
+  const found = quickStart().filter(([, body]) => body.includes(marker));
+  assert.equal(found.length, 1, `one quick start block holds ${marker}`);
+  return found[0]?.[1] ?? '';
+}
+
+/** A folder inside this project, as a user's project folder would be. */
+function projectFolder() {
+  return mkdtempSync(join(process.cwd(), 'quickstart-'));
+}
+
+/**
+ * The first line `line` (a shell command line) prints, the command then
+ * stopped: `watch` runs until it is told to stop.
+ * @param {string} line @param {string} cwd @param {string} store
+ * @returns {Promise<string>}
+ */
+async function firstLine(line, cwd, store) {
+  const child = spawn('bash', ['-c', line], {
+    cwd,
+    env: { ...process.env, TODOKIT_STORE: store },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stderr.on('data', (chunk) => (err += chunk));
+  try {
+    return await within(
+      new Promise((resolve, reject) => {
+        child.stdout.on('data', (chunk) => {
+          out += chunk;
+          const newline = out.indexOf('\n');
+          if (newline >= 0) resolve(out.slice(0, newline));
+        });
+        child.on('exit', (code) => reject(new Error(`${line} ended (${code}) before a line: ${err}`)));
+      }),
+      30_000,
+    );
+  } finally {
+    // The whole group: npx, and the command it started.
+    if (child.pid) process.kill(-child.pid, 'SIGTERM');
+  }
+}
+
+test('the MCP client recipe configures a project whose server answers', async () => {
+  const project = projectFolder();
+  const store = folder();
+  const lines = block('.mcp.json').trimEnd().split('\n');
+  assert.equal(lines.at(-1), 'claude');
+  // The configuration lines, as written (the last starts Claude Code).
+  const setup = spawn('bash', ['-euo', 'pipefail', '-c', lines.slice(0, -1).join('\n')], { cwd: project, stdio: 'inherit' });
+  assert.equal(await new Promise((resolve) => setup.on('exit', resolve)), 0);
+  const settings = JSON.parse(readFileSync(join(project, '.claude/settings.json'), 'utf8'));
+  assert.deepEqual(settings.permissions.deny, ['TodoWrite']);
+
+  // The server, as Claude Code starts it from .mcp.json.
+  const server = JSON.parse(readFileSync(join(project, '.mcp.json'), 'utf8')).mcpServers.todokit;
+  const transport = new StdioClientTransport({
+    command: server.command,
+    args: server.args,
+    cwd: project,
+    env: { ...process.env, TODOKIT_STORE: store },
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'quickstart', version: '1.0.0' });
+  await within(client.connect(transport), 60_000);
+  try {
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((tool) => tool.name), ['TodoWrite']);
+    const result = await client.callTool({ name: 'TodoWrite', arguments: ONE });
+    assert.ok(!result.isError, JSON.stringify(result));
+  } finally {
+    await client.close();
+  }
+
+  const watch = block('npx -y todokit watch --latest').trim();
+  assert.match(await firstLine(watch, project, store), /my-project.*Running the tests|Running the tests.*my-project/);
+});
+
+test('the AI SDK recipe keeps every step, the todo call and its result too', async () => {
+  const store = folder();
+  const project = projectFolder();
+  const file = join(project, 'agent.mjs');
+  // As written, plus a line handing the test what the recipe kept.
+  writeFileSync(file, `${block("from 'todokit/ai'")}export { text, responseMessages };\n`);
+  const plan = { todos: [{ content: 'Ship it', status: 'in_progress', activeForm: 'Shipping it' }] };
+  // The recipe's free names, `model` and `prompt`, are yours: here the
+  // SDK's scripted model.
+  Object.assign(globalThis, {
+    model: new MockLanguageModelV4({ doGenerate: [toolStep([['TodoWrite', plan]], 'q'), textStep('Planned.')] }),
+    prompt: 'Plan the release.',
+  });
+  process.env['TODOKIT_STORE'] = store;
+  /** @type {{ text: string, responseMessages: Array<Record<string, unknown>> }} */
+  let recipe;
+  try {
+    recipe = await import(pathToFileURL(file).href);
+  } finally {
+    delete process.env['TODOKIT_STORE'];
+  }
+  assert.equal(recipe.text, 'Planned.');
+  /** @param {string} role @param {string} type */
+  const parts = (role, type) =>
+    recipe.responseMessages
+      .filter((message) => message['role'] === role && Array.isArray(message['content']))
+      .flatMap((message) => /** @type {Array<Record<string, unknown>>} */ (message['content']))
+      .filter((part) => part['type'] === type && part['toolName'] === 'TodoWrite').length;
+  assert.deepEqual([parts('assistant', 'tool-call'), parts('tool', 'tool-result')], [1, 1]);
+
+  const watch = block('npx todokit watch --latest').trim();
+  assert.match(await firstLine(watch, project, store), /my-project.*Shipping it|Shipping it.*my-project/);
+});
