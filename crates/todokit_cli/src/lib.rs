@@ -260,8 +260,8 @@ impl From<Target> for SchemaTarget {
 /// with. It is the whole process's command: it writes to the process's
 /// standard output and error, reads its standard input, may wait on its
 /// signals (Ctrl-C ends `watch`, `mcp` and `serve`), and exits the process
-/// itself for `--help`, `--version` and a command line it cannot parse
-/// (status 2), as a command does.
+/// itself, as a command does, for `--help` and `--version` (status 0) and
+/// for a command line it cannot parse (status 2).
 pub fn run<I, T>(args: I) -> u8
 where
     I: IntoIterator<Item = T>,

@@ -10,7 +10,7 @@
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
@@ -36,9 +36,15 @@ function block(marker) {
   return found[0]?.[1] ?? '';
 }
 
-/** A folder inside this project, as a user's project folder would be. */
-function projectFolder() {
-  return mkdtempSync(join(process.cwd(), 'quickstart-'));
+/**
+ * A folder inside this project, as a user's project folder would be,
+ * removed when the test ends.
+ * @param {import('node:test').TestContext} t
+ */
+function projectFolder(t) {
+  const project = mkdtempSync(join(process.cwd(), 'quickstart-'));
+  t.after(() => rmSync(project, { recursive: true, force: true }));
+  return project;
 }
 
 /**
@@ -75,8 +81,8 @@ async function firstLine(line, cwd, store) {
   }
 }
 
-test('the MCP client recipe configures a project whose server answers', async () => {
-  const project = projectFolder();
+test('the MCP client recipe configures a project whose server answers', async (t) => {
+  const project = projectFolder(t);
   const store = folder();
   const lines = block('.mcp.json').trimEnd().split('\n');
   assert.equal(lines.at(-1), 'claude');
@@ -110,9 +116,9 @@ test('the MCP client recipe configures a project whose server answers', async ()
   assert.match(await firstLine(watch, project, store), /my-project.*Running the tests|Running the tests.*my-project/);
 });
 
-test('the AI SDK recipe keeps every step, the todo call and its result too', async () => {
+test('the AI SDK recipe keeps every step, the todo call and its result too', async (t) => {
   const store = folder();
-  const project = projectFolder();
+  const project = projectFolder(t);
   const file = join(project, 'agent.mjs');
   // As written, plus a line handing the test what the recipe kept.
   writeFileSync(file, `${block("from 'todokit/ai'")}export { text, responseMessages };\n`);
