@@ -2,7 +2,7 @@
 
 CARGO ?= cargo
 
-.PHONY: workflows cross-check check fuzz-check python-package python-test node-test test packages node-clients omp-core screenshots dist dist-test toolchain fmt-check clippy doc unit lean hosts msrv demo build insta snapshots bench fuzz-smoke
+.PHONY: workflows cross-check crates check fuzz-check python-package python-test node-test test packages node-clients omp-core screenshots dist dist-test toolchain fmt-check clippy doc unit lean hosts msrv demo build insta snapshots bench fuzz-smoke
 
 ## Everything CI checks: formatting, lints, every test (snapshots included),
 ## the PostgreSQL store's against a throwaway cluster this target starts.
@@ -62,8 +62,13 @@ node-test:
 ## target/dist/ (cross-compiled with Zig through cargo-zigbuild; see
 ## scripts/dist.sh), then installed and run as a user would, with an empty
 ## environment, the aarch64 one under qemu.
-dist:
+dist: crates
 	./scripts/dist.sh
+
+## The publishable crates as crates.io would receive them, each built from
+## its packed sources, into target/dist/crates.
+crates:
+	./scripts/package-crates.sh
 
 dist-test: dist
 	./scripts/dist-test.sh

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# `make crates`: every publishable crate (a workspace member without
+# `publish = false`) packed as crates.io would receive it, and each built
+# from its packed sources (cargo's verification, with the workspace's
+# crates served from a local registry of the packed ones), into
+# target/dist/crates. What `cargo publish --workspace` in the release
+# workflow uploads.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+crates=()
+for manifest in crates/*/Cargo.toml; do
+  grep -qx 'publish = false' "$manifest" && continue
+  crates+=(-p "$(sed -n 's/^name = "\(.*\)"$/\1/p' "$manifest" | head -1)")
+done
+[ ${#crates[@]} -gt 0 ] || { echo "package-crates: no publishable crate found" >&2; exit 1; }
+names=()
+for (( i = 1; i < ${#crates[@]}; i += 2 )); do names+=("${crates[$i]}"); done
+echo "package-crates: ${names[*]}" >&2
+# --allow-dirty: like the archives `make dist` builds, what is checked out
+# (a release builds from its tag, where nothing is uncommitted).
+cargo package --quiet --locked --allow-dirty "${crates[@]}"
+mkdir -p target/dist/crates
+version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -1)
+for name in "${names[@]}"; do
+  cp "target/package/$name-$version.crate" target/dist/crates/
+done
+ls -l target/dist/crates >&2
