@@ -6,7 +6,7 @@ CARGO ?= cargo
 
 ## Everything CI checks: formatting, lints, every test (snapshots included),
 ## the PostgreSQL store's against a throwaway cluster this target starts.
-test: toolchain packages fmt-check clippy doc unit python-test node-test lean hosts msrv fuzz-check workflows cross-check
+test: toolchain packages fmt-check clippy doc unit python-test node-test lean hosts fuzz-check workflows cross-check
 
 ## What the tests drive for real, installed when missing: tmux (the
 ## pseudo-terminal `todokit watch` is tested in), Debian's chromium and
@@ -38,10 +38,21 @@ node-clients:
 PY_VENV := target/python-venv
 PY := $(PY_VENV)/bin/python
 PY_WHEELS := target/python-wheels
+# The machine's own target, named as napi-rs's CLI names it for the npm
+# addon: both native modules then build into target/<host>/release and
+# share every compiled dependency (todokit_binding's manifest says how
+# their features are kept the same).
+HOST := $(shell rustc -vV | sed -n 's/^host: //p')
+# The packages the tests install are built by their own build commands
+# (the README's), in release but without optimization: the tests check
+# what the package does, which optimization does not change, and an
+# unoptimized build takes a fraction of the time. `make dist` and `make
+# bench` build with the release profile as it is.
+PACKAGE_OPT_LEVEL ?= 0
 python-package:
 	./scripts/python-venv.sh $(PY_VENV)
 	rm -rf $(PY_WHEELS)
-	PIP_CONSTRAINT=$(CURDIR)/crates/todokit_python/constraints.txt $(PY) -m pip wheel --quiet --disable-pip-version-check --no-deps --wheel-dir $(PY_WHEELS) ./crates/todokit_python
+	CARGO_PROFILE_RELEASE_OPT_LEVEL=$(PACKAGE_OPT_LEVEL) MATURIN_PEP517_ARGS="--target $(HOST)" PIP_CONSTRAINT=$(CURDIR)/crates/todokit_python/constraints.txt $(PY) -m pip wheel --quiet --disable-pip-version-check --no-deps --wheel-dir $(PY_WHEELS) ./crates/todokit_python
 	$(PY) -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps $(PY_WHEELS)/todokit-*.whl
 
 python-test: python-package
@@ -55,13 +66,13 @@ python-test: python-package
 ## project under target/, its tests type-checked there and run by node's
 ## own runner against the binary `unit` built (PostgreSQL too).
 node-test:
-	TODOKIT_BIN=$(CURDIR)/target/debug/todokit ./scripts/with-postgres.sh ./scripts/node-package.sh
+	CARGO_PROFILE_RELEASE_OPT_LEVEL=$(PACKAGE_OPT_LEVEL) TODOKIT_BIN=$(CURDIR)/target/debug/todokit ./scripts/with-postgres.sh ./scripts/node-package.sh
 
-## What a release publishes of the command-line tool, for x86_64 and
-## aarch64 Linux: static musl binaries packed with their checksums into
-## target/dist/ (cross-compiled with Zig through cargo-zigbuild; see
-## scripts/dist.sh), then installed and run as a user would, with an empty
-## environment, the aarch64 one under qemu.
+## What a release publishes, for x86_64 and aarch64 Linux, into
+## target/dist/: the command's static musl archives with their checksums,
+## the Python wheels (manylinux2014, abi3) and sdist, the npm packages
+## (todokit and one per platform), the crates (scripts/dist.sh;
+## cross-compiled with Zig).
 dist: crates
 	./scripts/dist.sh
 
@@ -70,7 +81,11 @@ dist: crates
 crates:
 	./scripts/package-crates.sh
 
-dist-test: dist
+## Every artifact `make dist` built, installed and run where no Rust
+## toolchain is (scripts/dist-test.sh), and the crates' stated minimum Rust
+## checked (`make msrv`): what a release publishes, proved. CI runs it
+## after `make test`.
+dist-test: msrv dist
 	./scripts/dist-test.sh
 
 ## The release workflow (.github/workflows), checked by actionlint: its
@@ -125,8 +140,9 @@ unit: packages node-clients
 lean:
 	./scripts/check-lean.sh
 
-## The workspace on its stated minimum Rust (`rust-version` in Cargo.toml),
-## every feature but `rig` (rig-core needs Rust 1.95, as the docs say).
+## The workspace on its stated minimum Rust (`rust-version` in Cargo.toml,
+## which the published crates claim), every feature but `rig` (rig-core
+## needs Rust 1.95, as the docs say). Part of `make dist-test`.
 MSRV := $(shell sed -n 's/^rust-version = "\(.*\)"/\1/p' Cargo.toml)
 msrv:
 	rustup toolchain install $(MSRV) --profile minimal
@@ -163,7 +179,7 @@ bench: omp-core
 		./scripts/with-postgres.sh $(CARGO) bench -p todokit --all-features --bench calls -- $(CURDIR)/target/bench-payloads
 	./scripts/with-postgres.sh $(CARGO) bench -p todokit_cli --features postgres --bench process -- $(CURDIR)/target/bench-payloads
 	./scripts/with-postgres.sh $(CARGO) bench -p todokit_cli --features postgres --bench remote -- $(CURDIR)/target/bench-payloads
-	$(MAKE) python-package
+	$(MAKE) python-package PACKAGE_OPT_LEVEL=3
 	$(CARGO) bench -p todokit --bench binding_anchor > target/binding-anchor.json
 	$(PY) crates/todokit_python/bench/bench.py "$$(cat target/binding-anchor.json)"
 	./scripts/node-package.sh bench "$$(cat target/binding-anchor.json)"

@@ -1,38 +1,80 @@
 #!/usr/bin/env bash
-# `make dist`: builds into target/dist/ the command-line tool as a release
-# publishes it, for x86_64 and aarch64 Linux: a static musl binary per
-# target, packed as todokit-<version>-<target>.tar.gz with a .sha256 beside
-# it (sha256sum's format, so `sha256sum -c` checks it).
+# `make dist`: builds into target/dist/ what a release publishes for x86_64
+# and aarch64 Linux (the crates come from scripts/package-crates.sh):
 #
-# Both targets are cross-compiled the same way: rustup's musl standard
-# library for the target, and Zig as the C compiler and linker (ring, under
-# rustls, builds C and assembly), driven by cargo-zigbuild. Zig comes from
-# PyPI's `ziglang` wheel and cargo-zigbuild from crates.io, both at pinned
-# versions, into target/dist-tools (scripts/zig-tools.sh;
+# - the command-line tool, a static musl binary per machine, packed as
+#   todokit-<version>-<target>.tar.gz with a .sha256 beside it (sha256sum's
+#   format, so `sha256sum -c` checks it);
+# - python/: the Python package, an abi3 wheel per machine tagged
+#   manylinux2014 (glibc 2.17), and its sdist;
+# - npm/: the npm package as napi-rs publishes it: `todokit` itself (the
+#   typed layer and the loader, with an optional dependency on each
+#   platform's package) and one package per platform holding its addon,
+#   `todokit-linux-x64-gnu` and `todokit-linux-arm64-gnu` (glibc 2.17).
+#
+# Everything is cross-compiled the same way, the x86_64 builds included
+# (so that what they need of the C library is the oldest the tags claim,
+# not this machine's): rustup's standard library for the target, and Zig
+# as the C compiler and linker (ring, under rustls, builds C and
+# assembly), through cargo-zigbuild for the binary and the addon and
+# maturin's `--zig` for the wheels. The tools come from PyPI at pinned
+# versions into target/dist-tools (scripts/zig-tools.sh;
 # docs/dependencies.md says why).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 OUT="$ROOT/target/dist"
-TARGETS=(x86_64-unknown-linux-musl aarch64-unknown-linux-musl)
-version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -1)
-[ -n "$version" ] || { echo "dist: no version in Cargo.toml" >&2; exit 1; }
+MACHINES=(x86_64 aarch64)
+version=$("$ROOT/scripts/version.sh")
 
-# The tools: the targets' standard libraries, Zig, cargo-zigbuild.
 source "$ROOT/scripts/zig-tools.sh"
-zig_tools "${TARGETS[@]}"
-
+zig_tools x86_64-unknown-linux-musl aarch64-unknown-linux-musl x86_64-unknown-linux-gnu aarch64-unknown-linux-gnu
+"$ROOT/scripts/ensure-packages.sh" node=nodejs npm=npm
 mkdir -p "$OUT"
-for target in "${TARGETS[@]}"; do
+rm -rf "$OUT/python" "$OUT/npm"
+mkdir -p "$OUT/python" "$OUT/npm"
+# Reproducible archives: sorted names, one owner, the commit's time.
+stamp=$(git log -1 --format=%ct 2>/dev/null || echo 0)
+
+for machine in "${MACHINES[@]}"; do
+  target="$machine-unknown-linux-musl"
   cargo zigbuild --quiet --release --locked --target "$target" -p todokit_cli --features postgres
   stage=$(mktemp -d)
   name="todokit-$version-$target"
   mkdir "$stage/$name"
   cp "target/$target/release/todokit" README.md LICENSE-APACHE LICENSE-MIT "$stage/$name/"
-  # Reproducible archives: sorted names, one owner, the commit's time.
-  stamp=$(git log -1 --format=%ct 2>/dev/null || echo 0)
   tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$stamp" -C "$stage" -czf "$OUT/$name.tar.gz" "$name"
   (cd "$OUT" && sha256sum "$name.tar.gz" > "$name.tar.gz.sha256")
   rm -rf "$stage"
   echo "dist: $OUT/$name.tar.gz ($(du -h "$OUT/$name.tar.gz" | cut -f1))"
 done
+
+# The Python package: a wheel per machine, built against glibc 2.17 and
+# tagged so (maturin checks the tag it claims), and the sdist.
+for machine in "${MACHINES[@]}"; do
+  maturin build --quiet --release --locked --zig --compatibility manylinux2014 \
+    --target "$machine-unknown-linux-gnu" --manifest-path crates/todokit_python/Cargo.toml --out "$OUT/python"
+done
+maturin sdist --manifest-path crates/todokit_python/Cargo.toml --out "$OUT/python"
+echo "dist: $(cd "$OUT/python" && ls | tr '\n' ' ')"
+
+# The npm package: its build tools from its lock file, an addon per
+# machine (napi-rs's CLI through cargo-zigbuild, glibc 2.17), its typed
+# layer, then the packages packed from a staging folder, so nothing of
+# this is left among the package's sources.
+PKG="$ROOT/crates/todokit_node"
+(cd "$PKG" && npm ci --no-audit --no-fund --loglevel=error)
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+mkdir "$stage/addons"
+for machine in "${MACHINES[@]}"; do
+  (cd "$PKG" && npx --no-install napi build --platform --release --cross-compile \
+    --target "$machine-unknown-linux-gnu.2.17" --js native.cjs --dts native.d.cts >/dev/null)
+  mv "$PKG"/todokit.linux-*-gnu.node "$stage/addons/"
+done
+(cd "$PKG" && npx --no-install tsc -p tsconfig.json)
+node "$ROOT/scripts/npm-layout.mjs" "$PKG" "$stage/addons" "$stage/packages"
+for package in "$stage"/packages/*; do
+  (cd "$package" && npm pack --silent --pack-destination "$OUT/npm" >/dev/null)
+done
+echo "dist: $(cd "$OUT/npm" && ls | tr '\n' ' ')"

@@ -21,7 +21,7 @@ echo "package-crates: ${names[*]}" >&2
 # (a release builds from its tag, where nothing is uncommitted).
 cargo package --quiet --locked --allow-dirty "${crates[@]}"
 mkdir -p target/dist/crates
-version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -1)
+version=$("$ROOT/scripts/version.sh")
 for name in "${names[@]}"; do
   cp "target/package/$name-$version.crate" target/dist/crates/
 done

@@ -48,39 +48,8 @@ echo "python-readme-install: the package's own command: $version" >&2
 PIP_CONSTRAINT="$CONSTRAINTS" "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check uv
 store=$(mktemp -d)
 UV_FIND_LINKS="$WHEELS" UV_CACHE_DIR="$ROOT/target/uv-cache" TODOKIT_STORE="$store" PATH="$VENV/bin:$PATH" \
-  "$VENV/bin/python" - <<'PY'
-import json, subprocess
-
-server = subprocess.Popen(["uvx", "todokit", "--profile", "codex", "--conversation", "my-project", "mcp"],
-                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-assert server.stdin is not None and server.stdout is not None
-
-def send(message):
-    server.stdin.write(json.dumps({"jsonrpc": "2.0", **message}) + "\n")
-    server.stdin.flush()
-
-def answer(id):
-    while True:
-        line = server.stdout.readline()
-        assert line, "the server closed its output"
-        message = json.loads(line)
-        if message.get("id") == id:
-            assert "error" not in message, message
-            return message["result"]
-
-send({"id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {},
-                                                  "clientInfo": {"name": "readme", "version": "1"}}})
-assert answer(1)["serverInfo"]["name"] == "todokit"
-send({"method": "notifications/initialized"})
-send({"id": 2, "method": "tools/list"})
-assert [tool["name"] for tool in answer(2)["tools"]] == ["update_plan"]
-plan = {"plan": [{"step": "Ship it", "status": "in_progress"}]}
-send({"id": 3, "method": "tools/call", "params": {"name": "update_plan", "arguments": plan}})
-result = answer(3)
-assert not result.get("isError"), result
-server.stdin.close()
-assert server.wait(timeout=30) == 0
-print("python-readme-install: uvx todokit mcp answered initialize, tools/list and tools/call")
-PY
+  "$VENV/bin/python" "$ROOT/scripts/mcp-stdio-check.py" "python-readme-install: uvx todokit mcp" \
+  update_plan '{"plan": [{"step": "Ship it", "status": "in_progress"}]}' -- \
+  uvx todokit --profile codex --conversation my-project mcp
 shown=$("$VENV/bin/todokit" --store "$store" --profile codex --conversation my-project show --format json)
 grep -q '"Ship it"' <<<"$shown" || { echo "python-readme-install: the uvx server's call is not in the store: $shown" >&2; exit 1; }

@@ -1,24 +1,29 @@
 # Sourced by scripts/dist.sh and scripts/cross-check.sh: the cross-building
 # tools, installed into target/dist-tools when missing (docs/dependencies.md
-# says why these): rustup's standard library for each target named, Zig
-# from PyPI's `ziglang` wheel and cargo-zigbuild from crates.io, at pinned
-# versions. Puts Zig's venv and cargo-zigbuild first on PATH.
+# says why these): rustup's standard library for each target named, and
+# from PyPI, at pinned versions, Zig (the `ziglang` wheel), cargo-zigbuild
+# (its wheel carries the built binary: nothing to compile) and maturin (the
+# Python package's build tool, whose `--zig` uses the same Zig). Puts the
+# tools' venv first on PATH.
 ZIG_VERSION=0.17.1
 ZIGBUILD_VERSION=0.24.1
+MATURIN_VERSION=1.16.0
 TOOLS="$ROOT/target/dist-tools"
 
 zig_tools() {
-  local installed target
+  local installed target want have
   installed=$(rustup target list --installed)
   for target in "$@"; do
     grep -qx "$target" <<<"$installed" || rustup target add "$target" >&2
   done
-  if ! "$TOOLS/venv/bin/python" -m ziglang version 2>/dev/null | grep -qx "$ZIG_VERSION"; then
+  want="ziglang==$ZIG_VERSION cargo-zigbuild==$ZIGBUILD_VERSION maturin==$MATURIN_VERSION"
+  have=$(cat "$TOOLS/venv/.pins" 2>/dev/null || true)
+  if [ "$have" != "$want" ] || ! "$TOOLS/venv/bin/python" -c 'import sys' 2>/dev/null; then
+    rm -rf "$TOOLS/venv"
     python3 -m venv "$TOOLS/venv"
-    "$TOOLS/venv/bin/pip" install --quiet --disable-pip-version-check "ziglang==$ZIG_VERSION"
+    # shellcheck disable=SC2086 # the pins are words
+    "$TOOLS/venv/bin/pip" install --quiet --disable-pip-version-check $want
+    echo "$want" > "$TOOLS/venv/.pins"
   fi
-  if ! "$TOOLS/bin/cargo-zigbuild" --version 2>/dev/null | grep -q " $ZIGBUILD_VERSION\$"; then
-    cargo install --quiet --locked --root "$TOOLS" "cargo-zigbuild@$ZIGBUILD_VERSION"
-  fi
-  export PATH="$TOOLS/venv/bin:$TOOLS/bin:$PATH"
+  export PATH="$TOOLS/venv/bin:$PATH"
 }

@@ -27,28 +27,7 @@ pub fn profiles() -> Vec<String> {
 /// `todokit` executable, which exits with it.
 #[napi]
 pub fn run_command(args: Vec<String>) -> u32 {
-    default_signal_actions();
     u32::from(todokit_binding::run_command(args.into_iter().map(Into::into)))
-}
-
-/// Puts back the default actions for SIGINT and SIGTERM. Node replaces
-/// them at start with a handler that resets the terminal and raises the
-/// signal again; the command's own handlers (Ctrl-C ends `watch`, `mcp`
-/// and `serve`) call the handler they replace, so under Node's one signal
-/// would raise itself forever and the command would never see it. From
-/// here on the process is the command, which starts with the defaults as
-/// any command does.
-fn default_signal_actions() {
-    #[cfg(unix)]
-    for signal in [libc::SIGINT, libc::SIGTERM] {
-        // SAFETY: installing the default action (no handler function of
-        // ours runs in a signal context); `signal` is async-signal-safe and
-        // changes the process's disposition atomically.
-        #[allow(unsafe_code)]
-        unsafe {
-            libc::signal(signal, libc::SIG_DFL);
-        }
-    }
 }
 
 /// The package's version (the workspace's).

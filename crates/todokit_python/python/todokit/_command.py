@@ -9,7 +9,6 @@ download: ``uvx todokit mcp --profile codex`` or ``pipx run todokit demo``.
 
 from __future__ import annotations
 
-import signal
 import sys
 
 from ._todokit import run_command
@@ -17,8 +16,4 @@ from ._todokit import run_command
 
 def main() -> None:
     """Runs the command on this process's arguments and exits with its status."""
-    # The command ends `watch`, `mcp` and `serve` cleanly on Ctrl-C by
-    # itself; Python's own handler would raise KeyboardInterrupt (and print
-    # a traceback) once the command had returned.
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
     sys.exit(run_command(sys.argv[1:]))
