@@ -10,10 +10,10 @@ const COMMAND_NAME: &str = "todokit";
 /// Runs the `todokit` command line `args` (what follows the command's
 /// name) to its end in this process and returns the status the process
 /// should exit with. It is for a process that *is* the command: it puts
-/// back the default actions of SIGINT and SIGTERM (see
-/// [`default_signal_actions`]), uses the process's standard streams, and
-/// exits the process itself for `--help`, `--version` and a command line
-/// it cannot parse.
+/// back the default actions of SIGINT and SIGTERM (an interpreter's own
+/// handlers would keep the command from ending on Ctrl-C), uses the
+/// process's standard streams, and exits the process itself for `--help`,
+/// `--version` and a command line it cannot parse.
 pub fn run_command<I>(args: I) -> u8
 where
     I: IntoIterator<Item = OsString>,
