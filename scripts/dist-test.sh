@@ -101,7 +101,10 @@ for machine in x86_64 aarch64; do
   echo "dist-test: $(basename "$wheel"): auditwheel confirms manylinux_2_17_$machine"
 done
 sdist="$OUT/python/todokit-$version.tar.gz"
-tar -tzf "$sdist" | grep -q "^todokit-$version/crates/todokit_cli/src/lib.rs$" || fail "the sdist lacks the command's sources"
+# (Listings are read whole before grep: with pipefail, `grep -q` ending a
+# pipe early would fail the pipe.)
+listing=$(tar -tzf "$sdist")
+grep -qx "todokit-$version/crates/todokit_cli/src/lib.rs" <<<"$listing" || fail "the sdist lacks the command's sources"
 
 wheel=$(ls "$OUT"/python/todokit-"$version"-cp310-abi3-manylinux*_x86_64.whl | head -1)
 venv="$WORK/venv"
@@ -131,7 +134,8 @@ for machine in x64:x86_64 arm64:aarch64; do
   tar -xzf "$tarball" -C "$WORK/npm-${machine%%:*}"
   python3 "$ROOT/scripts/elf-check.py" "$WORK/npm-${machine%%:*}/package/todokit.linux-${machine%%:*}-gnu.node" "${machine##*:}" 2.17
 done
-tar -tzf "$OUT/npm/todokit-$version.tgz" | grep -q '\.node$' && fail "the todokit npm package carries an addon itself"
+listing=$(tar -tzf "$OUT/npm/todokit-$version.tgz")
+if grep -q '\.node$' <<<"$listing"; then fail "the todokit npm package carries an addon itself"; fi
 project="$WORK/npm-project"
 mkdir -p "$project"
 echo '{ "name": "dist-test", "private": true, "type": "module" }' > "$project/package.json"

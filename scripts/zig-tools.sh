@@ -6,7 +6,10 @@
 # Python package's build tool, whose `--zig` uses the same Zig). Puts the
 # tools' venv first on PATH.
 ZIG_VERSION=0.17.1
-ZIGBUILD_VERSION=0.24.1
+# The cargo-zigbuild maturin embeds: the same version writes the same
+# compiler wrappers, so the wheel and the addon for a target see the same
+# C compiler and linker and share their compiled dependencies.
+ZIGBUILD_VERSION=0.24.0
 MATURIN_VERSION=1.16.0
 TOOLS="$ROOT/target/dist-tools"
 
