@@ -34,12 +34,22 @@ WORK=$(mktemp -d /tmp/todokit-dist-test.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 fail() { echo "dist-test: $*" >&2; exit 1; }
 
-# The PATH an installing user has here: Python, node and npm, nothing else
-# of this machine's (its compilers live in /usr/bin beside them).
+# The PATH an installing user has here: the system's commands without any
+# compiler, linker or Rust tool, and Python (the interpreter itself, not a
+# shim: pyenv's python3 is a bash script), node and npm.
 SANDBOX="$WORK/bin"
 mkdir -p "$SANDBOX"
-for tool in python3 node npm npx sh; do
-  ln -s "$(readlink -f "$(command -v "$tool")")" "$SANDBOX/$tool"
+for command in /usr/bin/* /bin/*; do
+  name=$(basename "$command")
+  case "$name" in
+    cc | c++ | c89* | c99* | cpp* | gcc* | g++* | clang* | ld | ld.* | as | cargo* | rustc* | rustup* | rustdoc* | zig* | tcc | *-gcc* | *-g++* | *-ld | *-ld.* | *-as | *-cpp*) continue ;;
+  esac
+  [ -e "$SANDBOX/$name" ] || ln -s "$command" "$SANDBOX/$name"
+done
+PYTHON=$(python3 -c 'import os, sys; print(os.path.realpath(sys.executable))')
+ln -sf "$PYTHON" "$SANDBOX/python3"
+for tool in node npm npx; do
+  ln -sf "$(readlink -f "$(command -v "$tool")")" "$SANDBOX/$tool"
 done
 isolated() {
   local path=$1
@@ -47,7 +57,7 @@ isolated() {
   env -i HOME="$WORK/home" PATH="$path" LANG=C.UTF-8 "$@"
 }
 mkdir -p "$WORK/home"
-for forbidden in cargo rustc cc gcc; do
+for forbidden in cargo rustc cc gcc clang ld zig; do
   if isolated "$SANDBOX" sh -c "command -v $forbidden" >/dev/null; then
     fail "$forbidden is reachable from the install checks' PATH"
   fi
@@ -73,7 +83,7 @@ archive() {
     || fail "$name could not make a call"
   if [ "$target" = x86_64-unknown-linux-musl ]; then
     $run ./todokit --store "$store" demo >/dev/null || fail "$name demo"
-    $run /usr/bin/python3 "$ROOT/scripts/mcp-stdio-check.py" "dist-test: $name mcp" \
+    $run "$PYTHON" "$ROOT/scripts/mcp-stdio-check.py" "dist-test: $name mcp" \
       update_plan "$PLAN" -- ./todokit --store "$store" --profile codex mcp
   fi
   cd "$ROOT"
@@ -111,7 +121,7 @@ venv="$WORK/venv"
 isolated "$SANDBOX" python3 -m venv "$venv"
 started=$(date +%s%N)
 isolated "$venv/bin:$SANDBOX" pip install --quiet --disable-pip-version-check --no-index "$wheel"
-echo "dist-test: figure: the x86_64 wheel installed into a fresh venv in $(( ($(date +%s%N) - started) / 1000000 )) ms ($(du -sm "$venv/lib" | cut -f1) MB installed)"
+echo "dist-test: figure: the x86_64 wheel installed into a fresh venv in $(( ($(date +%s%N) - started) / 1000000 )) ms ($(du -sm "$venv"/lib/python3*/site-packages/todokit | cut -f1) MB installed)"
 isolated "$venv/bin:$SANDBOX" python - <<'PY'
 import todokit
 
