@@ -27,6 +27,7 @@ const PLATFORMS = {
   'aarch64-unknown-linux-gnu': { suffix: 'linux-arm64-gnu', os: 'linux', cpu: 'arm64', libc: 'glibc' },
   'x86_64-apple-darwin': { suffix: 'darwin-x64', os: 'darwin', cpu: 'x64' },
   'aarch64-apple-darwin': { suffix: 'darwin-arm64', os: 'darwin', cpu: 'arm64' },
+  'x86_64-pc-windows-msvc': { suffix: 'win32-x64-msvc', os: 'win32', cpu: 'x64' },
 };
 
 const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
