@@ -6,7 +6,7 @@ CARGO ?= cargo
 
 ## Everything CI checks: formatting, lints, every test (snapshots included),
 ## the PostgreSQL store's against a throwaway cluster this target starts.
-test: toolchain packages fmt-check clippy doc unit python-test node-test lean hosts fuzz-check workflows cross-check
+test: toolchain packages fmt-check doc unit python-test node-test lean hosts fuzz-check workflows cross-check
 
 ## What the tests drive for real, installed when missing: tmux (the
 ## pseudo-terminal `todokit watch` is tested in), Debian's chromium and
@@ -38,21 +38,21 @@ node-clients:
 PY_VENV := target/python-venv
 PY := $(PY_VENV)/bin/python
 PY_WHEELS := target/python-wheels
-# The machine's own target, named as napi-rs's CLI names it for the npm
-# addon: both native modules then build into target/<host>/release and
-# share every compiled dependency (todokit_binding's manifest says how
-# their features are kept the same).
-HOST := $(shell rustc -vV | sed -n 's/^host: //p')
 # The packages the tests install are built by their own build commands
 # (the README's), in release but without optimization: the tests check
 # what the package does, which optimization does not change, and an
 # unoptimized build takes a fraction of the time. `make dist` and `make
 # bench` build with the release profile as it is.
 PACKAGE_OPT_LEVEL ?= 0
+# The wheel is built for the machine's own target, named as napi-rs's CLI
+# names it for the npm addon: both native modules then build into
+# target/<host>/release and share every compiled dependency
+# (todokit_binding's manifest says how their features are kept the same).
+HOST_TARGET = $$(rustc -vV | sed -n 's/^host: //p')
 python-package:
 	./scripts/python-venv.sh $(PY_VENV)
 	rm -rf $(PY_WHEELS)
-	CARGO_PROFILE_RELEASE_OPT_LEVEL=$(PACKAGE_OPT_LEVEL) MATURIN_PEP517_ARGS="--target $(HOST)" PIP_CONSTRAINT=$(CURDIR)/crates/todokit_python/constraints.txt $(PY) -m pip wheel --quiet --disable-pip-version-check --no-deps --wheel-dir $(PY_WHEELS) ./crates/todokit_python
+	CARGO_PROFILE_RELEASE_OPT_LEVEL=$(PACKAGE_OPT_LEVEL) MATURIN_PEP517_ARGS="--target $(HOST_TARGET)" PIP_CONSTRAINT=$(CURDIR)/crates/todokit_python/constraints.txt $(PY) -m pip wheel --quiet --disable-pip-version-check --no-deps --wheel-dir $(PY_WHEELS) ./crates/todokit_python
 	$(PY) -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps $(PY_WHEELS)/todokit-*.whl
 
 python-test: python-package
@@ -83,9 +83,8 @@ crates:
 
 ## Every artifact `make dist` built, installed and run where no Rust
 ## toolchain is (scripts/dist-test.sh), and the crates' stated minimum Rust
-## checked (`make msrv`): what a release publishes, proved. The release
-## workflow runs it; CI runs `make test` and `make msrv` (.ci/run says why
-## not this yet).
+## checked (`make msrv`): what a release publishes, proved. CI runs it
+## after `make test` (.ci/run), and so does the release workflow.
 dist-test: msrv dist
 	./scripts/dist-test.sh
 
@@ -126,6 +125,8 @@ toolchain:
 fmt-check:
 	$(CARGO) fmt --all -- --check
 
+## Clippy alone. `make test` and `make check` apply the same lints in the
+## tests' own build instead (scripts/lint-build.sh).
 clippy:
 	$(CARGO) clippy --workspace --all-targets --all-features --locked -- -D warnings
 
@@ -133,8 +134,11 @@ clippy:
 doc:
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps --all-features --locked
 
+## Every test of the workspace, built with clippy's lints as errors (what
+## `make clippy` checks, in the same build: scripts/linted-cargo.sh).
 unit: packages node-clients
-	./scripts/with-postgres.sh $(CARGO) test --workspace --all-features --locked --no-fail-fast
+	./scripts/lint-build.sh
+	./scripts/with-postgres.sh ./scripts/linted-cargo.sh test --workspace --all-features --locked --no-fail-fast
 
 ## A fresh host crate on `todokit` with `default-features = false`: at most
 ## 60 crates, none of the binary's, and a call under a non-tokio executor.

@@ -41,16 +41,18 @@ done
 echo "  the Python and npm packages' own tests: need a venv and node (make python-test, make node-test)"
 
 $CARGO fmt --all -- --check
-$CARGO clippy --workspace --all-targets --all-features --locked -- -D warnings
+# Clippy's lints as the tests' build compiles our crates: one pass over
+# the dependencies, not two (scripts/linted-cargo.sh says how and what
+# differs from `cargo clippy`; `make clippy` runs that).
+./scripts/lint-build.sh
 
 skips=()
 for name in "${!SOME[@]}"; do
   skips+=(--skip "$name")
 done
-# One build for every crate but the two packages (their Rust is exercised
-# through their Python and JavaScript tests, and a test binary of a Python
-# extension does not link everywhere): their libraries, binaries, and every
-# test target not left out above.
+# Every crate's tests not left out above (the two packages have none in
+# Rust: their Python and JavaScript tests exercise them), from the build
+# lint-build.sh made: the same packages, so the same features.
 targets=()
 while read -r package name; do
   [ -n "${WHOLE[$package:$name]+x}" ] || targets+=(--test "$name")
@@ -60,7 +62,6 @@ for package in json.load(sys.stdin)["packages"]:
     for target in package["targets"]:
         if "test" in target["kind"]:
             print(package["name"], target["name"])')
-$CARGO test --workspace --exclude todokit_python --exclude todokit_node --all-features --locked \
-  --lib --bins "${targets[@]}" -- "${skips[@]}"
-$CARGO test --workspace --exclude todokit_python --exclude todokit_node --all-features --locked --doc
+./scripts/linted-cargo.sh test --workspace --all-features --locked --lib --bins "${targets[@]}" -- "${skips[@]}"
+./scripts/linted-cargo.sh test --workspace --all-features --locked --doc
 echo "make check: passed"

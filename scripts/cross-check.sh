@@ -5,7 +5,7 @@
 # find it: aarch64-apple-darwin (macOS on Apple Silicon) and
 # x86_64-pc-windows-gnu (Windows). Build scripts that compile C (ring,
 # under rustls) get Zig as their C compiler through cargo-zigbuild
-# (scripts/zig-tools.sh).
+# (scripts/dist-tools.sh).
 #
 # For Windows two packages are left out, and said so:
 # - todokit_node: napi-rs's build script links a GNU Windows target
@@ -17,8 +17,8 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
-source "$ROOT/scripts/zig-tools.sh"
-zig_tools aarch64-apple-darwin x86_64-pc-windows-gnu
+source "$ROOT/scripts/dist-tools.sh"
+dist_tools aarch64-apple-darwin x86_64-pc-windows-gnu
 # As clippy's run is: a warning fails (a dead-code warning is how a
 # platform's missing caller shows). With --target, these flags reach the
 # target's crates only, not build scripts.

@@ -27,8 +27,9 @@ OUT="$ROOT/target/dist"
 version=$("$ROOT/scripts/version.sh")
 CALL='{"todos":[{"content":"Ship it","status":"in_progress","activeForm":"Shipping it"}]}'
 PLAN='{"plan": [{"step": "Ship it", "status": "in_progress"}]}'
-TOOLS="$ROOT/target/dist-tools"
-AUDITWHEEL_VERSION=6.8.2
+# auditwheel, pinned with the build tools.
+source "$ROOT/scripts/dist-tools.sh"
+dist_tools
 UV_VERSION=$(sed -n 's/^uv==//p' "$ROOT/crates/todokit_python/constraints.txt")
 WORK=$(mktemp -d /tmp/todokit-dist-test.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
@@ -93,17 +94,12 @@ archive x86_64-unknown-linux-musl 'X86-64' 'env -i'
 archive aarch64-unknown-linux-musl 'AArch64' "env -i $(command -v qemu-aarch64)"
 
 # --- The Python wheels and sdist -------------------------------------------
-# auditwheel (PyPI, pinned) reads what a wheel's objects need and names the
-# platform tags that allows.
-if ! "$TOOLS/audit/bin/auditwheel" --version 2>/dev/null | grep -q "$AUDITWHEEL_VERSION"; then
-  rm -rf "$TOOLS/audit"
-  python3 -m venv "$TOOLS/audit"
-  "$TOOLS/audit/bin/pip" install --quiet --disable-pip-version-check "auditwheel==$AUDITWHEEL_VERSION"
-fi
+# auditwheel reads what a wheel's objects need and names the platform tags
+# that allows.
 for machine in x86_64 aarch64; do
   wheel=$(ls "$OUT"/python/todokit-"$version"-cp310-abi3-manylinux*_"$machine".whl 2>/dev/null | head -1)
   [ -n "$wheel" ] || fail "no manylinux $machine wheel in $OUT/python"
-  shown=$("$TOOLS/audit/bin/auditwheel" show "$wheel" 2>&1)
+  shown=$("$TOOLS/venv/bin/auditwheel" show "$wheel" 2>&1)
   grep -q "manylinux_2_17_$machine" <<<"$shown" || fail "auditwheel does not find $wheel within manylinux_2_17_$machine: $shown"
   python3 -c 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); z.extractall(sys.argv[2], [n for n in z.namelist() if n.endswith(".so")])' \
     "$wheel" "$WORK/wheel-$machine"

@@ -16,10 +16,11 @@
 # (so that what they need of the C library is the oldest the tags claim,
 # not this machine's): rustup's standard library for the target, and Zig
 # as the C compiler and linker (ring, under rustls, builds C and
-# assembly), through cargo-zigbuild for the binary and the addon and
-# maturin's `--zig` for the wheels. The tools come from PyPI at pinned
-# versions into target/dist-tools (scripts/zig-tools.sh;
-# docs/dependencies.md says why).
+# assembly), through cargo-zigbuild for the binary and maturin's `--zig`
+# for the wheels; each addon is built in the environment its machine's
+# wheel was (below). The tools come from PyPI at pinned versions into
+# target/dist-tools (scripts/dist-tools.sh; docs/dependencies.md says
+# why).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
@@ -27,49 +28,71 @@ OUT="$ROOT/target/dist"
 MACHINES=(x86_64 aarch64)
 version=$("$ROOT/scripts/version.sh")
 
-source "$ROOT/scripts/zig-tools.sh"
-zig_tools x86_64-unknown-linux-musl aarch64-unknown-linux-musl x86_64-unknown-linux-gnu aarch64-unknown-linux-gnu
+source "$ROOT/scripts/dist-tools.sh"
+dist_tools x86_64-unknown-linux-musl aarch64-unknown-linux-musl x86_64-unknown-linux-gnu aarch64-unknown-linux-gnu
 "$ROOT/scripts/ensure-packages.sh" node=nodejs npm=npm
 mkdir -p "$OUT"
 rm -rf "$OUT/python" "$OUT/npm"
 mkdir -p "$OUT/python" "$OUT/npm"
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
 # Reproducible archives: sorted names, one owner, the commit's time.
 stamp=$(git log -1 --format=%ct 2>/dev/null || echo 0)
 
 for machine in "${MACHINES[@]}"; do
   target="$machine-unknown-linux-musl"
   cargo zigbuild --quiet --release --locked --target "$target" -p todokit_cli --features postgres
-  stage=$(mktemp -d)
   name="todokit-$version-$target"
   mkdir "$stage/$name"
   cp "target/$target/release/todokit" README.md LICENSE-APACHE LICENSE-MIT "$stage/$name/"
   tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$stamp" -C "$stage" -czf "$OUT/$name.tar.gz" "$name"
   (cd "$OUT" && sha256sum "$name.tar.gz" > "$name.tar.gz.sha256")
-  rm -rf "$stage"
+  rm -rf "${stage:?}/$name"
   echo "dist: $OUT/$name.tar.gz ($(du -h "$OUT/$name.tar.gz" | cut -f1))"
 done
 
 # The Python package: a wheel per machine, built against glibc 2.17 and
-# tagged so (maturin checks the tag it claims), and the sdist.
+# tagged so (maturin checks the tag it claims), and the sdist. The
+# environment maturin gives cargo for each is kept (scripts/maturin-cargo)
+# for that machine's addon.
 for machine in "${MACHINES[@]}"; do
-  maturin build --quiet --release --locked --zig --compatibility manylinux2014 \
+  PATH="$ROOT/scripts/maturin-cargo:$PATH" TODOKIT_CARGO_ENV="$stage/cargo-env-$machine" \
+    maturin build --quiet --release --locked --zig --compatibility manylinux2014 \
     --target "$machine-unknown-linux-gnu" --manifest-path crates/todokit_python/Cargo.toml --out "$OUT/python"
+  [ -s "$stage/cargo-env-$machine" ] || { echo "dist: maturin's build environment for $machine was not recorded" >&2; exit 1; }
 done
 maturin sdist --manifest-path crates/todokit_python/Cargo.toml --out "$OUT/python"
 echo "dist: $(cd "$OUT/python" && ls | tr '\n' ' ')"
 
 # The npm package: its build tools from its lock file, an addon per
-# machine (napi-rs's CLI through cargo-zigbuild, glibc 2.17), its typed
-# layer, then the packages packed from a staging folder, so nothing of
-# this is left among the package's sources.
+# machine (napi-rs's CLI, glibc 2.17), its typed layer, then the packages
+# packed from a staging folder, so nothing of this is left among the
+# package's sources.
+#
+# Each addon is built in the environment maturin gave cargo for the same
+# machine's wheel: cargo keeps the target's linker in every compiled
+# unit's fingerprint, and maturin's Zig wrappers live in a folder named
+# after the program that wrote them (maturin), while `napi build
+# --cross-compile` would run cargo-zigbuild, whose wrappers live
+# elsewhere; with two linker paths, the addon compiled all of its
+# dependencies again (about 6 minutes a machine here), with one it
+# compiles only what is its own. The wrappers are the same Zig with the
+# same glibc 2.17 target either way. Left out: the Python interpreter's
+# settings for pyo3, which the addon does not build.
 PKG="$ROOT/crates/todokit_node"
 (cd "$PKG" && npm ci --no-audit --no-fund --loglevel=error)
-stage=$(mktemp -d)
-trap 'rm -rf "$stage"' EXIT
 mkdir "$stage/addons"
 for machine in "${MACHINES[@]}"; do
-  (cd "$PKG" && npx --no-install napi build --platform --release --cross-compile \
-    --target "$machine-unknown-linux-gnu.2.17" --js native.cjs --dts native.d.cts >/dev/null)
+  mapfile -d '' recorded < "$stage/cargo-env-$machine"
+  settings=()
+  for setting in "${recorded[@]}"; do
+    case "$setting" in
+      PATH=* | _=* | PYO3_* | PYTHON_SYS_EXECUTABLE=* | TODOKIT_CARGO_ENV=*) ;;
+      *) settings+=("$setting") ;;
+    esac
+  done
+  (cd "$PKG" && env "${settings[@]}" npx --no-install napi build --platform --release \
+    --target "$machine-unknown-linux-gnu" --js native.cjs --dts native.d.cts >/dev/null)
   mv "$PKG"/todokit.linux-*-gnu.node "$stage/addons/"
 done
 (cd "$PKG" && npx --no-install tsc -p tsconfig.json)

@@ -6,14 +6,16 @@
 //! and `docs/architecture.md` draws the crate graph as it is
 //! ([`crate_graph`]), and every manifest takes one version and one home
 //! from the workspace's ([`manifests`]), and the README's references to
-//! other documents are working links ([`doc_links`]).
-//! Not published.
+//! other documents are working links ([`doc_links`]), and the two
+//! packages' native modules resolve their shared dependencies alike
+//! ([`shared_build`]). Not published.
 
 pub mod crate_graph;
 pub mod dialect_api;
 pub mod doc_links;
 pub mod manifests;
 pub mod module_graph;
+pub mod shared_build;
 pub mod snapshots;
 
 use std::path::PathBuf;

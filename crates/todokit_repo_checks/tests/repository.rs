@@ -5,6 +5,7 @@ use todokit_repo_checks::crate_graph::{from_manifests, from_picture};
 use todokit_repo_checks::dialect_api::past_the_prelude;
 use todokit_repo_checks::manifests::disagreements;
 use todokit_repo_checks::module_graph::{read_crate, through_the_root};
+use todokit_repo_checks::shared_build::{differences, features_by_crate, tree};
 use todokit_repo_checks::snapshots::{StaleHeader, stale_headers};
 use todokit_repo_checks::workspace_root;
 
@@ -108,4 +109,21 @@ fn the_readmes_references_to_other_documents_are_working_links() {
     let readme = std::fs::read_to_string(root.join("README.md")).unwrap_or_else(|e| panic!("{e}"));
     let actual = todokit_repo_checks::doc_links::problems(&readme, &root);
     assert_eq!(actual, Vec::<String>::new());
+}
+
+#[test]
+fn the_python_module_and_the_npm_addon_resolve_their_shared_dependencies_alike() {
+    let root = workspace_root();
+    let read = |package: &str| features_by_crate(&tree(&root, package).unwrap_or_else(|e| panic!("{e}")));
+    let python = read("todokit_python");
+    let node = read("todokit_node");
+    let actual = differences(("todokit_python", &python), ("todokit_node", &node));
+    assert_eq!(
+        actual,
+        Vec::<String>::new(),
+        "each needs the other's features in todokit_binding's manifest, or the second build compiles these again"
+    );
+    // The check must have compared something: the command's whole tree.
+    let shared = python.keys().filter(|p| node.contains_key(*p)).count();
+    assert!(shared > 150, "only {shared} crates in both trees");
 }
