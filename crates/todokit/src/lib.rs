@@ -115,7 +115,7 @@ pub mod infra {
         #[cfg(feature = "postgres")]
         pub use todokit_infra::store::{
             DEFAULT_CONNECT_TIMEOUT, DEFAULT_POOL_SIZE, DEFAULT_STATEMENT_TIMEOUT, LISTEN_HEARTBEAT,
-            MIGRATION_TIMEOUT, NOTIFY_CHANNEL, PostgresStore, SCHEMA_VERSION, tokio_postgres,
+            MIGRATION_TIMEOUT, NOTIFY_CHANNEL, PRUNE_BATCH, PostgresStore, SCHEMA_VERSION, tokio_postgres,
         };
         pub use todokit_infra::store::{
             DEFAULT_READY_CONVERSATIONS, FILE_FORMAT, FOLDER_POLL_INTERVAL, JsonFileStore,

@@ -168,6 +168,53 @@ pub trait ConversationContext: Send + Sync {
         Ok(listed)
     }
 
+    /// Removes `conversation`'s stored list, leaving nothing of it behind;
+    /// with `changed_before`, only when it last changed before that time
+    /// (milliseconds since the Unix epoch), checked as it is removed, so a
+    /// list written meanwhile is kept whole. True when a list was removed,
+    /// false when none was stored (or it changed since). Its watches and
+    /// the store-wide ones are woken; a feed then reads the empty list at
+    /// version 0, as for a conversation never written. The default says
+    /// the store cannot (for hosts' own stores written before this method
+    /// existed).
+    async fn forget(
+        &self,
+        conversation: &str,
+        changed_before: Option<Timestamp>,
+    ) -> Result<bool, StoreError> {
+        let _ = (conversation, changed_before);
+        Err(StoreError::Unsupported {
+            operation: "forget conversations",
+        })
+    }
+
+    /// Every conversation whose id starts with `prefix` and that last
+    /// changed before `changed_before`, removed as
+    /// [`ConversationContext::forget`] removes one (each checked again as it
+    /// goes, so one written meanwhile is kept), or with `dry_run` only
+    /// named; the ids removed (or that would be), in no particular order.
+    /// A conversation whose time the store does not know is kept. The
+    /// default lists them ([`ConversationContext::conversations_under`])
+    /// and forgets each; a store that can remove a batch in one statement
+    /// overrides it.
+    async fn prune(
+        &self,
+        prefix: &str,
+        changed_before: Timestamp,
+        dry_run: bool,
+    ) -> Result<Vec<String>, StoreError> {
+        let mut pruned = Vec::new();
+        for listed in self.conversations_under(prefix).await? {
+            if listed.changed_at.is_none_or(|at| at >= changed_before) {
+                continue;
+            }
+            if dry_run || self.forget(&listed.id, Some(changed_before)).await? {
+                pruned.push(listed.id);
+            }
+        }
+        Ok(pruned)
+    }
+
     /// Calls `wake` whenever `conversation` may have been committed by
     /// another writer (another process, another machine), for as long as
     /// the returned guard lives; `None` when this store cannot tell, and a

@@ -31,10 +31,35 @@ pub fn problem_messages(outcome: &crate::tool::Outcome) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// A store that keeps lists in a map, for the service's own tests (the
-/// real stores live in the infra crate, which depends on this one).
+/// A store that keeps lists in a map, each with the time it last changed
+/// when a test said (`None` for a list the service saved), for the
+/// service's own tests (the real stores live in the infra crate, which
+/// depends on this one).
 #[derive(Default)]
-pub struct MapStore(std::sync::Mutex<std::collections::HashMap<String, todokit_domain::TodoState>>);
+pub struct MapStore(
+    std::sync::Mutex<std::collections::HashMap<String, (todokit_domain::TodoState, Option<u64>)>>,
+);
+
+impl MapStore {
+    fn lists(
+        &self,
+    ) -> std::sync::MutexGuard<'_, std::collections::HashMap<String, (todokit_domain::TodoState, Option<u64>)>>
+    {
+        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Stores `state` for `conversation` as last changed `at`.
+    pub fn put(&self, conversation: &str, state: todokit_domain::TodoState, at: u64) {
+        self.lists().insert(conversation.to_owned(), (state, Some(at)));
+    }
+
+    /// The stored ids, sorted.
+    pub fn ids(&self) -> Vec<String> {
+        let mut ids: Vec<String> = self.lists().keys().cloned().collect();
+        ids.sort();
+        ids
+    }
+}
 
 #[async_trait::async_trait]
 impl crate::context::ConversationContext for MapStore {
@@ -42,8 +67,11 @@ impl crate::context::ConversationContext for MapStore {
         &self,
         conversation: &str,
     ) -> Result<todokit_domain::TodoState, crate::context::StoreError> {
-        let lists = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        Ok(lists.get(conversation).cloned().unwrap_or_default())
+        Ok(self
+            .lists()
+            .get(conversation)
+            .map(|(state, _)| state.clone())
+            .unwrap_or_default())
     }
 
     async fn save(
@@ -52,8 +80,8 @@ impl crate::context::ConversationContext for MapStore {
         expected: u64,
         state: &todokit_domain::TodoState,
     ) -> Result<(), crate::context::StoreError> {
-        let mut lists = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let found = lists.get(conversation).map_or(0, |s| s.version);
+        let mut lists = self.lists();
+        let found = lists.get(conversation).map_or(0, |(s, _)| s.version);
         if found != expected {
             return Err(crate::context::StoreError::Conflict {
                 conversation: conversation.to_owned(),
@@ -61,24 +89,62 @@ impl crate::context::ConversationContext for MapStore {
                 found,
             });
         }
-        lists.insert(conversation.to_owned(), state.clone());
+        lists.insert(conversation.to_owned(), (state.clone(), None));
         Ok(())
     }
 
     fn is_durable(&self) -> bool {
         false
     }
+
+    async fn conversations(
+        &self,
+    ) -> Result<Vec<crate::context::StoredConversation>, crate::context::StoreError> {
+        Ok(self
+            .lists()
+            .iter()
+            .map(|(id, (state, at))| crate::context::StoredConversation {
+                id: id.clone(),
+                changed_at: *at,
+                summary: Ok(state.summary()),
+            })
+            .collect())
+    }
+
+    async fn forget(
+        &self,
+        conversation: &str,
+        changed_before: Option<u64>,
+    ) -> Result<bool, crate::context::StoreError> {
+        let mut lists = self.lists();
+        let idle = |at: &Option<u64>| changed_before.is_none_or(|before| at.is_some_and(|at| at < before));
+        match lists.get(conversation) {
+            Some((_, at)) if idle(at) => Ok(lists.remove(conversation).is_some()),
+            _ => Ok(false),
+        }
+    }
 }
 
-/// A service for a profile with no tools over a [`MapStore`]: for tests of
-/// the service's own machinery, which this crate tests without a dialect.
-pub fn bare_service() -> crate::service::TodoWriteService {
+/// A service for a profile with no tools over `store`, on `clock`.
+pub fn service_over(
+    store: std::sync::Arc<dyn crate::context::ConversationContext>,
+    clock: std::sync::Arc<crate::clock::ManualClock>,
+) -> crate::service::TodoWriteService {
     crate::service::TodoWriteService::new(
         crate::profile::Profile::new(
             "bare",
             "a profile with no tools",
             todokit_domain::ListRules::default(),
         ),
+        store,
+        clock,
+    )
+}
+
+/// A service for a profile with no tools over a [`MapStore`]: for tests of
+/// the service's own machinery, which this crate tests without a dialect.
+pub fn bare_service() -> crate::service::TodoWriteService {
+    service_over(
         std::sync::Arc::new(MapStore::default()),
         std::sync::Arc::new(crate::clock::ManualClock::new(0)),
     )

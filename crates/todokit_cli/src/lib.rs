@@ -124,6 +124,30 @@ enum Command {
         #[arg(long, value_enum, default_value = "text")]
         format: ListFormat,
     },
+    /// Remove conversations for good: each one's list and what the agent loop kept beside it
+    Forget {
+        /// The conversations
+        #[arg(required = true, value_name = "ID")]
+        ids: Vec<String>,
+        /// `text`: one line each; `json`: an array of `{id, forgotten}`
+        #[arg(long, value_enum, default_value = "text")]
+        format: ListFormat,
+    },
+    /// Forget every conversation left unchanged for a while (and print their ids)
+    Prune {
+        /// How long unchanged: numbers with units s, m, h, d, w (30d, 1d12h)
+        #[arg(long, value_name = "DURATION", value_parser = commands::conversations::lifecycle::parse_duration)]
+        idle: std::time::Duration,
+        /// Only this tenant's conversations (`NAMESPACE/...`)
+        #[arg(long, value_name = "NAMESPACE")]
+        namespace: Option<String>,
+        /// Print what would be forgotten; forget nothing
+        #[arg(long)]
+        dry_run: bool,
+        /// `text`: one id a line and a count; `json`: `{dry_run, conversations}`
+        #[arg(long, value_enum, default_value = "text")]
+        format: ListFormat,
+    },
     /// Replay a scripted agent session (claude-code's TodoWrite), showing the list as it changes
     Demo {
         /// Pause between steps [default: 700 on a terminal, 0 otherwise]
@@ -208,6 +232,9 @@ enum Command {
         /// The most connections this process holds at once; past it, a new one waits until one closes
         #[arg(long = "max-connections", value_name = "N", default_value_t = serve::MAX_CONNECTIONS as u32, value_parser = clap::value_parser!(u32).range(1..))]
         max_connections: u32,
+        /// Forget conversations unchanged for this long (30d, 12h; s, m, h, d, w), sweeping the whole store from start-up on [default: keep them]
+        #[arg(long, value_name = "DURATION", value_parser = commands::conversations::lifecycle::parse_duration)]
+        retain: Option<std::time::Duration>,
     },
 }
 
@@ -340,6 +367,23 @@ async fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Check => commands::check::run(&ctx).await,
         Command::Profiles { format } => commands::profiles::run(format),
         Command::Conversations { format } => commands::conversations::run(&ctx, format).await,
+        Command::Forget { ids, format } => {
+            commands::conversations::lifecycle::forget(&ctx, &ids, format).await
+        }
+        Command::Prune {
+            idle,
+            namespace,
+            dry_run,
+            format,
+        } => {
+            let asked = commands::conversations::lifecycle::Prune {
+                idle,
+                namespace: namespace.as_deref(),
+                dry_run,
+                format,
+            };
+            commands::conversations::lifecycle::prune(&ctx, asked).await
+        }
         Command::Demo { delay_ms } => commands::demo::run(&ctx, delay_ms).await,
         Command::Export { file } => commands::edit::export(&ctx, file.as_deref()).await,
         Command::Import { file } => commands::edit::import(&ctx, &file).await,
@@ -361,6 +405,7 @@ async fn dispatch(cli: Cli) -> Result<ExitCode> {
             max_sessions_per_token,
             max_streams_per_token,
             max_connections,
+            retain,
         } => {
             let options = serve::Options {
                 bind,
@@ -373,6 +418,7 @@ async fn dispatch(cli: Cli) -> Result<ExitCode> {
                 max_sessions_per_token: Some(max_sessions_per_token as usize),
                 max_streams_per_token: Some(max_streams_per_token as usize),
                 max_connections: Some(max_connections as usize),
+                retain,
             };
             commands::serve::run(&ctx, options).await
         }

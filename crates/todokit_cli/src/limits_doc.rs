@@ -122,6 +122,11 @@ fn rows() -> Vec<(&'static str, String, &'static str)> {
             "`todokit_mcp::http::MAX_NAMESPACE_BYTES`",
         ),
         (
+            "`todokit serve --retain`: seconds between two sweeps",
+            todokit_mcp::http::RETAIN_SWEEP_MAX.as_secs().to_string(),
+            "`todokit_mcp::http::RETAIN_SWEEP_MAX`",
+        ),
+        (
             "`todokit serve`: seconds a stop waits for the tool calls in flight",
             todokit_mcp::http::DRAIN_LIMIT.as_secs().to_string(),
             "`todokit_mcp::http::DRAIN_LIMIT`",

@@ -7,6 +7,8 @@ use std::process::{Command, Output, Stdio};
 use pretty_assertions::assert_eq;
 use serde_json::Value;
 
+mod cli_support;
+
 fn todokit(store: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_todokit"))
         .arg("--store")
@@ -121,4 +123,211 @@ fn reading_a_conversation_the_store_lacks_names_the_closest_ones_on_stderr() {
         String::new(),
     );
     assert_eq!(actual, expected);
+}
+
+/// Lines of standard output and standard error, and whether it exited 0.
+fn said(out: &Output) -> (bool, String, String) {
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `forget` and `prune` on the store `store` names (a folder or a
+/// database), on conversations under the namespaces `a` and `b`; `age`
+/// makes a stored conversation look unchanged for two days. What each
+/// command said, then the ids left under `a/` and `b/`.
+fn forget_and_prune(
+    store: &Path,
+    a: &str,
+    b: &str,
+    age: &dyn Fn(&str),
+    save_record: &dyn Fn(&str),
+) -> (Vec<(bool, String, String)>, Vec<String>) {
+    let todo = r#"[{"content":"a","status":"pending","activeForm":"A"}]"#;
+    for id in ["old", "kept", "gone"] {
+        write(store, &format!("{a}/{id}"), todo);
+    }
+    write(store, &format!("{b}/old"), todo);
+    save_record(&format!("{a}/old"));
+    for id in [format!("{a}/old"), format!("{b}/old")] {
+        age(&id);
+    }
+    let (a_ns, b_ns) = (a.to_owned(), b.to_owned());
+    let runs: Vec<Vec<String>> = vec![
+        vec!["forget".into(), format!("{a}/gone"), format!("{a}/never")],
+        vec![
+            "forget".into(),
+            "--format".into(),
+            "json".into(),
+            format!("{a}/gone"),
+        ],
+        vec![
+            "prune".into(),
+            "--idle".into(),
+            "1d".into(),
+            "--namespace".into(),
+            a_ns.clone(),
+            "--dry-run".into(),
+            "--format".into(),
+            "json".into(),
+        ],
+        vec![
+            "prune".into(),
+            "--idle".into(),
+            "1d".into(),
+            "--namespace".into(),
+            a_ns,
+        ],
+        vec![
+            "prune".into(),
+            "--idle".into(),
+            "36h".into(),
+            "--namespace".into(),
+            b_ns,
+        ],
+        vec!["prune".into(), "--idle".into(), "0d".into()],
+        vec![
+            "prune".into(),
+            "--idle".into(),
+            "1d".into(),
+            "--namespace".into(),
+            "a/b".into(),
+        ],
+        vec!["forget".into()],
+    ];
+    let said: Vec<(bool, String, String)> = runs
+        .iter()
+        .map(|args| {
+            said(&todokit(
+                store,
+                &args.iter().map(String::as_str).collect::<Vec<_>>(),
+            ))
+        })
+        .collect();
+    let listed: Value =
+        serde_json::from_slice(&todokit(store, &["conversations", "--format", "json"]).stdout).expect("JSON");
+    let mut left: Vec<String> = listed
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["id"].as_str().map(str::to_owned))
+        .filter(|id| id.starts_with(&format!("{a}/")) || id.starts_with(&format!("{b}/")))
+        .collect();
+    left.sort();
+    (said, left)
+}
+
+/// What [`forget_and_prune`] must see, for namespaces `a` and `b`.
+fn forgotten_and_pruned(a: &str, b: &str) -> (Vec<(bool, String, String)>, Vec<String>) {
+    let refused = |stderr: &str| (false, String::new(), stderr.to_owned());
+    (
+        vec![
+            (
+                true,
+                format!("forgot {a}/gone\n{a}/never: nothing was stored\n"),
+                String::new(),
+            ),
+            (
+                true,
+                format!("[\n  {{\n    \"id\": \"{a}/gone\",\n    \"forgotten\": false\n  }}\n]\n"),
+                String::new(),
+            ),
+            (
+                true,
+                format!("{{\n  \"dry_run\": true,\n  \"conversations\": [\n    \"{a}/old\"\n  ]\n}}\n"),
+                String::new(),
+            ),
+            (true, format!("{a}/old\nforgot 1 conversation\n"), String::new()),
+            (true, format!("{b}/old\nforgot 1 conversation\n"), String::new()),
+            refused(
+                "error: invalid value '0d' for '--idle <DURATION>': \"0d\": a duration must be more than zero (30d, 12h, ...)\n\nFor more information, try '--help'.\n",
+            ),
+            refused(
+                "todokit: --namespace \"a/b\": a namespace is a tenant's name, not empty and without '/'\n",
+            ),
+            refused(
+                "error: the following required arguments were not provided:\n  <ID>...\n\nUsage: todokit forget <ID>...\n\nFor more information, try '--help'.\n",
+            ),
+        ],
+        vec![format!("{a}/kept")],
+    )
+}
+
+/// Sets the modification time of `path` two days back.
+fn two_days_back(path: &Path) {
+    let file = std::fs::File::options()
+        .write(true)
+        .open(path)
+        .expect("the file is there");
+    let then = std::time::SystemTime::now() - std::time::Duration::from_secs(2 * 86_400);
+    file.set_modified(then).expect("time set");
+}
+
+#[test]
+fn forget_and_prune_remove_conversations_whole_from_a_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store");
+    let files = todokit::JsonFileStore::new(&store);
+    let age = |id: &str| two_days_back(&files.path_for(id));
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .expect("a runtime");
+    let save_record = |id: &str| {
+        use todokit::ConversationContext;
+        let record = todokit::turn_key(id);
+        runtime
+            .block_on(files.save(&record, 0, &todokit::TodoState::new().version(1u64)))
+            .expect("saved");
+        two_days_back(&files.path_for(&record));
+    };
+    let actual = forget_and_prune(&store, "acme", "initech", &age, &save_record);
+    let mut names: Vec<String> = std::fs::read_dir(&store)
+        .expect("the folder")
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| !name.starts_with('.'))
+        .collect();
+    names.sort();
+    let kept = files.path_for("acme/kept");
+    let kept = kept.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+    assert_eq!(actual, forgotten_and_pruned("acme", "initech"));
+    assert_eq!(names, vec![format!("{kept}.json"), format!("{kept}.lock")]);
+}
+
+#[cfg(feature = "postgres")]
+#[test]
+fn forget_and_prune_remove_conversations_whole_from_a_database() {
+    let url = std::env::var("TODOKIT_TEST_POSTGRES_URL").expect("make test sets TODOKIT_TEST_POSTGRES_URL");
+    // Namespaces of this run's own: the database outlives it.
+    let (a, b) = (
+        format!("forget{}a", std::process::id()),
+        format!("forget{}b", std::process::id()),
+    );
+    let age = |id: &str| {
+        let sql = format!(
+            "UPDATE todokit_conversations SET updated_at = now() - interval '2 days' WHERE conversation = '{id}'"
+        );
+        assert!(cli_support::psql(&url, &sql), "aged");
+    };
+    let save_record = |id: &str| {
+        let record = todokit::turn_key(id).replace('\u{1}', "' || chr(1) || '");
+        let sql = format!(
+            "INSERT INTO todokit_conversations (conversation, version, state, updated_at) \
+             VALUES ('{record}', 1, '{{}}'::jsonb, now() - interval '2 days')"
+        );
+        assert!(cli_support::psql(&url, &sql), "a turn record made");
+    };
+    let actual = forget_and_prune(Path::new(&url), &a, &b, &age, &save_record);
+    let rows = format!(
+        "SELECT count(*) = 1 FROM todokit_conversations WHERE conversation LIKE '{a}/%' OR conversation LIKE '{b}/%' \
+         HAVING bool_and(conversation = '{a}/kept')"
+    );
+    let only_kept = cli_support::psql(
+        &url,
+        &format!("DO $$ BEGIN IF NOT ({rows}) THEN RAISE 'rows left'; END IF; END $$"),
+    );
+    assert_eq!(actual, forgotten_and_pruned(&a, &b));
+    assert!(only_kept, "nothing but {a}/kept is left in the table");
 }

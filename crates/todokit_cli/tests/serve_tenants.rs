@@ -440,3 +440,144 @@ fn each_person_signs_in_with_their_own_token_until_it_is_revoked() {
     );
     assert_eq!(actual, expected);
 }
+
+/// The ids the operator's listing shows under `a/` and `b/`, sorted.
+fn under(server: &Server, a: &str, b: &str) -> Vec<String> {
+    ids(&get(server, "/api/conversations?limit=500", OPERATOR))
+        .into_iter()
+        .filter(|id| id.starts_with(&format!("{a}/")) || id.starts_with(&format!("{b}/")))
+        .collect()
+}
+
+/// `DELETE /api/conversations/<id>` and `serve --retain` on the store
+/// `store` names, with tenants `a` and `b` (namespaces of the test's own);
+/// `age` makes a stored conversation look unchanged for two days. What
+/// each step saw.
+fn forgetting_over_http(store: &std::path::Path, a: &str, b: &str, age: &dyn Fn(&str)) -> Vec<Value> {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let tokens = dir.path().join("tokens");
+    std::fs::write(&tokens, format!("t-a {a}\nt-b {b}\n")).expect("token file");
+    let todos = json!([todo("A task", "pending")]);
+    for id in [
+        format!("{a}/plan"),
+        format!("{a}/spare"),
+        format!("{a}/old"),
+        format!("{b}/plan"),
+    ] {
+        write_todos(store, &id, &todos);
+    }
+    age(&format!("{a}/old"));
+    let server = Server::start(
+        store,
+        &[
+            "--token",
+            "t-operator",
+            "--token-file",
+            tokens.to_str().unwrap_or_default(),
+            "--retain",
+            "1d",
+        ],
+    );
+    let mut seen = Vec::new();
+    // The sweep at start-up forgot the old one.
+    let swept = poll_until(|| under(&server, a, b), |ids| ids.len() == 3);
+    seen.push(json!(swept));
+    let (tenant_a, tenant_b) = ("Bearer t-a", "Bearer t-b");
+    let delete = |path: &str, auth: &str, csrf: bool| {
+        let mut headers = vec![("Authorization", auth)];
+        if csrf {
+            headers.push(("X-Todokit-Csrf", "1"));
+        }
+        let reply = request(&server.address, "DELETE", path, &headers, None);
+        json!([reply.status, reply.json()])
+    };
+    let mut follower = Events::open_with(
+        &server.address,
+        "/api/conversations/plan/events",
+        &[("Authorization", tenant_a)],
+    );
+    let before: Value =
+        serde_json::from_str(&follower.next("list", Duration::from_secs(10)).unwrap_or_default())
+            .unwrap_or_default();
+    seen.push(before["version"].clone());
+    // An MCP client of the tenant's follows it too (the official SDK).
+    let mut mcp = connect(&server, tenant_a, "modern");
+    let uri = "todokit://conversations/plan";
+    ask(&mut mcp, json!({"do": "follow", "uris": [uri]}), "following");
+    seen.push(delete("/api/conversations/plan", tenant_a, false));
+    seen.push(delete("/api/conversations/plan", tenant_a, true));
+    let after: Value =
+        serde_json::from_str(&follower.next("list", Duration::from_secs(10)).unwrap_or_default())
+            .unwrap_or_default();
+    seen.push(json!([after["version"].clone(), contents(&after)]));
+    seen.push(mcp.next_where("the update", |m| m.get("updated").is_some()));
+    // Reading it now is reading a conversation never written.
+    mcp.send(json!({"do": "read", "uri": uri}));
+    seen.push(mcp.next_where("the read", |m| {
+        m.get("read").is_some() || m.get("failed").is_some()
+    }));
+    seen.push(delete("/api/conversations/plan", tenant_a, true));
+    // A tenant names nothing outside its namespace: this is `a/b/plan`.
+    seen.push(delete(&format!("/api/conversations/{b}%2Fplan"), tenant_a, true));
+    seen.push(json!(under(&server, a, b)));
+    seen.push(delete("/api/conversations/plan", tenant_b, true));
+    seen.push(delete(&format!("/api/conversations/{a}%2Fspare"), OPERATOR, true));
+    seen.push(json!(under(&server, a, b)));
+    seen
+}
+
+/// What [`forgetting_over_http`] must see, for tenants `a` and `b`: a
+/// delete without the board's cross-site guard is refused (403, a text
+/// body), and one of a conversation not stored is a 404.
+fn forgotten_over_http(a: &str, b: &str) -> Vec<Value> {
+    vec![
+        json!([format!("{a}/plan"), format!("{a}/spare"), format!("{b}/plan")]),
+        json!(1),
+        json!([403, Value::Null]),
+        json!([204, Value::Null]),
+        json!([0, []]),
+        json!({"updated": "todokit://conversations/plan"}),
+        json!({"failed": "Conversation \"plan\" has no list in this store yet", "code": -32602}),
+        json!([404, {"error": "no conversation \"plan\" is stored"}]),
+        json!([404, {"error": format!("no conversation \"{b}/plan\" is stored")}]),
+        json!([format!("{a}/spare"), format!("{b}/plan")]),
+        json!([204, Value::Null]),
+        json!([204, Value::Null]),
+        json!([]),
+    ]
+}
+
+#[test]
+fn tenants_and_the_operator_forget_conversations_and_retain_sweeps_a_folder() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("store");
+    let files = todokit::JsonFileStore::new(&store);
+    let age = |id: &str| {
+        let file = std::fs::File::options()
+            .write(true)
+            .open(files.path_for(id))
+            .expect("the file is there");
+        let then = std::time::SystemTime::now() - Duration::from_secs(2 * 86_400);
+        file.set_modified(then).expect("time set");
+    };
+    let actual = forgetting_over_http(&store, "acme", "initech", &age);
+    assert_eq!(actual, forgotten_over_http("acme", "initech"));
+}
+
+#[cfg(feature = "postgres")]
+#[test]
+fn tenants_and_the_operator_forget_conversations_and_retain_sweeps_a_database() {
+    let url = std::env::var("TODOKIT_TEST_POSTGRES_URL").expect("make test sets TODOKIT_TEST_POSTGRES_URL");
+    let (a, b) = (
+        format!("http{}a", std::process::id()),
+        format!("http{}b", std::process::id()),
+    );
+    let age = |id: &str| {
+        let sql = format!(
+            "UPDATE todokit_conversations SET updated_at = now() - interval '2 days' WHERE conversation = '{id}'"
+        );
+        assert!(cli_support::psql(&url, &sql), "aged");
+    };
+    let actual = forgetting_over_http(std::path::Path::new(&url), &a, &b, &age);
+    assert_eq!(actual, forgotten_over_http(&a, &b));
+}

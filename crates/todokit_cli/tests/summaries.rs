@@ -13,6 +13,10 @@ use std::time::{Duration, Instant};
 use pretty_assertions::assert_eq;
 use todokit::{ConversationContext, JsonFileStore, ListSummary};
 
+mod cli_support;
+#[cfg(feature = "postgres")]
+use cli_support::psql;
+
 /// Conversations written, two writers each.
 const CONVERSATIONS: [&str; 3] = ["alpha", "beta", "gamma"];
 /// Rounds of writing, each ended by killing every writer at once.
@@ -270,22 +274,4 @@ async fn the_databases_listing_is_right_after_killed_writers_and_hand_edits() {
         (ROUNDS, true, true, true, true, true, true),
         "{after_sql:?} vs {truth_sql:?}"
     );
-}
-
-/// Runs `sql` with the server's own `psql` (the one `make test` started).
-#[cfg(feature = "postgres")]
-fn psql(url: &str, sql: &str) -> bool {
-    let bin = std::fs::read_dir("/usr/lib/postgresql")
-        .expect("PostgreSQL is installed")
-        .filter_map(Result::ok)
-        .map(|e| e.path().join("bin/psql"))
-        .filter(|p| p.exists())
-        .max()
-        .expect("psql is installed");
-    Command::new(bin)
-        .args([url, "-v", "ON_ERROR_STOP=1", "-c", sql])
-        .output()
-        .expect("psql runs")
-        .status
-        .success()
 }

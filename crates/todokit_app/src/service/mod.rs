@@ -12,6 +12,7 @@ mod commit;
 mod conversations;
 mod edit_request;
 mod error;
+mod lifecycle;
 mod lists;
 mod restore;
 mod rounds;

@@ -130,3 +130,20 @@ pub fn tiny_value_floods() -> [String; 3] {
 pub fn memory_bound_kib(largest: usize) -> u64 {
     ((8 * largest) as u64 / 1024).max(64 * 1024)
 }
+
+/// Runs `sql` with the server's own `psql` (the one `make test` started).
+pub fn psql(url: &str, sql: &str) -> bool {
+    let bin = std::fs::read_dir("/usr/lib/postgresql")
+        .expect("PostgreSQL is installed")
+        .filter_map(Result::ok)
+        .map(|e| e.path().join("bin/psql"))
+        .filter(|p| p.exists())
+        .max()
+        .expect("psql is installed");
+    Command::new(bin)
+        .args([url, "-v", "ON_ERROR_STOP=1", "-c", sql])
+        .output()
+        .expect("psql runs")
+        .status
+        .success()
+}

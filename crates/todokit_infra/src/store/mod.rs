@@ -15,8 +15,8 @@ pub use memory::{DEFAULT_READY_CONVERSATIONS, MemoryStore};
 pub use namespaced::{NAMESPACE_SEPARATOR, NamespacedStore, Veil};
 #[cfg(feature = "postgres")]
 pub use postgres::{
-    DEFAULT_CONNECT_TIMEOUT, DEFAULT_POOL_SIZE, DEFAULT_STATEMENT_TIMEOUT, PostgresStore, SCHEMA_VERSION,
-    tokio_postgres,
+    DEFAULT_CONNECT_TIMEOUT, DEFAULT_POOL_SIZE, DEFAULT_STATEMENT_TIMEOUT, PRUNE_BATCH, PostgresStore,
+    SCHEMA_VERSION, tokio_postgres,
 };
 #[cfg(feature = "postgres")]
 pub use postgres::{LISTEN_HEARTBEAT, MIGRATION_TIMEOUT, NOTIFY_CHANNEL};

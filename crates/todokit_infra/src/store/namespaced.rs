@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use todokit_app::{ConversationContext, StoreError, StoredConversation, Wake, WatchGuard};
-use todokit_domain::TodoState;
+use todokit_domain::{Timestamp, TodoState};
 
 /// The character between a namespace and a conversation id.
 pub const NAMESPACE_SEPARATOR: char = '/';
@@ -201,6 +201,36 @@ impl ConversationContext for NamespacedStore {
             .collect())
     }
 
+    async fn forget(
+        &self,
+        conversation: &str,
+        changed_before: Option<Timestamp>,
+    ) -> Result<bool, StoreError> {
+        self.inner
+            .forget(&self.stored_id(conversation), changed_before)
+            .await
+            .map_err(|e| self.local_error(e))
+    }
+
+    /// Prunes under `NAMESPACE/prefix` only: a tenant names nothing of
+    /// another namespace, whatever its prefix.
+    async fn prune(
+        &self,
+        prefix: &str,
+        changed_before: Timestamp,
+        dry_run: bool,
+    ) -> Result<Vec<String>, StoreError> {
+        let pruned = self
+            .inner
+            .prune(&self.stored_id(prefix), changed_before, dry_run)
+            .await
+            .map_err(|e| self.local_error(e))?;
+        Ok(pruned
+            .iter()
+            .filter_map(|id| self.local(id).map(str::to_owned))
+            .collect())
+    }
+
     fn watch(&self, conversation: &str, wake: Wake) -> Option<WatchGuard> {
         self.inner.watch(&self.stored_id(conversation), wake)
     }
@@ -345,6 +375,34 @@ mod tests {
                 .to_owned()),
             false,
             true,
+        );
+        assert_eq!(actual, expected);
+    }
+
+    #[tokio::test]
+    async fn a_tenant_forgets_and_prunes_only_its_own_conversations() {
+        let shared: Arc<dyn ConversationContext> = Arc::new(MemoryStore::new());
+        let acme = NamespacedStore::new(Arc::clone(&shared), "acme");
+        let initech = NamespacedStore::new(Arc::clone(&shared), "initech");
+        for store in [&acme, &initech] {
+            store.save("plan", 0, &one_todo("x")).await.expect("saved");
+        }
+        shared.save("acme-plan", 0, &one_todo("x")).await.expect("saved");
+        let later = crate::clock::now_millis() + 1;
+        let climbed = (
+            acme.forget("../initech/plan", None).await.ok(),
+            acme.forget("/initech/plan", None).await.ok(),
+        );
+        let pruned = acme.prune("", later, false).await.ok();
+        let actual = (
+            climbed,
+            pruned,
+            listed_ids(shared.conversations().await.expect("listed")),
+        );
+        let expected = (
+            (Some(false), Some(false)),
+            Some(vec!["plan".to_owned()]),
+            vec!["acme-plan".to_owned(), "initech/plan".to_owned()],
         );
         assert_eq!(actual, expected);
     }

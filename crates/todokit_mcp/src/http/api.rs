@@ -65,6 +65,29 @@ pub async fn conversation(Extension(scope): Extension<Scope>, Path(id): Path<Str
     Json(view(&scope, &id).await).into_response()
 }
 
+/// `DELETE /api/conversations/{id}`: forgets the conversation, its list
+/// and its turn record (a tenant's id is in its own namespace, like every
+/// id it gives): 204, or 404 when nothing was stored. Allowed to whoever
+/// may edit, with the same guard against cross-site requests.
+pub async fn forget(
+    Extension(scope): Extension<Scope>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    if let Some(refused) = refuse_edit(&scope, &headers) {
+        return refused;
+    }
+    match scope.service.forget(&id).await {
+        Ok(true) => StatusCode::NO_CONTENT.into_response(),
+        Ok(false) => (
+            StatusCode::NOT_FOUND,
+            Json(json!({"error": format!("no conversation {:?} is stored", todokit::domain::clip(&id))})),
+        )
+            .into_response(),
+        Err(error) => failure(&error.to_string()),
+    }
+}
+
 /// One list as the page draws it: the profile that wrote it (and what
 /// that agent shows), the list settled under that profile, and whether the
 /// page may offer edits.

@@ -24,6 +24,7 @@ mod message;
 mod overview;
 mod owners;
 mod remote;
+mod retention;
 #[cfg(feature = "postgres")]
 mod session_table;
 #[cfg(feature = "postgres")]
@@ -58,6 +59,7 @@ use tenancy::Tenancy;
 pub use body::{BODY_DEADLINE, LINGER_BYTES};
 pub use message::MAX_INITIALIZE_PARAMS_BYTES;
 pub use remote::{MAX_SESSIONS, MAX_SESSIONS_PER_TOKEN};
+pub use retention::{RETAIN_SWEEP_DIVISOR, RETAIN_SWEEP_MAX, RETAIN_SWEEP_MIN, sweep_interval};
 #[cfg(feature = "postgres")]
 pub use session_table::{SESSION_TOUCH_INTERVAL, SessionTable};
 #[cfg(feature = "postgres")]
@@ -104,6 +106,9 @@ pub struct Options {
     /// How many connections the process holds (`--max-connections`;
     /// [`MAX_CONNECTIONS`] when `None`).
     pub max_connections: Option<usize>,
+    /// Conversations unchanged for this long are forgotten (`--retain`;
+    /// kept for ever when `None`); see [`sweep_interval`].
+    pub retain: Option<std::time::Duration>,
 }
 
 /// Serves the board and the MCP endpoint for `service`'s store until
@@ -155,6 +160,9 @@ pub async fn run(service: TodoWriteService, options: Options) -> Result<(), Serv
     say(&format!(
         "todokit serve: MCP over Streamable HTTP at http://{local}/mcp (and /mcp/PROFILE)"
     ));
+    let sweeping = options
+        .retain
+        .map(|retain| tokio::spawn(retention::sweep(service.clone(), retain)));
     let tenancy = Arc::new(Tenancy::new(service));
     // Each overview (one per namespace) starts with the first stream or
     // page that needs it: a server that only answers MCP calls does not
@@ -204,6 +212,9 @@ pub async fn run(service: TodoWriteService, options: Options) -> Result<(), Serv
     };
     let served = listen::serve(listener, app, signals, max_connections, drain).await;
     reloads.abort();
+    if let Some(sweeping) = sweeping {
+        sweeping.abort();
+    }
     served
 }
 
@@ -284,7 +295,10 @@ fn router(board: Board, hosts: Hosts, shares: Arc<shares::BodyShares>) -> Router
         .route("/assets/board.js", get(script))
         .route("/assets/board.css", get(style))
         .route("/api/conversations", get(api::conversations))
-        .route("/api/conversations/{id}", get(api::conversation))
+        .route(
+            "/api/conversations/{id}",
+            get(api::conversation).delete(api::forget),
+        )
         .route("/api/conversations/{id}/events", get(events::conversation))
         .route("/api/conversations/{id}/edits", post(api::edit))
         .route("/api/events", get(events::overview))

@@ -5,6 +5,7 @@ use crate::exit::ExitCode;
 use anyhow::Result;
 use clap::ValueEnum;
 
+pub mod lifecycle;
 pub mod listing;
 
 use super::Context;

@@ -23,6 +23,8 @@
 //!   when), at most every [`SWEEP_EVERY_SAVES`]th write of one store.
 
 mod last_file;
+mod lifecycle;
+mod locks;
 mod names;
 mod poller;
 #[cfg(test)]
@@ -58,7 +60,7 @@ use serde_json::{Map, Value};
 use stamp::Stamp;
 use summaries::SummaryCache;
 use todokit_app::{ConversationContext, StoreError, StoredConversation, Wake, WatchGuard};
-use todokit_domain::TodoState;
+use todokit_domain::{Timestamp, TodoState};
 pub use work::MAX_FILE_WORKERS;
 use work::blocking;
 
@@ -358,18 +360,8 @@ impl JsonFileStore {
         shared: Option<&Arc<TodoState>>,
     ) -> Result<(), StoreError> {
         let lock_path = self.lock_path(conversation);
-        let lock = match safe_fs::open_lock(&lock_path) {
-            Ok(lock) => lock,
-            // The folder is made on the first write only: one failing
-            // `mkdir` per save would cost every later write a syscall.
-            Err(StoreError::Io { error, .. }) if error.kind() == io::ErrorKind::NotFound => {
-                fs::create_dir_all(&self.root).map_err(|e| safe_fs::io_error("create", &self.root, e))?;
-                safe_fs::open_lock(&lock_path)?
-            }
-            Err(other) => return Err(other),
-        };
-        lock.lock()
-            .map_err(|e| safe_fs::io_error("lock", &lock_path, e))?;
+        // Made when missing, so a lock always comes.
+        let lock = locks::lock(&self.root, &lock_path, true)?;
         // The lock is released when `lock` is dropped, on every path out.
         let path = self.path_for(conversation);
         let (found, foreign) = match self.read_bytes(conversation, &path)? {
@@ -488,6 +480,37 @@ impl ConversationContext for JsonFileStore {
         }
         let store = self.clone();
         blocking(&self.workers, move || store.list_blocking()).await
+    }
+
+    async fn forget(
+        &self,
+        conversation: &str,
+        changed_before: Option<Timestamp>,
+    ) -> Result<bool, StoreError> {
+        if self.on_calling_thread {
+            return self.forget_blocking(conversation, changed_before);
+        }
+        let (store, conversation) = (self.clone(), conversation.to_owned());
+        blocking(&self.workers, move || {
+            store.forget_blocking(&conversation, changed_before)
+        })
+        .await
+    }
+
+    async fn prune(
+        &self,
+        prefix: &str,
+        changed_before: Timestamp,
+        dry_run: bool,
+    ) -> Result<Vec<String>, StoreError> {
+        if self.on_calling_thread {
+            return self.prune_blocking(prefix, changed_before, dry_run);
+        }
+        let (store, prefix) = (self.clone(), prefix.to_owned());
+        blocking(&self.workers, move || {
+            store.prune_blocking(&prefix, changed_before, dry_run)
+        })
+        .await
     }
 
     /// Woken by the store's folder watch (see [`FOLDER_POLL_INTERVAL`]).

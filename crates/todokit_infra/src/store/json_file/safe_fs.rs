@@ -219,7 +219,7 @@ pub(super) fn sweep_temporaries(dir: &Path, prefix: &str) {
 
 /// Makes a rename inside `dir` durable. Only Unix can open a folder for
 /// this; elsewhere the rename is as durable as the platform makes it.
-fn sync_dir(dir: &Path) -> Result<(), StoreError> {
+pub(super) fn sync_dir(dir: &Path) -> Result<(), StoreError> {
     #[cfg(unix)]
     {
         File::open(dir)

@@ -39,6 +39,14 @@ impl SummaryCache {
             .map(|cached| (cached.id.clone(), cached.summary.clone()))
     }
 
+    /// The conversation id read from the file named `stem` when it was
+    /// last listed, whatever its stamp (a file's name never changes the
+    /// conversation it belongs to).
+    pub fn id_of(&self, stem: &str) -> Option<String> {
+        let entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
+        entries.get(stem).map(|cached| cached.id.clone())
+    }
+
     /// Keeps what was read from the file named `stem`, whose stamp was
     /// `stamp` when it was opened at `observed` or later; a stamp that was
     /// not settled then is not kept (the file is read again next time).

@@ -226,6 +226,26 @@ impl ConversationContext for MemoryStore {
             .collect())
     }
 
+    async fn forget(
+        &self,
+        conversation: &str,
+        changed_before: Option<Timestamp>,
+    ) -> Result<bool, StoreError> {
+        let mut lists = self.lists();
+        let idle = lists
+            .entries
+            .get(conversation)
+            .is_some_and(|entry| changed_before.is_none_or(|before| entry.changed_at < before));
+        if !idle {
+            return Ok(false);
+        }
+        lists.entries.remove(conversation);
+        lists.ready.retain(|name| name != conversation);
+        drop(lists);
+        self.wakes.ring(Some(conversation));
+        Ok(true)
+    }
+
     /// Woken by the commits of this store (the only writer of its lists).
     fn watch(&self, conversation: &str, wake: Wake) -> Option<WatchGuard> {
         Some(self.wakes.add(Some(conversation), wake))
@@ -326,6 +346,16 @@ mod tests {
         fixture.save("a", 1, &list("second", 2)).await.unwrap();
         let actual = (loaded, fixture.load("a").await.unwrap(), packed_ones(&fixture));
         let expected = (list("first", 1), list("second", 2), vec!["a".to_owned()]);
+        assert_eq!(actual, expected);
+    }
+
+    #[tokio::test]
+    async fn forgotten_and_pruned_lists_go_and_a_racing_writer_keeps_its_list_whole() {
+        let store = Arc::new(MemoryStore::with_ready_limit(1));
+        let seen = crate::test_support::lifecycle_contract(store.as_ref(), "m").await;
+        let (tasks, version) = crate::test_support::racing_forget(store.clone(), "raced").await;
+        let actual = (seen, tasks as u64 == version, store.lists().ready.len() <= 1);
+        let expected = (crate::test_support::lifecycle_expected(), true, true);
         assert_eq!(actual, expected);
     }
 }

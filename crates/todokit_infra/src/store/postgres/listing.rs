@@ -62,7 +62,7 @@ impl PostgresStore {
 /// order: the prefix with its last character raised by one (characters at
 /// `char::MAX` dropped first); `None` when there is none (every id is
 /// after it).
-fn prefix_end(prefix: &str) -> Option<String> {
+pub(super) fn prefix_end(prefix: &str) -> Option<String> {
     let mut chars: Vec<char> = prefix.chars().collect();
     while let Some(last) = chars.pop() {
         // The next scalar value, skipping the surrogate gap.

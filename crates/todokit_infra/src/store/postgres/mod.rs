@@ -11,8 +11,9 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
 use todokit_app::{ConversationContext, StoreError, StoredConversation, Wake, WatchGuard};
-use todokit_domain::TodoState;
+use todokit_domain::{Timestamp, TodoState};
 
+mod lifecycle;
 mod limits;
 mod listing;
 mod notify;
@@ -23,6 +24,7 @@ mod tls;
 /// connection of, at the version the store uses.
 pub use tokio_postgres;
 
+pub use lifecycle::PRUNE_BATCH;
 use limits::Limits;
 pub use limits::{DEFAULT_CONNECT_TIMEOUT, DEFAULT_STATEMENT_TIMEOUT};
 pub use notify::CHANNEL as NOTIFY_CHANNEL;
@@ -408,6 +410,24 @@ impl ConversationContext for PostgresStore {
 
     async fn conversations_under(&self, prefix: &str) -> Result<Vec<StoredConversation>, StoreError> {
         self.listing(Some(prefix)).await
+    }
+
+    async fn forget(
+        &self,
+        conversation: &str,
+        changed_before: Option<Timestamp>,
+    ) -> Result<bool, StoreError> {
+        self.forget_row(conversation, changed_before).await
+    }
+
+    /// One `DELETE` per batch of [`PRUNE_BATCH`] rows.
+    async fn prune(
+        &self,
+        prefix: &str,
+        changed_before: Timestamp,
+        dry_run: bool,
+    ) -> Result<Vec<String>, StoreError> {
+        self.prune_rows(prefix, changed_before, dry_run).await
     }
 }
 
