@@ -68,7 +68,7 @@ pub mod app {
     pub use todokit_app::turn;
     pub use todokit_app::{
         ARRAY_SLACK, ArgumentError, CallContext, CallOptions, CallRecord, Catalog, Checked, Clock,
-        CommandTool, Commands, CompiledSchema, ConversationContext, ConversationSummary,
+        CommandTool, Commands, CompiledSchema, ConnectionUse, ConversationContext, ConversationSummary,
         DEFAULT_NAG_AFTER_ROUNDS, DEFAULT_NAG_TEXT, DecodedInput, Details, EditRequest, Enforcement,
         ExampleCall, HostMode, ITEM_TEXT_BYTES, ImportError, Injection, Leniency, Lifecycle,
         MAX_COMMIT_ATTEMPTS, ManualClock, MarkdownCodec, ModeSet, Outcome, Pin, Placement, Profile,
@@ -134,10 +134,10 @@ pub use todokit_app::turn::{
 };
 pub use todokit_app::turn_driver::{Delivery, TurnDriver};
 pub use todokit_app::{
-    CallOptions, Checked, Clock, ConversationContext, ConversationSummary, HostMode, ManualClock, Pin,
-    Profile, RoundCall, SUBSCRIBE_POLL_INTERVAL, SchemaTarget, ServiceError, StoreError, StoredConversation,
-    Subscription, TodoWriteService, ToolResult, Upstream, UserAction, UserEdit, UserEditError, Wake,
-    WatchGuard, end_of_turn_reminder,
+    CallOptions, Checked, Clock, ConnectionUse, ConversationContext, ConversationSummary, HostMode,
+    ManualClock, Pin, Profile, RoundCall, SUBSCRIBE_POLL_INTERVAL, SchemaTarget, ServiceError, StoreError,
+    StoredConversation, Subscription, TodoWriteService, ToolResult, Upstream, UserAction, UserEdit,
+    UserEditError, Wake, WatchGuard, end_of_turn_reminder,
 };
 /// Every profile todokit ships: one module per dialect, the registry, and
 /// lookup by name (the `todokit_dialects` crate).

@@ -215,6 +215,12 @@ pub trait ConversationContext: Send + Sync {
         Ok(pruned)
     }
 
+    /// How the store's pool of connections stands now, for a host's
+    /// metrics; `None` for a store that pools none (the default).
+    fn connections(&self) -> Option<ConnectionUse> {
+        None
+    }
+
     /// Calls `wake` whenever `conversation` may have been committed by
     /// another writer (another process, another machine), for as long as
     /// the returned guard lives; `None` when this store cannot tell, and a
@@ -246,4 +252,18 @@ pub struct StoredConversation {
     pub changed_at: Option<Timestamp>,
     /// Its list's summary, or why the list cannot be read.
     pub summary: Result<ListSummary, StoreError>,
+}
+
+/// How a store's pool of connections stands
+/// ([`ConversationContext::connections`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ConnectionUse {
+    /// Connections open now, in use or idle.
+    pub open: usize,
+    /// Open connections nobody uses now.
+    pub idle: usize,
+    /// The most the pool opens.
+    pub max: usize,
+    /// Callers waiting for a connection.
+    pub waiting: usize,
 }

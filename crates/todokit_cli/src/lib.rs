@@ -235,6 +235,12 @@ enum Command {
         /// Forget conversations unchanged for this long (30d, 12h; s, m, h, d, w), sweeping the whole store from start-up on [default: keep them]
         #[arg(long, value_name = "DURATION", value_parser = commands::conversations::lifecycle::parse_duration)]
         retain: Option<std::time::Duration>,
+        /// How the log on standard error is written: `text` for people, `json` (an object a line) for a log pipeline
+        #[arg(long = "log-format", value_enum, default_value_t = commands::serve::LogFormat::Text)]
+        log_format: commands::serve::LogFormat,
+        /// How much to log: `info` (a line per request), `warn`, `error` or `off`
+        #[arg(long = "log-level", value_enum, env = "TODOKIT_LOG_LEVEL", default_value_t = commands::serve::LogLevel::Info)]
+        log_level: commands::serve::LogLevel,
     },
 }
 
@@ -406,6 +412,8 @@ async fn dispatch(cli: Cli) -> Result<ExitCode> {
             max_streams_per_token,
             max_connections,
             retain,
+            log_format,
+            log_level,
         } => {
             let options = serve::Options {
                 bind,
@@ -420,7 +428,7 @@ async fn dispatch(cli: Cli) -> Result<ExitCode> {
                 max_connections: Some(max_connections as usize),
                 retain,
             };
-            commands::serve::run(&ctx, options).await
+            commands::serve::run(&ctx, options, (log_format, log_level)).await
         }
         Command::Mcp => commands::mcp::run(&ctx).await,
     }

@@ -317,3 +317,241 @@ fn a_plain_call_of_2026_07_28_is_answered_as_rmcp_answers_it() {
     assert_eq!(actual[0].2["result"]["isError"], json!(false), "{:?}", actual[0]);
     assert_eq!(actual[2].2["error"]["code"], json!(-32602), "{:?}", actual[2]);
 }
+
+/// The value of `series` (name and labels, as written) in a scrape; 0
+/// when it is not there yet.
+fn sample(scrape: &str, series: &str) -> f64 {
+    scrape
+        .lines()
+        .find_map(|line| line.strip_prefix(series)?.strip_prefix(' ')?.parse().ok())
+        .unwrap_or(0.0)
+}
+
+/// A plain `tools/call` of protocol 2026-07-28 (no session) as `auth`.
+fn stateless_call(address: &str, auth: &str, name: &str, arguments: &Value) -> u16 {
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+    "name": name, "arguments": arguments,
+    "_meta": {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "counted", "version": "1"},
+        "io.modelcontextprotocol/clientCapabilities": {},
+    }}});
+    let headers = [
+        ("Authorization", auth),
+        ("Mcp-Protocol-Version", "2026-07-28"),
+        ("Mcp-Method", "tools/call"),
+        ("Mcp-Name", name),
+    ];
+    serve_support::mcp_post(address, &headers, &body).status
+}
+
+#[test]
+fn metrics_move_by_exactly_the_calls_made_and_only_the_operator_reads_them() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let tokens = dir.path().join("tokens");
+    std::fs::write(&tokens, "t-acme acme\n").expect("token file");
+    let server = Server::start(
+        &dir.path().join("store"),
+        &[
+            "--token",
+            "t-operator",
+            "--token-file",
+            tokens.to_str().unwrap_or_default(),
+        ],
+    );
+    let address = server.address.clone();
+    let scrape =
+        |auth: &str| serve_support::request(&address, "GET", "/metrics", &[("Authorization", auth)], None);
+    let before = scrape("Bearer t-operator").body;
+    // Scraped all along while the calls run.
+    let scraper = {
+        let address = server.address.clone();
+        std::thread::spawn(move || {
+            (0..40)
+                .map(|_| {
+                    std::thread::sleep(std::time::Duration::from_millis(10));
+                    let reply = serve_support::request(
+                        &address,
+                        "GET",
+                        "/metrics",
+                        &[("Authorization", "Bearer t-operator")],
+                        None,
+                    );
+                    reply.status
+                })
+                .collect::<Vec<u16>>()
+        })
+    };
+    // A tenant's session (protocol 2025-11-25, through rmcp) and the
+    // operator's plain calls of 2026-07-28 (the direct path).
+    let session = serve_support::open_session(&server.address, &[("Authorization", "Bearer t-acme")]);
+    let in_session = [
+        ("Authorization", "Bearer t-acme"),
+        ("Mcp-Session-Id", session.as_str()),
+        ("Mcp-Protocol-Version", "2025-11-25"),
+    ];
+    let todos = |n: usize| json!({"todos": [todo(&format!("Step {n}"), "in_progress")]});
+    let mut statuses = Vec::new();
+    for n in 0..12 {
+        let call = json!({"jsonrpc": "2.0", "id": n + 1, "method": "tools/call",
+            "params": {"name": "TodoWrite", "arguments": todos(n)}});
+        statuses.push(serve_support::mcp_post(&server.address, &in_session, &call).status);
+    }
+    for n in 0..8 {
+        statuses.push(stateless_call(
+            &server.address,
+            "Bearer t-operator",
+            "TodoWrite",
+            &todos(n),
+        ));
+    }
+    for _ in 0..3 {
+        statuses.push(stateless_call(
+            &server.address,
+            "Bearer t-operator",
+            "TodoWrite",
+            &json!({"todos": "x"}),
+        ));
+    }
+    for _ in 0..2 {
+        statuses.push(stateless_call(
+            &server.address,
+            "Bearer t-operator",
+            "Nope",
+            &json!({}),
+        ));
+    }
+    let during = scraper.join().expect("the scraper ran");
+    let after = scrape("Bearer t-operator");
+    let moved = |series: &str| sample(&after.body, series) - sample(&before, series);
+    let calls = |tool: &str, outcome: &str| {
+        moved(&format!(
+            "todokit_tool_calls_total{{profile=\"claude-code\",tool=\"{tool}\",outcome=\"{outcome}\"}}"
+        ))
+    };
+    let actual = (
+        statuses.iter().all(|status| *status == 200),
+        during.iter().all(|status| *status == 200),
+        after.header("content-type").map(str::to_owned),
+        (
+            calls("TodoWrite", "ok"),
+            calls("TodoWrite", "refused"),
+            calls("unknown", "unknown_tool"),
+        ),
+        (
+            moved("todokit_store_commits_total"),
+            moved("todokit_store_conflicts_total"),
+        ),
+        sample(&after.body, "todokit_mcp_sessions{caller=\"tenant\"}"),
+        moved("todokit_http_request_duration_seconds_count{surface=\"mcp\"}") >= 26.0,
+        (scrape("Bearer t-acme").status, scrape("Bearer nobody").status),
+        after.body.contains("acme"),
+    );
+    let expected = (
+        true,
+        true,
+        Some("application/openmetrics-text; version=1.0.0; charset=utf-8".to_owned()),
+        (20.0, 3.0, 2.0),
+        (20.0, 0.0),
+        1.0,
+        true,
+        (403, 401),
+        false,
+    );
+    assert_eq!(actual, expected, "{}", after.body);
+}
+
+#[test]
+fn the_json_log_has_a_line_per_request_and_a_tenants_failure_whole_under_its_request_id() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("store");
+    let tokens = dir.path().join("tokens");
+    std::fs::write(&tokens, "t-acme acme\n").expect("token file");
+    write_todos(&store, "acme/broken", &json!([todo("Ship", "pending")]));
+    let broken = todokit::JsonFileStore::new(&store).path_for("acme/broken");
+    std::fs::write(&broken, "{ not json").expect("broken");
+    let log = dir.path().join("log");
+    let mut child = todokit(&store)
+        .args(["serve", "--bind", "127.0.0.1:0", "--log-format", "json"])
+        .args([
+            "--token",
+            "t-operator",
+            "--token-file",
+            tokens.to_str().unwrap_or_default(),
+        ])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::fs::File::create(&log).expect("a log file"))
+        .spawn()
+        .expect("todokit serve starts");
+    let mut lines = std::io::BufRead::lines(std::io::BufReader::new(child.stdout.take().expect("piped")));
+    let first = lines.next().and_then(Result::ok).unwrap_or_default();
+    let address = first
+        .split("http://")
+        .nth(1)
+        .unwrap_or_default()
+        .trim_end_matches('/')
+        .to_owned();
+    let tenant = [("Authorization", "Bearer t-acme")];
+    let failed = serve_support::request(&address, "GET", "/api/conversations/broken", &tenant, None);
+    let listed = serve_support::request(&address, "GET", "/api/conversations", &tenant, None);
+    let refused = serve_support::request(&address, "GET", "/metrics", &tenant, None);
+    let _ = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status();
+    let _ = child.wait();
+    let logged: Vec<Value> = std::fs::read_to_string(&log)
+        .expect("the log")
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|_| panic!("not JSON: {line}")))
+        .collect();
+    let reference = failed.json()["problem"]
+        .as_str()
+        .and_then(|problem| problem.split("request ").nth(1))
+        .map(|rest| rest.chars().take(10).collect::<String>())
+        .unwrap_or_default();
+    let requests: Vec<Value> = logged
+        .iter()
+        .filter(|line| line["target"] == "todokit::request")
+        .map(|line| {
+            json!([
+                line["request"] == json!(reference.clone()),
+                line["caller"],
+                line["method"],
+                line["route"],
+                line["status"],
+                line["duration_ms"].is_f64()
+            ])
+        })
+        .collect();
+    let error = logged
+        .iter()
+        .find(|line| line["level"] == "ERROR")
+        .cloned()
+        .unwrap_or_default();
+    let actual = (
+        (failed.status, listed.status, refused.status),
+        reference.len(),
+        failed.body.contains(store.to_str().unwrap_or_default()),
+        requests,
+        (
+            error["request"] == json!(reference),
+            error["target"].clone(),
+            error["error"]
+                .as_str()
+                .is_some_and(|text| text.contains(broken.to_str().unwrap_or_default())),
+        ),
+    );
+    let expected = (
+        (200, 200, 403),
+        10,
+        false,
+        vec![
+            json!([true, "tenant", "GET", "/api/conversations/{id}", 200, true]),
+            json!([false, "tenant", "GET", "/api/conversations", 200, true]),
+            json!([false, "tenant", "GET", "/metrics", 403, true]),
+        ],
+        (true, json!("todokit::store"), true),
+    );
+    assert_eq!(actual, expected, "{logged:#?}");
+}

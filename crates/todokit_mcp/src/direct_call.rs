@@ -19,7 +19,12 @@ pub(super) async fn run_call(
     args: &str,
     options: CallOptions,
 ) -> Result<ToolResult, ErrorData> {
-    match service.call_with(conversation, name, args, options).await {
+    let called = service.call_with(conversation, name, args, options).await;
+    #[cfg(feature = "http")]
+    if let Some(metrics) = crate::metrics::metrics() {
+        metrics.count_call(service, name, &called);
+    }
+    match called {
         Ok(result) => Ok(result),
         Err(error @ ServiceError::UnknownTool { .. }) => {
             Err(ErrorData::invalid_params(error.to_string(), None))

@@ -20,6 +20,8 @@ mod framing;
 pub mod http;
 mod list_watch;
 mod live;
+#[cfg(feature = "http")]
+pub(crate) mod metrics;
 mod resources;
 mod rmcp_gate;
 mod server;

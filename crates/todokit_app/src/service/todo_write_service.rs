@@ -51,6 +51,21 @@ impl TodoWriteService {
         self
     }
 
+    /// A service like this one (profile, clock, catalog) over `store`,
+    /// usually a wrapper around this one's own (one that counts commits
+    /// for a server's metrics, say). It is a new service: its feeds and
+    /// exclusive-call locks are its own.
+    pub fn with_store(&self, store: Arc<dyn ConversationContext>) -> Self {
+        Self {
+            profile: self.profile.clone(),
+            store,
+            clock: Arc::clone(&self.clock),
+            locks: ConversationLocks::default(),
+            alarms: Arc::default(),
+            catalog: self.catalog.clone(),
+        }
+    }
+
     /// The profile called `name`: this service's own, else the catalog's.
     pub fn profile_named(&self, name: &str) -> Option<Profile> {
         if name == self.profile.name() {

@@ -12,6 +12,8 @@ pub struct Connection {
     reader: Option<BufReader<TcpStream>>,
     /// The `Mcp-Session-Id` of the last answer that carried one.
     last_session: Option<String>,
+    /// The session [`Connection::initialize`] opened.
+    session: Option<String>,
 }
 
 impl Connection {
@@ -21,6 +23,7 @@ impl Connection {
             address: address.to_owned(),
             reader: None,
             last_session: None,
+            session: None,
         }
     }
 
@@ -60,18 +63,44 @@ impl Connection {
         }
     }
 
+    /// One `tools/call` of `TodoWrite` in the session [`Self::initialize`]
+    /// opened, protocol `version` (the conversation named by header): as
+    /// [`Self::call`].
+    pub fn call_in_session(&mut self, id: u64, version: &str, conversation: &str, arguments: &str) -> bool {
+        let body = format!(
+            "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"tools/call\",\"params\":{{\"name\":\"TodoWrite\",\
+             \"arguments\":{arguments}}}}}"
+        );
+        let session = self.session.clone().unwrap_or_default();
+        let headers = format!(
+            "Mcp-Session-Id: {session}\r\nMcp-Protocol-Version: {version}\r\nTodokit-Conversation: {conversation}\r\n"
+        );
+        match self.exchange(&headers, &body) {
+            Ok((200, answer)) => answer.contains("\"isError\":false"),
+            Ok(_) => false,
+            Err(_) => {
+                self.reader = None;
+                false
+            }
+        }
+    }
+
     /// Opens a session the way a client before 2026-07-28 does
     /// (`initialize`, then `notifications/initialized`).
-    pub fn initialize(&mut self) -> bool {
-        let init = "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\
-                    \"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"todokit-idle\",\"version\":\"1\"}}}";
-        let Ok((200, _)) = self.exchange("", init) else {
+    pub fn initialize(&mut self, version: &str) -> bool {
+        let init = format!(
+            "{{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{{\"protocolVersion\":\
+             \"{version}\",\"capabilities\":{{}},\"clientInfo\":{{\"name\":\"todokit-load\",\"version\":\"1\"}}}}}}"
+        );
+        let Ok((200, _)) = self.exchange("", &init) else {
             return false;
         };
         let session = self.last_session.take().unwrap_or_default();
-        let headers = format!("Mcp-Session-Id: {session}\r\nMcp-Protocol-Version: 2025-11-25\r\n");
+        let headers = format!("Mcp-Session-Id: {session}\r\nMcp-Protocol-Version: {version}\r\n");
         let done = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}";
-        matches!(self.exchange(&headers, done), Ok((202, _)))
+        let opened = matches!(self.exchange(&headers, done), Ok((202, _)));
+        self.session = Some(session);
+        opened
     }
 }
 

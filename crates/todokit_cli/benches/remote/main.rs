@@ -18,6 +18,17 @@
 //! - Idle: both processes with [`IDLE_SESSIONS`] sessions open (opened
 //!   with `initialize` before 2026-07-28, then left alone), their CPU over
 //!   [`IDLE_WINDOW`].
+//! - Open loop ([`open_loop`]): [`OPEN_RATE`] calls a second for
+//!   [`MEASURED`] on each store, latency from each request's due time
+//!   (p50, p99, p99.9); on PostgreSQL also the highest of [`RATES`] held
+//!   for [`edge_cost::STEP`] with p99 ≤ 100 ms.
+//! - What `/metrics` costs the server per scrape, against its CPU a second
+//!   at [`OPEN_RATE`]; and the edge's cost: one client's W1 calls over
+//!   HTTP in a session of 2025-06-18 against the same over stdio MCP, on
+//!   the same folder ([`edge_cost`]).
+//!
+//! The servers log as an operator runs them (a line per request, to a
+//! sink here).
 //!
 //! Usage: `cargo bench -p todokit_cli --features postgres --bench remote --
 //! DIR`, DIR holding the generated payloads, with
@@ -29,6 +40,8 @@
 #[path = "../../../todokit/benches/calls/bench_support.rs"]
 mod bench_support;
 mod client;
+mod edge_cost;
+mod open_loop;
 
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
@@ -50,6 +63,10 @@ const MEASURED: Duration = Duration::from_secs(30);
 const IDLE_SESSIONS: usize = 1000;
 /// How long the idle servers are watched.
 const IDLE_WINDOW: Duration = Duration::from_secs(10);
+/// The open loop's fixed rate, calls a second.
+const OPEN_RATE: f64 = 500.0;
+/// The rates tried, in order, for the highest held with p99 ≤ 100 ms.
+const RATES: [f64; 6] = [500.0, 750.0, 1000.0, 1250.0, 1500.0, 2000.0];
 
 /// A `todokit serve` process, stopped on drop.
 struct Server {
@@ -61,9 +78,10 @@ impl Server {
     fn start(store: &str) -> Server {
         let mut child = Command::new(BINARY)
             .args(["--store", store, "serve", "--bind", "127.0.0.1:0"])
+            .env("TODOKIT_LOG_LEVEL", "info")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(Stdio::null())
             .spawn()
             .expect("todokit serve starts");
         let mut out = std::io::BufReader::new(child.stdout.take().expect("piped"));
@@ -233,10 +251,64 @@ fn main() {
         stored_against_acknowledged(&url, &format!("{tag}pg"), run.acknowledged),
     );
 
+    let addresses: Vec<String> = servers.iter().map(|s| s.address.clone()).collect();
+    let (open, open_cpu) = timed_open_loop(
+        &servers,
+        &addresses,
+        &arguments,
+        &format!("{tag}pgopen"),
+        OPEN_RATE,
+    );
+    report_open(
+        "two processes on one PostgreSQL",
+        &open,
+        open_cpu,
+        stored_against_acknowledged(&url, &format!("{tag}pgopen"), open.acknowledged),
+    );
+    let mut held = None;
+    for (step, rate) in RATES.iter().enumerate() {
+        let run = open_loop::run(
+            &addresses,
+            &arguments,
+            &format!("{tag}pgrate{step}"),
+            *rate,
+            edge_cost::STEP,
+        );
+        let p99 = run.at(0.99);
+        println!(
+            "remote MCP, open loop at {rate:.0} calls/s for {} s, two processes on one PostgreSQL: p50 {:.1} ms, \
+             p99 {:.1} ms, {} failed",
+            edge_cost::STEP.as_secs(),
+            run.at(0.5).as_secs_f64() * 1e3,
+            p99.as_secs_f64() * 1e3,
+            run.failures
+        );
+        if p99 > Duration::from_millis(100) || run.failures > 0 {
+            break;
+        }
+        held = Some(*rate);
+    }
+    println!(
+        "remote MCP, highest rate held with p99 ≤ 100 ms, two processes on one PostgreSQL: {} (goal ≥ 1000)",
+        held.map_or_else(
+            || format!("below {:.0} calls/s", RATES[0]),
+            |rate| format!("{rate:.0} calls/s")
+        )
+    );
+    let per_scrape = edge_cost::scrape_cost(&servers[0].address, servers[0].pid());
+    // Each process is scraped once a second; its CPU a second under the
+    // open loop is the two processes' together, halved.
+    let per_process_second = open_cpu.as_secs_f64() / open.elapsed.as_secs_f64() / servers.len() as f64;
+    println!(
+        "remote MCP, /metrics: {per_scrape:.0} µs of server CPU a scrape; scraped every second at {OPEN_RATE:.0} \
+         calls/s, {:.3} % more server CPU (goal ≤ 1 %)",
+        per_scrape / 1e6 / per_process_second.max(f64::MIN_POSITIVE) * 100.0
+    );
+
     // Idle: sessions open, nothing asked.
     for i in 0..IDLE_SESSIONS {
         let mut connection = Connection::open(&servers[i % 2].address);
-        connection.initialize();
+        connection.initialize("2025-11-25");
     }
     let pids: Vec<String> = servers.iter().map(|s| s.pid().to_string()).collect();
     let before: Duration = pids.iter().map(|pid| cpu_time(pid)).sum();
@@ -259,5 +331,64 @@ fn main() {
         "one process on the JSON-file store",
         &run,
         stored_against_acknowledged(&folder, &format!("{tag}file"), run.acknowledged),
+    );
+    let addresses = vec![server[0].address.clone()];
+    let (open, open_cpu) = timed_open_loop(
+        &server,
+        &addresses,
+        &arguments,
+        &format!("{tag}fileopen"),
+        OPEN_RATE,
+    );
+    report_open(
+        "one process on the JSON-file store",
+        &open,
+        open_cpu,
+        stored_against_acknowledged(&folder, &format!("{tag}fileopen"), open.acknowledged),
+    );
+    let http = edge_cost::over_http(&server[0].address, server[0].pid(), &arguments);
+    let stdio = edge_cost::over_stdio(BINARY, &folder, &arguments);
+    println!(
+        "remote MCP, the edge: one client's W1 calls on the JSON-file store, server CPU per call over HTTP \
+         (2025-06-18, a session) {http:.0} µs against stdio MCP {stdio:.0} µs: x{:.2} (goal ≤ x1.5)",
+        http / stdio.max(f64::MIN_POSITIVE)
+    );
+}
+
+/// [`open_loop::run`] at `rate` for [`MEASURED`] against `servers`, with
+/// their CPU over the run.
+fn timed_open_loop(
+    servers: &[Server],
+    addresses: &[String],
+    arguments: &str,
+    tag: &str,
+    rate: f64,
+) -> (open_loop::OpenRun, Duration) {
+    let pids: Vec<String> = servers.iter().map(|s| s.pid().to_string()).collect();
+    let before: Duration = pids.iter().map(|pid| cpu_time(pid)).sum();
+    let run = open_loop::run(addresses, arguments, tag, rate, MEASURED);
+    let after: Duration = pids.iter().map(|pid| cpu_time(pid)).sum();
+    (run, after.saturating_sub(before))
+}
+
+fn report_open(name: &str, run: &open_loop::OpenRun, server_cpu: Duration, stored: (u64, u64)) {
+    println!(
+        "remote MCP, open loop at {OPEN_RATE:.0} calls/s for {} s, {name}: {:.0} calls/s done, p50 {:.1} ms, \
+         p99 {:.1} ms (goal ≤ 50 ms), p99.9 {:.1} ms (goal ≤ 200 ms), server CPU {:.0} µs/call; {} failed; \
+         stored {} versions for {} acknowledged calls ({})",
+        MEASURED.as_secs(),
+        run.due as f64 / run.elapsed.as_secs_f64(),
+        run.at(0.5).as_secs_f64() * 1e3,
+        run.at(0.99).as_secs_f64() * 1e3,
+        run.at(0.999).as_secs_f64() * 1e3,
+        server_cpu.as_secs_f64() * 1e6 / run.due.max(1) as f64,
+        run.failures,
+        stored.0,
+        stored.1,
+        if stored.0 >= stored.1 {
+            "nothing lost"
+        } else {
+            "LOST UPDATES"
+        },
     );
 }

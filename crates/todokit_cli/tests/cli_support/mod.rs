@@ -17,6 +17,7 @@ pub fn todokit(store: &Path) -> Command {
         "TODOKIT_GLYPHS",
         "CLICOLOR_FORCE",
         "TODOKIT_SERVE_TOKEN",
+        "TODOKIT_LOG_LEVEL",
     ] {
         cmd.env_remove(var);
     }

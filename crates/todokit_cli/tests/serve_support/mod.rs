@@ -37,6 +37,8 @@ impl Server {
     pub fn start(store: &Path, extra: &[&str]) -> Server {
         let mut child = todokit(store)
             .args(["serve", "--bind", "127.0.0.1:0"])
+            // A line per request would bury the tests' own output.
+            .env("TODOKIT_LOG_LEVEL", "warn")
             .args(extra)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())

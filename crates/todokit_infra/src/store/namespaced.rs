@@ -231,6 +231,10 @@ impl ConversationContext for NamespacedStore {
             .collect())
     }
 
+    fn connections(&self) -> Option<todokit_app::ConnectionUse> {
+        self.inner.connections()
+    }
+
     fn watch(&self, conversation: &str, wake: Wake) -> Option<WatchGuard> {
         self.inner.watch(&self.stored_id(conversation), wake)
     }

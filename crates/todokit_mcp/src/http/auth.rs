@@ -169,6 +169,9 @@ pub async fn require_token(State(gate): State<Gate>, mut request: Request, next:
         )
             .into_response();
     };
+    if let Some(slot) = request.extensions().get::<super::observe::CallerSlot>() {
+        slot.set(caller.kind());
+    }
     // The main profile exists, so there is always a service.
     let Some(service) = gate.tenancy.service(&caller, None) else {
         return StatusCode::INTERNAL_SERVER_ERROR.into_response();

@@ -105,6 +105,18 @@ impl Holders {
         }
     }
 
+    /// The streams held now, by caller kind (operator, tenant).
+    pub fn by_kind(&self) -> [(&'static str, usize); 2] {
+        let held = self.held.lock().unwrap_or_else(PoisonError::into_inner);
+        let of = |kind: &str| {
+            held.iter()
+                .filter(|(caller, _)| caller.kind() == kind)
+                .map(|(_, entry)| entry.streams)
+                .sum()
+        };
+        [("operator", of("operator")), ("tenant", of("tenant"))]
+    }
+
     /// A place for one more stream of `caller`, unless it or the process
     /// holds its most already.
     pub fn stream(self: &Arc<Self>, caller: &Caller) -> Result<StreamPlace, StreamsFull> {

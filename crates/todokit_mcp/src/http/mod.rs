@@ -21,10 +21,12 @@ mod holders;
 mod host;
 mod listen;
 mod message;
+mod observe;
 mod overview;
 mod owners;
 mod remote;
 mod retention;
+mod scrape;
 #[cfg(feature = "postgres")]
 mod session_table;
 #[cfg(feature = "postgres")]
@@ -160,6 +162,12 @@ pub async fn run(service: TodoWriteService, options: Options) -> Result<(), Serv
     say(&format!(
         "todokit serve: MCP over Streamable HTTP at http://{local}/mcp (and /mcp/PROFILE)"
     ));
+    // Every commit of every caller goes through one store, counted.
+    let counters = crate::metrics::start().store_counters();
+    let service = service.with_store(Arc::new(crate::metrics::MeteredStore::new(
+        Arc::clone(service.store()),
+        counters,
+    )));
     let sweeping = options
         .retain
         .map(|retain| tokio::spawn(retention::sweep(service.clone(), retain)));
@@ -273,12 +281,18 @@ async fn reload_on_hangup(auth: Arc<Auth>, hangups: Hangups, revoke: Revoke) {
                         revoke.holders.revoke(caller);
                         revoke.mcp.end_sessions_of(caller).await;
                     }
-                    eprintln!(
-                        "todokit serve: read the token file again: {count} token(s), {} revoked",
-                        revoked.len()
+                    tracing::info!(
+                        target: "todokit::serve",
+                        tokens = count,
+                        revoked = revoked.len(),
+                        "read the token file again"
                     );
                 }
-                Err(error) => eprintln!("todokit serve: {error}; the tokens stay as they were"),
+                Err(error) => tracing::warn!(
+                    target: "todokit::serve",
+                    error = %error,
+                    "the token file could not be read again; the tokens stay as they were"
+                ),
             }
         }
     }
@@ -302,6 +316,7 @@ fn router(board: Board, hosts: Hosts, shares: Arc<shares::BodyShares>) -> Router
         .route("/api/conversations/{id}/events", get(events::conversation))
         .route("/api/conversations/{id}/edits", post(api::edit))
         .route("/api/events", get(events::overview))
+        .route("/metrics", get(scrape::route))
         .route("/mcp", any(remote::main_endpoint))
         .route("/mcp/{profile}", any(remote::profile_endpoint))
         .layer(middleware::from_fn(body::read_whole))
@@ -318,6 +333,7 @@ fn router(board: Board, hosts: Hosts, shares: Arc<shares::BodyShares>) -> Router
             host::require_own_host,
         ))
         .layer(middleware::from_fn(security_headers))
+        .layer(middleware::from_fn(observe::observe))
         .with_state(board)
 }
 

@@ -85,6 +85,26 @@ impl Owners {
         self.by_session.len() + self.opening.values().sum::<usize>()
     }
 
+    /// Sessions held or being opened, by caller kind (operator, tenant),
+    /// as the quotas count them.
+    pub fn by_kind(&self) -> [(&'static str, usize); 2] {
+        let of = |kind: &str| {
+            let held = self
+                .by_session
+                .values()
+                .filter(|(owner, _)| owner.kind() == kind)
+                .count();
+            let opening: usize = self
+                .opening
+                .iter()
+                .filter(|(caller, _)| caller.kind() == kind)
+                .map(|(_, count)| count)
+                .sum();
+            held + opening
+        };
+        [("operator", of("operator")), ("tenant", of("tenant"))]
+    }
+
     /// Sessions `caller` holds or is opening.
     pub fn of(&self, caller: &Caller) -> usize {
         let held = self

@@ -114,6 +114,14 @@ impl Endpoints {
             .collect()
     }
 
+    /// The MCP sessions held or being opened, by caller kind.
+    pub(super) fn sessions_by_kind(&self) -> [(&'static str, usize); 2] {
+        self.owners
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .by_kind()
+    }
+
     // Revocation follows the token file's reload on SIGHUP, which Windows
     // does not have.
     #[cfg_attr(not(unix), allow(dead_code))]

@@ -25,21 +25,24 @@ pub fn sweep_interval(retain: Duration) -> Duration {
 }
 
 /// Forgets, now and then every [`sweep_interval`], every conversation of
-/// `service`'s store left unchanged for `retain`; says on standard error
-/// how many went, and why a sweep failed (the next one tries again).
+/// `service`'s store left unchanged for `retain`; logs how many went, and
+/// why a sweep failed (the next one tries again).
 pub(super) async fn sweep(service: TodoWriteService, retain: Duration) {
     let every = sweep_interval(retain);
     loop {
         match service.prune("", retain, false).await {
             Ok(forgotten) if forgotten.is_empty() => {}
-            Ok(forgotten) => eprintln!(
-                "todokit serve: --retain forgot {} conversation(s) unchanged for {} s or more",
-                forgotten.len(),
-                retain.as_secs()
+            Ok(forgotten) => tracing::info!(
+                target: "todokit::serve",
+                forgotten = forgotten.len(),
+                retain_s = retain.as_secs(),
+                "--retain forgot conversations unchanged that long"
             ),
-            Err(error) => eprintln!(
-                "todokit serve: --retain: the sweep failed, and runs again in {} s: {error}",
-                every.as_secs()
+            Err(error) => tracing::warn!(
+                target: "todokit::serve",
+                error = %error,
+                again_in_s = every.as_secs(),
+                "--retain: the sweep failed, and runs again later"
             ),
         }
         tokio::time::sleep(every).await;

@@ -90,7 +90,7 @@ impl SharedSessions {
         let table = self.table.clone();
         tokio::spawn(async move {
             if let Err(error) = table.sweep(SESSION_IDLE_LIMIT).await {
-                eprintln!("todokit serve: idle MCP sessions not swept: {error}");
+                tracing::warn!(target: "todokit::serve", error = %error, "idle MCP sessions not swept");
             }
         });
     }

@@ -35,6 +35,11 @@ impl Tenancy {
         }
     }
 
+    /// The whole store, as the operator's service has it.
+    pub(super) fn store(&self) -> &Arc<dyn ConversationContext> {
+        self.main.store()
+    }
+
     /// The name of the profile `/mcp` serves.
     pub(super) fn main_profile(&self) -> &'static str {
         self.main.profile().name()
@@ -86,21 +91,13 @@ impl Tenancy {
     }
 }
 
-/// Writes `error` whole on the server's standard error under a short
-/// reference, and returns the reference (what the tenant reads instead).
+/// Writes `error` whole in the server's log under the request's id (or a
+/// new reference, outside a request's own task), and returns the
+/// reference: what the tenant reads instead.
 pub(super) fn log_veiled(error: &dyn std::fmt::Display) -> String {
-    // Unique enough to find the line in a log (not a secret): std's
-    // randomly keyed hasher, keyed anew for each call.
-    use std::hash::{BuildHasher, Hasher};
-    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-    hasher.write_u128(
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos()),
-    );
-    let reference = format!("request r-{:08x}", hasher.finish() as u32);
-    eprintln!("todokit serve: {reference}: {error}");
-    reference
+    let id = super::observe::current().map_or_else(super::observe::new_id, |id| id.to_string());
+    tracing::error!(target: "todokit::store", request = %id, error = %error, "a store failure, veiled for a tenant");
+    format!("request {id}")
 }
 
 /// One request's view: who it is and its service for the main profile.

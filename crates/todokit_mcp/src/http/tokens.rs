@@ -58,6 +58,15 @@ impl std::fmt::Debug for TokenId {
 }
 
 impl Caller {
+    /// What kind of caller it is, as metrics and logs name it:
+    /// `operator` or `tenant` (never which one).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Caller::Operator => "operator",
+            Caller::Tenant { .. } => "tenant",
+        }
+    }
+
     /// The namespace the caller is confined to, if any.
     pub fn namespace(&self) -> Option<&Arc<str>> {
         match self {

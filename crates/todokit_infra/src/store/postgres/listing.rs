@@ -10,7 +10,7 @@ impl PostgresStore {
     /// a key range compared byte-wise (`COLLATE "C"`), so the database's
     /// collation cannot put an id of another prefix inside it.
     pub(super) async fn listing(&self, prefix: Option<&str>) -> Result<Vec<StoredConversation>, StoreError> {
-        const COLUMNS: &str = "SELECT conversation, version, summary, CASE WHEN summary IS NULL THEN state END, \
+        const COLUMNS: &str = "SELECT conversation, version, summary::text, CASE WHEN summary IS NULL THEN state::text END, \
              (extract(epoch from updated_at) * 1000)::bigint FROM todokit_conversations";
         let client = self.client().await?;
         let rows = self
@@ -38,9 +38,9 @@ impl PostgresStore {
             let id: String = row.get(0);
             let version: i64 = row.get(1);
             let kept = row
-                .get::<_, Option<serde_json::Value>>(2)
-                .and_then(|value| serde_json::from_value::<ListSummary>(value).ok());
-            let summary = match (kept, row.get::<_, Option<serde_json::Value>>(3)) {
+                .get::<_, Option<&str>>(2)
+                .and_then(|text| serde_json::from_str::<ListSummary>(text).ok());
+            let summary = match (kept, row.get::<_, Option<&str>>(3)) {
                 (Some(summary), _) => Ok(summary),
                 (None, Some(state)) => self.decode(&id, version, state).map(|state| state.summary()),
                 // A summary that cannot be read: the list tells.

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
-use todokit_app::{ConversationContext, StoreError, StoredConversation, Wake, WatchGuard};
+use todokit_app::{ConnectionUse, ConversationContext, StoreError, StoredConversation, Wake, WatchGuard};
 use todokit_domain::{Timestamp, TodoState};
 
 mod lifecycle;
@@ -97,7 +97,8 @@ async fn migrate(client: &mut deadpool_postgres::Object) -> Result<(), tokio_pos
 /// notifies, and the notification goes out with the commit.
 const SAVE: &str = "
 WITH saved AS (
-INSERT INTO todokit_conversations AS c (conversation, version, state, summary) VALUES ($1, $2, $3, $5)
+INSERT INTO todokit_conversations AS c (conversation, version, state, summary)
+VALUES ($1, $2, $3::text::jsonb, $5::text::jsonb)
 ON CONFLICT (conversation) DO UPDATE SET version = EXCLUDED.version, state = EXCLUDED.state,
     summary = EXCLUDED.summary, updated_at = now()
 WHERE c.version = $4
@@ -106,10 +107,13 @@ SELECT version, pg_notify('todokit_changes', encode(sha256(convert_to($1, 'UTF8'
 
 const UPDATE: &str = "
 WITH saved AS (
-UPDATE todokit_conversations SET version = $2, state = $3, summary = $5, updated_at = now()
+UPDATE todokit_conversations SET version = $2, state = $3::text::jsonb, summary = $5::text::jsonb, updated_at = now()
 WHERE conversation = $1 AND version = $4
 RETURNING version)
 SELECT version, pg_notify('todokit_changes', encode(sha256(convert_to($1, 'UTF8')), 'hex')) FROM saved";
+
+/// A row's version and state, the state as JSON text.
+const LOAD: &str = "SELECT version, state::text FROM todokit_conversations WHERE conversation = $1";
 
 /// Conversations in a PostgreSQL table.
 #[derive(Clone)]
@@ -197,14 +201,11 @@ impl PostgresStore {
         })
     }
 
-    /// A row's state, its version taken from the row's own column.
-    fn decode(
-        &self,
-        conversation: &str,
-        version: i64,
-        value: serde_json::Value,
-    ) -> Result<TodoState, StoreError> {
-        let mut state: TodoState = serde_json::from_value(value).map_err(|e| StoreError::Corrupt {
+    /// A row's state (its JSON as text: parsed straight into the list,
+    /// with no tree of values between), its version taken from the row's
+    /// own column.
+    fn decode(&self, conversation: &str, version: i64, text: &str) -> Result<TodoState, StoreError> {
+        let mut state: TodoState = serde_json::from_str(text).map_err(|e| StoreError::Corrupt {
             location: format!("{} (conversation {conversation:?})", self.location),
             reason: format!("not a todokit list: {e}"),
         })?;
@@ -306,17 +307,14 @@ impl PostgresStore {
         )
     }
 
-    /// The stored version and state of `conversation`, if a row exists.
-    async fn row(&self, conversation: &str) -> Result<Option<(i64, serde_json::Value)>, StoreError> {
+    /// The stored version and state (its JSON as text) of `conversation`,
+    /// if a row exists.
+    async fn row(&self, conversation: &str) -> Result<Option<(i64, String)>, StoreError> {
         let client = self.client().await?;
         let row = self
             .bounded("read from", client, async |client| {
-                client
-                    .query_opt(
-                        "SELECT version, state FROM todokit_conversations WHERE conversation = $1",
-                        &[&conversation],
-                    )
-                    .await
+                let statement = client.prepare_cached(LOAD).await?;
+                client.query_opt(&statement, &[&conversation]).await
             })
             .await
             .map_err(Failure::into_error)?;
@@ -345,23 +343,26 @@ impl Failure {
 impl ConversationContext for PostgresStore {
     async fn load(&self, conversation: &str) -> Result<TodoState, StoreError> {
         match self.row(conversation).await? {
-            Some((version, value)) => self.decode(conversation, version, value),
+            Some((version, text)) => self.decode(conversation, version, &text),
             None => Ok(TodoState::new()),
         }
     }
 
     async fn save(&self, conversation: &str, expected: u64, state: &TodoState) -> Result<(), StoreError> {
         let client = self.client().await?;
-        let value = serde_json::to_value(state).map_err(|e| backend("encode for", &self.location, e))?;
+        // Written as JSON text and cast by the server: no tree of values
+        // is built on this side.
+        let text = serde_json::to_string(state).map_err(|e| backend("encode for", &self.location, e))?;
         let next = i64::try_from(state.version).map_err(|e| backend("encode for", &self.location, e))?;
         let expected_db = i64::try_from(expected).map_err(|e| backend("encode for", &self.location, e))?;
         let summary =
-            serde_json::to_value(state.summary()).map_err(|e| backend("encode for", &self.location, e))?;
-        let statement = if expected == 0 { SAVE } else { UPDATE };
+            serde_json::to_string(&state.summary()).map_err(|e| backend("encode for", &self.location, e))?;
+        let sql = if expected == 0 { SAVE } else { UPDATE };
         let saved = self
             .bounded("write to", client, async |client| {
+                let statement = client.prepare_cached(sql).await?;
                 client
-                    .query_opt(statement, &[&conversation, &next, &value, &expected_db, &summary])
+                    .query_opt(&statement, &[&conversation, &next, &text, &expected_db, &summary])
                     .await
             })
             .await;
@@ -381,7 +382,7 @@ impl ConversationContext for PostgresStore {
                     conversation,
                     expected: expected_db,
                     next,
-                    state: &value,
+                    state: &text,
                 };
                 settle(self, &written, error).await
             }
@@ -418,6 +419,18 @@ impl ConversationContext for PostgresStore {
         changed_before: Option<Timestamp>,
     ) -> Result<bool, StoreError> {
         self.forget_row(conversation, changed_before).await
+    }
+
+    /// The pool's connections (the live feeds' one listening connection is
+    /// not among them).
+    fn connections(&self) -> Option<ConnectionUse> {
+        let status = self.pool.status();
+        Some(ConnectionUse {
+            open: status.size,
+            idle: status.available,
+            max: status.max_size,
+            waiting: status.waiting,
+        })
     }
 
     /// One `DELETE` per batch of [`PRUNE_BATCH`] rows.
@@ -485,7 +498,7 @@ async fn settle(
 /// meanwhile, so nothing was fenced.
 async fn fence(store: &PostgresStore, written: &outcome::Written<'_>) -> Result<bool, StoreError> {
     let client = store.client().await?;
-    let empty = serde_json::to_value(todokit_domain::TodoState::new())
+    let empty = serde_json::to_string(&todokit_domain::TodoState::new())
         .map_err(|e| backend("encode for", &store.location, e))?;
     let fenced = store
         .bounded("write to", client, async |client| match written.expected {

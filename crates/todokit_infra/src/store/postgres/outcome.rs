@@ -31,7 +31,7 @@ pub(super) const FENCE: &str =
     "UPDATE todokit_conversations SET version = version + 1 WHERE conversation = $1 AND version = $2";
 
 /// The same for a lost first save: an empty list at version 1.
-pub(super) const FENCE_FIRST: &str = "INSERT INTO todokit_conversations (conversation, version, state) VALUES ($1, 1, $2) \
+pub(super) const FENCE_FIRST: &str = "INSERT INTO todokit_conversations (conversation, version, state) VALUES ($1, 1, $2::text::jsonb) \
                            ON CONFLICT (conversation) DO NOTHING";
 
 /// What the save statement tried to write.
@@ -42,8 +42,8 @@ pub(super) struct Written<'a> {
     pub(super) expected: i64,
     /// The version it wrote.
     pub(super) next: i64,
-    /// The state it wrote.
-    pub(super) state: &'a Value,
+    /// The state it wrote, as JSON text.
+    pub(super) state: &'a str,
 }
 
 /// What the row read back says about the write.
@@ -55,11 +55,18 @@ pub(super) enum Landed {
     CannotTell,
 }
 
-/// Whether `written` is what `row` (version and state) shows.
-pub(super) fn judge(written: &Written<'_>, row: Option<&(i64, Value)>) -> Landed {
+/// Whether `written` is what `row` (version and state as JSON text) shows.
+/// The two texts are compared as JSON values (the database keeps JSONB in
+/// its own key order and spacing); this runs only for a write whose answer
+/// was lost.
+pub(super) fn judge(written: &Written<'_>, row: Option<&(i64, String)>) -> Landed {
+    let same = |stored: &str| {
+        let parsed = |text: &str| serde_json::from_str::<Value>(text).ok();
+        parsed(stored).is_some_and(|stored| Some(stored) == parsed(written.state))
+    };
     match row {
         None => Landed::No,
-        Some((version, state)) if *version == written.next => match state == written.state {
+        Some((version, state)) if *version == written.next => match same(state) {
             true => Landed::Yes,
             // Another writer's list at that version: versions only grow,
             // so this write cannot have landed before it.
@@ -114,24 +121,25 @@ pub(super) fn unknown(location: &str, written: &Written<'_>, error: &StoreError,
 mod tests {
     use super::*;
     use pretty_assertions::assert_eq;
-    use serde_json::json;
 
     #[test]
     fn the_row_read_back_tells_stored_not_stored_or_cannot_tell() {
-        let ours = json!({"phases": [{"name": "", "tasks": [{"content": "ours"}]}]});
-        let theirs = json!({"phases": [{"name": "", "tasks": [{"content": "theirs"}]}]});
+        let ours = r#"{"phases": [{"name": "", "tasks": [{"content": "ours"}]}]}"#;
+        let theirs = r#"{"phases":[{"name":"","tasks":[{"content":"theirs"}]}]}"#.to_owned();
+        // The database's spacing and key order differ from what was sent.
+        let ours_stored = r#"{"phases": [{"tasks": [{"content": "ours"}], "name": ""}]}"#.to_owned();
         let written = Written {
             conversation: "c",
             expected: 3,
             next: 4,
-            state: &ours,
+            state: ours,
         };
         let rows = [
             None,
             Some((3, theirs.clone())),
-            Some((4, ours.clone())),
+            Some((4, ours_stored.clone())),
             Some((4, theirs.clone())),
-            Some((5, ours.clone())),
+            Some((5, ours_stored.clone())),
         ];
         let actual: Vec<Landed> = rows.iter().map(|row| judge(&written, row.as_ref())).collect();
         let expected = vec![
