@@ -255,22 +255,12 @@ fn forgotten_and_pruned(a: &str, b: &str) -> (Vec<(bool, String, String)>, Vec<S
     )
 }
 
-/// Sets the modification time of `path` two days back.
-fn two_days_back(path: &Path) {
-    let file = std::fs::File::options()
-        .write(true)
-        .open(path)
-        .expect("the file is there");
-    let then = std::time::SystemTime::now() - std::time::Duration::from_secs(2 * 86_400);
-    file.set_modified(then).expect("time set");
-}
-
 #[test]
 fn forget_and_prune_remove_conversations_whole_from_a_folder() {
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("store");
     let files = todokit::JsonFileStore::new(&store);
-    let age = |id: &str| two_days_back(&files.path_for(id));
+    let age = |id: &str| cli_support::two_days_back(&files.path_for(id));
     let runtime = tokio::runtime::Builder::new_current_thread()
         .build()
         .expect("a runtime");
@@ -280,7 +270,7 @@ fn forget_and_prune_remove_conversations_whole_from_a_folder() {
         runtime
             .block_on(files.save(&record, 0, &todokit::TodoState::new().version(1u64)))
             .expect("saved");
-        two_days_back(&files.path_for(&record));
+        cli_support::two_days_back(&files.path_for(&record));
     };
     let actual = forget_and_prune(&store, "acme", "initech", &age, &save_record);
     let mut names: Vec<String> = std::fs::read_dir(&store)
@@ -305,12 +295,7 @@ fn forget_and_prune_remove_conversations_whole_from_a_database() {
         format!("forget{}a", std::process::id()),
         format!("forget{}b", std::process::id()),
     );
-    let age = |id: &str| {
-        let sql = format!(
-            "UPDATE todokit_conversations SET updated_at = now() - interval '2 days' WHERE conversation = '{id}'"
-        );
-        assert!(cli_support::psql(&url, &sql), "aged");
-    };
+    let age = |id: &str| cli_support::two_days_back_in(&url, id);
     let save_record = |id: &str| {
         let record = todokit::turn_key(id).replace('\u{1}', "' || chr(1) || '");
         let sql = format!(

@@ -552,14 +552,7 @@ fn tenants_and_the_operator_forget_conversations_and_retain_sweeps_a_folder() {
     let dir = tempfile::tempdir().expect("temp dir");
     let store = dir.path().join("store");
     let files = todokit::JsonFileStore::new(&store);
-    let age = |id: &str| {
-        let file = std::fs::File::options()
-            .write(true)
-            .open(files.path_for(id))
-            .expect("the file is there");
-        let then = std::time::SystemTime::now() - Duration::from_secs(2 * 86_400);
-        file.set_modified(then).expect("time set");
-    };
+    let age = |id: &str| cli_support::two_days_back(&files.path_for(id));
     let actual = forgetting_over_http(&store, "acme", "initech", &age);
     assert_eq!(actual, forgotten_over_http("acme", "initech"));
 }
@@ -572,12 +565,7 @@ fn tenants_and_the_operator_forget_conversations_and_retain_sweeps_a_database() 
         format!("http{}a", std::process::id()),
         format!("http{}b", std::process::id()),
     );
-    let age = |id: &str| {
-        let sql = format!(
-            "UPDATE todokit_conversations SET updated_at = now() - interval '2 days' WHERE conversation = '{id}'"
-        );
-        assert!(cli_support::psql(&url, &sql), "aged");
-    };
+    let age = |id: &str| cli_support::two_days_back_in(&url, id);
     let actual = forgetting_over_http(std::path::Path::new(&url), &a, &b, &age);
     assert_eq!(actual, forgotten_over_http(&a, &b));
 }

@@ -53,14 +53,7 @@ impl Connection {
             "Mcp-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: TodoWrite\r\n\
              Todokit-Conversation: {conversation}\r\n"
         );
-        match self.exchange(&headers, &body) {
-            Ok((200, answer)) => answer.contains("\"isError\":false"),
-            Ok(_) => false,
-            Err(_) => {
-                self.reader = None;
-                false
-            }
-        }
+        self.succeeded(&headers, &body)
     }
 
     /// One `tools/call` of `TodoWrite` in the session [`Self::initialize`]
@@ -75,14 +68,7 @@ impl Connection {
         let headers = format!(
             "Mcp-Session-Id: {session}\r\nMcp-Protocol-Version: {version}\r\nTodokit-Conversation: {conversation}\r\n"
         );
-        match self.exchange(&headers, &body) {
-            Ok((200, answer)) => answer.contains("\"isError\":false"),
-            Ok(_) => false,
-            Err(_) => {
-                self.reader = None;
-                false
-            }
-        }
+        self.succeeded(&headers, &body)
     }
 
     /// Opens a session the way a client before 2026-07-28 does
@@ -105,6 +91,20 @@ impl Connection {
 }
 
 impl Connection {
+    /// Whether `body` sent with `headers` was answered with a tool result
+    /// that is not an error (a connection that failed is opened again for
+    /// the next call).
+    fn succeeded(&mut self, headers: &str, body: &str) -> bool {
+        match self.exchange(headers, body) {
+            Ok((200, answer)) => answer.contains("\"isError\":false"),
+            Ok(_) => false,
+            Err(_) => {
+                self.reader = None;
+                false
+            }
+        }
+    }
+
     /// POSTs `body` to `/mcp` with `headers` (lines ending in CRLF) and
     /// reads the answer: its status and body.
     fn exchange(&mut self, headers: &str, body: &str) -> std::io::Result<(u16, String)> {

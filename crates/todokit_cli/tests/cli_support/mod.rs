@@ -148,3 +148,22 @@ pub fn psql(url: &str, sql: &str) -> bool {
         .status
         .success()
 }
+
+/// Makes the folder store's file at `path` look unchanged for two days.
+pub fn two_days_back(path: &Path) {
+    let file = std::fs::File::options()
+        .write(true)
+        .open(path)
+        .expect("the file is there");
+    let then = std::time::SystemTime::now() - std::time::Duration::from_secs(2 * 86_400);
+    file.set_modified(then).expect("time set");
+}
+
+/// Makes the database's row of conversation `id` look unchanged for two
+/// days.
+pub fn two_days_back_in(url: &str, id: &str) {
+    let sql = format!(
+        "UPDATE todokit_conversations SET updated_at = now() - interval '2 days' WHERE conversation = '{id}'"
+    );
+    assert!(psql(url, &sql), "aged");
+}
