@@ -17,11 +17,23 @@ done
 names=()
 for (( i = 1; i < ${#crates[@]}; i += 2 )); do names+=("${crates[$i]}"); done
 echo "package-crates: ${names[*]}" >&2
+version=$("$ROOT/scripts/version.sh")
+# Cargo unpacks each crate of its local registry of packed crates into
+# $CARGO_HOME/registry/src/<source>/<name>-<version> and unpacks it again
+# only when that folder is missing: packing the same version again from
+# changed sources (a second run in the same checkout, or a checkout at the
+# same path) would verify each crate against the first run's sources of
+# the others. Those folders go first; crates.io's own are left alone.
+for name in "${names[@]}"; do
+  for unpacked in "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/"$name-$version"; do
+    case "$unpacked" in */index.crates.io-*) continue ;; esac
+    if [ -d "$unpacked" ]; then rm -rf "$unpacked"; fi
+  done
+done
 # --allow-dirty: like the archives `make dist` builds, what is checked out
 # (a release builds from its tag, where nothing is uncommitted).
 cargo package --quiet --locked --allow-dirty "${crates[@]}"
 mkdir -p target/dist/crates
-version=$("$ROOT/scripts/version.sh")
 for name in "${names[@]}"; do
   cp "target/package/$name-$version.crate" target/dist/crates/
 done
