@@ -23,22 +23,24 @@ version=$("$ROOT/scripts/version.sh")
 # only when that folder is missing: packing the same version again from
 # changed sources (a second run in the same checkout, or a checkout at the
 # same path) would verify each crate against the first run's sources of
-# the others. Those folders go first; crates.io's own are left alone. So
-# does cargo's folder of verification builds, where a crate of a registry
-# counts as built for good once built (its sources are taken to never
-# change).
+# the others. Those folders go first; crates.io's own are left alone. The
+# verification builds get a target folder of their own, emptied first: in
+# a shared one a crate of a registry counts as built for good once built
+# (cargo takes a registry's sources to never change), so the first run's
+# builds of our crates would be used again.
 for name in "${names[@]}"; do
   for unpacked in "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/"$name-$version"; do
     case "$unpacked" in */index.crates.io-*) continue ;; esac
     if [ -d "$unpacked" ]; then rm -rf "$unpacked"; fi
   done
 done
-rm -rf target/package
+VERIFY=target/crates-verify
+rm -rf "$VERIFY"
 # --allow-dirty: like the archives `make dist` builds, what is checked out
 # (a release builds from its tag, where nothing is uncommitted).
-cargo package --quiet --locked --allow-dirty "${crates[@]}"
+cargo package --quiet --locked --allow-dirty --target-dir "$VERIFY" "${crates[@]}"
 mkdir -p target/dist/crates
 for name in "${names[@]}"; do
-  cp "target/package/$name-$version.crate" target/dist/crates/
+  cp "$VERIFY/package/$name-$version.crate" target/dist/crates/
 done
 ls -l target/dist/crates >&2
