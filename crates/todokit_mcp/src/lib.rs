@@ -14,7 +14,7 @@
 //! with `resources/subscribe` or `subscriptions/listen`.
 
 mod direct_call;
-mod direct_stateless_call;
+mod direct_tool_call;
 mod framing;
 #[cfg(feature = "http")]
 pub mod http;
@@ -28,9 +28,7 @@ mod server;
 mod session;
 mod stdio;
 
-pub use direct_stateless_call::{
-    STATELESS_PROTOCOL, StatelessCall, answer_stateless_call, stateless_tool_call,
-};
+pub use direct_tool_call::{CallEra, PlainCall, STATELESS_PROTOCOL, answer_plain_call, plain_tool_call};
 pub use live::{MAX_FOLLOWED_CONVERSATIONS, MAX_LISTENS};
 pub use resources::{CONVERSATION_URI_PREFIX, RESOURCES_PAGE_SIZE, SUMMARY_META_KEY, conversation_uri};
 pub use rmcp_gate::{

@@ -15,6 +15,7 @@ mod api;
 mod auth;
 mod board;
 mod body;
+mod direct;
 mod error;
 mod events;
 mod holders;

@@ -6,6 +6,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 use axum::http::StatusCode;
 use axum::response::Response;
@@ -56,8 +57,9 @@ impl Full {
 pub struct Owners {
     /// Each session's opener, with the count of entries made before it, so
     /// that a pruning pass can tell an owner added after it looked at
-    /// rmcp's sessions (and keep it).
-    by_session: HashMap<String, (Caller, u64)>,
+    /// rmcp's sessions (and keep it), and when a call rmcp did not see
+    /// last told rmcp the session is in use.
+    by_session: HashMap<String, (Caller, u64, Option<Instant>)>,
     added: u64,
     /// Sessions being opened now, per caller.
     opening: HashMap<Caller, usize>,
@@ -66,12 +68,12 @@ pub struct Owners {
 impl Owners {
     /// The caller that opened session `id`.
     pub fn get(&self, id: &str) -> Option<&Caller> {
-        self.by_session.get(id).map(|(caller, _)| caller)
+        self.by_session.get(id).map(|(caller, _, _)| caller)
     }
 
     /// Records that `caller` opened session `id`.
     pub fn insert(&mut self, id: String, caller: Caller) {
-        self.by_session.insert(id, (caller, self.added));
+        self.by_session.insert(id, (caller, self.added, None));
         self.added += 1;
     }
 
@@ -92,7 +94,7 @@ impl Owners {
             let held = self
                 .by_session
                 .values()
-                .filter(|(owner, _)| owner.kind() == kind)
+                .filter(|(owner, _, _)| owner.kind() == kind)
                 .count();
             let opening: usize = self
                 .opening
@@ -110,9 +112,24 @@ impl Owners {
         let held = self
             .by_session
             .values()
-            .filter(|(owner, _)| owner == caller)
+            .filter(|(owner, _, _)| owner == caller)
             .count();
         held + self.opening.get(caller).copied().unwrap_or(0)
+    }
+
+    /// Whether session `id` should tell rmcp now that it is in use (its
+    /// last telling is `every` or more before `now`, or there was none);
+    /// when it should, `now` becomes its last. A session with no owner
+    /// here is told every time.
+    pub fn touch_due(&mut self, id: &str, now: Instant, every: Duration) -> bool {
+        let Some((_, _, touched)) = self.by_session.get_mut(id) else {
+            return true;
+        };
+        let due = touched.is_none_or(|last| now.saturating_duration_since(last) >= every);
+        if due {
+            *touched = Some(now);
+        }
+        due
     }
 
     /// A mark to prune against: entries added from now on are kept.
@@ -124,7 +141,7 @@ impl Owners {
     /// since `mark` (their sessions may be younger than `live`).
     pub fn prune(&mut self, live: &HashSet<String>, mark: u64) {
         self.by_session
-            .retain(|id, (_, added)| *added >= mark || live.contains(id));
+            .retain(|id, (_, added, _)| *added >= mark || live.contains(id));
     }
 
     // Revocation follows the token file's reload on SIGHUP, which Windows
@@ -134,7 +151,7 @@ impl Owners {
     pub fn sessions_of(&self, caller: &Caller) -> Vec<String> {
         self.by_session
             .iter()
-            .filter(|(_, (owner, _))| owner == caller)
+            .filter(|(_, (owner, _, _))| owner == caller)
             .map(|(id, _)| id.clone())
             .collect()
     }
@@ -236,6 +253,25 @@ mod tests {
             locked.total(),
         );
         let expected = (Some(Full::Caller(2)), Some(Full::Process(3)), true, true, 2, 3);
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn a_session_is_touched_at_most_once_every_interval() {
+        let mut owners = Owners::default();
+        owners.insert("s".to_owned(), Caller::Operator);
+        let every = Duration::from_secs(5);
+        let start = Instant::now();
+        let at = |seconds: u64| start + Duration::from_secs(seconds);
+        let actual = [
+            owners.touch_due("s", at(0), every),
+            owners.touch_due("s", at(4), every),
+            owners.touch_due("s", at(5), every),
+            owners.touch_due("s", at(9), every),
+            owners.touch_due("unknown", at(9), every),
+            owners.touch_due("unknown", at(9), every),
+        ];
+        let expected = [true, false, true, false, true, true];
         assert_eq!(actual, expected);
     }
 }

@@ -22,12 +22,12 @@ use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio_util::sync::CancellationToken;
 use tower_service::Service as _;
 
+use super::direct::{InSession, answer_directly};
 use super::holders::Holders;
 use super::message::{Seen, inspect};
 use super::owners::{Full, Opening, Owners, SessionQuotas};
 use super::tenancy::{Scope, Tenancy};
 use super::tokens::Caller;
-use crate::direct_stateless_call::{STATELESS_PROTOCOL, answer_stateless_call, stateless_tool_call};
 use crate::server::{Calls, RemoteScope, TodoMcpServer, remote_conversation};
 use crate::session::MAX_MESSAGE_BYTES;
 
@@ -274,7 +274,7 @@ async fn answer(endpoints: &Endpoints, scope: Scope, profile: Option<&str>, requ
         Ok(conversation) => conversation,
         Err(message) => return refuse(StatusCode::BAD_REQUEST, &message),
     };
-    let Some((mut http, _)) = endpoints.endpoint(profile) else {
+    let Some((mut http, manager)) = endpoints.endpoint(profile) else {
         return StatusCode::INTERNAL_SERVER_ERROR.into_response();
     };
     let session = request
@@ -316,7 +316,12 @@ async fn answer(endpoints: &Endpoints, scope: Scope, profile: Option<&str>, requ
     let deleting = request.method() == Method::DELETE;
     let calls = Arc::clone(&endpoints.calls);
     let remote = RemoteScope::new(service, conversation, calls);
-    let mut request = match answer_directly(request, session.is_some(), &remote).await {
+    let in_session = session.as_deref().map(|id| InSession {
+        id,
+        manager: &manager,
+        owners: &endpoints.owners,
+    });
+    let mut request = match answer_directly(request, in_session, &remote).await {
         Ok(answered) => return answered,
         Err(request) => request,
     };
@@ -362,50 +367,6 @@ async fn answer(endpoints: &Endpoints, scope: Scope, profile: Option<&str>, requ
         Some(place) => place.hold(response),
         None => response,
     }
-}
-
-/// Answers a plain `tools/call` of protocol 2026-07-28 itself (see
-/// `crate::direct_stateless_call::stateless_tool_call`: the same answer rmcp gives, for
-/// a fraction of the work); any other request is handed back untouched for
-/// rmcp, its body read into memory when it had to be looked at.
-async fn answer_directly(
-    request: Request,
-    in_session: bool,
-    scope: &RemoteScope,
-) -> Result<Response, Request> {
-    let headers = request.headers();
-    let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
-    let accept = header(header::ACCEPT.as_str()).unwrap_or_default();
-    let length = header(header::CONTENT_LENGTH.as_str()).and_then(|v| v.parse::<usize>().ok());
-    let plain = request.method() == Method::POST
-        && !in_session
-        && header("mcp-protocol-version") == Some(STATELESS_PROTOCOL)
-        && header("mcp-method") == Some("tools/call")
-        && header(header::CONTENT_TYPE.as_str())
-            .is_some_and(|v| v.to_ascii_lowercase().starts_with("application/json"))
-        // Both kinds of answer accepted, with no weights to weigh.
-        && accept.contains("application/json")
-        && accept.contains("text/event-stream")
-        && !accept.contains("q=")
-        && length.is_some_and(|length| length <= MAX_MESSAGE_BYTES);
-    if !plain {
-        return Err(request);
-    }
-    let (parts, body) = request.into_parts();
-    let Ok(bytes) = axum::body::to_bytes(body, MAX_MESSAGE_BYTES).await else {
-        return Ok(refuse(
-            StatusCode::BAD_REQUEST,
-            "the request's body could not be read",
-        ));
-    };
-    let named = parts.headers.get("mcp-name").and_then(|v| v.to_str().ok());
-    if let Some(call) = stateless_tool_call(&bytes)
-        && named == Some(call.name)
-    {
-        let answer = answer_stateless_call(scope, &call).await;
-        return Ok(([(header::CONTENT_TYPE, "application/json")], answer).into_response());
-    }
-    Err(Request::from_parts(parts, axum::body::Body::from(bytes)))
 }
 
 /// Refuses a session opened by another caller, as rmcp refuses a session it

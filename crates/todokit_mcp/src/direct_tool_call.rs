@@ -1,11 +1,14 @@
-//! The request nearly every remote client sends, a `tools/call` of
-//! protocol 2026-07-28 (no session: each request carries its protocol
-//! metadata), answered straight away: read without building its arguments
-//! as a tree, run, and written as rmcp writes the answer. rmcp reads each
-//! message into a tree of values (twice, through its untagged message
-//! enums) and writes the answer from another, which cost several times the
-//! call itself. Anything but the plainest shape is left to rmcp: this
-//! returns `None` and the caller hands the request on unchanged.
+//! The request nearly every remote client sends, a plain `tools/call`,
+//! answered straight away: read without building its arguments as a tree,
+//! run, and written as rmcp writes the answer. rmcp reads each message
+//! into a tree of values (twice, through its untagged message enums),
+//! passes it through the session's worker task when there is a session,
+//! and writes the answer from another tree, which cost several times the
+//! call itself. Two shapes are taken: a call of protocol 2026-07-28 (no
+//! session: the request carries its protocol metadata) and a call inside
+//! a session of an earlier protocol (no metadata but todokit's own).
+//! Anything but the plainest shape is left to rmcp: these return `None`
+//! and the caller hands the request on unchanged.
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -14,13 +17,24 @@ use todokit::app::{CallOptions, HostMode};
 
 use super::server::{RemoteScope, remote_conversation};
 
-/// The protocol version this path answers.
+/// The protocol version whose calls carry their own metadata (no session).
 pub const STATELESS_PROTOCOL: &str = "2026-07-28";
 
-/// A `tools/call` of protocol 2026-07-28 with nothing but a name, the
-/// arguments and the metadata todokit and the protocol define.
+/// Which kind of request a plain call came in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CallEra {
+    /// Protocol 2026-07-28: no session, the protocol's metadata in `_meta`.
+    Stateless,
+    /// Inside a session opened by `initialize` (protocols before
+    /// 2026-07-28): no protocol metadata in the message.
+    Session,
+}
+
+/// A `tools/call` with nothing but a name, the arguments and the metadata
+/// todokit (and for [`CallEra::Stateless`] the protocol) defines.
 #[derive(Debug)]
-pub struct StatelessCall<'a> {
+pub struct PlainCall<'a> {
+    era: CallEra,
     id: Value,
     /// The tool's name, as written (no escapes).
     pub name: &'a str,
@@ -29,8 +43,9 @@ pub struct StatelessCall<'a> {
     mode: Option<&'a str>,
 }
 
-/// `body` as such a call, or `None` for anything else (which rmcp reads).
-pub fn stateless_tool_call(body: &[u8]) -> Option<StatelessCall<'_>> {
+/// `body` as a plain call of `era`, or `None` for anything else (which
+/// rmcp reads).
+pub fn plain_tool_call(body: &[u8], era: CallEra) -> Option<PlainCall<'_>> {
     #[derive(Deserialize)]
     #[serde(deny_unknown_fields)]
     struct Envelope<'a> {
@@ -46,16 +61,16 @@ pub fn stateless_tool_call(body: &[u8]) -> Option<StatelessCall<'_>> {
         name: &'a str,
         #[serde(borrow)]
         arguments: Option<&'a RawValue>,
-        #[serde(rename = "_meta", borrow)]
-        meta: Meta<'a>,
+        #[serde(rename = "_meta", borrow, default)]
+        meta: Option<Meta<'a>>,
     }
     #[derive(Deserialize)]
     #[serde(deny_unknown_fields)]
     struct Meta<'a> {
-        #[serde(rename = "io.modelcontextprotocol/protocolVersion")]
-        protocol_version: &'a str,
-        #[serde(rename = "io.modelcontextprotocol/clientCapabilities", borrow)]
-        client_capabilities: &'a RawValue,
+        #[serde(rename = "io.modelcontextprotocol/protocolVersion", default)]
+        protocol_version: Option<&'a str>,
+        #[serde(rename = "io.modelcontextprotocol/clientCapabilities", borrow, default)]
+        client_capabilities: Option<&'a RawValue>,
         #[serde(rename = "io.modelcontextprotocol/clientInfo", borrow, default)]
         client_info: Option<&'a RawValue>,
         // The keys of `super::server::CONVERSATION_META_KEY` and
@@ -72,13 +87,31 @@ pub fn stateless_tool_call(body: &[u8]) -> Option<StatelessCall<'_>> {
         Value::Number(n) => n.is_i64() || n.is_u64(),
         _ => false,
     };
-    let meta = &envelope.params.meta;
+    let meta = envelope.params.meta.unwrap_or(Meta {
+        protocol_version: None,
+        client_capabilities: None,
+        client_info: None,
+        conversation: None,
+        mode: None,
+    });
+    let protocol_ok = match era {
+        CallEra::Stateless => {
+            meta.protocol_version == Some(STATELESS_PROTOCOL)
+                && meta.client_capabilities.is_some_and(is_object)
+                && meta.client_info.is_none_or(is_object)
+        }
+        // In a session the protocol was settled by `initialize`; metadata
+        // naming it again is for rmcp to judge.
+        CallEra::Session => {
+            meta.protocol_version.is_none()
+                && meta.client_capabilities.is_none()
+                && meta.client_info.is_none()
+        }
+    };
     let plain = envelope.jsonrpc == "2.0"
         && envelope.method == "tools/call"
         && id_ok
-        && meta.protocol_version == STATELESS_PROTOCOL
-        && is_object(meta.client_capabilities)
-        && meta.client_info.is_none_or(is_object)
+        && protocol_ok
         && envelope
             .params
             .arguments
@@ -87,7 +120,8 @@ pub fn stateless_tool_call(body: &[u8]) -> Option<StatelessCall<'_>> {
             .conversation
             .is_none_or(|c| remote_conversation("", Some(c)).is_ok())
         && meta.mode.is_none_or(|m| HostMode::from_word(m).is_some());
-    plain.then_some(StatelessCall {
+    plain.then_some(PlainCall {
+        era,
         id: envelope.id,
         name: envelope.params.name,
         arguments: envelope.params.arguments.filter(|a| a.get() != "null"),
@@ -96,8 +130,10 @@ pub fn stateless_tool_call(body: &[u8]) -> Option<StatelessCall<'_>> {
     })
 }
 
-/// Runs `call` in `scope` and writes the JSON answer rmcp would write.
-pub async fn answer_stateless_call(scope: &RemoteScope, call: &StatelessCall<'_>) -> Vec<u8> {
+/// Runs `call` in `scope` and writes the JSON-RPC answer rmcp would write
+/// (the message alone: a session's answer is framed as an event by the
+/// caller).
+pub async fn answer_plain_call(scope: &RemoteScope, call: &PlainCall<'_>) -> Vec<u8> {
     let _counted = scope.count_call();
     let conversation = call.conversation.unwrap_or_else(|| scope.conversation());
     let mode = call
@@ -113,7 +149,10 @@ pub async fn answer_stateless_call(scope: &RemoteScope, call: &StatelessCall<'_>
         CallOptions::default().mode(mode),
     )
     .await;
-    super::direct_call::reply(&call.id, outcome, Some("complete"))
+    // Protocol 2026-07-28 says what kind of result this is; earlier ones
+    // have no such key.
+    let result_type = (call.era == CallEra::Stateless).then_some("complete");
+    super::direct_call::reply(&call.id, outcome, result_type)
 }
 
 #[cfg(test)]
@@ -130,6 +169,16 @@ mod tests {
 
     /// What a taken call names: its tool, conversation and mode.
     type Taken = Option<(String, Option<String>, Option<String>)>;
+
+    fn taken(body: &str, era: CallEra) -> Taken {
+        plain_tool_call(body.as_bytes(), era).map(|c| {
+            (
+                c.name.to_owned(),
+                c.conversation.map(str::to_owned),
+                c.mode.map(str::to_owned),
+            )
+        })
+    }
 
     #[test]
     fn only_the_plainest_call_of_2026_07_28_is_taken() {
@@ -160,15 +209,7 @@ mod tests {
         ];
         let actual: Vec<Taken> = fixture
             .iter()
-            .map(|body| {
-                stateless_tool_call(body.as_bytes()).map(|c| {
-                    (
-                        c.name.to_owned(),
-                        c.conversation.map(str::to_owned),
-                        c.mode.map(str::to_owned),
-                    )
-                })
-            })
+            .map(|body| taken(body, CallEra::Stateless))
             .collect();
         let mut expected = vec![
             Some(("TodoWrite".to_owned(), None, None)),
@@ -179,6 +220,31 @@ mod tests {
             )),
         ];
         expected.extend(std::iter::repeat_n(None, 7));
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn in_a_session_only_a_call_without_protocol_metadata_is_taken() {
+        let fixture = [
+            call(r#"{"name":"TodoWrite","arguments":{"todos":[]}}"#),
+            call(r#"{"name":"TodoWrite","arguments":null,"_meta":{"todokit/conversation":"c"}}"#),
+            call(r#"{"name":"update_plan","_meta":{"todokit/mode":"plan"}}"#),
+            // Not taken: the metadata of 2026-07-28 (rmcp judges it), a
+            // progress token, a key params do not have, another method, a
+            // batch.
+            call(&format!(r#"{{"name":"T","_meta":{{{META}}}}}"#)),
+            call(r#"{"name":"T","_meta":{"progressToken":1}}"#),
+            call(r#"{"name":"T","task":{}}"#),
+            call(r#"{"name":"T"}"#).replace("tools/call", "tools/list"),
+            format!("[{}]", call(r#"{"name":"T"}"#)),
+        ];
+        let actual: Vec<Taken> = fixture.iter().map(|body| taken(body, CallEra::Session)).collect();
+        let mut expected = vec![
+            Some(("TodoWrite".to_owned(), None, None)),
+            Some(("TodoWrite".to_owned(), Some("c".to_owned()), None)),
+            Some(("update_plan".to_owned(), None, Some("plan".to_owned()))),
+        ];
+        expected.extend(std::iter::repeat_n(None, 5));
         assert_eq!(actual, expected);
     }
 }
