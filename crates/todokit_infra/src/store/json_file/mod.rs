@@ -1,7 +1,8 @@
 //! The embedded default store: one JSON file per conversation in a folder.
 //!
 //! - A write goes to a new temporary file that is fsynced and then renamed over
-//!   the old one (and the folder fsynced), so a crash at any moment leaves
+//!   the old one (and the folder fsynced, one sync shared by the commits
+//!   renaming together: [`group_sync`]), so a crash at any moment leaves
 //!   either the old or the new list, whole.
 //! - Writers take an advisory lock on a per-conversation lock file, check
 //!   the stored version and only then write: compare-and-swap across
@@ -22,6 +23,7 @@
 //!   was not swept for a minute (a stamp file, `.todokit-swept`, says
 //!   when), at most every [`SWEEP_EVERY_SAVES`]th write of one store.
 
+mod group_sync;
 mod last_file;
 mod lifecycle;
 mod locks;
@@ -52,6 +54,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::SystemTime;
 
 use async_trait::async_trait;
+use group_sync::GroupSync;
 use last_file::LastFile;
 use poller::Poller;
 use safe_fs::ReplaceError;
@@ -131,6 +134,9 @@ pub struct JsonFileStore {
     poller: Arc<Poller>,
     /// File work runs on the calling thread even under tokio.
     on_calling_thread: bool,
+    /// The folder syncs of this store and its clones, shared by commits
+    /// that rename at about the same time.
+    folder_syncs: Arc<GroupSync>,
     /// Room for file work on tokio's blocking pool: at most
     /// [`MAX_FILE_WORKERS`] of this store's jobs at once, so many feeds
     /// loading together (sixty streams on the board) queue for a few
@@ -148,6 +154,7 @@ impl JsonFileStore {
             summaries: Arc::default(),
             poller: Arc::default(),
             on_calling_thread: false,
+            folder_syncs: Arc::default(),
             workers: Arc::new(tokio::sync::Semaphore::new(MAX_FILE_WORKERS)),
         }
     }
@@ -402,7 +409,8 @@ impl JsonFileStore {
         {
             safe_fs::sweep_temporaries(&self.root, &prefix);
         }
-        let unsynced = match safe_fs::replace_durably(&self.root, &prefix, &path, &bytes) {
+        let unsynced = match safe_fs::replace_durably(&self.root, &prefix, &path, &bytes, &self.folder_syncs)
+        {
             Ok(()) => None,
             Err(ReplaceError::NotWritten(error)) => return Err(error),
             // The new list is live: readers and watchers see it, and the

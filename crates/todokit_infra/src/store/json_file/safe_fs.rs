@@ -20,6 +20,8 @@ use std::time::{Duration, SystemTime};
 
 use todokit_app::StoreError;
 
+use super::group_sync::GroupSync;
+
 /// Why a path in the store was refused.
 const LINK_REFUSED: &str = "it is a symbolic link, and todokit never follows links inside its store \
                             (remove the link, or point the store at the real folder)";
@@ -123,15 +125,19 @@ pub(super) enum ReplaceError {
 }
 
 /// Writes `bytes` to a new temporary file in `dir` whose name starts with
-/// `prefix`, makes it durable, and renames it to `target`. On any failure
-/// before the rename the temporary file is removed.
+/// `prefix`, makes it durable, and renames it to `target`, the folder's
+/// sync shared through `group` with other commits renaming at the same
+/// time. On any failure before the rename the temporary file is removed.
 pub(super) fn replace_durably(
     dir: &Path,
     prefix: &str,
     target: &Path,
     bytes: &[u8],
+    group: &GroupSync,
 ) -> Result<(), ReplaceError> {
-    replace_then_sync(dir, prefix, target, bytes, sync_dir)
+    replace_then_sync(dir, prefix, target, bytes, |dir| {
+        group.after_rename(dir, sync_dir)
+    })
 }
 
 /// [`replace_durably`] with the folder sync given, so a test can make it
@@ -276,7 +282,7 @@ mod tests {
         let target = dir.path().join("target");
         fs::create_dir(&target).unwrap();
         fs::write(target.join("inside"), b"kept").unwrap();
-        let result = replace_durably(dir.path(), ".t.", &target, b"new");
+        let result = replace_durably(dir.path(), ".t.", &target, b"new", &GroupSync::default());
         let names: Vec<String> = fs::read_dir(dir.path())
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
