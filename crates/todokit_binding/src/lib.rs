@@ -209,6 +209,16 @@ pub fn call_options(word: &str) -> Result<CallOptions, String> {
     Ok(CallOptions::default().mode(mode))
 }
 
+/// How long a conversation must have been left unchanged for `prune` to
+/// take it, from a host's number of seconds; the words when it is not a
+/// finite number above zero.
+pub fn idle_for(seconds: f64) -> Result<std::time::Duration, String> {
+    std::time::Duration::try_from_secs_f64(seconds)
+        .ok()
+        .filter(|idle| !idle.is_zero())
+        .ok_or_else(|| format!("prune needs an idle time of more than zero seconds; got {seconds}"))
+}
+
 /// The arguments as text, or the answer in their place: `Some` tool error
 /// when they are not UTF-8, `None` when the profile has no such tool (the
 /// service then answers that).

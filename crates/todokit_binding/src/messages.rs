@@ -34,7 +34,7 @@ pub fn one_per(method: &str, what: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{BoundPolicy, StoreChoice, call_options, definitions_for, open, user_action};
+    use crate::{BoundPolicy, StoreChoice, call_options, definitions_for, idle_for, open, user_action};
 
     /// Every sentence a binding's host may read about its own mistakes,
     /// the language's names filled in as each binding fills them.
@@ -81,6 +81,8 @@ mod tests {
                 err(definitions_for(&handle.service, "xml").map(drop)),
             ),
             ("an edit that is not JSON", err(user_action("{").map(drop))),
+            ("a prune idle for no time", err(idle_for(0.0).map(drop))),
+            ("a prune idle for ever", err(idle_for(f64::INFINITY).map(drop))),
             (
                 "an unknown edit action",
                 err(user_action(r#"{"action": "explode"}"#).map(drop)),

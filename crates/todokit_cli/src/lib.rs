@@ -130,7 +130,7 @@ enum Command {
         #[arg(required = true, value_name = "ID")]
         ids: Vec<String>,
         /// `text`: one line each; `json`: an array of `{id, forgotten}`
-        #[arg(long, value_enum, default_value = "text")]
+        #[arg(long, value_enum, default_value = "text", hide_possible_values = true)]
         format: ListFormat,
     },
     /// Forget every conversation left unchanged for a while (and print their ids)
@@ -145,7 +145,7 @@ enum Command {
         #[arg(long)]
         dry_run: bool,
         /// `text`: one id a line and a count; `json`: `{dry_run, conversations}`
-        #[arg(long, value_enum, default_value = "text")]
+        #[arg(long, value_enum, default_value = "text", hide_possible_values = true)]
         format: ListFormat,
     },
     /// Replay a scripted agent session (claude-code's TodoWrite), showing the list as it changes

@@ -284,6 +284,14 @@ fn forget_and_prune_remove_conversations_whole_from_a_folder() {
     let kept = kept.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
     assert_eq!(actual, forgotten_and_pruned("acme", "initech"));
     assert_eq!(names, vec![format!("{kept}.json"), format!("{kept}.lock")]);
+    // What a user reads, for review.
+    let shown: Vec<String> = actual
+        .0
+        .iter()
+        .map(|(ok, stdout, stderr)| format!("exit ok: {ok}\n--- stdout\n{stdout}--- stderr\n{stderr}"))
+        .collect();
+    cli_support::snapshot_settings()
+        .bind(|| insta::assert_snapshot!("forget_and_prune_output", shown.join("\n")));
 }
 
 #[cfg(feature = "postgres")]
@@ -315,4 +323,19 @@ fn forget_and_prune_remove_conversations_whole_from_a_database() {
     );
     assert_eq!(actual, forgotten_and_pruned(&a, &b));
     assert!(only_kept, "nothing but {a}/kept is left in the table");
+}
+
+#[test]
+fn the_help_of_what_an_operator_runs() {
+    let store = tempfile::tempdir().unwrap();
+    let help = |command: &str| {
+        let output = cli_support::run(cli_support::todokit(store.path()).args([command, "--help"]));
+        cli_support::stdout(&output)
+    };
+    let (serve, forget, prune) = (help("serve"), help("forget"), help("prune"));
+    cli_support::snapshot_settings().bind(|| {
+        insta::assert_snapshot!("cli__serve_help", serve);
+        insta::assert_snapshot!("cli__forget_help", forget);
+        insta::assert_snapshot!("cli__prune_help", prune);
+    });
 }

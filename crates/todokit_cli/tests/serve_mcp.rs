@@ -310,8 +310,8 @@ fn metrics_move_by_exactly_the_calls_made_and_only_the_operator_reads_them() {
                 .collect::<Vec<u16>>()
         })
     };
-    // A tenant's session (protocol 2025-11-25, through rmcp) and the
-    // operator's plain calls of 2026-07-28 (the direct path).
+    // A tenant's session (protocol 2025-11-25) and the operator's plain
+    // calls of 2026-07-28, both on the direct path.
     let session = serve_support::open_session(&server.address, &[("Authorization", "Bearer t-acme")]);
     let in_session = [
         ("Authorization", "Bearer t-acme"),
@@ -387,6 +387,14 @@ fn metrics_move_by_exactly_the_calls_made_and_only_the_operator_reads_them() {
         false,
     );
     assert_eq!(actual, expected, "{}", after.body);
+    // Each metric's name, kind and help, as an operator reads them.
+    let described: Vec<&str> = after
+        .body
+        .lines()
+        .filter(|line| line.starts_with("# HELP") || line.starts_with("# TYPE"))
+        .collect();
+    cli_support::snapshot_settings()
+        .bind(|| insta::assert_snapshot!("serve_metrics_described", described.join("\n")));
 }
 
 #[test]
@@ -482,4 +490,37 @@ fn the_json_log_has_a_line_per_request_and_a_tenants_failure_whole_under_its_req
         (true, json!("todokit::store"), true),
     );
     assert_eq!(actual, expected, "{logged:#?}");
+    // The shape of a request's line and of an error's, as a log pipeline
+    // reads them: each key and the kind of its value.
+    let shape = |line: &Value| {
+        let mut keys: Vec<String> = line
+            .as_object()
+            .into_iter()
+            .flatten()
+            .map(|(key, value)| {
+                let kind = match value {
+                    Value::String(_) => "string",
+                    Value::Number(_) => "number",
+                    Value::Bool(_) => "bool",
+                    Value::Null => "null",
+                    Value::Array(_) => "array",
+                    Value::Object(_) => "object",
+                };
+                format!("{key}: {kind}")
+            })
+            .collect();
+        keys.sort();
+        keys.join("\n")
+    };
+    let request_line = logged
+        .iter()
+        .find(|line| line["target"] == "todokit::request")
+        .cloned()
+        .unwrap_or_default();
+    let shown = format!(
+        "--- a request\n{}\n--- an error\n{}",
+        shape(&request_line),
+        shape(&error)
+    );
+    cli_support::snapshot_settings().bind(|| insta::assert_snapshot!("serve_json_log_lines", shown));
 }

@@ -207,6 +207,36 @@ impl NativeKit {
         })
     }
 
+    /// Removes `conversation` for good (`todokit forget`): JSON text of
+    /// whether anything was stored.
+    #[napi(ts_return_type = "string | Promise<string>")]
+    pub fn forget(&self, conversation: String) -> Result<Now<String, TextJob>> {
+        let handle = self.handle()?;
+        TextJob::run(self.now, move || {
+            json_text(
+                &handle
+                    .block(handle.service.forget(&conversation))
+                    .map_err(errors::service)?,
+            )
+        })
+    }
+
+    /// Removes every conversation whose id starts with `prefix` and that
+    /// has not changed for `idle_seconds` (`todokit prune`); with
+    /// `dry_run`, only names them. JSON text of the ids, sorted.
+    #[napi(ts_return_type = "string | Promise<string>")]
+    pub fn prune(&self, idle_seconds: f64, prefix: String, dry_run: bool) -> Result<Now<String, TextJob>> {
+        let idle = binding::idle_for(idle_seconds).map_err(|m| tagged(ErrorCode::Usage, m))?;
+        let handle = self.handle()?;
+        TextJob::run(self.now, move || {
+            json_text(
+                &handle
+                    .block(handle.service.prune(&prefix, idle, dry_run))
+                    .map_err(errors::service)?,
+            )
+        })
+    }
+
     /// A hand edit (JSON text of the board's edit shape): what it did, or
     /// nothing when the list was already so.
     #[napi(ts_return_type = "string | null | Promise<string | null>")]

@@ -64,6 +64,14 @@ export interface CallOptions {
   mode?: Mode;
 }
 
+/** What `Todokit.prune` takes besides the idle time. */
+export interface PruneOptions {
+  /** Only conversations whose id starts with this (a tenant's `name/`). */
+  prefix?: string;
+  /** Name what would go, remove nothing. */
+  dryRun?: boolean;
+}
+
 /** The model's arguments: its JSON text as it came (a string, or UTF-8
  * bytes), or any value `JSON.stringify` writes. */
 export type Arguments = unknown;
@@ -176,6 +184,31 @@ export class Todokit {
    * `todokit conversations --format json`. */
   async conversations(): Promise<Array<Record<string, unknown>>> {
     return JSON.parse(await nativeAsync(() => this.#kit.conversations())) as Array<Record<string, unknown>>;
+  }
+
+  /** Removes `conversation` for good, as `todokit forget` does: its list
+   * and what the agent loop kept beside it. Whether anything was stored. A
+   * writer racing it is either removed whole or kept whole. */
+  async forget(conversation: string): Promise<boolean> {
+    str('conversation', conversation);
+    return JSON.parse(await nativeAsync(() => this.#kit.forget(conversation))) as boolean;
+  }
+
+  /** Removes every conversation whose id starts with `options.prefix` and
+   * that has not changed for `idleSeconds`, as `todokit prune` does; with
+   * `options.dryRun`, only names them. The ids, sorted. One written while
+   * it runs is kept. An idle time that is not a number above zero throws
+   * `TodokitError` (`USAGE`). */
+  async prune(idleSeconds: number, options: PruneOptions = {}): Promise<string[]> {
+    if (typeof idleSeconds !== 'number' || !Number.isFinite(idleSeconds) || idleSeconds <= 0) {
+      throw new TodokitError('USAGE', `prune needs an idle time of more than zero seconds; got ${String(idleSeconds)}`);
+    }
+    const prefix = options.prefix === undefined ? '' : str('prefix', options.prefix);
+    const dryRun = options.dryRun ?? false;
+    if (typeof dryRun !== 'boolean') {
+      throw new TypeError(`dryRun must be a boolean, not ${typeof dryRun}`);
+    }
+    return JSON.parse(await nativeAsync(() => this.#kit.prune(idleSeconds, prefix, dryRun))) as string[];
   }
 
   /** A hand edit, as a user makes it: what it did, or `null` when the list

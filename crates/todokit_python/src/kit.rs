@@ -184,6 +184,30 @@ impl Kit {
         text(&summaries)
     }
 
+    /// Removes `conversation` for good (`todokit forget`): its list and the
+    /// turn record kept beside it. Whether anything was stored.
+    fn forget(&self, py: Python<'_>, conversation: String) -> PyResult<bool> {
+        let handle = self.handle()?;
+        py.detach(move || handle.block(handle.service.forget(&conversation)))
+            .map_err(errors::service)
+    }
+
+    /// Removes every conversation whose id starts with `prefix` and that
+    /// has not changed for `idle_seconds` (`todokit prune`); with
+    /// `dry_run`, only names them. The ids, sorted.
+    fn prune(
+        &self,
+        py: Python<'_>,
+        idle_seconds: f64,
+        prefix: String,
+        dry_run: bool,
+    ) -> PyResult<Vec<String>> {
+        let idle = binding::idle_for(idle_seconds).map_err(|message| native(ErrorCode::Usage, message))?;
+        let handle = self.handle()?;
+        py.detach(move || handle.block(handle.service.prune(&prefix, idle, dry_run)))
+            .map_err(errors::service)
+    }
+
     /// A hand edit (`action` as JSON text, the board's shape extended):
     /// what it did, or `None` when the list was already so.
     fn edit(&self, py: Python<'_>, conversation: String, action_json: &str) -> PyResult<Option<String>> {

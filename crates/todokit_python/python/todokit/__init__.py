@@ -17,7 +17,9 @@ command's ``--format json``.
 from __future__ import annotations
 
 import json
+import math
 import os
+from datetime import timedelta
 from functools import partial
 from typing import Any, Literal, Mapping, Sequence, Union
 
@@ -169,6 +171,26 @@ class Todokit:
         result: list[dict[str, Any]] = json.loads(_native(self._kit.conversations))
         return result
 
+    def forget(self, conversation: str) -> bool:
+        """Removes ``conversation`` for good, as ``todokit forget`` does: its
+        list and what the agent loop kept beside it. Whether anything was
+        stored. A writer racing it is either removed whole or kept whole."""
+        result: bool = _native(self._kit.forget, conversation)
+        return result
+
+    def prune(self, idle: timedelta | float, *, prefix: str = "", dry_run: bool = False) -> list[str]:
+        """Removes every conversation whose id starts with ``prefix`` and that
+        has not changed for ``idle`` (a :class:`~datetime.timedelta`, or
+        seconds), as ``todokit prune`` does; with ``dry_run``, only names
+        them. The ids, sorted. One written while it runs is kept."""
+        seconds = idle.total_seconds() if isinstance(idle, timedelta) else idle
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+            raise TypeError(f"idle must be a timedelta or a number of seconds, not {type(idle).__name__}")
+        if not math.isfinite(seconds) or seconds <= 0:
+            raise ValueError(f"prune needs an idle time of more than zero seconds; got {idle!r}")
+        result: list[str] = _native(self._kit.prune, float(seconds), prefix, dry_run)
+        return result
+
     def edit(self, conversation: str, action: Mapping[str, Any]) -> str | None:
         """A hand edit, as a user makes it from a terminal or the board:
         ``{"action": "append"|"start"|"done"|"drop"|"rm"|"claim"|"release",
@@ -258,6 +280,14 @@ class Todokit:
     async def atake_notices(self, conversation: str) -> list[Notice]:
         """:meth:`take_notices`, awaited."""
         return await _off_loop(partial(self.take_notices, conversation))
+
+    async def aforget(self, conversation: str) -> bool:
+        """:meth:`forget`, awaited."""
+        return await _off_loop(partial(self.forget, conversation))
+
+    async def aprune(self, idle: timedelta | float, *, prefix: str = "", dry_run: bool = False) -> list[str]:
+        """:meth:`prune`, awaited."""
+        return await _off_loop(partial(self.prune, idle, prefix=prefix, dry_run=dry_run))
 
     def close(self) -> None:
         """Lets go of the store; later calls raise :class:`TodokitError`."""
