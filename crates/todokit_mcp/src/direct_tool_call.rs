@@ -15,6 +15,7 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 use todokit::app::{CallOptions, HostMode};
 
+use super::rmcp_gate::tool_call_parts;
 use super::server::{RemoteScope, remote_conversation};
 
 /// The protocol version whose calls carry their own metadata (no session).
@@ -46,25 +47,7 @@ pub struct PlainCall<'a> {
 /// `body` as a plain call of `era`, or `None` for anything else (which
 /// rmcp reads).
 pub fn plain_tool_call(body: &[u8], era: CallEra) -> Option<PlainCall<'_>> {
-    #[derive(Deserialize)]
-    #[serde(deny_unknown_fields)]
-    struct Envelope<'a> {
-        jsonrpc: &'a str,
-        id: Value,
-        method: &'a str,
-        #[serde(borrow)]
-        params: Params<'a>,
-    }
-    #[derive(Deserialize)]
-    #[serde(deny_unknown_fields)]
-    struct Params<'a> {
-        name: &'a str,
-        #[serde(borrow)]
-        arguments: Option<&'a RawValue>,
-        #[serde(rename = "_meta", borrow, default)]
-        meta: Option<Meta<'a>>,
-    }
-    #[derive(Deserialize)]
+    #[derive(Deserialize, Default)]
     #[serde(deny_unknown_fields)]
     struct Meta<'a> {
         #[serde(rename = "io.modelcontextprotocol/protocolVersion", default)]
@@ -80,20 +63,17 @@ pub fn plain_tool_call(body: &[u8], era: CallEra) -> Option<PlainCall<'_>> {
         #[serde(rename = "todokit/mode", default)]
         mode: Option<&'a str>,
     }
-    let envelope: Envelope<'_> = serde_json::from_slice(body).ok()?;
+    let call = tool_call_parts(body)?;
+    let meta: Meta<'_> = match call.meta {
+        Some(meta) => serde_json::from_str(meta.get()).ok()?,
+        None => Meta::default(),
+    };
     let is_object = |raw: &RawValue| raw.get().trim_start().starts_with('{');
-    let id_ok = match &envelope.id {
+    let id_ok = match &call.id {
         Value::String(_) => true,
         Value::Number(n) => n.is_i64() || n.is_u64(),
         _ => false,
     };
-    let meta = envelope.params.meta.unwrap_or(Meta {
-        protocol_version: None,
-        client_capabilities: None,
-        client_info: None,
-        conversation: None,
-        mode: None,
-    });
     let protocol_ok = match era {
         CallEra::Stateless => {
             meta.protocol_version == Some(STATELESS_PROTOCOL)
@@ -108,23 +88,18 @@ pub fn plain_tool_call(body: &[u8], era: CallEra) -> Option<PlainCall<'_>> {
                 && meta.client_info.is_none()
         }
     };
-    let plain = envelope.jsonrpc == "2.0"
-        && envelope.method == "tools/call"
-        && id_ok
+    let plain = id_ok
         && protocol_ok
-        && envelope
-            .params
-            .arguments
-            .is_none_or(|a| is_object(a) || a.get() == "null")
+        && call.arguments.is_none_or(|a| is_object(a) || a.get() == "null")
         && meta
             .conversation
             .is_none_or(|c| remote_conversation("", Some(c)).is_ok())
         && meta.mode.is_none_or(|m| HostMode::from_word(m).is_some());
     plain.then_some(PlainCall {
         era,
-        id: envelope.id,
-        name: envelope.params.name,
-        arguments: envelope.params.arguments.filter(|a| a.get() != "null"),
+        id: call.id,
+        name: call.name,
+        arguments: call.arguments.filter(|a| a.get() != "null"),
         conversation: meta.conversation,
         mode: meta.mode,
     })

@@ -132,12 +132,25 @@ pub struct PlainToolCall<'a> {
     pub arguments: Option<&'a RawValue>,
 }
 
-/// The message nearly every session is made of, a well-formed `tools/call`,
-/// recognised without building its arguments as a tree (they can be
-/// megabytes): `Some` only where [`classify_fully`] would pass it on too,
-/// `None` for anything else, which the full check then reads.
-pub fn plain_tool_call(line: &[u8]) -> Option<PlainToolCall<'_>> {
-    /// The request's envelope, exactly these four keys, read in one pass.
+/// A `tools/call` request read for its parts, its arguments and metadata
+/// left as the text they came as.
+#[derive(Debug)]
+pub(crate) struct CallParts<'a> {
+    /// The request's id, as sent.
+    pub id: Value,
+    /// The tool's name, as written (no escapes).
+    pub name: &'a str,
+    /// The arguments' JSON text, when present.
+    pub arguments: Option<&'a RawValue>,
+    /// The params' `_meta` JSON text, when present.
+    pub meta: Option<&'a RawValue>,
+}
+
+/// `line` as a JSON-RPC 2.0 `tools/call` with exactly the envelope's four
+/// keys and params of a name, arguments and `_meta`, read in one pass
+/// without building the arguments as a tree; `None` for anything else.
+pub(crate) fn tool_call_parts(line: &[u8]) -> Option<CallParts<'_>> {
+    /// The request's envelope, exactly these four keys.
     #[derive(Deserialize)]
     #[serde(deny_unknown_fields)]
     struct Envelope<'a> {
@@ -147,33 +160,51 @@ pub fn plain_tool_call(line: &[u8]) -> Option<PlainToolCall<'_>> {
         #[serde(borrow)]
         params: Params<'a>,
     }
-    /// `tools/call` params: a name, and arguments that are an object.
+    /// `tools/call` params.
     #[derive(Deserialize)]
     #[serde(deny_unknown_fields)]
     struct Params<'a> {
         name: &'a str,
         #[serde(borrow)]
         arguments: Option<&'a RawValue>,
+        #[serde(rename = "_meta", borrow, default)]
+        meta: Option<&'a RawValue>,
     }
     let envelope: Envelope<'_> = serde_json::from_slice(line).ok()?;
-    // rmcp reads an id as a string or a signed 64-bit integer.
-    let id_fits = envelope.id.as_str().is_some_and(|id| !id.starts_with('\u{1}')) || envelope.id.is_i64();
-    if envelope.jsonrpc != "2.0" || envelope.method != "tools/call" || !id_fits {
+    (envelope.jsonrpc == "2.0" && envelope.method == "tools/call").then_some(CallParts {
+        id: envelope.id,
+        name: envelope.params.name,
+        arguments: envelope.params.arguments,
+        meta: envelope.params.meta,
+    })
+}
+
+/// The message nearly every session is made of, a well-formed `tools/call`,
+/// recognised without building its arguments as a tree (they can be
+/// megabytes): `Some` only where [`classify_fully`] would pass it on too,
+/// `None` for anything else, which the full check then reads.
+pub fn plain_tool_call(line: &[u8]) -> Option<PlainToolCall<'_>> {
+    let envelope = tool_call_parts(line)?;
+    if envelope.meta.is_some() {
         return None;
     }
-    let params = envelope.params;
+    // rmcp reads an id as a string or a signed 64-bit integer.
+    let id_fits = envelope.id.as_str().is_some_and(|id| !id.starts_with('\u{1}')) || envelope.id.is_i64();
+    if !id_fits {
+        return None;
+    }
     // Arguments nested deeper than the parsers go are the full check's to
     // refuse (a raw value is skimmed without that limit).
     let fits = |text: &str| {
         text.trim_start().starts_with('{') && nesting_depth(text, QUICK_MAX_DEPTH) <= QUICK_MAX_DEPTH
     };
-    if params.arguments.is_some_and(|a| !fits(a.get())) {
+    if envelope.arguments.is_some_and(|a| !fits(a.get())) {
         return None;
     }
     Some(PlainToolCall {
         id: envelope.id,
-        name: params.name,
-        arguments: params.arguments,
+        name: envelope.name,
+        arguments: envelope.arguments,
     })
 }
 

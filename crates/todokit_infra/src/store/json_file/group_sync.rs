@@ -9,8 +9,9 @@
 //! after its rename succeeded; a failed sync fails every commit it was to
 //! cover (their outcome unknown, as with a sync of their own).
 
+use std::io;
 use std::path::Path;
-use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::sync::{Condvar, Mutex, PoisonError};
 
 use todokit_app::StoreError;
 
@@ -29,8 +30,9 @@ struct Progress {
     synced: u64,
     /// Whether a sync is running now.
     running: bool,
-    /// The last failed sync: the renames it was to cover, and why.
-    failed: Option<(u64, Arc<StoreError>)>,
+    /// The last failed sync: the renames it was to cover, and why (the
+    /// error's kind and words, told to each of them).
+    failed: Option<(u64, io::ErrorKind, String)>,
 }
 
 impl GroupSync {
@@ -39,7 +41,7 @@ impl GroupSync {
     pub(super) fn after_rename(
         &self,
         dir: &Path,
-        sync: impl Fn(&Path) -> Result<(), StoreError>,
+        sync: impl Fn(&Path) -> io::Result<()>,
     ) -> Result<(), StoreError> {
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         state.renamed += 1;
@@ -48,10 +50,14 @@ impl GroupSync {
             if state.synced >= ticket {
                 return Ok(());
             }
-            if let Some((covered, error)) = &state.failed
+            if let Some((covered, kind, words)) = &state.failed
                 && *covered >= ticket
             {
-                return Err(shared_error(error));
+                return Err(StoreError::Io {
+                    action: "sync",
+                    location: dir.display().to_string(),
+                    error: io::Error::new(*kind, words.clone()),
+                });
             }
             if state.running {
                 state = self.done.wait(state).unwrap_or_else(PoisonError::into_inner);
@@ -66,36 +72,16 @@ impl GroupSync {
             state.running = false;
             match outcome {
                 Ok(()) => state.synced = state.synced.max(covers),
-                Err(error) => state.failed = Some((covers, Arc::new(error))),
+                Err(error) => state.failed = Some((covers, error.kind(), error.to_string())),
             }
             self.done.notify_all();
         }
     }
 }
 
-/// A failed sync's error for one more of the commits it was to cover.
-fn shared_error(error: &StoreError) -> StoreError {
-    match error {
-        StoreError::Io {
-            action,
-            location,
-            error,
-        } => StoreError::Io {
-            action,
-            location: location.clone(),
-            error: std::io::Error::new(error.kind(), error.to_string()),
-        },
-        // A folder sync fails only with an I/O error.
-        other => StoreError::Io {
-            action: "sync",
-            location: "the store folder".to_owned(),
-            error: std::io::Error::other(other.to_string()),
-        },
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use std::sync::Arc;
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::time::Duration;
 
@@ -103,12 +89,8 @@ mod tests {
 
     use super::*;
 
-    fn gone() -> StoreError {
-        StoreError::Io {
-            action: "sync",
-            location: "/store".to_owned(),
-            error: std::io::Error::other("the disk is gone"),
-        }
+    fn gone() -> io::Error {
+        io::Error::other("the disk is gone")
     }
 
     /// Waits until `count` threads wait on `group`'s running sync.
@@ -168,7 +150,7 @@ mod tests {
     #[test]
     fn a_failed_sync_fails_every_commit_it_was_to_cover() {
         let actual = three_commits(true);
-        let failed = Err(gone().to_string());
+        let failed = Err("could not sync .: the disk is gone".to_owned());
         let expected = (vec![failed.clone(), failed.clone(), failed], 2);
         assert_eq!(actual, expected);
     }

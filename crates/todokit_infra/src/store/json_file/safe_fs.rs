@@ -136,7 +136,7 @@ pub(super) fn replace_durably(
     group: &GroupSync,
 ) -> Result<(), ReplaceError> {
     replace_then_sync(dir, prefix, target, bytes, |dir| {
-        group.after_rename(dir, sync_dir)
+        group.after_rename(dir, sync_dir_io)
     })
 }
 
@@ -226,12 +226,13 @@ pub(super) fn sweep_temporaries(dir: &Path, prefix: &str) {
 /// Makes a rename inside `dir` durable. Only Unix can open a folder for
 /// this; elsewhere the rename is as durable as the platform makes it.
 pub(super) fn sync_dir(dir: &Path) -> Result<(), StoreError> {
+    sync_dir_io(dir).map_err(|e| io_error("sync", dir, e))
+}
+
+/// [`sync_dir`]'s work, its error as the system gave it.
+fn sync_dir_io(dir: &Path) -> io::Result<()> {
     #[cfg(unix)]
-    {
-        File::open(dir)
-            .and_then(|d| d.sync_all())
-            .map_err(|e| io_error("sync", dir, e))?;
-    }
+    File::open(dir).and_then(|d| d.sync_all())?;
     #[cfg(not(unix))]
     let _ = dir;
     Ok(())
