@@ -70,7 +70,8 @@ pub fn plain_tool_call(body: &[u8], era: CallEra) -> Option<PlainCall<'_>> {
     };
     let is_object = |raw: &RawValue| raw.get().trim_start().starts_with('{');
     let id_ok = match &call.id {
-        Value::String(_) => true,
+        // Ids starting with U+0001 are reserved (the gate refuses them).
+        Value::String(id) => !id.starts_with('\u{1}'),
         Value::Number(n) => n.is_i64() || n.is_u64(),
         _ => false,
     };
@@ -212,6 +213,14 @@ mod tests {
             call(r#"{"name":"T","task":{}}"#),
             call(r#"{"name":"T"}"#).replace("tools/call", "tools/list"),
             format!("[{}]", call(r#"{"name":"T"}"#)),
+            // Nor what the gate refuses: a reserved id, arguments deeper
+            // than the parsers go.
+            call(r#"{"name":"T"}"#).replace(r#""id":7"#, r#""id":"\u0001x""#),
+            call(&format!(
+                r#"{{"name":"T","arguments":{}1{}}}"#,
+                r#"{"a":"#.repeat(70),
+                "}".repeat(70)
+            )),
         ];
         let actual: Vec<Taken> = fixture.iter().map(|body| taken(body, CallEra::Session)).collect();
         let mut expected = vec![
@@ -219,7 +228,7 @@ mod tests {
             Some(("TodoWrite".to_owned(), Some("c".to_owned()), None)),
             Some(("update_plan".to_owned(), None, Some("plan".to_owned()))),
         ];
-        expected.extend(std::iter::repeat_n(None, 5));
+        expected.extend(std::iter::repeat_n(None, 7));
         assert_eq!(actual, expected);
     }
 }

@@ -148,7 +148,10 @@ pub(crate) struct CallParts<'a> {
 
 /// `line` as a JSON-RPC 2.0 `tools/call` with exactly the envelope's four
 /// keys and params of a name, arguments and `_meta`, read in one pass
-/// without building the arguments as a tree; `None` for anything else.
+/// without building the arguments as a tree; `None` for anything else,
+/// and for arguments or `_meta` nested deeper than [`QUICK_MAX_DEPTH`] (a
+/// raw value is skimmed without the parsers' limit, so the full check
+/// refuses those).
 pub(crate) fn tool_call_parts(line: &[u8]) -> Option<CallParts<'_>> {
     /// The request's envelope, exactly these four keys.
     #[derive(Deserialize)]
@@ -171,7 +174,14 @@ pub(crate) fn tool_call_parts(line: &[u8]) -> Option<CallParts<'_>> {
         meta: Option<&'a RawValue>,
     }
     let envelope: Envelope<'_> = serde_json::from_slice(line).ok()?;
-    (envelope.jsonrpc == "2.0" && envelope.method == "tools/call").then_some(CallParts {
+    let shallow = |raw: Option<&RawValue>| {
+        raw.is_none_or(|raw| nesting_depth(raw.get(), QUICK_MAX_DEPTH) <= QUICK_MAX_DEPTH)
+    };
+    let plain = envelope.jsonrpc == "2.0"
+        && envelope.method == "tools/call"
+        && shallow(envelope.params.arguments)
+        && shallow(envelope.params.meta);
+    plain.then_some(CallParts {
         id: envelope.id,
         name: envelope.params.name,
         arguments: envelope.params.arguments,
@@ -193,12 +203,10 @@ pub fn plain_tool_call(line: &[u8]) -> Option<PlainToolCall<'_>> {
     if !id_fits {
         return None;
     }
-    // Arguments nested deeper than the parsers go are the full check's to
-    // refuse (a raw value is skimmed without that limit).
-    let fits = |text: &str| {
-        text.trim_start().starts_with('{') && nesting_depth(text, QUICK_MAX_DEPTH) <= QUICK_MAX_DEPTH
-    };
-    if envelope.arguments.is_some_and(|a| !fits(a.get())) {
+    if envelope
+        .arguments
+        .is_some_and(|a| !a.get().trim_start().starts_with('{'))
+    {
         return None;
     }
     Some(PlainToolCall {
@@ -231,7 +239,7 @@ fn is_request_for(line: &[u8], method: &str) -> bool {
         .is_ok_and(|head| head.id.is_some() && head.method.as_deref() == Some(method))
 }
 
-/// The deepest arguments [`plain_tool_call`] reads; serde_json refuses
+/// The deepest arguments [`tool_call_parts`] reads; serde_json refuses
 /// more than 128 levels in the whole message, so this leaves room.
 const QUICK_MAX_DEPTH: usize = 64;
 

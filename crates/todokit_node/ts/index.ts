@@ -200,8 +200,8 @@ export class Todokit {
    * it runs is kept. An idle time that is not a number above zero throws
    * `TodokitError` (`USAGE`). */
   async prune(idleSeconds: number, options: PruneOptions = {}): Promise<string[]> {
-    if (typeof idleSeconds !== 'number' || !Number.isFinite(idleSeconds) || idleSeconds <= 0) {
-      throw new TodokitError('USAGE', `prune needs an idle time of more than zero seconds; got ${String(idleSeconds)}`);
+    if (typeof idleSeconds !== 'number') {
+      throw new TodokitError('USAGE', `prune needs an idle time in seconds, a number; got ${typeof idleSeconds}`);
     }
     const prefix = options.prefix === undefined ? '' : str('prefix', options.prefix);
     const dryRun = options.dryRun ?? false;

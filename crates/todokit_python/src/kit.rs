@@ -202,7 +202,7 @@ impl Kit {
         prefix: String,
         dry_run: bool,
     ) -> PyResult<Vec<String>> {
-        let idle = binding::idle_for(idle_seconds).map_err(|message| native(ErrorCode::Usage, message))?;
+        let idle = binding::idle_for(idle_seconds).map_err(pyo3::exceptions::PyValueError::new_err)?;
         let handle = self.handle()?;
         py.detach(move || handle.block(handle.service.prune(&prefix, idle, dry_run)))
             .map_err(errors::service)

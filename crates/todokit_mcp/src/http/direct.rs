@@ -21,9 +21,11 @@ use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use rmcp::model::ProtocolVersion;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use todokit::app::json_values_over;
 
 use super::owners::Owners;
 use crate::direct_tool_call::{CallEra, PlainCall, STATELESS_PROTOCOL, answer_plain_call, plain_tool_call};
+use crate::rmcp_gate::MAX_MESSAGE_VALUES;
 use crate::server::RemoteScope;
 use crate::session::MAX_MESSAGE_BYTES;
 
@@ -47,8 +49,11 @@ pub(super) struct InSession<'a> {
 }
 
 /// Answers a plain `tools/call` itself: the same answer rmcp gives, for a
-/// fraction of the work. Any other request is handed back untouched for
-/// rmcp, its body read into memory when it had to be looked at.
+/// fraction of the work. It runs before the gate (`super::message`), so it
+/// takes only what the gate would pass: within its count of values and its
+/// depth, with an id it does not refuse. Any other request is handed back
+/// untouched, for the gate and rmcp, its body read into memory when it had
+/// to be looked at.
 pub(super) async fn answer_directly(
     request: Request,
     session: Option<InSession<'_>>,
@@ -72,6 +77,10 @@ pub(super) async fn answer_directly(
     let Ok(bytes) = axum::body::to_bytes(body, MAX_MESSAGE_BYTES).await else {
         return Ok((StatusCode::BAD_REQUEST, "the request's body could not be read\n").into_response());
     };
+    // A message past the gate's count is the gate's to refuse.
+    if json_values_over(&bytes, MAX_MESSAGE_VALUES) {
+        return Err(Request::from_parts(parts, axum::body::Body::from(bytes)));
+    }
     let answered = match plain_tool_call(&bytes, era) {
         Some(call) => answer(&parts.headers, session, scope, &call).await,
         None => None,

@@ -52,14 +52,23 @@ impl Full {
     }
 }
 
+/// What is kept of one session this process knows.
+#[derive(Debug)]
+struct Held {
+    /// Who opened it.
+    owner: Caller,
+    /// The count of entries made before it, so that a pruning pass can
+    /// tell an owner added after it looked at rmcp's sessions (and keep it).
+    order: u64,
+    /// When a call rmcp did not see last told rmcp the session is in use.
+    touched: Option<Instant>,
+}
+
 /// The owners of the sessions this process knows.
 #[derive(Debug, Default)]
 pub struct Owners {
-    /// Each session's opener, with the count of entries made before it, so
-    /// that a pruning pass can tell an owner added after it looked at
-    /// rmcp's sessions (and keep it), and when a call rmcp did not see
-    /// last told rmcp the session is in use.
-    by_session: HashMap<String, (Caller, u64, Option<Instant>)>,
+    /// Each session's entry.
+    by_session: HashMap<String, Held>,
     added: u64,
     /// Sessions being opened now, per caller.
     opening: HashMap<Caller, usize>,
@@ -68,12 +77,19 @@ pub struct Owners {
 impl Owners {
     /// The caller that opened session `id`.
     pub fn get(&self, id: &str) -> Option<&Caller> {
-        self.by_session.get(id).map(|(caller, _, _)| caller)
+        self.by_session.get(id).map(|held| &held.owner)
     }
 
     /// Records that `caller` opened session `id`.
     pub fn insert(&mut self, id: String, caller: Caller) {
-        self.by_session.insert(id, (caller, self.added, None));
+        self.by_session.insert(
+            id,
+            Held {
+                owner: caller,
+                order: self.added,
+                touched: None,
+            },
+        );
         self.added += 1;
     }
 
@@ -94,7 +110,7 @@ impl Owners {
             let held = self
                 .by_session
                 .values()
-                .filter(|(owner, _, _)| owner.kind() == kind)
+                .filter(|held| held.owner.kind() == kind)
                 .count();
             let opening: usize = self
                 .opening
@@ -112,7 +128,7 @@ impl Owners {
         let held = self
             .by_session
             .values()
-            .filter(|(owner, _, _)| owner == caller)
+            .filter(|held| held.owner == *caller)
             .count();
         held + self.opening.get(caller).copied().unwrap_or(0)
     }
@@ -122,12 +138,14 @@ impl Owners {
     /// when it should, `now` becomes its last. A session with no owner
     /// here is told every time.
     pub fn touch_due(&mut self, id: &str, now: Instant, every: Duration) -> bool {
-        let Some((_, _, touched)) = self.by_session.get_mut(id) else {
+        let Some(held) = self.by_session.get_mut(id) else {
             return true;
         };
-        let due = touched.is_none_or(|last| now.saturating_duration_since(last) >= every);
+        let due = held
+            .touched
+            .is_none_or(|last| now.saturating_duration_since(last) >= every);
         if due {
-            *touched = Some(now);
+            held.touched = Some(now);
         }
         due
     }
@@ -141,7 +159,7 @@ impl Owners {
     /// since `mark` (their sessions may be younger than `live`).
     pub fn prune(&mut self, live: &HashSet<String>, mark: u64) {
         self.by_session
-            .retain(|id, (_, added, _)| *added >= mark || live.contains(id));
+            .retain(|id, held| held.order >= mark || live.contains(id));
     }
 
     // Revocation follows the token file's reload on SIGHUP, which Windows
@@ -151,7 +169,7 @@ impl Owners {
     pub fn sessions_of(&self, caller: &Caller) -> Vec<String> {
         self.by_session
             .iter()
-            .filter(|(_, (owner, _, _))| owner == caller)
+            .filter(|(_, held)| held.owner == *caller)
             .map(|(id, _)| id.clone())
             .collect()
     }

@@ -287,8 +287,22 @@ async fn answer(endpoints: &Endpoints, scope: Scope, profile: Option<&str>, requ
     {
         return refused;
     }
+    // A plain tool call is answered first: the direct path judges its body
+    // itself (as the gate would pass it), so the gate's full reading, a
+    // tree of the whole message, is spent only on what rmcp will read.
+    let calls = Arc::clone(&endpoints.calls);
+    let remote = RemoteScope::new(service, conversation, calls);
+    let in_session = session.as_deref().map(|id| InSession {
+        id,
+        manager: &manager,
+        owners: &endpoints.owners,
+    });
+    let request = match answer_directly(request, in_session, &remote).await {
+        Ok(answered) => return answered,
+        Err(request) => request,
+    };
     // What the message is comes from its body, whatever the headers say.
-    let (request, seen) = match inspect(request).await {
+    let (mut request, seen) = match inspect(request).await {
         Ok(inspected) => inspected,
         Err(refusal) => return refusal,
     };
@@ -314,17 +328,6 @@ async fn answer(endpoints: &Endpoints, scope: Scope, profile: Option<&str>, requ
         _ => None,
     };
     let deleting = request.method() == Method::DELETE;
-    let calls = Arc::clone(&endpoints.calls);
-    let remote = RemoteScope::new(service, conversation, calls);
-    let in_session = session.as_deref().map(|id| InSession {
-        id,
-        manager: &manager,
-        owners: &endpoints.owners,
-    });
-    let mut request = match answer_directly(request, in_session, &remote).await {
-        Ok(answered) => return answered,
-        Err(request) => request,
-    };
     request.extensions_mut().insert(remote);
     #[cfg(feature = "postgres")]
     let Ok(mut response) = super::shared::opened_by(&scope.caller, http.call(request)).await;

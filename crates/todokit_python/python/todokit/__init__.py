@@ -17,7 +17,6 @@ command's ``--format json``.
 from __future__ import annotations
 
 import json
-import math
 import os
 from datetime import timedelta
 from functools import partial
@@ -186,8 +185,6 @@ class Todokit:
         seconds = idle.total_seconds() if isinstance(idle, timedelta) else idle
         if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
             raise TypeError(f"idle must be a timedelta or a number of seconds, not {type(idle).__name__}")
-        if not math.isfinite(seconds) or seconds <= 0:
-            raise ValueError(f"prune needs an idle time of more than zero seconds; got {idle!r}")
         result: list[str] = _native(self._kit.prune, float(seconds), prefix, dry_run)
         return result
 
