@@ -7,8 +7,15 @@
 //!
 //! Every commit is still acknowledged only after a folder sync that began
 //! after its rename succeeded; a failed sync fails every commit it was to
-//! cover (their outcome unknown, as with a sync of their own).
+//! cover (their outcome unknown, as with a sync of their own), even one
+//! that reads the outcome only after a later sync succeeded: a sync that
+//! follows a failed one says nothing of the renames the failed one lost.
+//!
+//! The syncs are numbered rounds ([`Rounds`]): a commit joins the round
+//! that will start next and reads that round's own outcome, kept until
+//! each of its commits has read it.
 
+use std::collections::BTreeMap;
 use std::io;
 use std::path::Path;
 use std::sync::{Condvar, Mutex, PoisonError};
@@ -18,21 +25,77 @@ use todokit_app::StoreError;
 /// The folder syncs of one store and its clones.
 #[derive(Debug, Default)]
 pub(super) struct GroupSync {
-    state: Mutex<Progress>,
+    rounds: Mutex<Rounds>,
     done: Condvar,
 }
 
+/// How a round's sync ended: the error's kind and words when it failed,
+/// told to each of its commits.
+type Outcome = Result<(), (io::ErrorKind, String)>;
+
+/// The bookkeeping of the rounds, apart from the threads that run them.
 #[derive(Debug, Default)]
-struct Progress {
-    /// Renames announced so far (each takes the next number).
-    renamed: u64,
-    /// Every rename numbered up to this is durable.
-    synced: u64,
-    /// Whether a sync is running now.
-    running: bool,
-    /// The last failed sync: the renames it was to cover, and why (the
-    /// error's kind and words, told to each of them).
-    failed: Option<(u64, io::ErrorKind, String)>,
+struct Rounds {
+    /// The round whose sync runs now.
+    running: Option<u64>,
+    /// The number the next round to start takes.
+    next: u64,
+    /// Each round with commits that have not read its outcome yet.
+    open: BTreeMap<u64, Round>,
+}
+
+#[derive(Debug, Default)]
+struct Round {
+    /// Its commits that have not read its outcome yet.
+    waiting: usize,
+    /// Its sync's outcome, once it ran.
+    outcome: Option<Outcome>,
+}
+
+impl Rounds {
+    /// A commit whose rename just happened joins the round that starts
+    /// next: the one after the running sync, which began before the
+    /// rename and so cannot cover it.
+    fn join(&mut self) -> u64 {
+        let round = match self.running {
+            Some(running) => running + 1,
+            None => self.next,
+        };
+        self.open.entry(round).or_default().waiting += 1;
+        round
+    }
+
+    /// The outcome of `round` for one of its commits once its sync ran (the
+    /// last of them to read it closes the round), else `None`.
+    fn read(&mut self, round: u64) -> Option<Outcome> {
+        let entry = self.open.get_mut(&round)?;
+        let outcome = entry.outcome.clone()?;
+        entry.waiting -= 1;
+        if entry.waiting == 0 {
+            self.open.remove(&round);
+        }
+        Some(outcome)
+    }
+
+    /// Starts the sync of `round` when no sync runs (`round` is then the
+    /// next round: every earlier one has run): whether the caller is to
+    /// run it.
+    fn start(&mut self, round: u64) -> bool {
+        if self.running.is_some() {
+            return false;
+        }
+        self.running = Some(round);
+        self.next = self.next.max(round + 1);
+        true
+    }
+
+    /// Records how the running sync of `round` ended.
+    fn finish(&mut self, round: u64, outcome: Outcome) {
+        self.running = None;
+        if let Some(entry) = self.open.get_mut(&round) {
+            entry.outcome = Some(outcome);
+        }
+    }
 }
 
 impl GroupSync {
@@ -43,37 +106,25 @@ impl GroupSync {
         dir: &Path,
         sync: impl Fn(&Path) -> io::Result<()>,
     ) -> Result<(), StoreError> {
-        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        state.renamed += 1;
-        let ticket = state.renamed;
+        let mut rounds = self.rounds.lock().unwrap_or_else(PoisonError::into_inner);
+        let round = rounds.join();
         loop {
-            if state.synced >= ticket {
-                return Ok(());
-            }
-            if let Some((covered, kind, words)) = &state.failed
-                && *covered >= ticket
-            {
-                return Err(StoreError::Io {
+            if let Some(outcome) = rounds.read(round) {
+                return outcome.map_err(|(kind, words)| StoreError::Io {
                     action: "sync",
                     location: dir.display().to_string(),
-                    error: io::Error::new(*kind, words.clone()),
+                    error: io::Error::new(kind, words),
                 });
             }
-            if state.running {
-                state = self.done.wait(state).unwrap_or_else(PoisonError::into_inner);
+            if !rounds.start(round) {
+                rounds = self.done.wait(rounds).unwrap_or_else(PoisonError::into_inner);
                 continue;
             }
-            // This commit syncs, for itself and every rename before.
-            let covers = state.renamed;
-            state.running = true;
-            drop(state);
-            let outcome = sync(dir);
-            state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-            state.running = false;
-            match outcome {
-                Ok(()) => state.synced = state.synced.max(covers),
-                Err(error) => state.failed = Some((covers, error.kind(), error.to_string())),
-            }
+            // This commit syncs, for every commit of its round.
+            drop(rounds);
+            let outcome = sync(dir).map_err(|error| (error.kind(), error.to_string()));
+            rounds = self.rounds.lock().unwrap_or_else(PoisonError::into_inner);
+            rounds.finish(round, outcome);
             self.done.notify_all();
         }
     }
@@ -93,9 +144,13 @@ mod tests {
         io::Error::other("the disk is gone")
     }
 
-    /// Waits until `count` threads wait on `group`'s running sync.
-    fn until_waiting(group: &GroupSync, count: u64) {
-        while group.state.lock().unwrap_or_else(PoisonError::into_inner).renamed < count {
+    /// Waits until `count` commits have joined `round` of `group`.
+    fn until_joined(group: &GroupSync, round: u64, count: usize) {
+        let joined = || {
+            let rounds = group.rounds.lock().unwrap_or_else(PoisonError::into_inner);
+            rounds.open.get(&round).map_or(0, |r| r.waiting)
+        };
+        while joined() < count {
             std::thread::sleep(Duration::from_millis(5));
         }
     }
@@ -128,12 +183,11 @@ mod tests {
             })
         };
         let first = commit(&group);
-        until_waiting(&group, 1);
         while syncs.load(Ordering::SeqCst) == 0 {
             std::thread::sleep(Duration::from_millis(5));
         }
         let later = [commit(&group), commit(&group)];
-        until_waiting(&group, 3);
+        until_joined(&group, 1, 2);
         let _ = release.send(());
         let mut told = vec![first.join().unwrap_or_else(|_| Err("panicked".to_owned()))];
         told.extend(later.map(|t| t.join().unwrap_or_else(|_| Err("panicked".to_owned()))));
@@ -152,6 +206,43 @@ mod tests {
         let actual = three_commits(true);
         let failed = Err("could not sync .: the disk is gone".to_owned());
         let expected = (vec![failed.clone(), failed.clone(), failed], 2);
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn a_commit_of_a_failed_sync_is_told_so_even_after_a_later_sync_succeeded() {
+        // The order threads may take: the third commit reads its round's
+        // outcome only after the round after it synced.
+        let mut rounds = Rounds::default();
+        let first = rounds.join();
+        let started_first = rounds.start(first);
+        let (second, third) = (rounds.join(), rounds.join());
+        let before_its_sync = rounds.read(second);
+        rounds.finish(first, Ok(()));
+        let first_told = rounds.read(first);
+        let started_second = rounds.start(second);
+        let fourth = rounds.join();
+        rounds.finish(second, Err((io::ErrorKind::Other, "the disk is gone".to_owned())));
+        let second_told = rounds.read(second);
+        let started_fourth = rounds.start(fourth);
+        rounds.finish(fourth, Ok(()));
+        let fourth_told = rounds.read(fourth);
+        let third_told = rounds.read(third);
+        let actual = (
+            [first, second, third, fourth],
+            [started_first, started_second, started_fourth],
+            before_its_sync,
+            [first_told, second_told, third_told, fourth_told],
+            rounds.open.len(),
+        );
+        let failed = Some(Err((io::ErrorKind::Other, "the disk is gone".to_owned())));
+        let expected = (
+            [0, 1, 1, 2],
+            [true, true, true],
+            None,
+            [Some(Ok(())), failed.clone(), failed, Some(Ok(()))],
+            0,
+        );
         assert_eq!(actual, expected);
     }
 }
