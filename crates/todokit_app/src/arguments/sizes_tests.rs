@@ -210,3 +210,43 @@ fn a_string_ends_past_its_closing_quote_whatever_it_escapes() {
     let expected = vec![Some(7), Some(12), Some(8), None, None];
     assert_eq!(actual, expected);
 }
+
+/// The end of the string starting at `at`, found the plainest way.
+fn string_end_by_hand(text: &[u8], mut at: usize) -> Option<usize> {
+    while let Some(&byte) = text.get(at) {
+        match byte {
+            b'"' => return Some(at + 1),
+            b'\\' => at += 2,
+            _ => at += 1,
+        }
+    }
+    None
+}
+
+#[test]
+fn a_string_of_any_length_ends_where_a_byte_by_byte_reading_ends_it() {
+    // memchr reads 16 and 32 bytes at a time: every length across those
+    // blocks, with an escape on each side of their edges, closed or not.
+    let escapes = [0, 15, 16, 17, 31, 32, 33, 63].map(Some);
+    let mut fixture: Vec<Vec<u8>> = Vec::new();
+    for length in 0..70 {
+        for escape_at in std::iter::once(None).chain(escapes) {
+            for closed in [true, false] {
+                let mut text = b"\"".to_vec();
+                for i in 0..length {
+                    match escape_at == Some(i) {
+                        true => text.extend_from_slice(b"\\\""),
+                        false => text.push(b'a'),
+                    }
+                }
+                if closed {
+                    text.extend_from_slice(b"\" tail");
+                }
+                fixture.push(text);
+            }
+        }
+    }
+    let actual: Vec<Option<usize>> = fixture.iter().map(|text| json_string_end(text, 1)).collect();
+    let expected: Vec<Option<usize>> = fixture.iter().map(|text| string_end_by_hand(text, 1)).collect();
+    assert_eq!(actual, expected);
+}
