@@ -1,24 +1,56 @@
 //! The catalog: every profile todokit ships.
 //!
-//! A profile is one module in this folder plus one line in the
-//! `registry!` list below, which declares the module and adds it to
-//! [`REGISTRY`].
+//! A profile is one module in this folder, declared by a plain `mod` line
+//! below (so rustfmt and every other tool reads it), plus its name in the
+//! `registry!` list, which adds its `profile` function to [`REGISTRY`].
 
 use todokit_app::prelude::Profile;
 
-/// Declares each profile's module and lists its `profile` function in
-/// [`REGISTRY`], in the order given, from one list of module names.
+pub mod claude_code;
+pub mod nexo;
+pub mod forge;
+pub mod pi;
+pub mod learn;
+pub mod codex;
+pub mod gemini;
+pub mod gemini_tracker;
+pub mod opencode;
+pub mod todo_update;
+pub mod claude_tasks;
+pub mod roo_code;
+pub mod openhands;
+pub mod cursor;
+pub mod deepagents;
+pub mod deepagents_js;
+pub mod copilot;
+pub mod copilot_cli;
+pub mod kimi;
+pub mod kimi_cli;
+pub mod omp;
+pub mod zed;
+pub mod crush;
+pub mod qwen;
+pub mod vibe;
+pub mod hermes;
+pub mod goose;
+pub mod continue_cli;
+pub mod amp;
+pub mod augment;
+pub mod trae;
+pub mod cline;
+
+/// Lists each named module's `profile` function in [`REGISTRY`], in the
+/// order given. It declares nothing: a module declared inside a macro is
+/// one rustfmt never reads.
 macro_rules! registry {
     ($($module:ident),+ $(,)?) => {
-        $(pub mod $module;)+
-
         /// Every profile, as the function that builds it with its default
         /// rules, in registration order.
         pub const REGISTRY: &[fn() -> Profile] = &[$($module::profile),+];
     };
 }
 
-// Adding a profile is one line here: the name of its module.
+// Registration order: the order `todokit profiles` lists them in.
 registry! {
     claude_code,
     nexo,
@@ -95,6 +127,25 @@ mod tests {
         let mut expected = fixture.clone();
         expected.sort_unstable();
         assert_eq!((actual, fixture.contains(&DEFAULT)), (expected, true));
+    }
+
+    /// A module declared by its `mod` line but left out of `registry!`
+    /// would build and be shipped by no registry: every profile module in
+    /// `src/` is one entry of the list.
+    #[test]
+    fn every_profile_module_is_registered() {
+        let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut actual: Vec<String> = std::fs::read_dir(&fixture)
+            .expect("src/ is readable")
+            .filter_map(|entry| {
+                let name = entry.expect("a listing entry").file_name().into_string().ok()?;
+                let module = name.strip_suffix(".rs").unwrap_or(&name).to_owned();
+                (!["lib", "test_support", "mechanism_tests"].contains(&module.as_str())).then_some(module)
+            })
+            .collect();
+        actual.sort_unstable();
+        let expected = REGISTRY.len();
+        assert_eq!(actual.len(), expected, "profile modules in src/: {actual:?}");
     }
 
     #[test]

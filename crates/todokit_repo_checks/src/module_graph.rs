@@ -145,25 +145,6 @@ fn read_items(
                     }
                 }
             }
-            syn::Item::Macro(invocation) if invocation.mac.path.is_ident("registry") => {
-                // The profile catalog declares one module per name listed.
-                let names = invocation
-                    .mac
-                    .parse_body_with(
-                        syn::punctuated::Punctuated::<syn::Ident, syn::Token![,]>::parse_terminated,
-                    )
-                    .map_err(|e| ReadError(format!("{}: registry!: {e}", file.display())))?;
-                for ident in names {
-                    let name = ident.to_string();
-                    let mut child = path.to_vec();
-                    child.push(name.clone());
-                    if let Some(entry) = modules.get_mut(&key) {
-                        entry.children.insert(name.clone());
-                    }
-                    let (child_file, child_dir) = child_location(file, dir, &name);
-                    read_file(&child_file, &child_dir, &child, modules)?;
-                }
-            }
             other => {
                 if let Some(name) = item_name(other)
                     && let Some(entry) = modules.get_mut(&key)
@@ -497,7 +478,7 @@ mod tests {
                 "pub struct A(crate::b::B);\n#[cfg(test)]\nmod tests { use crate::list::one::One; }\n",
             ),
             ("b.rs", "pub struct B;\nfn f(_: crate::A) {}\n"),
-            ("list/mod.rs", "registry! { one }\n"),
+            ("list/mod.rs", "pub mod one;\n"),
             ("list/one.rs", "pub(super) struct One;\nuse crate::A;\n"),
         ]);
         let graph = read_crate(&root).expect("the fixture parses");
