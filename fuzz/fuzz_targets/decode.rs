@@ -20,15 +20,20 @@ fn tools() -> &'static [(Profile, &'static str)] {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&pick, rest)) = data.split_first() else { return };
+    let Some((&pick, rest)) = data.split_first() else {
+        return;
+    };
     let tools = tools();
     let (profile, tool) = &tools[usize::from(pick) % tools.len()];
     let text = String::from_utf8_lossy(rest);
     let prior = TodoState::flat(vec![Todo::new("Plan").id("1"), Todo::new("Build").id("2")]);
     let ctx = CallContext::new(&prior, 1, profile.rules());
-    let fast = profile
-        .decode_well_formed(tool, &text)
-        .map(|input| profile.find(tool).expect("the tool is registered").call_decoded(input, &ctx));
+    let fast = profile.decode_well_formed(tool, &text).map(|input| {
+        profile
+            .find(tool)
+            .expect("the tool is registered")
+            .call_decoded(input, &ctx)
+    });
     let Ok(args) = parse_arguments(&text) else {
         assert!(fast.is_none(), "the fast path took text that is not JSON");
         return;

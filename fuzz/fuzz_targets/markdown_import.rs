@@ -16,9 +16,15 @@ fn without_times(mut state: TodoState) -> TodoState {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
     if let Ok(state) = import(text, 0) {
         let again = import(&export(&state), 0).expect("an export imports");
-        assert_eq!(without_times(again), without_times(state), "the round trip changed the list");
+        assert_eq!(
+            without_times(again),
+            without_times(state),
+            "the round trip changed the list"
+        );
     }
 });

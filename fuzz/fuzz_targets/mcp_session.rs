@@ -6,9 +6,9 @@
 use std::sync::Arc;
 
 use libfuzzer_sys::fuzz_target;
-use tokio::io::AsyncWriteExt;
 use todokit::{ManualClock, MemoryStore, TodoWriteService, profiles};
 use todokit_mcp::{TodoMcpServer, serve};
+use tokio::io::AsyncWriteExt;
 
 fuzz_target!(|data: &[u8]| {
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -23,7 +23,11 @@ fuzz_target!(|data: &[u8]| {
         );
         let (mut client, server_input) = tokio::io::duplex(1 << 16);
         let (server_output, mut replies) = tokio::io::duplex(1 << 20);
-        let session = tokio::spawn(serve(TodoMcpServer::new(service, "default"), server_input, server_output));
+        let session = tokio::spawn(serve(
+            TodoMcpServer::new(service, "default"),
+            server_input,
+            server_output,
+        ));
         let _ = client.write_all(data).await;
         drop(client);
         let mut out = Vec::new();

@@ -102,7 +102,14 @@ impl ListWriter for TodoWrite {
         Ok(input
             .todos
             .iter_mut()
-            .map(|item| todo_with_id(&mut item.content, item.status.into(), item.priority.into(), &mut item.id))
+            .map(|item| {
+                todo_with_id(
+                    &mut item.content,
+                    item.status.into(),
+                    item.priority.into(),
+                    &mut item.id,
+                )
+            })
             .collect())
     }
 
@@ -175,7 +182,10 @@ mod tests {
             list.to_owned(),
             list.to_owned(),
             false,
-            vec![(Status::InProgress, Some(Priority::High)), (Status::Pending, Some(Priority::Low))],
+            vec![
+                (Status::InProgress, Some(Priority::High)),
+                (Status::Pending, Some(Priority::Low)),
+            ],
         );
         assert_eq!(actual, expected);
     }

@@ -26,7 +26,6 @@ pub const MAX_TEXT_BYTES: usize = 200;
 pub const MODIFIED: &str = "Todos have been modified successfully. Ensure that you continue to use the todo \
      list to track your progress. Please proceed with the current tasks if applicable";
 
-
 /// The rules `TodoWrite` lists are held to by default.
 pub fn rules() -> ListRules {
     ListRules::new(Limits::capped(MAX_ITEMS, MAX_TEXT_BYTES), InProgressPolicy::Warn)
@@ -145,14 +144,13 @@ impl ListWriter for TodoWrite {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use todokit_app::Outcome;
     use crate::test_support::{NOW, problem_messages, run_tool, snapshot_settings};
     use pretty_assertions::assert_eq;
     use serde_json::json;
+    use todokit_app::Outcome;
     use todokit_domain::{Status, TodoState};
 
     fn call(state: &TodoState, args: &serde_json::Value) -> Outcome {
@@ -202,7 +200,12 @@ mod tests {
             schema["properties"]["todos"]["items"]["properties"]["activeForm"]["minLength"].clone(),
             schema["properties"]["todos"]["items"]["properties"]["status"]["enum"].clone(),
         );
-        let expected = (json!(false), json!(1), json!(1), json!(["pending", "in_progress", "completed"]));
+        let expected = (
+            json!(false),
+            json!(1),
+            json!(1),
+            json!(["pending", "in_progress", "completed"]),
+        );
         assert_eq!(actual, expected);
     }
 
@@ -221,8 +224,14 @@ mod tests {
             })
             .collect();
         let expected = vec![
-            (vec!["todos[0].content: needs at least 1 character, got 0".to_owned()], false),
-            (vec!["todos[0].activeForm: needs at least 1 character, got 0".to_owned()], false),
+            (
+                vec!["todos[0].content: needs at least 1 character, got 0".to_owned()],
+                false,
+            ),
+            (
+                vec!["todos[0].activeForm: needs at least 1 character, got 0".to_owned()],
+                false,
+            ),
             (
                 vec!["(arguments): unknown field `extra`; allowed: `todos`".to_owned()],
                 false,
@@ -238,7 +247,9 @@ mod tests {
         let actual = (
             outcome.result.content.clone(),
             outcome.result.details.value()["in_progress_count"].clone(),
-            outcome.commit.map(|s| s.tasks().map(|t| t.status).collect::<Vec<_>>()),
+            outcome
+                .commit
+                .map(|s| s.tasks().map(|t| t.status).collect::<Vec<_>>()),
         );
         let expected = (
             MODIFIED.to_owned(),
@@ -270,7 +281,10 @@ mod tests {
         let fixture = json!({"todos": [{"content": "a", "status": "pending", "active_form": "A"}]});
         let actual = call(&TodoState::new(), &fixture).commit;
         let expected = Some(TodoState::flat(vec![
-            Todo::new("a").active_form("A").created_at(NOW).status_changed_at(NOW),
+            Todo::new("a")
+                .active_form("A")
+                .created_at(NOW)
+                .status_changed_at(NOW),
         ]));
         assert_eq!(actual, expected);
     }
@@ -278,7 +292,10 @@ mod tests {
     #[test]
     fn result_texts() {
         let cases = [
-            ("update", json!({"todos": [item("Read", "completed", "Reading"), item("Fix", "in_progress", "Fixing")]})),
+            (
+                "update",
+                json!({"todos": [item("Read", "completed", "Reading"), item("Fix", "in_progress", "Fixing")]}),
+            ),
             ("wiped", json!({"todos": [item("Read", "completed", "Reading")]})),
             ("empty_content", json!({"todos": [item("", "pending", "A")]})),
         ];

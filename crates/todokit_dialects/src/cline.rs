@@ -154,13 +154,17 @@ mod tests {
     //   line matching `^-\s*\[([ xX])\]\s*(.+)$`, checked for `x` or `X`.
     #[test]
     fn a_checklist_replaces_the_list_and_only_its_item_lines_are_tasks() {
-        let text = "  Plan:\n- [x] Read\n-  [X]  Shout \n- [ ] Fix\n- [-] Not an item\n* [ ] Nor this\n- [ ]\n";
+        let text =
+            "  Plan:\n- [x] Read\n-  [X]  Shout \n- [ ] Fix\n- [-] Not an item\n* [ ] Nor this\n- [ ]\n";
         let outcome = call(&TodoState::new(), &serde_json::json!({ "task_progress": text }));
         let state = outcome.commit.clone().unwrap_or_default();
         let actual = (
             outcome.result.content,
             outcome.result.is_error,
-            state.tasks().map(|t| (t.content.clone(), t.status)).collect::<Vec<_>>(),
+            state
+                .tasks()
+                .map(|t| (t.content.clone(), t.status))
+                .collect::<Vec<_>>(),
             state.document,
         );
         let expected = (
@@ -180,7 +184,11 @@ mod tests {
     fn a_blank_checklist_changes_nothing() {
         let before = TodoState::flat(vec![Todo::new("Read")]);
         let outcome = call(&before, &serde_json::json!({ "task_progress": " \n " }));
-        let actual = (outcome.commit.is_some(), outcome.result.is_error, outcome.result.content);
+        let actual = (
+            outcome.commit.is_some(),
+            outcome.result.is_error,
+            outcome.result.content,
+        );
         let expected = (false, false, String::new());
         assert_eq!(actual, expected);
     }

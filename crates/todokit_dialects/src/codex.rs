@@ -238,7 +238,9 @@ mod tests {
         let schema = todokit_app::schema::canonical::<UpdatePlanInput>();
         let item = &schema["properties"]["plan"]["items"];
         let actual = (
-            call(r#"{"plan":[{"step":"a","status":"pending"}]}"#).result.content,
+            call(r#"{"plan":[{"step":"a","status":"pending"}]}"#)
+                .result
+                .content,
             schema["additionalProperties"].clone(),
             schema["required"].clone(),
             item["additionalProperties"].clone(),
@@ -276,9 +278,13 @@ mod tests {
         let actual = (
             run(good, plan),
             run("{not json", plan),
-            crate::test_support::block_on(service.state("c")).map(|s| s.is_empty()).ok(),
+            crate::test_support::block_on(service.state("c"))
+                .map(|s| s.is_empty())
+                .ok(),
             run(good, todokit_app::CallOptions::default()),
-            profile().find(UpdatePlan::NAME).map(|t| t.metadata().refused_in.iter().collect::<Vec<_>>()),
+            profile()
+                .find(UpdatePlan::NAME)
+                .map(|t| t.metadata().refused_in.iter().collect::<Vec<_>>()),
         );
         let expected = (
             refused.clone(),
@@ -311,10 +317,13 @@ mod tests {
     #[test]
     fn the_explanation_is_stored_for_viewers_and_each_call_replaces_it() {
         let service = crate::test_support::memory_service(NAME);
-        let explained = r#"{"explanation":"Tests first","plan":[{"step":"Run the tests","status":"in_progress"}]}"#;
+        let explained =
+            r#"{"explanation":"Tests first","plan":[{"step":"Run the tests","status":"in_progress"}]}"#;
         let plain = r#"{"plan":[{"step":"Run the tests","status":"completed"}]}"#;
         let read = |args: &str| {
-            crate::test_support::block_on(service.call("c", UpdatePlan::NAME, args)).map(|r| r.is_error).ok();
+            crate::test_support::block_on(service.call("c", UpdatePlan::NAME, args))
+                .map(|r| r.is_error)
+                .ok();
             crate::test_support::block_on(service.state("c"))
                 .map(|s| (s.explanation, s.profile))
                 .ok()

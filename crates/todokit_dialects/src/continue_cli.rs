@@ -135,7 +135,10 @@ mod tests {
         let actual = (outcome.result.content, tasks, state.document);
         let expected = (
             format!("Task list status:\n{checklist}"),
-            vec![("Read".to_owned(), Status::Completed), ("Fix".to_owned(), Status::Pending)],
+            vec![
+                ("Read".to_owned(), Status::Completed),
+                ("Fix".to_owned(), Status::Pending),
+            ],
             Some(checklist.to_owned()),
         );
         assert_eq!(actual, expected);

@@ -20,7 +20,8 @@ pub const WROTE: &str = "Successfully wrote todo list";
 /// The warning for a list of fewer than three items.
 pub const SMALL_LIST: &str = "Warning: Small todo list (<3 items). This task might not need a todo list.";
 /// The warning for a list of more than ten items.
-pub const LARGE_LIST: &str = "Warning: Large todo list (>10 items). Consider keeping the list focused and actionable.";
+pub const LARGE_LIST: &str =
+    "Warning: Large todo list (>10 items). Consider keeping the list focused and actionable.";
 /// The warning for a write that changes more than three items.
 pub const MANY_CHANGES: &str =
     "Warning: Did you mean to update so many todos at the same time? Consider working on them one by one.";
@@ -131,7 +132,11 @@ impl ListWriter for ManageTodoList {
         Ok(input
             .todo_list
             .iter_mut()
-            .map(|t| Todo::new(std::mem::take(&mut t.title)).id(t.id.to_string()).status(t.status))
+            .map(|t| {
+                Todo::new(std::mem::take(&mut t.title))
+                    .id(t.id.to_string())
+                    .status(t.status)
+            })
             .collect())
     }
 
@@ -162,7 +167,10 @@ impl ListWriter for ManageTodoList {
 
 /// A todo's number: its id when that is a number, else its position.
 fn number(todo: &Todo, position: usize) -> Number {
-    let parsed = todo.id.as_deref().and_then(|id| serde_json::from_str::<Number>(id).ok());
+    let parsed = todo
+        .id
+        .as_deref()
+        .and_then(|id| serde_json::from_str::<Number>(id).ok());
     parsed.unwrap_or_else(|| Number::from(position + 1))
 }
 
@@ -180,7 +188,9 @@ fn warnings(before: &TodoState, after: &TodoState) -> Vec<&'static str> {
     let modified = old
         .iter()
         .zip(&new)
-        .filter(|(o, n)| o.content != n.content || CopilotStatus::from(o.status) != CopilotStatus::from(n.status))
+        .filter(|(o, n)| {
+            o.content != n.content || CopilotStatus::from(o.status) != CopilotStatus::from(n.status)
+        })
         .count();
     if modified + old.len().abs_diff(new.len()) > 3 {
         warnings.push(MANY_CHANGES);
@@ -283,15 +293,27 @@ mod tests {
     #[test]
     fn the_answers_and_warnings_are_vs_codes_word_for_word() {
         let case = case();
-        let three = case.call("manage_todo_list", &list(3, 0)).commit.unwrap_or_default();
+        let three = case
+            .call("manage_todo_list", &list(3, 0))
+            .commit
+            .unwrap_or_default();
         let actual = [
             case.call("manage_todo_list", &list(3, 0)).result.content,
             case.call("manage_todo_list", &list(2, 0)).result.content,
             case.call("manage_todo_list", &list(11, 0)).result.content,
-            case.call_on(&three, "manage_todo_list", &list(3, 1)).result.content,
-            case.call_on(&three, "manage_todo_list", &list(8, 0)).result.content,
+            case.call_on(&three, "manage_todo_list", &list(3, 1))
+                .result
+                .content,
+            case.call_on(&three, "manage_todo_list", &list(8, 0))
+                .result
+                .content,
             read_text(&TodoState::new()),
-            read_text(&case.call_on(&three, "manage_todo_list", &list(3, 1)).commit.unwrap_or_default()),
+            read_text(
+                &case
+                    .call_on(&three, "manage_todo_list", &list(3, 1))
+                    .commit
+                    .unwrap_or_default(),
+            ),
         ];
         let expected = [
             "Successfully wrote todo list".to_owned(),
@@ -319,10 +341,22 @@ mod tests {
     #[test]
     fn the_details_say_what_vs_codes_chat_shows_for_the_call() {
         let case = case();
-        let three = case.call("manage_todo_list", &list(3, 0)).commit.unwrap_or_default();
-        let started = case.call_on(&three, "manage_todo_list", &list(3, 1)).commit.unwrap_or_default();
-        let message = |state: &TodoState, args: &str| detail(&case.call_on(state, "manage_todo_list", args), "message").1;
-        let finish_second = list(3, 1).replacen(r#""id":2,"title":"Step 2","status":"in-progress""#, r#""id":2,"title":"Step 2","status":"completed""#, 1);
+        let three = case
+            .call("manage_todo_list", &list(3, 0))
+            .commit
+            .unwrap_or_default();
+        let started = case
+            .call_on(&three, "manage_todo_list", &list(3, 1))
+            .commit
+            .unwrap_or_default();
+        let message = |state: &TodoState, args: &str| {
+            detail(&case.call_on(state, "manage_todo_list", args), "message").1
+        };
+        let finish_second = list(3, 1).replacen(
+            r#""id":2,"title":"Step 2","status":"in-progress""#,
+            r#""id":2,"title":"Step 2","status":"completed""#,
+            1,
+        );
         let actual = [
             message(&TodoState::new(), &list(3, 0)),
             message(&three, &list(3, 1)),
@@ -344,9 +378,15 @@ mod tests {
     fn ids_are_numbers_and_come_back_as_numbers() {
         let case = case();
         let outcome = case.call("manage_todo_list", r#"{"todoList":[{"id":7,"title":"a","status":"completed"},{"id":"8","title":"b","status":"not-started"}]}"#);
-        let stored = case.call("manage_todo_list", r#"{"todoList":[{"id":7,"title":"a","status":"completed"}]}"#);
+        let stored = case.call(
+            "manage_todo_list",
+            r#"{"todoList":[{"id":7,"title":"a","status":"completed"}]}"#,
+        );
         let actual = (ProfileCase::stored(&outcome), detail(&stored, "current").1);
-        let expected = (None, serde_json::json!([{"id": 7, "title": "a", "status": "completed"}]));
+        let expected = (
+            None,
+            serde_json::json!([{"id": 7, "title": "a", "status": "completed"}]),
+        );
         assert_eq!(actual, expected);
     }
 
@@ -356,7 +396,10 @@ mod tests {
         let cases = [
             ("first", list(3, 0)),
             ("small", list(1, 0)),
-            ("refused", r#"{"todoList":[{"id":1,"title":"a","status":"blocked"}]}"#.to_owned()),
+            (
+                "refused",
+                r#"{"todoList":[{"id":1,"title":"a","status":"blocked"}]}"#.to_owned(),
+            ),
         ];
         snapshot_settings().bind(|| {
             for (name, args) in cases {

@@ -95,7 +95,10 @@ impl ListWriter for UpdateTodo {
     fn todos(input: &mut UpdateTodoInput) -> Result<Vec<Todo>, ToolError> {
         let (title, items) = parse_checklist(&input.todos, DEFAULT_TITLE);
         input.title = title;
-        Ok(items.into_iter().map(|(title, status)| Todo::new(title).status(status)).collect())
+        Ok(items
+            .into_iter()
+            .map(|(title, status)| Todo::new(title).status(status))
+            .collect())
     }
 
     fn item(todo: &Todo, position: usize) -> ChecklistItem<'_> {
@@ -190,7 +193,10 @@ mod tests {
     #[test]
     fn a_call_replaces_the_list_and_answers_with_the_checklist_as_vs_code_shows_it() {
         let case = ProfileCase::new(profile());
-        let outcome = case.call("update_todo", r#"{"todos":"Fix the login bug\n- [x] Reproduce it\n- [~] Fix it\n- [ ] Add a test"}"#);
+        let outcome = case.call(
+            "update_todo",
+            r#"{"todos":"Fix the login bug\n- [x] Reproduce it\n- [~] Fix it\n- [ ] Add a test"}"#,
+        );
         let actual = (outcome.result.content.clone(), ProfileCase::stored(&outcome));
         let expected = (
             "# Fix the login bug\n- [x] Reproduce it\n- [>] Fix it\n- [ ] Add a test".to_owned(),
@@ -207,7 +213,10 @@ mod tests {
     fn result_texts() {
         let case = ProfileCase::new(profile());
         let cases = [
-            ("checklist", r#"{"todos":"Fix the login bug\n- [x] Reproduce it\n- [>] Fix it\n- [ ] Add a test"}"#),
+            (
+                "checklist",
+                r#"{"todos":"Fix the login bug\n- [x] Reproduce it\n- [>] Fix it\n- [ ] Add a test"}"#,
+            ),
             ("no_items", r#"{"todos":"Nothing to track yet"}"#),
             ("refused", r#"{"todos":["- [ ] a"]}"#),
         ];

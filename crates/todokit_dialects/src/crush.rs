@@ -100,7 +100,14 @@ impl ListWriter for Todos {
             // Only the exact words, as Crush compares them.
             let found = TriStatus::SPELLINGS.iter().find(|(word, _)| *word == item.status);
             let Some((_, status)) = found else {
-                return Err(ToolError::refused(FIELDS.list, format!("invalid status {} for todo {}", go_quote(&clip(&item.status)), go_quote(&clip(&item.content)))));
+                return Err(ToolError::refused(
+                    FIELDS.list,
+                    format!(
+                        "invalid status {} for todo {}",
+                        go_quote(&clip(&item.status)),
+                        go_quote(&clip(&item.content))
+                    ),
+                ));
             };
             let mut todo = Todo::new(item.content.clone()).status(*status);
             // Crush stores an empty active form; here none is none.
@@ -258,7 +265,9 @@ mod tests {
             detail(&outcome, "total"),
         );
         let expected = (
-            format!("Todo list updated successfully.\n\nStatus: 1 pending, 1 in progress, 1 completed\n{NUDGE}"),
+            format!(
+                "Todo list updated successfully.\n\nStatus: 1 pending, 1 in progress, 1 completed\n{NUDGE}"
+            ),
             (false, json!(false)),
             (false, json!(["Read"])),
             (false, json!("Fixing")),
@@ -275,7 +284,10 @@ mod tests {
             r#"{"todos":[{"content":"Say \"hi\"\n","status":"done","active_form":"x"}]}"#,
         );
         let actual = (outcome.commit.is_some(), problem_messages(&outcome));
-        let expected = (false, vec![r#"todos: invalid status "done" for todo "Say \"hi\"\n""#.to_owned()]);
+        let expected = (
+            false,
+            vec![r#"todos: invalid status "done" for todo "Say \"hi\"\n""#.to_owned()],
+        );
         assert_eq!(actual, expected);
     }
 
@@ -285,8 +297,16 @@ mod tests {
             &TodoState::new(),
             r#"{"todos":[{"content":"Read","status":"in_progress","active_form":""}]}"#,
         );
-        let actual = (detail(&outcome, "is_new"), detail(&outcome, "just_started"), detail(&outcome, "just_completed"));
-        let expected = ((false, json!(true)), (false, json!("Read")), (false, serde_json::Value::Null));
+        let actual = (
+            detail(&outcome, "is_new"),
+            detail(&outcome, "just_started"),
+            detail(&outcome, "just_completed"),
+        );
+        let expected = (
+            (false, json!(true)),
+            (false, json!("Read")),
+            (false, serde_json::Value::Null),
+        );
         assert_eq!(actual, expected);
     }
 

@@ -165,7 +165,12 @@ impl ListWriter for TodoWrite {
     /// [`UPDATED`], a blank line, [`LATEST`], then the whole stored list as
     /// compact JSON.
     fn text(op: &ToolOperation<'_, TodoWriteInput>) -> String {
-        let items: Vec<CursorTodoView<'_>> = op.after.tasks().enumerate().map(|(i, t)| Self::item(t, i)).collect();
+        let items: Vec<CursorTodoView<'_>> = op
+            .after
+            .tasks()
+            .enumerate()
+            .map(|(i, t)| Self::item(t, i))
+            .collect();
         // Serializing borrowed strings and enums cannot fail.
         let list = serde_json::to_string(&items).unwrap_or_default();
         format!("{UPDATED}\n\n{LATEST}\n{list}")
@@ -224,7 +229,9 @@ mod tests {
         let actual = (
             case().call("todo_write", PLANNED).result.content,
             schema["required"].clone(),
-            item["properties"].as_object().map(|p| p.keys().cloned().collect::<Vec<_>>()),
+            item["properties"]
+                .as_object()
+                .map(|p| p.keys().cloned().collect::<Vec<_>>()),
             item["properties"]["status"]["enum"].clone(),
         );
         let expected = (
@@ -298,8 +305,15 @@ mod tests {
         let case = case();
         let planned = case.call("todo_write", PLANNED).commit.unwrap_or_default();
         let actual = [
-            case.problems("todo_write", r#"{"merge":false,"todos":[{"id":"a","status":"pending"},{"id":"b"}]}"#),
-            case.problems_on(&planned, "todo_write", r#"{"merge":true,"todos":[{"id":"new","status":"pending"}]}"#),
+            case.problems(
+                "todo_write",
+                r#"{"merge":false,"todos":[{"id":"a","status":"pending"},{"id":"b"}]}"#,
+            ),
+            case.problems_on(
+                &planned,
+                "todo_write",
+                r#"{"merge":true,"todos":[{"id":"new","status":"pending"}]}"#,
+            ),
             case.problems("todo_write", r#"{"todos":[]}"#),
         ];
         let expected = [
@@ -320,8 +334,16 @@ mod tests {
         let planned = case.call("todo_write", PLANNED).commit.unwrap_or_default();
         let cases = [
             ("replace", TodoState::new(), PLANNED),
-            ("merge", planned, r#"{"merge":true,"todos":[{"id":"fix","status":"completed"},{"id":"test","status":"in_progress"}]}"#),
-            ("refused", TodoState::new(), r#"{"merge":false,"todos":[{"id":"a","content":"x","status":"paused"}]}"#),
+            (
+                "merge",
+                planned,
+                r#"{"merge":true,"todos":[{"id":"fix","status":"completed"},{"id":"test","status":"in_progress"}]}"#,
+            ),
+            (
+                "refused",
+                TodoState::new(),
+                r#"{"merge":false,"todos":[{"id":"a","content":"x","status":"paused"}]}"#,
+            ),
         ];
         snapshot_settings().bind(|| {
             for (name, state, args) in cases {

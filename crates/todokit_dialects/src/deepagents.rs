@@ -118,9 +118,9 @@ impl ListWriter for WriteTodos {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use todokit_app::RoundCall;
     use crate::test_support::{ProfileCase, block_on, memory_service, snapshot_settings};
     use pretty_assertions::assert_eq;
+    use todokit_app::RoundCall;
 
     fn case() -> ProfileCase {
         ProfileCase::new(profile())
@@ -162,7 +162,10 @@ mod tests {
         let one = r#"{"todos":[{"content":"a","status":"pending"}]}"#;
         let results = block_on(service.call_round(
             "c",
-            &[RoundCall::new("write_todos", TWO_STARTED), RoundCall::new("write_todos", one)],
+            &[
+                RoundCall::new("write_todos", TWO_STARTED),
+                RoundCall::new("write_todos", one),
+            ],
         ))
         .unwrap_or_default();
         let stored = block_on(service.state("c")).map(|s| s.tasks().count()).ok();
@@ -171,7 +174,10 @@ mod tests {
             insta::assert_json_snapshot!("details__deepagents__parallel_calls", details);
         });
         let actual = (
-            results.iter().map(|r| (r.is_error, r.content.clone())).collect::<Vec<_>>(),
+            results
+                .iter()
+                .map(|r| (r.is_error, r.content.clone()))
+                .collect::<Vec<_>>(),
             stored,
         );
         let expected = (
@@ -196,7 +202,10 @@ mod tests {
             .map(|results| results.iter().map(|r| r.is_error).collect::<Vec<_>>());
         let unknown = block_on(service.call_round(
             "d",
-            &[RoundCall::new("write_todos", TWO_STARTED), RoundCall::new("read_todos", "{}")],
+            &[
+                RoundCall::new("write_todos", TWO_STARTED),
+                RoundCall::new("read_todos", "{}"),
+            ],
         ))
         .is_err();
         let stored = (

@@ -111,9 +111,9 @@ impl ListWriter for WriteTodos {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use todokit_app::RoundCall;
     use crate::test_support::{ProfileCase, block_on, memory_service};
     use pretty_assertions::assert_eq;
+    use todokit_app::RoundCall;
 
     fn case() -> ProfileCase {
         ProfileCase::new(profile())
@@ -150,16 +150,25 @@ mod tests {
         let one = r#"{"todos":[{"content":"a","status":"pending"}]}"#;
         let results = block_on(service.call_round(
             "c",
-            &[RoundCall::new("write_todos", one), RoundCall::new("write_todos", one)],
+            &[
+                RoundCall::new("write_todos", one),
+                RoundCall::new("write_todos", one),
+            ],
         ))
         .unwrap_or_default();
         let stored = block_on(service.state("c")).map(|s| s.tasks().count()).ok();
         let actual = (
-            results.iter().map(|r| (r.is_error, r.content.clone())).collect::<Vec<_>>(),
+            results
+                .iter()
+                .map(|r| (r.is_error, r.content.clone()))
+                .collect::<Vec<_>>(),
             stored,
         );
         let expected = (
-            vec![(true, PARALLEL_CALLS.to_owned()), (true, PARALLEL_CALLS.to_owned())],
+            vec![
+                (true, PARALLEL_CALLS.to_owned()),
+                (true, PARALLEL_CALLS.to_owned()),
+            ],
             Some(0),
         );
         assert_eq!(actual, expected);

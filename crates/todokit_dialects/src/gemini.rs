@@ -170,7 +170,14 @@ mod tests {
 
     #[test]
     fn every_status_maps_to_the_stored_one() {
-        let fixture = ["pending", "in_progress", "completed", "cancelled", "blocked", "paused"];
+        let fixture = [
+            "pending",
+            "in_progress",
+            "completed",
+            "cancelled",
+            "blocked",
+            "paused",
+        ];
         let actual: Vec<Option<Status>> = fixture.iter().map(|s| stored_status(s)).collect();
         let expected = vec![
             Some(Status::Pending),

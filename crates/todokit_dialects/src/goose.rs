@@ -19,8 +19,7 @@ pub const MAX_CHARS: usize = 50_000;
 /// Goose's refusal of a call without a text `content`.
 pub const MISSING_CONTENT: &str = "Missing required parameter: content";
 /// What goes before every request while the todo is empty.
-pub const EMPTY_CONTEXT: &str =
-    "Current tasks and notes:\nOnce given a task, immediately update your todo with all explicit and implicit requirements\n";
+pub const EMPTY_CONTEXT: &str = "Current tasks and notes:\nOnce given a task, immediately update your todo with all explicit and implicit requirements\n";
 
 const FIELDS: FieldNames = FieldNames {
     list: "content",
@@ -80,7 +79,10 @@ impl ListWriter for TodoWrite {
     fn todos(input: &mut TodoWriteInput) -> Result<Vec<Todo>, ToolError> {
         let chars = input.content.chars().count();
         if chars > MAX_CHARS {
-            return Err(ToolError::refused(FIELDS.list, format!("Todo list too large: {chars} chars (max: {MAX_CHARS})")));
+            return Err(ToolError::refused(
+                FIELDS.list,
+                format!("Todo list too large: {chars} chars (max: {MAX_CHARS})"),
+            ));
         }
         Ok(checklist_todos(&input.content))
     }
@@ -127,8 +129,8 @@ mod tests {
     use super::*;
 
     use crate::test_support::{refusals, run_tool};
-    use todokit_app::turn::TurnPolicy;
     use pretty_assertions::assert_eq;
+    use todokit_app::turn::TurnPolicy;
 
     fn call(state: &TodoState, args: &str) -> Outcome {
         run_tool(&profile(), TodoWrite::NAME, state, args)
@@ -157,7 +159,10 @@ mod tests {
         let actual = (outcome.result.content, tasks, context_after(&state));
         let expected = (
             "Updated (27 chars)".to_owned(),
-            vec![("Lire é".to_owned(), Status::Completed), ("Fix".to_owned(), Status::Pending)],
+            vec![
+                ("Lire é".to_owned(), Status::Completed),
+                ("Fix".to_owned(), Status::Pending),
+            ],
             Some(format!("Current tasks and notes:\n{content}\n")),
         );
         assert_eq!(actual, expected);
@@ -169,7 +174,10 @@ mod tests {
         let fixture = [long.as_str(), "{}", r#"{"content":5}"#];
         let actual = refusals(&profile(), TodoWrite::NAME, &fixture);
         let expected = vec![
-            (false, vec!["content: Todo list too large: 50001 chars (max: 50000)".to_owned()]),
+            (
+                false,
+                vec!["content: Todo list too large: 50001 chars (max: 50000)".to_owned()],
+            ),
             (false, vec![format!("content: {MISSING_CONTENT}")]),
             (false, vec![format!("content: {MISSING_CONTENT}")]),
         ];
@@ -178,7 +186,10 @@ mod tests {
 
     #[test]
     fn the_context_nudges_while_empty_and_follows_a_list_another_profile_wrote() {
-        let other = TodoState::flat(vec![Todo::new("Read").status(Status::Completed), Todo::new("Fix")]);
+        let other = TodoState::flat(vec![
+            Todo::new("Read").status(Status::Completed),
+            Todo::new("Fix"),
+        ]);
         let actual = (context_after(&TodoState::new()), context_after(&other));
         let expected = (
             Some(EMPTY_CONTEXT.to_owned()),
@@ -189,12 +200,24 @@ mod tests {
 
     #[test]
     fn another_profiles_rewrite_leaves_no_stale_text_behind() {
-        let written = call(&TodoState::new(), r#"{"content":"- [ ] Read\nnotes"}"#).commit.unwrap_or_default();
+        let written = call(&TodoState::new(), r#"{"content":"- [ ] Read\nnotes"}"#)
+            .commit
+            .unwrap_or_default();
         let claude = crate::by_name("claude-code").unwrap_or_else(profile);
         let args = r#"{"todos":[{"content":"Read","status":"completed","activeForm":"Reading"},{"content":"Fix","status":"pending","activeForm":"Fixing"}]}"#;
-        let rewritten = run_tool(&claude, "TodoWrite", &written, args).commit.unwrap_or_default();
-        let actual = (written.document.is_some(), rewritten.document.clone(), context_after(&rewritten));
-        let expected = (true, None, Some("Current tasks and notes:\n- [x] Read\n- [ ] Fix\n".to_owned()));
+        let rewritten = run_tool(&claude, "TodoWrite", &written, args)
+            .commit
+            .unwrap_or_default();
+        let actual = (
+            written.document.is_some(),
+            rewritten.document.clone(),
+            context_after(&rewritten),
+        );
+        let expected = (
+            true,
+            None,
+            Some("Current tasks and notes:\n- [x] Read\n- [ ] Fix\n".to_owned()),
+        );
         assert_eq!(actual, expected);
     }
 }

@@ -138,9 +138,13 @@ impl TypedTool for HermesTodoTool {
         let message = match args.get("todos") {
             Some(Value::String(text)) => match serde_json::from_str::<Value>(text) {
                 Err(_) => Some(UNPARSEABLE.to_owned()),
-                Ok(parsed) => Some(python_type(&parsed)).filter(|t| !t.is_empty()).map(|t| format!("todos must be a list, got {t}")),
+                Ok(parsed) => Some(python_type(&parsed))
+                    .filter(|t| !t.is_empty())
+                    .map(|t| format!("todos must be a list, got {t}")),
             },
-            Some(other) => Some(python_type(other)).filter(|t| !t.is_empty()).map(|t| format!("todos must be a list, got {t}")),
+            Some(other) => Some(python_type(other))
+                .filter(|t| !t.is_empty())
+                .map(|t| format!("todos must be a list, got {t}")),
             None => None,
         };
         match message {
@@ -202,7 +206,8 @@ impl ListWriter for Write {
             .iter()
             .take(MAX_ITEMS)
             .map(|item| {
-                let mut todo = Todo::new(capped(trimmed_or(&item.content, NO_DESCRIPTION))).status(item.status);
+                let mut todo =
+                    Todo::new(capped(trimmed_or(&item.content, NO_DESCRIPTION))).status(item.status);
                 todo.id = Some(trimmed_or(&item.id, NO_ID));
                 todo
             })
@@ -222,8 +227,8 @@ impl ListWriter for Write {
             if id.is_empty() {
                 continue;
             }
-            let known = ctx.state.tasks().any(|t| t.id.as_deref() == Some(id))
-                || merged.iter().any(|m| m.id == id);
+            let known =
+                ctx.state.tasks().any(|t| t.id.as_deref() == Some(id)) || merged.iter().any(|m| m.id == id);
             let content = match item.content.trim() {
                 "" if known => None,
                 "" => Some(NO_DESCRIPTION.to_owned()),
@@ -272,7 +277,11 @@ struct Summary {
 
 /// The list and its counts, as `json.dumps(..., ensure_ascii=False)`.
 fn answer(state: &TodoState) -> String {
-    let todos: Vec<HermesTodoView<'_>> = state.tasks().enumerate().map(|(i, t)| Write::item(t, i)).collect();
+    let todos: Vec<HermesTodoView<'_>> = state
+        .tasks()
+        .enumerate()
+        .map(|(i, t)| Write::item(t, i))
+        .collect();
     let count = |wanted: CancellableStatus| todos.iter().filter(|t| t.status == wanted).count();
     let summary = Summary {
         total: todos.len(),
@@ -292,7 +301,12 @@ fn preserved(state: &TodoState) -> Option<String> {
         .tasks()
         .enumerate()
         .map(|(i, task)| Write::item(task, i))
-        .filter(|item| matches!(item.status, CancellableStatus::Pending | CancellableStatus::InProgress))
+        .filter(|item| {
+            matches!(
+                item.status,
+                CancellableStatus::Pending | CancellableStatus::InProgress
+            )
+        })
         .collect();
     if open.is_empty() {
         return None;
@@ -305,7 +319,12 @@ fn preserved(state: &TodoState) -> Option<String> {
             CancellableStatus::Pending => "[ ]",
             CancellableStatus::Cancelled => "[~]",
         };
-        out.push_str(&format!("\n- {marker} {}. {} ({})", item.id, item.content, item.status.as_str()));
+        out.push_str(&format!(
+            "\n- {marker} {}. {} ({})",
+            item.id,
+            item.content,
+            item.status.as_str()
+        ));
     }
     Some(out)
 }
@@ -315,8 +334,8 @@ mod tests {
     use super::*;
 
     use crate::test_support::run_tool;
-    use todokit_app::turn::{Placement, ReminderKind, TurnPolicy};
     use pretty_assertions::assert_eq;
+    use todokit_app::turn::{Placement, ReminderKind, TurnPolicy};
 
     fn call(state: &TodoState, args: &str) -> Outcome {
         run_tool(&profile(), HermesTodoTool::NAME, state, args)
@@ -363,7 +382,10 @@ mod tests {
     //   be a list, got {type(todos).__name__}`.
     #[test]
     fn every_call_answers_with_the_list_and_its_counts_as_python_dumps_them() {
-        let outcome = call(&two(), r#"{"todos":[{"id":" 1 ","content":" Read é ","status":"completed"}]}"#);
+        let outcome = call(
+            &two(),
+            r#"{"todos":[{"id":" 1 ","content":" Read é ","status":"completed"}]}"#,
+        );
         let actual = (outcome.result.content.clone(), stored(&outcome));
         let expected = (
             r#"{"todos": [{"id": "1", "content": "Read é", "status": "completed"}], "summary": {"total": 1, "pending": 0, "in_progress": 0, "completed": 1, "cancelled": 0}}"#
@@ -402,16 +424,25 @@ mod tests {
 
     #[test]
     fn a_replacing_write_names_blank_items_as_hermes_does() {
-        let outcome = call(&TodoState::new(), r#"{"todos":[{"id":"","content":" ","status":"cancelled"}]}"#);
+        let outcome = call(
+            &TodoState::new(),
+            r#"{"todos":[{"id":"","content":" ","status":"cancelled"}]}"#,
+        );
         let actual = stored(&outcome);
-        let expected = Some(vec![(NO_ID.to_owned(), NO_DESCRIPTION.to_owned(), Status::Abandoned)]);
+        let expected = Some(vec![(
+            NO_ID.to_owned(),
+            NO_DESCRIPTION.to_owned(),
+            Status::Abandoned,
+        )]);
         assert_eq!(actual, expected);
     }
 
     #[test]
     fn a_compaction_puts_the_list_back_in_hermes_words() {
         let mut list = two();
-        list.phases[0].tasks.push(Todo::new("Ship").status(Status::Abandoned));
+        list.phases[0]
+            .tasks
+            .push(Todo::new("Ship").status(Status::Abandoned));
         let policy = TurnPolicy::new(&profile());
         let actual = (
             policy.on_compaction(&list).map(|i| (i.placement, i.kind, i.text)),
@@ -432,7 +463,10 @@ mod tests {
 
     #[test]
     fn a_list_with_nothing_open_is_not_put_back_after_a_compaction() {
-        let done = TodoState::flat(vec![Todo::new("Read").status(Status::Completed), Todo::new("Ship").status(Status::Abandoned)]);
+        let done = TodoState::flat(vec![
+            Todo::new("Read").status(Status::Completed),
+            Todo::new("Ship").status(Status::Abandoned),
+        ]);
         let actual = TurnPolicy::new(&profile()).on_compaction(&done);
         assert_eq!(actual, None);
     }
@@ -446,7 +480,10 @@ mod tests {
             {"id": "1", "content": "again", "status": "in_progress"},
         ]});
         let outcome = call(&TodoState::new(), &args.to_string());
-        let cut = format!("{}{TRUNCATED}", "é".repeat(MAX_CONTENT_CHARS - TRUNCATED.chars().count()));
+        let cut = format!(
+            "{}{TRUNCATED}",
+            "é".repeat(MAX_CONTENT_CHARS - TRUNCATED.chars().count())
+        );
         let actual = stored(&outcome);
         let expected = Some(vec![
             ("2".to_owned(), cut, Status::Pending),
@@ -458,9 +495,14 @@ mod tests {
     #[test]
     fn a_list_past_256_items_keeps_its_head() {
         let items: Vec<serde_json::Value> = (0..300)
-            .map(|i| serde_json::json!({"id": i.to_string(), "content": format!("t{i}"), "status": "pending"}))
+            .map(
+                |i| serde_json::json!({"id": i.to_string(), "content": format!("t{i}"), "status": "pending"}),
+            )
             .collect();
-        let outcome = call(&TodoState::new(), &serde_json::json!({"todos": items}).to_string());
+        let outcome = call(
+            &TodoState::new(),
+            &serde_json::json!({"todos": items}).to_string(),
+        );
         let actual = outcome
             .commit
             .map(|s| (s.tasks().count(), s.tasks().last().map(|t| t.content.clone())));
@@ -470,12 +512,20 @@ mod tests {
 
     #[test]
     fn todos_that_are_not_a_list_are_refused_in_hermes_words() {
-        let cases = [r#"{"todos":"not json"}"#, r#"{"todos":"5"}"#, r#"{"todos":{"id":"1"}}"#, r#"{"todos":true}"#];
+        let cases = [
+            r#"{"todos":"not json"}"#,
+            r#"{"todos":"5"}"#,
+            r#"{"todos":{"id":"1"}}"#,
+            r#"{"todos":true}"#,
+        ];
         let actual: Vec<(bool, Vec<String>)> = cases
             .iter()
             .map(|args| {
                 let outcome = call(&two(), args);
-                (outcome.commit.is_some(), crate::test_support::problem_messages(&outcome))
+                (
+                    outcome.commit.is_some(),
+                    crate::test_support::problem_messages(&outcome),
+                )
             })
             .collect();
         let expected = vec![

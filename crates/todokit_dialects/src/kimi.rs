@@ -172,7 +172,12 @@ impl<W: KimiWords> CommandTool for TodoList<W> {
         }
     }
 
-    fn run(&self, command: ReadWrite, input: TodoListInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
+    fn run(
+        &self,
+        command: ReadWrite,
+        input: TodoListInput,
+        ctx: &CallContext<'_>,
+    ) -> Result<Outcome, ToolError> {
         match command {
             ReadWrite::Read => read_list::<Replace<W>>(W::read(ctx.state), ctx.state),
             ReadWrite::Write => write_list::<Replace<W>>(W::NAME, input, ctx),
@@ -223,7 +228,12 @@ fn render(state: &TodoState) -> String {
     let mut out = String::from("Current todo list:");
     for todo in state.tasks() {
         // Writing into a `String` cannot fail.
-        let _ = write!(out, "\n  [{}] {}", KimiStatus::from(todo.status).as_str(), todo.content);
+        let _ = write!(
+            out,
+            "\n  [{}] {}",
+            KimiStatus::from(todo.status).as_str(),
+            todo.content
+        );
     }
     out
 }
@@ -236,7 +246,13 @@ pub fn stale_reminder(state: &TodoState) -> String {
     if !state.is_empty() {
         out.push_str("\n\nCurrent todo list:");
         for (i, todo) in state.tasks().enumerate() {
-            let _ = write!(out, "\n{}. [{}] {}", i + 1, KimiStatus::from(todo.status).as_str(), todo.content);
+            let _ = write!(
+                out,
+                "\n{}. [{}] {}",
+                i + 1,
+                KimiStatus::from(todo.status).as_str(),
+                todo.content
+            );
         }
     }
     out
@@ -246,8 +262,8 @@ pub fn stale_reminder(state: &TodoState) -> String {
 mod tests {
     use super::*;
     use crate::test_support::{ProfileCase, snapshot_settings};
-    use todokit_app::turn::{CallRecord, TurnPolicy};
     use pretty_assertions::assert_eq;
+    use todokit_app::turn::{CallRecord, TurnPolicy};
 
     fn case() -> ProfileCase {
         ProfileCase::new(profile())
@@ -272,7 +288,9 @@ mod tests {
             case.call("TodoList", "{}").result.content,
             case.call("TodoList", LIST).result.content,
             case.call_on(&stored, "TodoList", "{}").result.content,
-            case.call_on(&stored, "TodoList", r#"{"todos":[]}"#).result.content,
+            case.call_on(&stored, "TodoList", r#"{"todos":[]}"#)
+                .result
+                .content,
         ];
         let expected = [
             "Todo list is empty.".to_owned(),
@@ -298,14 +316,20 @@ mod tests {
         let expected = (
             true,
             Some(Vec::new()),
-            Some(vec![("read", ToolMetadata::LIST_READER), ("write", ToolMetadata::LIST_WRITER)]),
+            Some(vec![
+                ("read", ToolMetadata::LIST_READER),
+                ("write", ToolMetadata::LIST_WRITER),
+            ]),
         );
         assert_eq!(actual, expected);
     }
 
     #[test]
     fn an_empty_title_or_another_status_is_refused() {
-        let actual = case().problems("TodoList", r#"{"todos":[{"title":"","status":"pending"},{"title":"b","status":"blocked"}]}"#);
+        let actual = case().problems(
+            "TodoList",
+            r#"{"todos":[{"title":"","status":"pending"},{"title":"b","status":"blocked"}]}"#,
+        );
         let expected = vec![
             "todos[0].title: needs at least 1 character, got 0".to_owned(),
             "todos[1].status: got \"blocked\"; allowed: `pending`, `in_progress`, `done`".to_owned(),

@@ -5,8 +5,8 @@
 
 use std::fmt::Write;
 
-use todokit_app::prelude::*;
 use crate::kimi::{EMPTY, KimiStatus, KimiWords, TodoList};
+use todokit_app::prelude::*;
 
 /// The profile's name.
 pub const NAME: &str = "kimi-cli";
@@ -60,7 +60,12 @@ impl KimiWords for KimiCli {
         let mut out = String::from("Current todo list:");
         for todo in state.tasks() {
             // Writing into a `String` cannot fail.
-            let _ = write!(out, "\n- [{}] {}", KimiStatus::from(todo.status).as_str(), todo.content);
+            let _ = write!(
+                out,
+                "\n- [{}] {}",
+                KimiStatus::from(todo.status).as_str(),
+                todo.content
+            );
         }
         out
     }
@@ -99,7 +104,8 @@ mod tests {
                 cleared.result.content,
             ],
             cleared.commit.map(|state| state.is_empty()),
-            case.problems("SetTodoList", r#"{"todos":[{"title":"","status":"pending"}]}"#).len(),
+            case.problems("SetTodoList", r#"{"todos":[{"title":"","status":"pending"}]}"#)
+                .len(),
         );
         let expected = (
             [

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use todokit_app::prelude::TriStatus;
-use todokit_domain::checklist::{Mark, MarkerTable, Bullet, Spacing};
+use todokit_domain::checklist::{Bullet, Mark, MarkerTable, Spacing};
 
 use todokit_app::prelude::*;
 
@@ -118,9 +118,7 @@ impl ListWriter for TodoTool {
     const FIELDS: FieldNames = FIELDS;
 
     fn todos(input: &mut TodoInput) -> Result<Vec<Todo>, ToolError> {
-        let refuse = |message: String| -> ToolError {
-            ToolError::refused(FIELDS.list, message)
-        };
+        let refuse = |message: String| -> ToolError { ToolError::refused(FIELDS.list, message) };
         if input.items.len() > MAX_ITEMS {
             return Err(refuse(TOO_MANY.to_owned()));
         }
@@ -134,7 +132,11 @@ impl ListWriter for TodoTool {
                 trimmed if trimmed.len() == item.text.len() => std::mem::take(&mut item.text),
                 trimmed => trimmed.to_owned(),
             };
-            todos.push(Todo::new(text).id(std::mem::take(&mut item.id)).status(item.status));
+            todos.push(
+                Todo::new(text)
+                    .id(std::mem::take(&mut item.id))
+                    .status(item.status),
+            );
         }
         if todos.iter().filter(|t| t.status == Status::InProgress).count() > 1 {
             return Err(refuse(ONE_IN_PROGRESS.to_owned()));
@@ -177,7 +179,11 @@ impl ListWriter for TodoTool {
 /// `Item <id>: invalid status '<status>'` when `field` is the status of an
 /// item of `args` holding a string the schema does not allow.
 fn invalid_status(args: &Value, field: &str) -> Option<String> {
-    let position: usize = field.strip_prefix("items[")?.strip_suffix("].status")?.parse().ok()?;
+    let position: usize = field
+        .strip_prefix("items[")?
+        .strip_suffix("].status")?
+        .parse()
+        .ok()?;
     let item = args.get(FIELDS.list)?.get(position)?;
     let status = item.get(FIELDS.status)?.as_str()?.to_lowercase();
     let id = match item.get(FIELDS.id) {
@@ -243,17 +249,13 @@ mod tests {
             .iter()
             .map(|a| problem_messages(&call(&TodoState::new(), a)))
             .collect();
-        let expected = vec![
-            vec![],
-            vec!["items: Max 20 todos allowed".to_owned()],
-        ];
+        let expected = vec![vec![], vec!["items: Max 20 todos allowed".to_owned()]];
         assert_eq!(actual, expected);
     }
 
     #[test]
     fn two_in_progress_are_refused_with_the_original_wording() {
-        let fixture =
-            r#"{"items":[{"id":"1","text":"a","status":"in_progress"},{"id":"2","text":"b","status":"in_progress"}]}"#;
+        let fixture = r#"{"items":[{"id":"1","text":"a","status":"in_progress"},{"id":"2","text":"b","status":"in_progress"}]}"#;
         let outcome = call(&TodoState::new(), fixture);
         let actual = (problem_messages(&outcome), outcome.commit);
         let expected = (vec![format!("items: {ONE_IN_PROGRESS}")], None);
@@ -341,10 +343,16 @@ mod tests {
             r#"{"items":[{"id":"1","text":"a","status":"pending"},{"id":"b7","text":"b","status":"Doing"}]}"#,
             r#"{"items":[{"text":"a","status":"paused"}]}"#,
         ];
-        let actual: Vec<Vec<String>> = fixtures.iter().map(|f| problem_messages(&call(&TodoState::new(), f))).collect();
+        let actual: Vec<Vec<String>> = fixtures
+            .iter()
+            .map(|f| problem_messages(&call(&TodoState::new(), f)))
+            .collect();
         let expected = vec![
             vec!["items: Item b7: invalid status 'doing'".to_owned()],
-            vec!["items[0]: missing `id`".to_owned(), "items: Item 1: invalid status 'paused'".to_owned()],
+            vec![
+                "items[0]: missing `id`".to_owned(),
+                "items: Item 1: invalid status 'paused'".to_owned(),
+            ],
         ];
         assert_eq!(actual, expected);
     }
@@ -368,9 +376,15 @@ mod tests {
                 "refused",
                 r#"{"items":[{"id":"1","text":"a","status":"in_progress"},{"id":"2","text":"","status":"in_progress"}]}"#,
             ),
-            ("two_in_progress", r#"{"items":[{"id":"1","text":"a","status":"in_progress"},{"id":"2","text":"b","status":"in_progress"}]}"#),
+            (
+                "two_in_progress",
+                r#"{"items":[{"id":"1","text":"a","status":"in_progress"},{"id":"2","text":"b","status":"in_progress"}]}"#,
+            ),
             ("missing_fields", r#"{"items":[{"text":"a"}]}"#),
-            ("unknown_status", r#"{"items":[{"id":"1","text":"a","status":"blocked"}]}"#),
+            (
+                "unknown_status",
+                r#"{"items":[{"id":"1","text":"a","status":"blocked"}]}"#,
+            ),
         ];
         snapshot_settings().bind(|| {
             for (name, args) in cases {

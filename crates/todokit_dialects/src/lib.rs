@@ -6,38 +6,38 @@
 
 use todokit_app::prelude::Profile;
 
+pub mod amp;
+pub mod augment;
 pub mod claude_code;
-pub mod nexo;
-pub mod forge;
-pub mod pi;
-pub mod learn;
-pub mod codex;
-pub mod gemini;
-pub mod gemini_tracker;
-pub mod opencode;
-pub mod todo_update;
 pub mod claude_tasks;
-pub mod roo_code;
-pub mod openhands;
+pub mod cline;
+pub mod codex;
+pub mod continue_cli;
+pub mod copilot;
+pub mod copilot_cli;
+pub mod crush;
 pub mod cursor;
 pub mod deepagents;
 pub mod deepagents_js;
-pub mod copilot;
-pub mod copilot_cli;
+pub mod forge;
+pub mod gemini;
+pub mod gemini_tracker;
+pub mod goose;
+pub mod hermes;
 pub mod kimi;
 pub mod kimi_cli;
+pub mod learn;
+pub mod nexo;
 pub mod omp;
-pub mod zed;
-pub mod crush;
+pub mod opencode;
+pub mod openhands;
+pub mod pi;
 pub mod qwen;
-pub mod vibe;
-pub mod hermes;
-pub mod goose;
-pub mod continue_cli;
-pub mod amp;
-pub mod augment;
+pub mod roo_code;
+pub mod todo_update;
 pub mod trae;
-pub mod cline;
+pub mod vibe;
+pub mod zed;
 
 /// Lists each named module's `profile` function in [`REGISTRY`], in the
 /// order given. It declares nothing: a module declared inside a macro is

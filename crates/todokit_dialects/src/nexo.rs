@@ -25,7 +25,6 @@ pub const MAX_ITEMS: usize = 50;
 /// Longest `content` and `activeForm`, in UTF-8 bytes.
 pub const MAX_TEXT_BYTES: usize = 200;
 
-
 /// The rules `TodoWrite` lists are held to by default.
 pub fn rules() -> ListRules {
     ListRules::new(Limits::capped(MAX_ITEMS, MAX_TEXT_BYTES), InProgressPolicy::Warn)
@@ -135,7 +134,6 @@ struct Response<'a> {
     instructions: &'a str,
 }
 
-
 /// The instruction every accepted call carries, as seed 000 words it.
 pub const INSTRUCTIONS: &str = "Todos updated. Keep exactly one item `in_progress` at a time. Mark completed \
      IMMEDIATELY after finishing each task; do not batch completions.";
@@ -143,11 +141,11 @@ pub const INSTRUCTIONS: &str = "Todos updated. Keep exactly one item `in_progres
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
-    use todokit_app::parse_arguments;
-    use crate::test_support::{detail, NOW, problem_messages, run_tool, snapshot_settings, verdict};
+    use crate::test_support::{NOW, detail, problem_messages, run_tool, snapshot_settings, verdict};
     use pretty_assertions::assert_eq;
     use serde_json::Value;
+    use serde_json::json;
+    use todokit_app::parse_arguments;
     use todokit_domain::Status;
 
     fn call(state: &TodoState, args: &str) -> Outcome {
@@ -164,8 +162,12 @@ mod tests {
         let plan = todokit_app::CallOptions::default().mode(todokit_app::HostMode::Plan);
         let args = r#"{"todos":[{"content":"Read","status":"in_progress","activeForm":"Reading"}]}"#;
         let result = crate::test_support::block_on(service.call_with("c", TodoWrite::NAME, args, plan));
-        let stored = crate::test_support::block_on(service.state("c")).map(|s| s.tasks().count()).ok();
-        let refused_in = profile().find(TodoWrite::NAME).map(|t| t.metadata().refused_in.is_empty());
+        let stored = crate::test_support::block_on(service.state("c"))
+            .map(|s| s.tasks().count())
+            .ok();
+        let refused_in = profile()
+            .find(TodoWrite::NAME)
+            .map(|t| t.metadata().refused_in.is_empty());
         let actual = (result.map(|r| r.is_error).ok(), stored, refused_in);
         let expected = (Some(false), Some(1), Some(true));
         assert_eq!(actual, expected);

@@ -13,7 +13,6 @@ use todokit_app::prelude::*;
 /// The profile's name.
 pub const NAME: &str = "opencode";
 
-
 /// The statuses `todowrite` knows: the common three and `cancelled`.
 pub type OpencodeStatus = todokit_app::prelude::CancellableStatus;
 
@@ -142,11 +141,9 @@ mod tests {
             {"content":"b","status":"in_progress","priority":"medium"},
             {"content":"c","status":"completed","priority":"low"},
             {"content":"d","status":"cancelled","priority":"low"}]}"#;
-        let actual = call(fixture).commit.map(|s| {
-            s.tasks()
-                .map(|t| (t.status, t.priority))
-                .collect::<Vec<_>>()
-        });
+        let actual = call(fixture)
+            .commit
+            .map(|s| s.tasks().map(|t| (t.status, t.priority)).collect::<Vec<_>>());
         let expected = Some(vec![
             (Status::Pending, Some(Priority::High)),
             (Status::InProgress, Some(Priority::Medium)),
@@ -199,7 +196,10 @@ mod tests {
         let outcome = call(
             r#"{"todos":[{"content":"a","status":"completed","priority":"high"},{"content":"b","status":"cancelled","priority":"low"},{"content":"c","status":"pending","priority":"medium"}]}"#,
         );
-        let actual = (outcome.result.content, outcome.result.details.value()["title"].clone());
+        let actual = (
+            outcome.result.content,
+            outcome.result.details.value()["title"].clone(),
+        );
         let expected = (
             "[\n  {\n    \"content\": \"a\",\n    \"status\": \"completed\",\n    \"priority\": \"high\"\n  },\n  {\n    \
              \"content\": \"b\",\n    \"status\": \"cancelled\",\n    \"priority\": \"low\"\n  },\n  {\n    \

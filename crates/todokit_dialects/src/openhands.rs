@@ -197,7 +197,10 @@ impl ListWriter for Plan {
     }
 
     fn text(op: &ToolOperation<'_, TaskTrackerInput>) -> String {
-        format!("Task list has been updated with {} item(s).", op.after.tasks().count())
+        format!(
+            "Task list has been updated with {} item(s).",
+            op.after.tasks().count()
+        )
     }
 
     fn fields(_op: &ToolOperation<'_, TaskTrackerInput>) {}
@@ -255,7 +258,11 @@ mod tests {
         let planned = case.call("task_tracker", PLANNED);
         let stored = planned.commit.clone().unwrap_or_default();
         let viewed = case.call_on(&stored, "task_tracker", r#"{}"#);
-        let actual = [empty_view.result.content, planned.result.content, viewed.result.content];
+        let actual = [
+            empty_view.result.content,
+            planned.result.content,
+            viewed.result.content,
+        ];
         let expected = [
             "No task list found. Use the \"plan\" command to create one.".to_owned(),
             "Task list has been updated with 3 item(s).".to_owned(),
@@ -269,8 +276,15 @@ mod tests {
     fn plan_stores_titles_statuses_and_notes_and_view_stores_nothing() {
         let case = case();
         let planned = case.call("task_tracker", PLANNED);
-        let viewed = case.call("task_tracker", r#"{"command":"view","task_list":[{"title":"ignored"}]}"#);
-        let actual = (ProfileCase::stored(&planned), viewed.commit, planned.commit.map(|s| s.tasks().nth(1).map(|t| t.notes.clone())));
+        let viewed = case.call(
+            "task_tracker",
+            r#"{"command":"view","task_list":[{"title":"ignored"}]}"#,
+        );
+        let actual = (
+            ProfileCase::stored(&planned),
+            viewed.commit,
+            planned.commit.map(|s| s.tasks().nth(1).map(|t| t.notes.clone())),
+        );
         let expected = (
             Some(vec![
                 ("Read the issue".to_owned(), Status::Completed),
@@ -289,7 +303,10 @@ mod tests {
         let stored = case.call("task_tracker", PLANNED).commit.unwrap_or_default();
         let cleared = case.call_on(&stored, "task_tracker", r#"{"command":"plan"}"#);
         let actual = (ProfileCase::stored(&cleared), cleared.result.content);
-        let expected = (Some(Vec::new()), "Task list has been updated with 0 item(s).".to_owned());
+        let expected = (
+            Some(Vec::new()),
+            "Task list has been updated with 0 item(s).".to_owned(),
+        );
         assert_eq!(actual, expected);
     }
 
@@ -298,7 +315,10 @@ mod tests {
         let fixture = profile();
         let tool = fixture.find("task_tracker").map(|t| (t.commands(), t.metadata()));
         let expected = Some((
-            vec![("view", ToolMetadata::LIST_READER), ("plan", ToolMetadata::LIST_WRITER)],
+            vec![
+                ("view", ToolMetadata::LIST_READER),
+                ("plan", ToolMetadata::LIST_WRITER),
+            ],
             ToolMetadata::LIST_WRITER,
         ));
         assert_eq!(tool, expected);
@@ -326,7 +346,11 @@ mod tests {
             ("view_empty", TodoState::new(), r#"{"command":"view"}"#),
             ("plan", TodoState::new(), PLANNED),
             ("view", stored, r#"{"command":"view"}"#),
-            ("refused", TodoState::new(), r#"{"command":"plan","task_list":[{"status":"done"}]}"#),
+            (
+                "refused",
+                TodoState::new(),
+                r#"{"command":"plan","task_list":[{"status":"done"}]}"#,
+            ),
         ];
         snapshot_settings().bind(|| {
             for (name, state, args) in cases {

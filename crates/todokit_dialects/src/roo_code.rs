@@ -135,10 +135,13 @@ impl ListWriter for UpdateTodoList {
         if more > 0 {
             bad.push(format!("and {more} more such lines"));
         }
-        Err(ToolError::refused(FIELDS.list, format!(
+        Err(ToolError::refused(
+            FIELDS.list,
+            format!(
                 "{}; write each todo on its own line as `[ ] text`, `[-] text` or `[x] text`",
                 bad.join("; ")
-            )))
+            ),
+        ))
     }
 
     fn item(todo: &Todo, _position: usize) -> RooTodo<'_> {
@@ -164,10 +167,10 @@ impl ListWriter for UpdateTodoList {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use todokit_app::Outcome;
     use crate::test_support::{problem_messages, run_tool, snapshot_settings};
     use pretty_assertions::assert_eq;
     use serde_json::json;
+    use todokit_app::Outcome;
     use todokit_domain::{Status, TodoState};
 
     fn call(args: &serde_json::Value) -> Outcome {

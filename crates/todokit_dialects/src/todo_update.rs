@@ -147,7 +147,8 @@ impl TypedTool for TodoUpdate {
             &ctx.state.tasks().collect::<Vec<_>>(),
             &state.tasks().collect::<Vec<_>>(),
         );
-        let op = ToolOperation::new(Self::NAME, &input, ctx.state, &state, &transitions).with_fields(&applied);
+        let op =
+            ToolOperation::new(Self::NAME, &input, ctx.state, &state, &transitions).with_fields(&applied);
         let current = views(op.after);
         let content = serde_json::to_string(&Response {
             applied: op.fields,
@@ -297,10 +298,17 @@ mod tests {
             props.as_object().map(|p| p.keys().cloned().collect::<Vec<_>>()),
             props["update"]["items"]["properties"]["status"]["enum"].clone(),
             props["add"]["items"]["properties"]["priority"]["enum"].clone(),
-            todokit_app::schema::canonical::<NoArguments>()["properties"].as_object().map_or(0, |p| p.len()),
+            todokit_app::schema::canonical::<NoArguments>()["properties"]
+                .as_object()
+                .map_or(0, |p| p.len()),
         );
         let expected = (
-            Some(vec!["add".to_owned(), "update".to_owned(), "remove".to_owned(), "reorder".to_owned()]),
+            Some(vec![
+                "add".to_owned(),
+                "update".to_owned(),
+                "remove".to_owned(),
+                "reorder".to_owned(),
+            ]),
             // Optional fields also admit `null` (left out).
             json!(["pending", "in_progress", "done", null]),
             json!(["high", "medium", "low", null]),

@@ -101,7 +101,14 @@ impl ListWriter for TodoWrite {
         Ok(input
             .todos
             .iter_mut()
-            .map(|item| todo_with_id(&mut item.content, item.status.into(), item.priority.into(), &mut item.id))
+            .map(|item| {
+                todo_with_id(
+                    &mut item.content,
+                    item.status.into(),
+                    item.priority.into(),
+                    &mut item.id,
+                )
+            })
             .collect())
     }
 
@@ -171,7 +178,9 @@ mod tests {
         );
         let actual = (
             outcome.result.content,
-            outcome.commit.map(|s| s.tasks().map(|t| (t.id.clone(), t.status)).collect::<Vec<_>>()),
+            outcome
+                .commit
+                .map(|s| s.tasks().map(|t| (t.id.clone(), t.status)).collect::<Vec<_>>()),
         );
         let expected = (
             r#"[{"content":"Read","status":"completed","id":"a","priority":"low"},{"content":"Fix","status":"in_progress","id":"b","priority":"high"},{"content":"Ship","status":"pending","id":"c","priority":"medium"}]"#.to_owned(),
@@ -187,7 +196,11 @@ mod tests {
     #[test]
     fn fewer_than_three_todos_are_refused_and_nothing_is_stored() {
         let outcome = call(r#"{"todos":[{"content":"Read","status":"pending","id":"a","priority":"low"}]}"#);
-        let actual = (outcome.commit.is_some(), outcome.result.is_error, problem_messages(&outcome).len());
+        let actual = (
+            outcome.commit.is_some(),
+            outcome.result.is_error,
+            problem_messages(&outcome).len(),
+        );
         let expected = (false, true, 1);
         assert_eq!(actual, expected);
     }

@@ -113,14 +113,27 @@ impl CommandTool for VibeTodo {
         }
     }
 
-    fn run(&self, action: ReadWrite, input: VibeTodoInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
+    fn run(
+        &self,
+        action: ReadWrite,
+        input: VibeTodoInput,
+        ctx: &CallContext<'_>,
+    ) -> Result<Outcome, ToolError> {
         match action {
             ReadWrite::Read => {
-                let text = answer(&format!("Retrieved {} todos", ctx.state.tasks().count()), ctx.state);
+                let text = answer(
+                    &format!("Retrieved {} todos", ctx.state.tasks().count()),
+                    ctx.state,
+                );
                 read_list::<Write>(text, ctx.state)
             }
-            ReadWrite::Write if input.action == ReadWrite::Write.as_str() => write_list::<Write>(Self::NAME, input, ctx),
-            ReadWrite::Write => Err(ToolError::refused("action", format!("Invalid action '{}'. Use 'read' or 'write'.", clip(&input.action)))),
+            ReadWrite::Write if input.action == ReadWrite::Write.as_str() => {
+                write_list::<Write>(Self::NAME, input, ctx)
+            }
+            ReadWrite::Write => Err(ToolError::refused(
+                "action",
+                format!("Invalid action '{}'. Use 'read' or 'write'.", clip(&input.action)),
+            )),
         }
     }
 }
@@ -156,7 +169,10 @@ impl ListWriter for Write {
     fn apply(input: &mut VibeTodoInput, ctx: &CallContext<'_>) -> Result<Replacement, ToolError> {
         let max = ctx.rules.limits.max_items;
         if input.todos.as_ref().is_some_and(|items| items.len() > max) {
-            return Err(ToolError::refused("todos", format!("Cannot store more than {max} todos")));
+            return Err(ToolError::refused(
+                "todos",
+                format!("Cannot store more than {max} todos"),
+            ));
         }
         replace_with::<Self>(Self::todos(input)?, ctx)
     }
@@ -269,7 +285,10 @@ mod tests {
         let before = TodoState::flat(vec![Todo::new("Ship")]);
         let outcome = call(&before, r#"{"action":"write"}"#);
         let actual = (outcome.commit.map(|s| s.is_empty()), outcome.result.content);
-        let expected = (Some(true), "message: Updated 0 todos\ntodos: []\ntotal_count: 0".to_owned());
+        let expected = (
+            Some(true),
+            "message: Updated 0 todos\ntodos: []\ntotal_count: 0".to_owned(),
+        );
         assert_eq!(actual, expected);
     }
 
@@ -287,7 +306,10 @@ mod tests {
         let fixture: Vec<&str> = fixture.iter().map(String::as_str).collect();
         let actual = refusals(&profile(), VibeTodo::NAME, &fixture);
         let expected = vec![
-            (false, vec!["action: Invalid action 'delete'. Use 'read' or 'write'.".to_owned()]),
+            (
+                false,
+                vec!["action: Invalid action 'delete'. Use 'read' or 'write'.".to_owned()],
+            ),
             (false, vec!["todos: Todo IDs must be unique".to_owned()]),
             (false, vec!["todos: Cannot store more than 100 todos".to_owned()]),
         ];

@@ -153,7 +153,11 @@ mod tests {
                 .map(|t| (t.content.clone(), t.status, t.priority))
                 .collect::<Vec<_>>()
         });
-        let actual = (outcome.result.content.clone(), stored, detail(&outcome, "current"));
+        let actual = (
+            outcome.result.content.clone(),
+            stored,
+            detail(&outcome, "current"),
+        );
         let expected = (
             PLAN_UPDATED.to_owned(),
             Some(vec![
@@ -186,7 +190,9 @@ mod tests {
     fn a_priority_left_out_is_medium_even_when_the_step_had_another() {
         let before = TodoState::flat(vec![Todo::new("A").priority(Priority::High)]);
         let outcome = call(&before, r#"{"plan":[{"step":"A","status":"completed"}]}"#);
-        let actual = outcome.commit.map(|s| s.tasks().map(|t| t.priority).collect::<Vec<_>>());
+        let actual = outcome
+            .commit
+            .map(|s| s.tasks().map(|t| t.priority).collect::<Vec<_>>());
         let expected = Some(vec![Some(Priority::Medium)]);
         assert_eq!(actual, expected);
     }

@@ -78,7 +78,9 @@ pub fn parse(markdown: &str) -> Result<Vec<ParsedTask>, String> {
         let task = parse_line(&line[depth..], depth, number)?;
         match previous_depth {
             None if depth != 0 => {
-                return Err(format!("line {number}: the first line must be the root task, with no leading dash"));
+                return Err(format!(
+                    "line {number}: the first line must be the root task, with no leading dash"
+                ));
             }
             Some(previous) if depth > previous + 1 => {
                 return Err(format!(
@@ -108,7 +110,10 @@ pub fn parse(markdown: &str) -> Result<Vec<ParsedTask>, String> {
 /// `[x] UUID:… NAME:… DESCRIPTION:…` (the UUID may be left out) at `depth`.
 fn parse_line(line: &str, depth: usize, number: usize) -> Result<ParsedTask, String> {
     let shape = || {
-        format!("line {number}: expected `{}[ ] UUID:<uuid> NAME:<name> DESCRIPTION:<description>`", "-".repeat(depth))
+        format!(
+            "line {number}: expected `{}[ ] UUID:<uuid> NAME:<name> DESCRIPTION:<description>`",
+            "-".repeat(depth)
+        )
     };
     let rest = line.strip_prefix('[').ok_or_else(shape)?;
     let mut chars = rest.chars();
@@ -131,7 +136,9 @@ fn parse_line(line: &str, depth: usize, number: usize) -> Result<ParsedTask, Str
     Ok(ParsedTask {
         depth,
         state,
-        uuid: uuid.filter(|u| *u != NEW_UUID && !u.is_empty()).map(str::to_owned),
+        uuid: uuid
+            .filter(|u| *u != NEW_UUID && !u.is_empty())
+            .map(str::to_owned),
         name: name.trim().to_owned(),
         description: description.trim().to_owned(),
     })

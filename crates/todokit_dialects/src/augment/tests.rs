@@ -38,7 +38,11 @@ fn tasks_added_under_and_after_others_show_as_augments_tree() {
             ("view_tasklist", "{}"),
         ],
     );
-    let first = state.tasks().next().and_then(|t| t.id.clone()).unwrap_or_default();
+    let first = state
+        .tasks()
+        .next()
+        .and_then(|t| t.id.clone())
+        .unwrap_or_default();
     let args = format!(
         r#"{{"tasks":[{{"name":"Find the cause","description":"Read the logs","parent_task_id":"{first}"}},{{"name":"Write a test","description":"","after_task_id":"{first}"}}]}}"#
     );
@@ -67,15 +71,31 @@ fn tasks_added_under_and_after_others_show_as_augments_tree() {
 fn update_tasks_changes_named_tasks_and_refuses_unknown_ones() {
     let written = case().call("add_tasks", r#"{"tasks":[{"name":"Read","description":"d"}]}"#);
     let state = written.commit.unwrap_or_default();
-    let id = state.tasks().next().and_then(|t| t.id.clone()).unwrap_or_default();
+    let id = state
+        .tasks()
+        .next()
+        .and_then(|t| t.id.clone())
+        .unwrap_or_default();
     let updated = case().call_on(
         &state,
         "update_tasks",
         &format!(r#"{{"tasks":[{{"task_id":"{id}","state":"COMPLETE","name":"Read it"}}]}}"#),
     );
-    let unknown = case().call_on(&state, "update_tasks", r#"{"tasks":[{"task_id":"nope","state":"COMPLETE"}]}"#);
-    let root = case().call_on(&state, "update_tasks", r#"{"tasks":[{"task_id":"root","state":"COMPLETE"}]}"#);
-    let stored = updated.commit.map(|s| s.tasks().map(|t| (t.content.clone(), t.status)).collect::<Vec<_>>());
+    let unknown = case().call_on(
+        &state,
+        "update_tasks",
+        r#"{"tasks":[{"task_id":"nope","state":"COMPLETE"}]}"#,
+    );
+    let root = case().call_on(
+        &state,
+        "update_tasks",
+        r#"{"tasks":[{"task_id":"root","state":"COMPLETE"}]}"#,
+    );
+    let stored = updated.commit.map(|s| {
+        s.tasks()
+            .map(|t| (t.content.clone(), t.status))
+            .collect::<Vec<_>>()
+    });
     let actual = (
         stored,
         (unknown.commit.is_some(), problem_messages(&unknown)),
@@ -83,7 +103,10 @@ fn update_tasks_changes_named_tasks_and_refuses_unknown_ones() {
     );
     let expected = (
         Some(vec![("Read it".to_owned(), Status::Completed)]),
-        (false, vec!["tasks[0].task_id: no task has the UUID nope".to_owned()]),
+        (
+            false,
+            vec!["tasks[0].task_id: no task has the UUID nope".to_owned()],
+        ),
         (
             false,
             vec!["tasks[0].task_id: the root task is the list itself and cannot be changed".to_owned()],
@@ -106,18 +129,51 @@ fn reorganize_rebuilds_the_tree_keeps_known_uuids_and_drops_what_is_left_out() {
          --[ ] UUID:NEW_UUID NAME:New\nDESCRIPTION:on its own line",
         ids[1], ids[0]
     );
-    let outcome = case().call_on(&state, "reorganize_tasklist", &serde_json::json!({ "markdown": markdown }).to_string());
+    let outcome = case().call_on(
+        &state,
+        "reorganize_tasklist",
+        &serde_json::json!({ "markdown": markdown }).to_string(),
+    );
     let after = outcome.commit.unwrap_or_default();
     let actual: Vec<(String, Status, Option<String>, Option<String>)> = after
         .tasks()
-        .map(|t| (t.content.clone(), t.status, t.parent.clone(), t.description.clone()))
+        .map(|t| {
+            (
+                t.content.clone(),
+                t.status,
+                t.parent.clone(),
+                t.description.clone(),
+            )
+        })
         .collect();
     let expected = vec![
-        ("B".to_owned(), Status::InProgress, None, Some("second".to_owned())),
-        ("A renamed".to_owned(), Status::Completed, Some(ids[1].clone()), Some("first".to_owned())),
-        ("New".to_owned(), Status::Pending, Some(ids[1].clone()), Some("on its own line".to_owned())),
+        (
+            "B".to_owned(),
+            Status::InProgress,
+            None,
+            Some("second".to_owned()),
+        ),
+        (
+            "A renamed".to_owned(),
+            Status::Completed,
+            Some(ids[1].clone()),
+            Some("first".to_owned()),
+        ),
+        (
+            "New".to_owned(),
+            Status::Pending,
+            Some(ids[1].clone()),
+            Some("on its own line".to_owned()),
+        ),
     ];
-    assert_eq!((actual, after.find(&ids[0]).is_some(), after.find(&ids[2]).is_some()), (expected, true, false));
+    assert_eq!(
+        (
+            actual,
+            after.find(&ids[0]).is_some(),
+            after.find(&ids[2]).is_some()
+        ),
+        (expected, true, false)
+    );
 }
 
 #[test]
@@ -156,14 +212,25 @@ fn tasks_another_profile_wrote_get_uuids_a_read_shows_and_the_next_write_keeps()
     let other = TodoState::flat(vec![Todo::new("Read").status(Status::Blocked)]);
     let read = case().call_on(&other, "view_tasklist", "{}");
     let shown = read.result.content.clone();
-    let uuid = shown.split("UUID:").nth(2).and_then(|s| s.split(' ').next()).unwrap_or_default().to_owned();
+    let uuid = shown
+        .split("UUID:")
+        .nth(2)
+        .and_then(|s| s.split(' ').next())
+        .unwrap_or_default()
+        .to_owned();
     let updated = case().call_on(
         &other,
         "update_tasks",
         &format!(r#"{{"tasks":[{{"task_id":"{uuid}","state":"IN_PROGRESS"}}]}}"#),
     );
-    let stored = updated.commit.map(|s| s.tasks().map(|t| (t.id.clone(), t.status)).collect::<Vec<_>>());
-    let actual = (shown.ends_with(&format!("-[ ] UUID:{uuid} NAME:Read DESCRIPTION:")), uuid.len(), stored);
+    let stored = updated
+        .commit
+        .map(|s| s.tasks().map(|t| (t.id.clone(), t.status)).collect::<Vec<_>>());
+    let actual = (
+        shown.ends_with(&format!("-[ ] UUID:{uuid} NAME:Read DESCRIPTION:")),
+        uuid.len(),
+        stored,
+    );
     let expected = (true, 16, Some(vec![(Some(uuid.clone()), Status::InProgress)]));
     assert_eq!(actual, expected);
 }

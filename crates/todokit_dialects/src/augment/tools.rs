@@ -27,7 +27,10 @@ fn with_ids(state: &TodoState) -> Cow<'_, TodoState> {
 /// The tasks in tree order (each followed by its subtasks), with ids.
 fn tree_order(state: &TodoState) -> Vec<Todo> {
     let tasks: Vec<Todo> = state.tasks().cloned().collect();
-    outline(&tasks).into_iter().map(|entry| entry.task.clone()).collect()
+    outline(&tasks)
+        .into_iter()
+        .map(|entry| entry.task.clone())
+        .collect()
 }
 
 /// `tasks` (with ids and parents set) as the new list, checked whole
@@ -91,7 +94,12 @@ fn is_under(tasks: &[Todo], task: &Todo, ancestor: &str) -> bool {
         match parent {
             None => return false,
             Some(p) if p == ancestor => return true,
-            Some(p) => parent = tasks.iter().find(|t| t.id.as_deref() == Some(p)).and_then(|t| t.parent.as_deref()),
+            Some(p) => {
+                parent = tasks
+                    .iter()
+                    .find(|t| t.id.as_deref() == Some(p))
+                    .and_then(|t| t.parent.as_deref())
+            }
         }
     }
     false
@@ -147,9 +155,15 @@ impl TypedTool for AddTasks {
             let (at, parent) = match after {
                 Some(after) => {
                     let at = after_subtree(&tasks, after).ok_or_else(|| {
-                        ToolError::refused(FIELDS.item(i, "after_task_id"), format!("no task has the UUID {}", clip(after)))
+                        ToolError::refused(
+                            FIELDS.item(i, "after_task_id"),
+                            format!("no task has the UUID {}", clip(after)),
+                        )
                     })?;
-                    let sibling_parent = tasks.iter().find(|t| t.id.as_deref() == Some(after)).and_then(|t| t.parent.clone());
+                    let sibling_parent = tasks
+                        .iter()
+                        .find(|t| t.id.as_deref() == Some(after))
+                        .and_then(|t| t.parent.clone());
                     (at, parent.or(sibling_parent))
                 }
                 None => match parent.as_deref() {
@@ -185,10 +199,19 @@ impl TypedTool for UpdateTasks {
         for (i, change) in input.tasks.into_iter().enumerate() {
             let field = FIELDS.item(i, "task_id");
             if change.task_id == ROOT_UUID {
-                return Err(ToolError::refused(field, "the root task is the list itself and cannot be changed".to_owned()));
+                return Err(ToolError::refused(
+                    field,
+                    "the root task is the list itself and cannot be changed".to_owned(),
+                ));
             }
-            let Some(task) = tasks.iter_mut().find(|t| t.id.as_deref() == Some(change.task_id.as_str())) else {
-                return Err(ToolError::refused(field, format!("no task has the UUID {}", clip(&change.task_id))));
+            let Some(task) = tasks
+                .iter_mut()
+                .find(|t| t.id.as_deref() == Some(change.task_id.as_str()))
+            else {
+                return Err(ToolError::refused(
+                    field,
+                    format!("no task has the UUID {}", clip(&change.task_id)),
+                ));
             };
             if let Some(state) = change.state {
                 task.status = state.into();
@@ -216,17 +239,25 @@ impl TypedTool for ReorganizeTasklist {
     const METADATA: ToolMetadata = ToolMetadata::LIST_WRITER;
 
     fn run(&self, input: ReorganizeInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
-        let parsed = parse(&input.markdown).map_err(|message| ToolError::refused("markdown".to_owned(), message))?;
+        let parsed =
+            parse(&input.markdown).map_err(|message| ToolError::refused("markdown".to_owned(), message))?;
         let mut base = with_ids(ctx.state).into_owned();
         let mut tasks: Vec<Todo> = Vec::with_capacity(parsed.len());
         // The task each depth currently opens, for the parents below it.
         let mut open: Vec<String> = Vec::new();
         for line in parsed {
             let id = match line.uuid {
-                Some(uuid) if tasks.iter().any(|t: &Todo| t.id.as_deref() == Some(uuid.as_str())) => {
+                Some(uuid)
+                    if tasks
+                        .iter()
+                        .any(|t: &Todo| t.id.as_deref() == Some(uuid.as_str())) =>
+                {
                     return Err(ToolError::refused(
                         "markdown".to_owned(),
-                        format!("the UUID {} stands on two lines; give each task one line", clip(&uuid)),
+                        format!(
+                            "the UUID {} stands on two lines; give each task one line",
+                            clip(&uuid)
+                        ),
                     ));
                 }
                 // A UUID the list does not know is a new task, as NEW_UUID.

@@ -16,7 +16,6 @@ use serde_json::{Map, Value};
 
 use todokit_app::prelude::*;
 
-
 pub use read::{TaskGet, TaskList};
 pub use write::{TaskCreate, TaskUpdate};
 
@@ -153,8 +152,8 @@ pub struct TaskGetInput {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use todokit_app::{Outcome, ToolResult};
     use serde_json::json;
+    use todokit_app::{Outcome, ToolResult};
     use todokit_domain::{Status, TodoState};
 
     use crate::test_support::{problem_messages, run_session, run_tool, snapshot_settings};
@@ -205,7 +204,10 @@ mod tests {
     fn the_answers_are_claude_codes_word_for_word() {
         let mut calls = chained();
         calls.extend([
-            ("TaskUpdate", r#"{"taskId":"2","owner":"agent-a","status":"in_progress","subject":"Write the migration"}"#),
+            (
+                "TaskUpdate",
+                r#"{"taskId":"2","owner":"agent-a","status":"in_progress","subject":"Write the migration"}"#,
+            ),
             ("TaskList", "{}"),
             ("TaskGet", r#"{"taskId":"2"}"#),
             ("TaskUpdate", r#"{"taskId":"3"}"#),

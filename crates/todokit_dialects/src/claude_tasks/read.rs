@@ -51,7 +51,10 @@ impl TypedTool for TaskList {
             tasks: Vec<Option<TaskView<'a>>>,
         }
         let tasks = listed().map(|(id, _)| view(state, id)).collect();
-        Ok(Outcome::read(ToolResult::ok(content, Details::of(&Tasks { tasks }))))
+        Ok(Outcome::read(ToolResult::ok(
+            content,
+            Details::of(&Tasks { tasks }),
+        )))
     }
 }
 

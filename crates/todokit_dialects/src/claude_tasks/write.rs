@@ -1,7 +1,7 @@
 //! The tools that change the task list: `TaskCreate` and `TaskUpdate`.
 
 use serde::Serialize;
-use todokit_domain::{TodoField, TodoPatch, Transition, Violation, Violations, ClaimFields, check_claim};
+use todokit_domain::{ClaimFields, TodoField, TodoPatch, Transition, Violation, Violations, check_claim};
 
 use super::read::NOT_FOUND;
 use super::view::{OneTask, TaskView, view};
@@ -51,7 +51,10 @@ impl TypedTool for TaskCreate {
         problems.into_result()?;
         let mut state = ctx.state.clone();
         let id = state.allocate_id();
-        let mut task = Todo::new("").id(id.clone()).created_at(ctx.now).status_changed_at(ctx.now);
+        let mut task = Todo::new("")
+            .id(id.clone())
+            .created_at(ctx.now)
+            .status_changed_at(ctx.now);
         fields.apply(&mut task, ctx.now);
         let transitions = [Transition {
             content: task.content.clone(),
@@ -81,7 +84,10 @@ impl TypedTool for TaskUpdate {
         let id = input.task_id.clone();
         let Some(previous) = ctx.state.find(&id).cloned() else {
             // Not an error in Claude Code: the model reads it and moves on.
-            return Ok(Outcome::read(ToolResult::ok(NOT_FOUND, OneTask::of(ctx.state, &id))));
+            return Ok(Outcome::read(ToolResult::ok(
+                NOT_FOUND,
+                OneTask::of(ctx.state, &id),
+            )));
         };
         let mut state = ctx.state.clone();
         if input.status == Some(TaskStatus::Deleted) {
@@ -165,11 +171,12 @@ impl TypedTool for TaskUpdate {
             .into_iter()
             .collect();
         let unblocked = newly_unblocked(ctx.state, &state, &id, previous.status);
-        let op = ToolOperation::new(Self::NAME, &input, ctx.state, &state, &transitions).with_fields(Updated {
-            id: &id,
-            changed: &changed,
-            unblocked: &unblocked,
-        });
+        let op =
+            ToolOperation::new(Self::NAME, &input, ctx.state, &state, &transitions).with_fields(Updated {
+                id: &id,
+                changed: &changed,
+                unblocked: &unblocked,
+            });
         let content = format!("Updated task #{} {}", op.fields.id, op.fields.changed.join(", "));
         let details = Details::of(&OneTask {
             task: view(op.after, &id),
@@ -253,7 +260,12 @@ mod tests {
     /// each answer (with whether it was an error) and the last owner of #1.
     fn claims(calls: &[&str]) -> (Vec<(bool, String)>, Option<String>) {
         let mut state = TodoState::new();
-        let created = run_tool(&profile(), "TaskCreate", &state, r#"{"subject":"Ship","description":"Tag it"}"#);
+        let created = run_tool(
+            &profile(),
+            "TaskCreate",
+            &state,
+            r#"{"subject":"Ship","description":"Tag it"}"#,
+        );
         state = created.commit.unwrap_or(state);
         let mut answers = Vec::new();
         for args in calls {

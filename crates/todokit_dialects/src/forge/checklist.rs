@@ -7,8 +7,8 @@
 
 use std::fmt::Write;
 
-use todokit_domain::checklist::{Escape, Mark, MarkerTable, Bullet, Spacing, progress_line, verbatim};
 use todokit_domain::TodoState;
+use todokit_domain::checklist::{Bullet, Escape, Mark, MarkerTable, Spacing, progress_line, verbatim};
 
 /// Forge's checklist: `- [~]` in progress in bold, finished todos struck
 /// through, blocked and abandoned ones labelled.
@@ -90,13 +90,12 @@ impl<'a> Checklist<'a> {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pretty_assertions::assert_eq;
     use std::borrow::Cow;
     use todokit_domain::{Phase, Status, Todo};
-    use pretty_assertions::assert_eq;
 
     #[test]
     fn empty_list() {

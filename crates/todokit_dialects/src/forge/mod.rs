@@ -29,7 +29,6 @@ pub const MAX_CONTENT_BYTES: usize = 500;
 /// Longest `id`, in UTF-8 bytes.
 pub const MAX_ID_BYTES: usize = 64;
 
-
 /// The rules `todo_write` lists are held to by default: one item in
 /// progress, enforced.
 pub fn rules() -> ListRules {

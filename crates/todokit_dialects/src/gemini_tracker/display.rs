@@ -10,8 +10,8 @@ use serde::Serialize;
 use todokit_domain::outline;
 
 use super::{TaskType, TrackerStatus};
-use todokit_app::prelude::*;
 use todokit_app::prelude::WireEnum;
+use todokit_app::prelude::*;
 
 /// What Gemini CLI shows the user after a tracker call: the tree as a
 /// flat list of indented lines.

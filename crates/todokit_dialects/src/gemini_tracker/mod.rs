@@ -15,8 +15,8 @@ mod tools;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use todokit_app::prelude::*;
 use todokit_app::prelude::WireEnum;
+use todokit_app::prelude::*;
 
 pub use display::{TrackerDisplay, TrackerDisplayItem, return_display, visualize};
 pub use tools::{CreateTask, GetTask, LinkTasks, ListTasks, UpdateTask, Visualize};

@@ -1,7 +1,7 @@
 use super::*;
-use todokit_app::ToolResult;
 use crate::test_support::{run_session, run_tool, snapshot_settings};
 use pretty_assertions::assert_eq;
+use todokit_app::ToolResult;
 use todokit_domain::TodoState;
 
 // Golden facts from Gemini CLI's tracker: repository
@@ -27,20 +27,47 @@ use todokit_domain::TodoState;
 //   reaches the model as `{error: error.message}`, so a failed call reads
 //   as the bare message (`Task cannot depend on itself` for a self link).
 const CALLS: [(&str, &str); 16] = [
-    ("tracker_create_task", r#"{"title":"Ship the export","description":"Everything for export","type":"epic"}"#),
-    ("tracker_create_task", r#"{"title":"Write the parser","description":"Markdown in","type":"task","parentId":"4a7c15"}"#),
-    ("tracker_create_task", r#"{"title":"Wire the command","description":"CLI flag","type":"bug","parentId":"4a7c15","dependencies":["94f82a"]}"#),
+    (
+        "tracker_create_task",
+        r#"{"title":"Ship the export","description":"Everything for export","type":"epic"}"#,
+    ),
+    (
+        "tracker_create_task",
+        r#"{"title":"Write the parser","description":"Markdown in","type":"task","parentId":"4a7c15"}"#,
+    ),
+    (
+        "tracker_create_task",
+        r#"{"title":"Wire the command","description":"CLI flag","type":"bug","parentId":"4a7c15","dependencies":["94f82a"]}"#,
+    ),
     ("tracker_update_task", r#"{"id":"df743f","status":"closed"}"#),
     ("tracker_update_task", r#"{"id":"94f82a","status":"in_progress"}"#),
-    ("tracker_add_dependency", r#"{"taskId":"94f82a","dependencyId":"df743f"}"#),
-    ("tracker_add_dependency", r#"{"taskId":"94f82a","dependencyId":"94f82a"}"#),
-    ("tracker_add_dependency", r#"{"taskId":"abcdef","dependencyId":"94f82a"}"#),
-    ("tracker_add_dependency", r#"{"taskId":"94f82a","dependencyId":"abcdef"}"#),
+    (
+        "tracker_add_dependency",
+        r#"{"taskId":"94f82a","dependencyId":"df743f"}"#,
+    ),
+    (
+        "tracker_add_dependency",
+        r#"{"taskId":"94f82a","dependencyId":"94f82a"}"#,
+    ),
+    (
+        "tracker_add_dependency",
+        r#"{"taskId":"abcdef","dependencyId":"94f82a"}"#,
+    ),
+    (
+        "tracker_add_dependency",
+        r#"{"taskId":"94f82a","dependencyId":"abcdef"}"#,
+    ),
     ("tracker_list_tasks", r#"{"parentId":"4a7c15"}"#),
     ("tracker_list_tasks", r#"{"status":"blocked"}"#),
-    ("tracker_create_task", r#"{"title":"Orphan","description":"x","type":"task","parentId":"abcdef"}"#),
+    (
+        "tracker_create_task",
+        r#"{"title":"Orphan","description":"x","type":"task","parentId":"abcdef"}"#,
+    ),
     ("tracker_update_task", r#"{"id":"abcdef","title":"x"}"#),
-    ("tracker_update_task", r#"{"id":"4a7c15","dependencies":["nope00"]}"#),
+    (
+        "tracker_update_task",
+        r#"{"id":"4a7c15","dependencies":["nope00"]}"#,
+    ),
     ("tracker_get_task", r#"{"id":"abcdef"}"#),
     ("tracker_get_task", r#"{"id":"df743f"}"#),
 ];
@@ -88,7 +115,14 @@ fn a_refused_call_stores_nothing_and_a_read_never_stores() {
     let actual: Vec<(usize, bool)> = refused
         .iter()
         .chain(&reads)
-        .map(|&i| (i, run_tool(&profile(), CALLS[i].0, &state, CALLS[i].1).commit.is_some()))
+        .map(|&i| {
+            (
+                i,
+                run_tool(&profile(), CALLS[i].0, &state, CALLS[i].1)
+                    .commit
+                    .is_some(),
+            )
+        })
         .collect();
     let expected: Vec<(usize, bool)> = refused.iter().chain(&reads).map(|&i| (i, false)).collect();
     assert_eq!(actual, expected);
@@ -98,7 +132,10 @@ fn a_refused_call_stores_nothing_and_a_read_never_stores() {
 fn closing_works_once_every_dependency_is_closed() {
     let mut calls = CALLS[..3].to_vec();
     calls.push(("tracker_update_task", r#"{"id":"94f82a","status":"closed"}"#));
-    calls.push(("tracker_update_task", r#"{"id":"df743f","status":"closed","title":"Wire the flag"}"#));
+    calls.push((
+        "tracker_update_task",
+        r#"{"id":"df743f","status":"closed","title":"Wire the flag"}"#,
+    ));
     let (state, results) = run_session(&profile(), &calls);
     let actual = (
         answers(&results[3..]),
@@ -143,8 +180,15 @@ fn tasks_another_profile_wrote_get_hex_ids_shown_at_once_and_kept_by_a_write() {
         &fixture,
         r#"{"title":"New","description":"d","type":"task","dependencies":["4a7c15"]}"#,
     );
-    let stored = created.commit.map(|s| s.tasks().map(|t| t.id.clone()).collect::<Vec<_>>());
-    let actual = (listed.result.content, listed.commit.is_some(), created.result.content, stored);
+    let stored = created
+        .commit
+        .map(|s| s.tasks().map(|t| t.id.clone()).collect::<Vec<_>>());
+    let actual = (
+        listed.result.content,
+        listed.commit.is_some(),
+        created.result.content,
+        stored,
+    );
     let expected = (
         "- [4a7c15] Written elsewhere (closed)".to_owned(),
         false,
@@ -165,7 +209,10 @@ fn an_empty_tracker_has_nothing_to_draw() {
 #[test]
 fn the_tree_the_model_and_the_user_see_is_pinned() {
     let mut calls = CALLS[..5].to_vec();
-    calls.push(("tracker_create_task", r#"{"title":"Loose end","description":"x","type":"task"}"#));
+    calls.push((
+        "tracker_create_task",
+        r#"{"title":"Loose end","description":"x","type":"task"}"#,
+    ));
     calls.push(("tracker_update_task", r#"{"id":"29f054","status":"blocked"}"#));
     calls.push(("tracker_visualize", "{}"));
     let (_, results) = run_session(&profile(), &calls);

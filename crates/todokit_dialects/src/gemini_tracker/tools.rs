@@ -14,8 +14,8 @@ use super::{
     CreateTaskInput, GetTaskInput, ID_DIGITS, LinkTasksInput, ListTasksInput, TaskType, TrackerStatus,
     UpdateTaskInput,
 };
-use todokit_app::prelude::*;
 use todokit_app::prelude::WireEnum;
+use todokit_app::prelude::*;
 
 /// The `returnDisplay` of a call, in its details.
 #[derive(Serialize)]
@@ -108,7 +108,12 @@ fn unique(ids: impl IntoIterator<Item = String>) -> Vec<String> {
 /// The tracker's check before a write of `updated` (already changed):
 /// its parent exists; closing it needs every dependency closed; new
 /// dependencies must exist and not loop. `None` when it may be written.
-fn refusal_of_update(state: &TodoState, previous: &Todo, updated: &Todo, dependencies_changed: bool) -> Option<String> {
+fn refusal_of_update(
+    state: &TodoState,
+    previous: &Todo,
+    updated: &Todo,
+    dependencies_changed: bool,
+) -> Option<String> {
     let id = updated.id.as_deref().unwrap_or_default();
     if let Some(parent) = updated.parent.as_deref().filter(|p| !p.is_empty())
         && state.find(parent).is_none()
@@ -120,7 +125,11 @@ fn refusal_of_update(state: &TodoState, previous: &Todo, updated: &Todo, depende
     if closing {
         for dependency in &updated.blocked_by {
             let Some(task) = state.find(dependency) else {
-                return Some(format!("Dependency {} not found for task {}.", clip(dependency), clip(id)));
+                return Some(format!(
+                    "Dependency {} not found for task {}.",
+                    clip(dependency),
+                    clip(id)
+                ));
             };
             let status = TrackerStatus::from(task.status);
             if status != TrackerStatus::Closed {
@@ -218,7 +227,8 @@ pub struct CreateTask;
 impl TypedTool for CreateTask {
     type Input = CreateTaskInput;
     const NAME: &'static str = "tracker_create_task";
-    const DESCRIPTION: &'static str = include_str!("../../descriptions/gemini-tracker/tracker_create_task.md");
+    const DESCRIPTION: &'static str =
+        include_str!("../../descriptions/gemini-tracker/tracker_create_task.md");
     const METADATA: ToolMetadata = ToolMetadata::LIST_WRITER.idempotent(false).destructive(false);
 
     fn run(&self, input: CreateTaskInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
@@ -272,7 +282,8 @@ pub struct UpdateTask;
 impl TypedTool for UpdateTask {
     type Input = UpdateTaskInput;
     const NAME: &'static str = "tracker_update_task";
-    const DESCRIPTION: &'static str = include_str!("../../descriptions/gemini-tracker/tracker_update_task.md");
+    const DESCRIPTION: &'static str =
+        include_str!("../../descriptions/gemini-tracker/tracker_update_task.md");
     const METADATA: ToolMetadata = ToolMetadata::LIST_WRITER.destructive(false);
 
     fn run(&self, input: UpdateTaskInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
@@ -348,7 +359,10 @@ impl TypedTool for GetTask {
         let Some(task) = state.find(&input.id) else {
             // Not an error in the tracker: the model reads it and goes on.
             let content = format!("Task {} not found.", clip(&input.id));
-            return Ok(Outcome::read(ToolResult::ok(content, shown_text("Task not found."))));
+            return Ok(Outcome::read(ToolResult::ok(
+                content,
+                shown_text("Task not found."),
+            )));
         };
         let json = TaskJson {
             id: &input.id,
@@ -394,9 +408,15 @@ impl TypedTool for ListTasks {
             .collect();
         if lines.is_empty() {
             let content = "No tasks found matching the criteria.";
-            return Ok(Outcome::read(ToolResult::ok(content, shown_text("No matching tasks."))));
+            return Ok(Outcome::read(ToolResult::ok(
+                content,
+                shown_text("No matching tasks."),
+            )));
         }
-        Ok(Outcome::read(ToolResult::ok(lines.join("\n"), shown_list(&state))))
+        Ok(Outcome::read(ToolResult::ok(
+            lines.join("\n"),
+            shown_list(&state),
+        )))
     }
 }
 
@@ -407,7 +427,8 @@ pub struct LinkTasks;
 impl TypedTool for LinkTasks {
     type Input = LinkTasksInput;
     const NAME: &'static str = "tracker_add_dependency";
-    const DESCRIPTION: &'static str = include_str!("../../descriptions/gemini-tracker/tracker_add_dependency.md");
+    const DESCRIPTION: &'static str =
+        include_str!("../../descriptions/gemini-tracker/tracker_add_dependency.md");
     const METADATA: ToolMetadata = ToolMetadata::LIST_WRITER.destructive(false);
 
     fn run(&self, input: LinkTasksInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
@@ -420,14 +441,26 @@ impl TypedTool for LinkTasks {
         let state = with_ids(ctx.state).into_owned();
         let Some(previous) = state.find(&input.task_id).cloned() else {
             let content = format!("Task {} not found.", clip(&input.task_id));
-            return Ok(Outcome::read(ToolResult::ok(content, shown_text("Task not found."))));
+            return Ok(Outcome::read(ToolResult::ok(
+                content,
+                shown_text("Task not found."),
+            )));
         };
         if state.find(&input.dependency_id).is_none() {
             let content = format!("Dependency task {} not found.", clip(&input.dependency_id));
-            return Ok(Outcome::read(ToolResult::ok(content, shown_text("Dependency not found."))));
+            return Ok(Outcome::read(ToolResult::ok(
+                content,
+                shown_text("Dependency not found."),
+            )));
         }
         let mut updated = previous.clone();
-        updated.blocked_by = unique(previous.blocked_by.iter().cloned().chain([input.dependency_id.clone()]));
+        updated.blocked_by = unique(
+            previous
+                .blocked_by
+                .iter()
+                .cloned()
+                .chain([input.dependency_id.clone()]),
+        );
         check_sizes(None, None, Some(&updated.blocked_by), &ctx.rules.limits)?;
         let content = format!("Linked {} -> {}.", input.task_id, input.dependency_id);
         Ok(update_task(

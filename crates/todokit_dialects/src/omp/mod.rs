@@ -13,10 +13,12 @@ mod words;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use todokit_domain::{CompletedTask, Op, OpKind, PhaseItems, Violations, apply_ops, check_op_size, validate_phases};
+use todokit_domain::{
+    CompletedTask, Op, OpKind, PhaseItems, Violations, apply_ops, check_op_size, validate_phases,
+};
 
-use todokit_app::prelude::*;
 use crate::pi::{phase_label, storage};
+use todokit_app::prelude::*;
 
 pub use summary::{CLEARED, EMPTY, WORKED_AHEAD, summary};
 pub use words::problem_text;
@@ -117,7 +119,10 @@ impl TodoInput {
     fn into_op(self, kind: OpKind) -> Op {
         let list = match (kind, self.list, self.items.as_deref()) {
             (OpKind::Init, None, Some(items)) if !items.is_empty() => Some(vec![PhaseItems {
-                phase: self.phase.clone().unwrap_or_else(|| DEFAULT_INIT_PHASE.to_owned()),
+                phase: self
+                    .phase
+                    .clone()
+                    .unwrap_or_else(|| DEFAULT_INIT_PHASE.to_owned()),
                 items: items.to_vec(),
             }]),
             (_, list, _) => list,
@@ -169,8 +174,16 @@ impl CommandTool for TodoTool {
         if fields.contains_key("op") {
             return;
         }
-        let filled = |key: &str| fields.get(key).and_then(Value::as_array).is_some_and(|a| !a.is_empty());
-        let named_phase = fields.get("phase").and_then(Value::as_str).is_some_and(|p| !p.is_empty());
+        let filled = |key: &str| {
+            fields
+                .get(key)
+                .and_then(Value::as_array)
+                .is_some_and(|a| !a.is_empty())
+        };
+        let named_phase = fields
+            .get("phase")
+            .and_then(Value::as_str)
+            .is_some_and(|p| !p.is_empty());
         let inferred = match (filled("list"), filled("items") && named_phase) {
             (true, _) => TodoOp::Init,
             (false, true) => TodoOp::Append,
@@ -261,7 +274,12 @@ pub struct TodoDetails<'a> {
 
 impl<'a> TodoDetails<'a> {
     /// The details of `op` showing `state`.
-    pub fn new(op: TodoOp, state: &'a TodoState, storage: &'static str, completed: &'a [CompletedTask]) -> Self {
+    pub fn new(
+        op: TodoOp,
+        state: &'a TodoState,
+        storage: &'static str,
+        completed: &'a [CompletedTask],
+    ) -> Self {
         let phases = state
             .phases
             .iter()
@@ -273,7 +291,10 @@ impl<'a> TodoDetails<'a> {
                     .map(|task| TaskView {
                         content: &task.content,
                         status: task.status,
-                        blocker: task.blocked_reason.as_deref().filter(|_| task.status == Status::Blocked),
+                        blocker: task
+                            .blocked_reason
+                            .as_deref()
+                            .filter(|_| task.status == Status::Blocked),
                     })
                     .collect(),
             })

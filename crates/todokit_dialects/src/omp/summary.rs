@@ -40,13 +40,24 @@ pub fn summary(state: &TodoState, errors: &[String], read_only: bool) -> String 
             let _ = writeln!(out, "Remaining items ({open}):");
             for phase in &state.phases {
                 for task in phase.tasks.iter().filter(|t| t.status.is_open()) {
-                    let _ = writeln!(out, "  - {} [{}] ({})", task.content, task.status, phase_label(phase));
+                    let _ = writeln!(
+                        out,
+                        "  - {} [{}] ({})",
+                        task.content,
+                        task.status,
+                        phase_label(phase)
+                    );
                 }
             }
         }
     }
     let finished = counts.completed + counts.abandoned;
-    let _ = write!(out, "Overall: {finished}/{} done, {} open", counts.total(), counts.open());
+    let _ = write!(
+        out,
+        "Overall: {finished}/{} done, {} open",
+        counts.total(),
+        counts.open()
+    );
     if counts.blocked > 0 {
         let _ = write!(out, ", {} blocked", counts.blocked);
     }
@@ -58,13 +69,22 @@ pub fn summary(state: &TodoState, errors: &[String], read_only: bool) -> String 
     let worked_ahead = state.phases[active + 1..]
         .iter()
         .any(|p| p.tasks.iter().any(|t| t.status.is_finished()));
-    let (number, phases, name, size) = (active + 1, state.phases.len(), phase_label(current), current.tasks.len());
+    let (number, phases, name, size) = (
+        active + 1,
+        state.phases.len(),
+        phase_label(current),
+        current.tasks.len(),
+    );
     let _ = write!(out, "Active phase {number}/{phases} \"{name}\" ({done}/{size})");
     out.push_str(if worked_ahead { WORKED_AHEAD } else { "." });
     for phase in &state.phases {
         let _ = write!(out, "\n  {}:", phase_label(phase));
         for task in &phase.tasks {
-            let checkbox = if task.status == Status::Completed { "[X]" } else { "[ ]" };
+            let checkbox = if task.status == Status::Completed {
+                "[X]"
+            } else {
+                "[ ]"
+            };
             let _ = write!(out, "\n    - {checkbox} {}", task.content);
             match (task.status, task.blocked_reason.as_deref()) {
                 (Status::InProgress, _) => out.push_str(" (in progress)"),

@@ -17,7 +17,10 @@ fn initialized() -> TodoState {
 }
 
 fn after(state: &TodoState, args: &str) -> TodoState {
-    case().call_on(state, "todo", args).commit.unwrap_or_else(|| state.clone())
+    case()
+        .call_on(state, "todo", args)
+        .commit
+        .unwrap_or_else(|| state.clone())
 }
 
 fn statuses(state: &TodoState) -> Vec<(String, Status, Option<String>)> {
@@ -41,13 +44,19 @@ fn s(content: &str, status: Status) -> (String, Status, Option<String>) {
 #[test]
 fn a_call_with_any_error_changes_nothing_and_shows_the_list_as_it_was() {
     let fixture = initialized();
-    let outcome = case().call_on(&fixture, "todo", r#"{"op":"append","phase":"Ship","items":["Announce","Tag","Wire"]}"#);
+    let outcome = case().call_on(
+        &fixture,
+        "todo",
+        r#"{"op":"append","phase":"Ship","items":["Announce","Tag","Wire"]}"#,
+    );
     let actual = (
         outcome.result.is_error,
         outcome.commit.is_some(),
         outcome.result.content.lines().next().map(str::to_owned),
         outcome.result.details.value()["op"].clone(),
-        outcome.result.details.value()["phases"][1]["tasks"].as_array().map(Vec::len),
+        outcome.result.details.value()["phases"][1]["tasks"]
+            .as_array()
+            .map(Vec::len),
     );
     let expected = (
         true,
@@ -67,7 +76,10 @@ fn a_call_with_any_error_changes_nothing_and_shows_the_list_as_it_was() {
 #[test]
 fn block_unblock_and_the_single_task_in_progress() {
     let done_first = after(&initialized(), r#"{"op":"done","task":"Scaffold"}"#);
-    let blocked = after(&done_first, r#"{"op":"block","phase":"Build","reason":"waits on\n  the schema"}"#);
+    let blocked = after(
+        &done_first,
+        r#"{"op":"block","phase":"Build","reason":"waits on\n  the schema"}"#,
+    );
     let unblocked = after(&blocked, r#"{"op":"unblock","task":"Wire"}"#);
     let actual = [statuses(&done_first), statuses(&blocked), statuses(&unblocked)];
     let expected = [
@@ -79,7 +91,11 @@ fn block_unblock_and_the_single_task_in_progress() {
         ],
         vec![
             s("Scaffold", Status::Completed),
-            ("Wire".to_owned(), Status::Blocked, Some("waits on the schema".to_owned())),
+            (
+                "Wire".to_owned(),
+                Status::Blocked,
+                Some("waits on the schema".to_owned()),
+            ),
             s("Tag", Status::InProgress),
             s("Publish", Status::Pending),
         ],
@@ -184,7 +200,11 @@ fn texts_or_lists_beyond_the_limits_are_refused_whole_and_never_quoted_back() {
             "task: 2000001 bytes of UTF-8 were sent; at most 8192 bytes are allowed, and a task's text may have at \
              most 1024",
         ),
-        refused(&format!("items: {} items were sent; at most {} are allowed", limits.max_items + 1, limits.max_items)),
+        refused(&format!(
+            "items: {} items were sent; at most {} are allowed",
+            limits.max_items + 1,
+            limits.max_items
+        )),
         refused("phase: 1025 bytes of UTF-8 were sent; at most 1024 bytes are allowed"),
     ];
     assert_eq!(actual, expected);
@@ -192,7 +212,9 @@ fn texts_or_lists_beyond_the_limits_are_refused_whole_and_never_quoted_back() {
 
 #[test]
 fn a_change_to_nothing_writes_nothing() {
-    let actual = case().call_on(&initialized(), "todo", r#"{"op":"start","task":"Scaffold"}"#).commit;
+    let actual = case()
+        .call_on(&initialized(), "todo", r#"{"op":"start","task":"Scaffold"}"#)
+        .commit;
     assert_eq!(actual, None);
 }
 
@@ -223,21 +245,62 @@ fn view_is_a_reader_and_rm_and_append_are_not_idempotent() {
 fn answers() {
     let case = case();
     let list = initialized();
-    let working = after(&after(&list, r#"{"op":"done","task":"Scaffold"}"#), r#"{"op":"block","task":"Publish","reason":"release manager"}"#);
+    let working = after(
+        &after(&list, r#"{"op":"done","task":"Scaffold"}"#),
+        r#"{"op":"block","task":"Publish","reason":"release manager"}"#,
+    );
     let cases = [
         ("init", case.call("todo", INIT).result),
-        ("flat_init", case.call("todo", r#"{"op":"init","items":["Reproduce","Patch","Test"]}"#).result),
-        ("done", case.call_on(&list, "todo", r#"{"op":"done","task":"Scaffold"}"#).result),
-        ("worked_ahead", case.call_on(&working, "todo", r#"{"op":"done","task":"Tag"}"#).result),
-        ("block", case.call_on(&working, "todo", r#"{"op":"block","phase":"Build"}"#).result),
+        (
+            "flat_init",
+            case.call("todo", r#"{"op":"init","items":["Reproduce","Patch","Test"]}"#)
+                .result,
+        ),
+        (
+            "done",
+            case.call_on(&list, "todo", r#"{"op":"done","task":"Scaffold"}"#)
+                .result,
+        ),
+        (
+            "worked_ahead",
+            case.call_on(&working, "todo", r#"{"op":"done","task":"Tag"}"#)
+                .result,
+        ),
+        (
+            "block",
+            case.call_on(&working, "todo", r#"{"op":"block","phase":"Build"}"#)
+                .result,
+        ),
         ("view", case.call_on(&working, "todo", r#"{"op":"view"}"#).result),
         ("view_empty", case.call("todo", r#"{"op":"view"}"#).result),
         ("rm_all", case.call_on(&list, "todo", r#"{"op":"rm"}"#).result),
-        ("task_id", case.call_on(&list, "todo", r#"{"op":"start","task":"task-3"}"#).result),
-        ("duplicate_init", case.call_on(&list, "todo", r#"{"op":"init","list":[{"phase":"A","items":["x","x"]},{"phase":"A","items":["y"]}]}"#).result),
-        ("block_without_target", case.call_on(&list, "todo", r#"{"op":"block","reason":"CI"}"#).result),
-        ("not_found_on_empty", case.call("todo", r#"{"op":"done","task":"Scaffold"}"#).result),
-        ("unknown_op", case.call("todo", r#"{"op":"note","task":"Scaffold"}"#).result),
+        (
+            "task_id",
+            case.call_on(&list, "todo", r#"{"op":"start","task":"task-3"}"#)
+                .result,
+        ),
+        (
+            "duplicate_init",
+            case.call_on(
+                &list,
+                "todo",
+                r#"{"op":"init","list":[{"phase":"A","items":["x","x"]},{"phase":"A","items":["y"]}]}"#,
+            )
+            .result,
+        ),
+        (
+            "block_without_target",
+            case.call_on(&list, "todo", r#"{"op":"block","reason":"CI"}"#)
+                .result,
+        ),
+        (
+            "not_found_on_empty",
+            case.call("todo", r#"{"op":"done","task":"Scaffold"}"#).result,
+        ),
+        (
+            "unknown_op",
+            case.call("todo", r#"{"op":"note","task":"Scaffold"}"#).result,
+        ),
     ];
     snapshot_settings().bind(|| {
         for (name, result) in cases {

@@ -14,7 +14,8 @@ use std::fmt::Write;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use todokit_domain::{
-    AppendMode, CompletedTask, Op, Phase, Violation, Violations, apply_ops_with, check_op_size, validate_phases,
+    AppendMode, CompletedTask, Op, Phase, Violation, Violations, apply_ops_with, check_op_size,
+    validate_phases,
 };
 
 use todokit_app::prelude::*;
@@ -24,7 +25,6 @@ mod words;
 
 pub use ops::{BatchOp, BatchOpKind};
 pub use words::{MARKERS, op_error, problem_text};
-
 
 /// The profile's name.
 pub const NAME: &str = "pi";
@@ -98,7 +98,12 @@ impl TypedTool for TodoWrite {
         let mut problems = Violations::default();
         let mut sent = 0;
         for (i, op) in ops.iter().enumerate() {
-            sent += check_op_size(op, &ctx.rules.limits, |name| format!("ops[{i}].{name}"), &mut problems);
+            sent += check_op_size(
+                op,
+                &ctx.rules.limits,
+                |name| format!("ops[{i}].{name}"),
+                &mut problems,
+            );
         }
         if sent > ctx.rules.limits.max_items {
             problems.push(Violation::TooManyItems {
@@ -186,7 +191,12 @@ pub fn phases(state: &TodoState) -> Vec<PhaseView<'_>> {
 
 /// The details of a batch: the phases as they now stand (`after`), where
 /// they are kept, what was completed and what failed.
-fn batch_details(after: &TodoState, completed: &[CompletedTask], errors: &[String], durable: bool) -> Details {
+fn batch_details(
+    after: &TodoState,
+    completed: &[CompletedTask],
+    errors: &[String],
+    durable: bool,
+) -> Details {
     Details::of(&BatchDetails {
         phases: phases(after),
         storage: storage(durable),
@@ -251,7 +261,18 @@ pub fn summary(state: &TodoState, errors: &[String]) -> String {
             line(&mut out, &["Remaining items (", &count.to_string(), "):"]);
             for (phase, task) in open_tasks() {
                 let status = task.status.as_str();
-                line(&mut out, &["  - ", &task.content, " [", status, "] (", phase_label(phase), ")"]);
+                line(
+                    &mut out,
+                    &[
+                        "  - ",
+                        &task.content,
+                        " [",
+                        status,
+                        "] (",
+                        phase_label(phase),
+                        ")",
+                    ],
+                );
             }
         }
     }

@@ -35,13 +35,16 @@ fn the_summary_is_oh_my_pis_format_summary() {
     let state = TodoState::new().phases(vec![
         Phase::new("Build").tasks(vec![
             Todo::new("Scaffold").status(Status::Completed),
-            Todo::new("Wire")
-                .status(Status::InProgress)
-                .notes(vec!["Trait first.\nThen the CLI.".to_owned(), "Ask about locks.".to_owned()]),
+            Todo::new("Wire").status(Status::InProgress).notes(vec![
+                "Trait first.\nThen the CLI.".to_owned(),
+                "Ask about locks.".to_owned(),
+            ]),
         ]),
         Phase::new("Ship").tasks(vec![
             Todo::new("Tag").status(Status::Abandoned),
-            Todo::new("Publish").status(Status::Completed).notes(vec!["n".to_owned()]),
+            Todo::new("Publish")
+                .status(Status::Completed)
+                .notes(vec!["n".to_owned()]),
         ]),
     ]);
     let finished = TodoState::new().phases(vec![Phase::new("Ship").tasks(vec![
@@ -51,7 +54,9 @@ fn the_summary_is_oh_my_pis_format_summary() {
     let actual = [
         summary(&state, &[]),
         summary(&finished, &["Phase \"Docs\" not found".to_owned()]),
-        call(&TodoState::new(), r#"{"ops":[{"op":"done","task":"Tag"}]}"#).result.content,
+        call(&TodoState::new(), r#"{"ops":[{"op":"done","task":"Tag"}]}"#)
+            .result
+            .content,
         call(&initialized(), r#"{"ops":[{"op":"rm"}]}"#).result.content,
     ];
     let expected = [
@@ -124,7 +129,11 @@ fn append_stops_at_the_first_task_already_on_the_list() {
             .map(|t| (t.content.clone(), t.status))
             .collect::<Vec<_>>()
     });
-    let actual = (outcome.result.is_error, outcome.result.details.value()["errors"].clone(), tasks);
+    let actual = (
+        outcome.result.is_error,
+        outcome.result.details.value()["errors"].clone(),
+        tasks,
+    );
     let expected = (
         true,
         json!(["Task \"Tag\" already exists"]),
@@ -150,11 +159,15 @@ fn an_invented_task_id_is_answered_with_the_hint_on_content() {
     let empty = call(&TodoState::new(), r#"{"ops":[{"op":"done","task":"task-1"}]}"#);
     let fine = call(&initialized(), r#"{"ops":[{"op":"start","task":"Wire"}]}"#);
     let actual = [
-        (named.result.is_error, named.result.content.lines().next().map(str::to_owned)),
+        (
+            named.result.is_error,
+            named.result.content.lines().next().map(str::to_owned),
+        ),
         (empty.result.is_error, Some(empty.result.content)),
         (fine.result.is_error, None),
     ];
-    let hint = "Tasks are referenced by content, not by IDs — pass the task's full text from the previous result.";
+    let hint =
+        "Tasks are referenced by content, not by IDs — pass the task's full text from the previous result.";
     let expected = [
         (true, Some(format!("Errors: Task \"task-3\" not found. {hint}"))),
         (true, Some(format!("Errors: Task \"task-1\" not found. {hint}"))),
@@ -255,9 +268,7 @@ fn a_batch_that_outgrows_the_limits_is_refused_whole() {
     let actual = verdict(outcome);
     let expected = (
         true,
-        vec![
-            "ops[0].items[1]: 1025 bytes of UTF-8 were sent; at most 1024 bytes are allowed".to_owned(),
-        ],
+        vec!["ops[0].items[1]: 1025 bytes of UTF-8 were sent; at most 1024 bytes are allowed".to_owned()],
         None,
     );
     assert_eq!(actual, expected);

@@ -68,7 +68,11 @@ pub fn check_items(items: &[Option<&Map<String, Value>>]) -> Result<(), String> 
         }
     }
     // Every item is an object with a string id from here on.
-    let ids: Vec<&str> = items.iter().flatten().filter_map(|i| i.get("id")?.as_str()).collect();
+    let ids: Vec<&str> = items
+        .iter()
+        .flatten()
+        .filter_map(|i| i.get("id")?.as_str())
+        .collect();
     let unique: HashSet<&str> = ids.iter().copied().collect();
     if unique.len() != ids.len() {
         return Err(DUPLICATE_IDS.to_owned());
@@ -76,13 +80,17 @@ pub fn check_items(items: &[Option<&Map<String, Value>>]) -> Result<(), String> 
     for (item, id) in items.iter().flatten().zip(&ids) {
         let deps = dependencies(item);
         if deps.iter().collect::<HashSet<_>>().len() != deps.len() {
-            return Err(format!("Todo \"{id}\" must not contain duplicate blockedBy references."));
+            return Err(format!(
+                "Todo \"{id}\" must not contain duplicate blockedBy references."
+            ));
         }
         if deps.contains(id) {
             return Err(format!("Todo \"{id}\" must not depend on itself."));
         }
         if let Some(missing) = deps.iter().find(|d| !unique.contains(*d)) {
-            return Err(format!("Todo \"{id}\" references unknown dependency \"{missing}\"."));
+            return Err(format!(
+                "Todo \"{id}\" references unknown dependency \"{missing}\"."
+            ));
         }
     }
     // Kahn's walk from the items with nothing to wait for: any item it
@@ -96,7 +104,11 @@ pub fn check_items(items: &[Option<&Map<String, Value>>]) -> Result<(), String> 
             dependents.entry(dependency).or_default().push(id);
         }
     }
-    let mut queue: Vec<&str> = ids.iter().copied().filter(|id| waiting.get(id) == Some(&0)).collect();
+    let mut queue: Vec<&str> = ids
+        .iter()
+        .copied()
+        .filter(|id| waiting.get(id) == Some(&0))
+        .collect();
     let mut next = 0;
     while let Some(done) = queue.get(next).copied() {
         next += 1;

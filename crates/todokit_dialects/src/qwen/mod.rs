@@ -163,13 +163,17 @@ impl ListWriter for QwenTodoWrite {
                     continue;
                 }
                 let id = item.get("id").and_then(Value::as_str).unwrap_or_default();
-                let kept: Option<Vec<Value>> = ctx.state.tasks().find(|t| t.id.as_deref() == Some(id)).map(|old| {
-                    old.blocked_by
-                        .iter()
-                        .filter(|d| incoming.contains(*d))
-                        .map(|d| Value::from(d.as_str()))
-                        .collect()
-                });
+                let kept: Option<Vec<Value>> =
+                    ctx.state
+                        .tasks()
+                        .find(|t| t.id.as_deref() == Some(id))
+                        .map(|old| {
+                            old.blocked_by
+                                .iter()
+                                .filter(|d| incoming.contains(*d))
+                                .map(|d| Value::from(d.as_str()))
+                                .collect()
+                        });
                 if let Some(kept) = kept {
                     item.insert(BLOCKED_BY.to_owned(), Value::Array(kept));
                     preserved = true;

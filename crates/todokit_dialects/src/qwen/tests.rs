@@ -75,12 +75,22 @@ fn an_open_plan_keeps_the_dependencies_an_item_sent_without_them_had() {
         &before,
         r#"{"todos":[{"id":"2","content":"Fix","status":"in_progress","blockedBy":[]},{"id":"3","content":"Ship","status":"pending"}]}"#,
     );
-    let actual = (stored(&kept), stored(&dropped), kept.result.content.contains(r#"{"id":"2","content":"Fix","status":"in_progress","blockedBy":["1"]}"#));
+    let actual = (
+        stored(&kept),
+        stored(&dropped),
+        kept.result
+            .content
+            .contains(r#"{"id":"2","content":"Fix","status":"in_progress","blockedBy":["1"]}"#),
+    );
     let expected = (
         Some(vec![
             ("1".to_owned(), Status::Completed, vec![]),
             ("2".to_owned(), Status::InProgress, vec!["1".to_owned()]),
-            ("3".to_owned(), Status::Pending, vec!["1".to_owned(), "2".to_owned()]),
+            (
+                "3".to_owned(),
+                Status::Pending,
+                vec!["1".to_owned(), "2".to_owned()],
+            ),
         ]),
         Some(vec![
             ("2".to_owned(), Status::InProgress, vec![]),
@@ -117,7 +127,10 @@ fn kept_dependencies_that_would_close_a_cycle_are_dropped_again() {
 fn a_list_sent_as_stored_is_already_up_to_date() {
     let args = r#"{"todos":[{"id":"1","content":"Read","status":"in_progress"}]}"#;
     let before = call(&TodoState::new(), args).commit.unwrap_or_default();
-    let actual = (call(&before, args).result.content, call(&TodoState::new(), r#"{"todos":[]}"#).result.content);
+    let actual = (
+        call(&before, args).result.content,
+        call(&TodoState::new(), r#"{"todos":[]}"#).result.content,
+    );
     let expected = (UNCHANGED.to_owned(), UNCHANGED.to_owned());
     assert_eq!(actual, expected);
 }
