@@ -2,11 +2,19 @@
 
 CARGO ?= cargo
 
-.PHONY: workflows cross-check crates check fuzz-check python-package python-test node-test test packages node-clients omp-core screenshots dist dist-test toolchain fmt-check clippy doc unit lean hosts msrv demo build insta snapshots bench fuzz-smoke
+.PHONY: test-stages dist-test-stages dist-check workflows cross-check crates check fuzz-check python-package python-test node-test test packages node-clients omp-core screenshots dist dist-test toolchain fmt-check clippy doc unit lean hosts msrv demo build insta snapshots bench fuzz-smoke
 
 ## Everything CI checks: formatting, lints, every test (snapshots included),
 ## the PostgreSQL store's against a throwaway cluster this target starts.
-test: toolchain packages fmt-check doc unit python-test node-test lean hosts fuzz-check workflows cross-check
+## .ci/run runs these stages one by one, timing each.
+TEST_STAGES := toolchain packages fmt-check doc unit python-test node-test lean hosts fuzz-check workflows cross-check
+test: $(TEST_STAGES)
+
+## The stages `make test` and `make dist-test` run, in order (for .ci/run).
+test-stages:
+	@echo $(TEST_STAGES)
+dist-test-stages:
+	@echo msrv crates dist dist-check
 
 ## What the tests drive for real, installed when missing: tmux (the
 ## pseudo-terminal `todokit watch` is tested in), Debian's chromium and
@@ -72,9 +80,15 @@ node-test:
 ## target/dist/: the command's static musl archives with their checksums,
 ## the Python wheels (manylinux2014, abi3) and sdist, the npm packages
 ## (todokit and one per platform), the crates (scripts/dist.sh;
-## cross-compiled with Zig).
+## cross-compiled with Zig). DIST_MACHINES=x86_64 builds one machine's
+## set; DIST_OPT_LEVEL=0 builds without optimization (what .ci/run does:
+## a landing proves each artifact builds, installs and runs, which
+## optimization does not change; a release builds both machines, optimized).
+DIST_MACHINES ?= x86_64 aarch64
+DIST_OPT_LEVEL ?=
+export DIST_MACHINES
 dist: crates
-	./scripts/dist.sh
+	$(if $(DIST_OPT_LEVEL),CARGO_PROFILE_RELEASE_OPT_LEVEL=$(DIST_OPT_LEVEL)) ./scripts/dist.sh
 
 ## The publishable crates as crates.io would receive them, each built from
 ## its packed sources, into target/dist/crates.
@@ -85,7 +99,10 @@ crates:
 ## toolchain is (scripts/dist-test.sh), and the crates' stated minimum Rust
 ## checked (`make msrv`): what a release publishes, proved. CI runs it
 ## after `make test` (.ci/run), and so does the release workflow.
-dist-test: msrv dist
+dist-test: msrv dist dist-check
+
+## The install checks alone, over what `make dist` last built.
+dist-check:
 	./scripts/dist-test.sh
 
 ## The release workflow (.github/workflows), checked by actionlint: its
@@ -109,7 +126,7 @@ cross-check:
 
 ## Photographs of the board for the README (docs/board-*.png).
 screenshots: packages
-	TODOKIT_UPDATE_SCREENSHOTS=1 $(CARGO) test -p todokit_cli --test board_browser each_page
+	TODOKIT_UPDATE_SCREENSHOTS=1 $(CARGO) test -p todokit_cli --test all board_browser::each_page
 
 ## rustfmt and clippy ship as rustup components; add them when missing.
 ## The contributor's quick test: fmt, clippy and every Rust test that needs
@@ -135,10 +152,14 @@ doc:
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps --all-features --locked
 
 ## Every test of the workspace, built with clippy's lints as errors (what
-## `make clippy` checks, in the same build: scripts/linted-cargo.sh).
+## `make clippy` checks, in the same build: scripts/linted-cargo.sh); then
+## every committed snapshot must have been read by one of them.
+SNAPSHOT_REFERENCES := target/snapshot-references.txt
 unit: packages node-clients
 	./scripts/lint-build.sh
-	./scripts/with-postgres.sh ./scripts/linted-cargo.sh test --workspace --all-features --locked --no-fail-fast
+	rm -f $(SNAPSHOT_REFERENCES)
+	INSTA_SNAPSHOT_REFERENCES_FILE=$(CURDIR)/$(SNAPSHOT_REFERENCES) ./scripts/with-postgres.sh ./scripts/linted-cargo.sh test --workspace --all-features --locked --no-fail-fast
+	./scripts/unreferenced-snapshots.sh $(SNAPSHOT_REFERENCES)
 
 ## A fresh host crate on `todokit` with `default-features = false`: at most
 ## 60 crates, none of the binary's, and a call under a non-tokio executor.

@@ -8,7 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 CARGO=${CARGO:-cargo}
 
-# Test targets that need a service throughout, and why.
+# Modules of the crates' integration test binaries (`tests/all/`) that need
+# a service throughout, and why: package:module.
 declare -A WHOLE=(
   [todokit_cli:acp]="node (the official ACP SDK)"
   [todokit_cli:board_browser]="Chromium"
@@ -33,7 +34,7 @@ declare -A SOME=(
 
 echo "make check: leaves out (make test runs these):"
 for target in $(printf '%s\n' "${!WHOLE[@]}" | sort); do
-  echo "  tests/${target#*:}.rs of ${target%%:*}: needs ${WHOLE[$target]}"
+  echo "  tests/all/${target#*:}.rs of ${target%%:*}: needs ${WHOLE[$target]}"
 done
 for name in $(printf '%s\n' "${!SOME[@]}" | sort); do
   echo "  $name: needs ${SOME[$name]}"
@@ -50,18 +51,25 @@ skips=()
 for name in "${!SOME[@]}"; do
   skips+=(--skip "$name")
 done
-# Every crate's tests not left out above (the two packages have none in
-# Rust: their Python and JavaScript tests exercise them), from the build
-# lint-build.sh made: the same packages, so the same features.
+# The unit tests (the two packages have none in Rust: their Python and
+# JavaScript tests exercise them), from the build lint-build.sh made: the
+# same packages, so the same features.
+./scripts/linted-cargo.sh test --workspace --all-features --locked --lib --bins -- "${skips[@]}"
+# Each crate's one integration test binary, without the modules left out
+# above. A separate run: a module's name as a filter would also match unit
+# tests under a module of that name (the CLI's own `watch::`).
 targets=()
-while read -r package name; do
-  [ -n "${WHOLE[$package:$name]+x}" ] || targets+=(--test "$name")
+while read -r name; do
+  targets+=(--test "$name")
 done < <($CARGO metadata --no-deps --format-version 1 --locked | python3 -c '
 import json, sys
-for package in json.load(sys.stdin)["packages"]:
-    for target in package["targets"]:
-        if "test" in target["kind"]:
-            print(package["name"], target["name"])')
-./scripts/linted-cargo.sh test --workspace --all-features --locked --lib --bins "${targets[@]}" -- "${skips[@]}"
+names = {target["name"] for package in json.load(sys.stdin)["packages"]
+         for target in package["targets"] if "test" in target["kind"]}
+print("\n".join(sorted(names)))')
+modules=()
+for target in "${!WHOLE[@]}"; do
+  modules+=(--skip "${target#*:}::")
+done
+./scripts/linted-cargo.sh test --workspace --all-features --locked "${targets[@]}" -- "${skips[@]}" "${modules[@]}"
 ./scripts/linted-cargo.sh test --workspace --all-features --locked --doc
 echo "make check: passed"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# `make dist-test`: what `make dist` put in target/dist/, installed and run
-# as a user would, where nothing of a Rust toolchain or a C compiler is
+# `make dist-test`: what `make dist` put in target/dist/ for the machines
+# DIST_MACHINES names (both when unset, as for `make dist`), installed and
+# run as a user would, where nothing of a Rust toolchain or a C compiler is
 # reachable: every command below that installs or runs an artifact runs
 # with an empty environment (`env -i`), a fresh HOME, and a PATH holding
 # only Python, node and npm (checked: no cargo, rustc, cc or gcc on it).
@@ -23,7 +24,7 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT="$ROOT/target/dist"
-"$ROOT/scripts/ensure-packages.sh" qemu-aarch64=qemu-user readelf=binutils node=nodejs npm=npm
+"$ROOT/scripts/ensure-packages.sh" readelf=binutils node=nodejs npm=npm
 version=$("$ROOT/scripts/version.sh")
 CALL='{"todos":[{"content":"Ship it","status":"in_progress","activeForm":"Shipping it"}]}'
 PLAN='{"plan": [{"step": "Ship it", "status": "in_progress"}]}'
@@ -34,6 +35,10 @@ UV_VERSION=$(sed -n 's/^uv==//p' "$ROOT/crates/todokit_python/constraints.txt")
 WORK=$(mktemp -d /tmp/todokit-dist-test.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 fail() { echo "dist-test: $*" >&2; exit 1; }
+read -r -a MACHINES <<<"${DIST_MACHINES:-x86_64 aarch64}"
+wants() { [[ " ${MACHINES[*]} " == *" $1 "* ]]; }
+wants x86_64 || fail "DIST_MACHINES must name x86_64: the install checks run the x86_64 artifacts"
+if wants aarch64; then "$ROOT/scripts/ensure-packages.sh" qemu-aarch64=qemu-user; fi
 
 # The PATH an installing user has here: the system's commands without any
 # compiler, linker or Rust tool, and Python (the interpreter itself, not a
@@ -91,12 +96,14 @@ archive() {
   echo "dist-test: $name: static, $machine, runs with an empty environment"
 }
 archive x86_64-unknown-linux-musl 'X86-64' 'env -i'
-archive aarch64-unknown-linux-musl 'AArch64' "env -i $(command -v qemu-aarch64)"
+if wants aarch64; then
+  archive aarch64-unknown-linux-musl 'AArch64' "env -i $(command -v qemu-aarch64)"
+fi
 
 # --- The Python wheels and sdist -------------------------------------------
 # auditwheel reads what a wheel's objects need and names the platform tags
 # that allows.
-for machine in x86_64 aarch64; do
+for machine in "${MACHINES[@]}"; do
   wheel=$(ls "$OUT"/python/todokit-"$version"-cp310-abi3-manylinux*_"$machine".whl 2>/dev/null | head -1)
   [ -n "$wheel" ] || fail "no manylinux $machine wheel in $OUT/python"
   shown=$("$TOOLS/venv/bin/auditwheel" show "$wheel" 2>&1)
@@ -134,6 +141,7 @@ isolated "$venv/bin:$SANDBOX" TODOKIT_STORE="$WORK/uvx-store" UV_PYTHON_DOWNLOAD
 
 # --- The npm packages ------------------------------------------------------
 for machine in x64:x86_64 arm64:aarch64; do
+  wants "${machine##*:}" || continue
   tarball="$OUT/npm/todokit-linux-${machine%%:*}-gnu-$version.tgz"
   [ -f "$tarball" ] || fail "no $tarball"
   mkdir -p "$WORK/npm-${machine%%:*}"

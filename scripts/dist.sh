@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # `make dist`: builds into target/dist/ what a release publishes for x86_64
-# and aarch64 Linux (the crates come from scripts/package-crates.sh):
+# and aarch64 Linux (the crates come from scripts/package-crates.sh), for
+# the machines DIST_MACHINES names (both when unset; CI's .ci/run builds
+# x86_64 alone, the release workflow both):
 #
 # - the command-line tool, a static musl binary per machine, packed as
 #   todokit-<version>-<target>.tar.gz with a .sha256 beside it (sha256sum's
@@ -25,11 +27,20 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 OUT="$ROOT/target/dist"
-MACHINES=(x86_64 aarch64)
+read -r -a MACHINES <<<"${DIST_MACHINES:-x86_64 aarch64}"
+[ ${#MACHINES[@]} -gt 0 ] || { echo "dist: DIST_MACHINES names no machine" >&2; exit 1; }
+for machine in "${MACHINES[@]}"; do
+  case "$machine" in
+    x86_64 | aarch64) ;;
+    *) echo "dist: DIST_MACHINES: $machine is not a machine a release builds for (x86_64, aarch64)" >&2; exit 1 ;;
+  esac
+done
 version=$("$ROOT/scripts/version.sh")
 
 source "$ROOT/scripts/dist-tools.sh"
-dist_tools x86_64-unknown-linux-musl aarch64-unknown-linux-musl x86_64-unknown-linux-gnu aarch64-unknown-linux-gnu
+targets=()
+for machine in "${MACHINES[@]}"; do targets+=("$machine-unknown-linux-musl" "$machine-unknown-linux-gnu"); done
+dist_tools "${targets[@]}"
 "$ROOT/scripts/ensure-packages.sh" node=nodejs npm=npm
 mkdir -p "$OUT"
 rm -rf "$OUT/python" "$OUT/npm"

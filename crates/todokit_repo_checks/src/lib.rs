@@ -1,6 +1,7 @@
 //! Checks over the todokit repository itself, run by `make test` through
 //! this crate's tests: no module of any crate uses another that uses it
-//! back ([`module_graph`]), and every committed snapshot's header names a
+//! back ([`module_graph`]), every Rust file is under rustfmt, found by
+//! path ([`formatting`]), and every committed snapshot's header names a
 //! test source that exists ([`snapshots`]), the dialects reach the
 //! mechanisms through the profile-author prelude only ([`dialect_api`]),
 //! and `docs/architecture.md` draws the crate graph as it is
@@ -13,6 +14,7 @@
 pub mod crate_graph;
 pub mod dialect_api;
 pub mod doc_links;
+pub mod formatting;
 pub mod manifests;
 pub mod module_graph;
 pub mod shared_build;

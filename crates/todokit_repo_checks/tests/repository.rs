@@ -3,6 +3,7 @@
 use pretty_assertions::assert_eq;
 use todokit_repo_checks::crate_graph::{from_manifests, from_picture};
 use todokit_repo_checks::dialect_api::past_the_prelude;
+use todokit_repo_checks::formatting::{rust_files, unformatted};
 use todokit_repo_checks::manifests::disagreements;
 use todokit_repo_checks::module_graph::{read_crate, through_the_root};
 use todokit_repo_checks::shared_build::{differences, features_by_crate, tree};
@@ -68,6 +69,19 @@ fn no_module_takes_a_name_through_its_crate_roots_re_exports() {
         .filter(|(_, found)| !found.is_empty())
         .collect();
     assert_eq!(actual, Vec::<(String, Vec<String>)>::new());
+}
+
+#[test]
+fn every_rust_file_is_under_rustfmt_found_by_path() {
+    let root = workspace_root();
+    let files = rust_files(&root, &["crates", "fuzz"]).unwrap_or_else(|e| panic!("{e}"));
+    assert!(files.len() > 100, "only {} Rust files found", files.len());
+    let actual = unformatted(&root, &files).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        actual,
+        Vec::<String>::new(),
+        "`rustfmt --edition 2024 <file>` formats each"
+    );
 }
 
 #[test]
