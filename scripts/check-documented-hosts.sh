@@ -62,7 +62,9 @@ def host(name, deps, programs):
         "[workspace]\n\n"
         # The cheapest build that runs the programs: no debug info and
         # (cargo's default) unoptimized dependencies. The programs are small
-        # and run once; compiling is the whole cost of this check.
+        # and run once; compiling is the whole cost of this check. The lean
+        # host (scripts/check-lean.sh) builds with the same profile into the
+        # same target folder, so what the trees share is compiled once.
         "[profile.dev]\ndebug = false\n"
     )
     (crate / "Cargo.toml").write_text(manifest)
@@ -101,10 +103,10 @@ PY
 export TODOKIT_STORE="$WORK/default-store"
 for crate in quickstart-host readme-host embedding-host own-dialect-host; do
   cd "$WORK/$crate"
-  CARGO_TARGET_DIR="$ROOT/target/documented-hosts" cargo build -q --bins --features rig,acp
+  CARGO_TARGET_DIR="$ROOT/target/hosts" cargo build -q --bins --features rig,acp
   while read -r bin; do
     [ -n "$bin" ] || continue
-    (cd "$WORK" && "$ROOT/target/documented-hosts/debug/$bin" >/dev/null) || {
+    (cd "$WORK" && "$ROOT/target/hosts/debug/$bin" >/dev/null) || {
       echo "check-documented-hosts: $crate's $bin failed" >&2
       exit 1
     }

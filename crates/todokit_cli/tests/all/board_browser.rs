@@ -12,7 +12,8 @@ use std::time::{Duration, Instant};
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
 
-use crate::support::serve::{Browser, Events, Server, todo, todokit, write_todos};
+use crate::support::cli::{todokit, write_todos};
+use crate::support::serve::{Browser, Events, Server, todo};
 
 const HOSTILE: &str = r#"<img src=x onerror="window.pwned=1">"#;
 const CLOSING: &str = "</script><script>window.pwned=2</script>";

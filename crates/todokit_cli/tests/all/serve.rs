@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
 
-use crate::support::serve::{Events, Server, request, todo, todokit, write_todos};
+use crate::support::cli::{todokit, write_todos};
+use crate::support::serve::{Events, Server, request, todo};
 
 /// Three conversations, written in this order (so `gamma` is the newest).
 fn three(store: &std::path::Path) {

@@ -13,10 +13,8 @@ use std::time::{Duration, Instant};
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
 
-use crate::support::cli::write_todos;
-use crate::support::serve::{
-    Events, Reply, Server, mcp_initialize, mcp_post, open_session, request, todokit,
-};
+use crate::support::cli::{todokit, write_todos};
+use crate::support::serve::{Events, Reply, Server, mcp_initialize, mcp_post, open_session, request};
 
 /// A reply's status, and its JSON-RPC id and error code.
 fn refusal(reply: &Reply) -> (u16, Value, Value) {

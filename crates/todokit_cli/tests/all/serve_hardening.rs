@@ -11,7 +11,8 @@ use std::time::{Duration, Instant};
 use pretty_assertions::assert_eq;
 use serde_json::json;
 
-use crate::support::serve::{Events, Server, request, todo, write_todos};
+use crate::support::cli::write_todos;
+use crate::support::serve::{Events, Server, request, todo};
 
 /// The name a rebinding page is served from.
 const FOREIGN: &str = "rebind.attacker.test";

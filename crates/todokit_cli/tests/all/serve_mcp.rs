@@ -9,8 +9,9 @@ use std::path::Path;
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
 
+use crate::support::cli::{todokit, write_todos};
 use crate::support::node::{NodeClient, ask};
-use crate::support::serve::{Server, todo, todokit, write_todos};
+use crate::support::serve::{Server, todo};
 
 /// A client of `url` sending `headers` with every request, connected.
 fn connect(url: &str, headers: &Value, era: &str) -> NodeClient {

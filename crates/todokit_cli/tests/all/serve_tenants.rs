@@ -8,8 +8,9 @@ use std::time::Duration;
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
 
+use crate::support::cli::{todokit, write_todos};
 use crate::support::node::{NodeClient, ask};
-use crate::support::serve::{Events, Reply, Server, poll_until, request, todo, todokit, write_todos};
+use crate::support::serve::{Events, Reply, Server, poll_until, request, todo};
 
 const ACME: &str = "Bearer t-acme";
 const INITECH: &str = "Bearer t-initech";

@@ -5,7 +5,8 @@
 use std::path::Path;
 use std::time::Duration;
 
-use crate::support::serve::{Events, Server, todo, write_todos};
+use crate::support::cli::write_todos;
+use crate::support::serve::{Events, Server, todo};
 
 /// Streams opened at once.
 const STREAMS: usize = 60;

@@ -11,7 +11,8 @@ use std::time::{Duration, Instant};
 use pretty_assertions::assert_eq;
 use serde_json::json;
 
-use crate::support::serve::{Server, request, todo, todokit, write_todos};
+use crate::support::cli::{todokit, write_todos};
+use crate::support::serve::{Server, request, todo};
 
 /// Longer than any command here takes; a command still running then hangs.
 const HANG: Duration = Duration::from_secs(5);

@@ -11,8 +11,8 @@ use std::time::Duration;
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
 
-use crate::support::cli::{json_of, run, todokit};
-use crate::support::serve::{Browser, Server, write_todos};
+use crate::support::cli::{json_of, run, todokit, write_todos};
+use crate::support::serve::{Browser, Server};
 use crate::support::tmux::Pane;
 
 const CONVERSATION: &str = "tree";

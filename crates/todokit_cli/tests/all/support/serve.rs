@@ -1,7 +1,8 @@
 //! Real parts for the board's tests: the `todokit serve` process, a small
 //! HTTP/1.1 client over a TCP socket (plain requests and Server-Sent
 //! Events), and a WebDriver client for Debian's chromium (through
-//! chromedriver, plain HTTP and JSON).
+//! chromedriver, plain HTTP and JSON). The `todokit` command itself is
+//! [`crate::support::cli`]'s.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -11,10 +12,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-/// The `todokit` command on a store, free of the caller's environment
-/// (the tests that use this module declare `cli_support` too).
-// Not every test binary uses both.
-pub use crate::support::cli::{todokit, write_todos};
+use crate::support::cli::todokit;
 
 /// One todo for `write_todos`.
 pub fn todo(content: &str, status: &str) -> Value {
