@@ -27,6 +27,7 @@ declare -A SOME=(
   [http::session_table::]="PostgreSQL (todokit_mcp's sessions table)"
   [call_then_show_across_processes_on_postgres]="PostgreSQL"
   [tasks_in_several_processes_lose_no_update_on_postgres]="PostgreSQL"
+  [forget_and_prune_remove_conversations_whole_from_a_database]="PostgreSQL"
   [the_databases_listing_is_right_after_killed_writers_and_hand_edits]="PostgreSQL"
   [sixty_streams_on_postgres_add_at_most_eight_threads]="PostgreSQL"
   [the_fleet_recipe_starts_two_servers_on_one_database]="PostgreSQL over TLS"
