@@ -71,6 +71,10 @@ modules=()
 for target in "${!WHOLE[@]}"; do
   modules+=(--skip "${target#*:}::")
 done
-./scripts/linted-cargo.sh test --workspace --all-features --locked "${targets[@]}" -- "${skips[@]}" "${modules[@]}"
+# Four at a time, not one per core: these tests mostly wait on the
+# processes they start (18 s of CPU in 55 s on two cores), and the longest,
+# a body dripped until the server's 30 s deadline, then sets the pace.
+./scripts/linted-cargo.sh test --workspace --all-features --locked "${targets[@]}" -- \
+  --test-threads=4 "${skips[@]}" "${modules[@]}"
 ./scripts/linted-cargo.sh test --workspace --all-features --locked --doc
 echo "make check: passed"
