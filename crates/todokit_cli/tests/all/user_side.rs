@@ -8,6 +8,8 @@ use std::process::Output;
 use pretty_assertions::assert_eq;
 use serde_json::Value;
 
+use crate::support::cli::stdout;
+
 /// `todokit` on `store` as pi, conversation `md`, with `args`.
 fn todokit(store: &Path, args: &[&str]) -> Output {
     crate::support::cli::todokit(store)
@@ -15,10 +17,6 @@ fn todokit(store: &Path, args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("todokit runs")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 /// The list as the user sees it: phases, and per task its content, status
