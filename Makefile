@@ -82,8 +82,8 @@ node-test:
 ## (todokit and one per platform), the crates (scripts/dist.sh;
 ## cross-compiled with Zig). DIST_MACHINES=x86_64 builds one machine's
 ## set; DIST_OPT_LEVEL=0 builds without optimization (what .ci/run does:
-## a landing proves each artifact builds, installs and runs, which
-## optimization does not change; a release builds both machines, optimized).
+## a landing proves each artifact builds, installs and runs; the release
+## workflow builds both machines' sets optimized and tests them the same way).
 DIST_MACHINES ?= x86_64 aarch64
 DIST_OPT_LEVEL ?=
 export DIST_MACHINES
