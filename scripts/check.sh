@@ -27,6 +27,7 @@ declare -A SOME=(
   [http::session_table::]="PostgreSQL (todokit_mcp's sessions table)"
   [call_then_show_across_processes_on_postgres]="PostgreSQL"
   [tasks_in_several_processes_lose_no_update_on_postgres]="PostgreSQL"
+  [turn_hooks_in_another_process_never_bring_a_forgotten_list_back_on_postgres]="PostgreSQL"
   [forget_and_prune_remove_conversations_whole_from_a_database]="PostgreSQL"
   # Not a service: it waits out the server's fixed 30 s body deadline,
   # half of what the rest of the tests take together.

@@ -88,6 +88,10 @@ pub mod app {
 /// the API).
 pub mod domain {
     pub use todokit_domain::{
+        CONVERSATION_ID_RULE, ConversationIdError, MAX_CONVERSATION_ID_BYTES, RESERVED_ID_CHAR,
+        check_conversation_id,
+    };
+    pub use todokit_domain::{
         FieldNames, InProgressPolicy, ItemPath, Limits, ListRules, ListSummary, MAX_LISTED_POSITIONS,
         MAX_QUOTED_CHARS, MAX_REPORTED_VIOLATIONS, Notice, NoticeKind, OutlineEntry, Phase, Priority, Status,
         StatusCounts, Timestamp, Todo, TodoError, TodoField, TodoPatch, TodoState, Transition, Violation,
@@ -112,15 +116,15 @@ pub mod infra {
     }
     /// The stores and their constants.
     pub mod store {
+        pub use todokit_infra::store::{
+            ABANDONED_AFTER, DEFAULT_READY_CONVERSATIONS, FILE_FORMAT, FOLDER_POLL_INTERVAL, JsonFileStore,
+            LAST_FILE_MAX_BYTES, MAX_FILE_WORKERS, MAX_NAMESPACE_BYTES, MAX_SLUG_CHARS, MemoryStore,
+            NAMESPACE_SEPARATOR, NamespacedStore, SWEEP_EVERY_SAVES, SWEEP_INTERVAL, is_namespace,
+        };
         #[cfg(feature = "postgres")]
         pub use todokit_infra::store::{
             DEFAULT_CONNECT_TIMEOUT, DEFAULT_POOL_SIZE, DEFAULT_STATEMENT_TIMEOUT, LISTEN_HEARTBEAT,
             MIGRATION_TIMEOUT, NOTIFY_CHANNEL, PRUNE_BATCH, PostgresStore, SCHEMA_VERSION, tokio_postgres,
-        };
-        pub use todokit_infra::store::{
-            DEFAULT_READY_CONVERSATIONS, FILE_FORMAT, FOLDER_POLL_INTERVAL, JsonFileStore,
-            LAST_FILE_MAX_BYTES, MAX_FILE_WORKERS, MAX_SLUG_CHARS, MemoryStore, NAMESPACE_SEPARATOR,
-            NamespacedStore, SWEEP_EVERY_SAVES, SWEEP_INTERVAL,
         };
     }
 }
@@ -135,9 +139,9 @@ pub use todokit_app::turn::{
 pub use todokit_app::turn_driver::{Delivery, TurnDriver};
 pub use todokit_app::{
     CallOptions, Checked, Clock, ConnectionUse, ConversationContext, ConversationSummary, HostMode,
-    ManualClock, Pin, Profile, RoundCall, SUBSCRIBE_POLL_INTERVAL, SchemaTarget, ServiceError, StoreError,
-    StoredConversation, Subscription, TodoWriteService, ToolResult, Upstream, UserAction, UserEdit,
-    UserEditError, Wake, WatchGuard, end_of_turn_reminder,
+    ManualClock, Pin, Profile, Pruned, RoundCall, SUBSCRIBE_POLL_INTERVAL, SchemaTarget, ServiceError,
+    StoreError, StoredConversation, Subscription, TodoWriteService, ToolResult, Upstream, UserAction,
+    UserEdit, UserEditError, Wake, WatchGuard, end_of_turn_reminder,
 };
 /// Every profile todokit ships: one module per dialect, the registry, and
 /// lookup by name (the `todokit_dialects` crate).

@@ -2,10 +2,12 @@
 //! calls. The service depends on this trait only; infra provides memory,
 //! JSON-file and PostgreSQL implementations.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use async_trait::async_trait;
 use thiserror::Error;
+use todokit_domain::turn::{TURN_KEY_SUFFIX, is_turn_key, turn_key};
 use todokit_domain::{ListSummary, Timestamp, TodoState};
 
 /// Why a store could not load or save a list.
@@ -168,15 +170,19 @@ pub trait ConversationContext: Send + Sync {
         Ok(listed)
     }
 
-    /// Removes `conversation`'s stored list, leaving nothing of it behind;
-    /// with `changed_before`, only when it last changed before that time
-    /// (milliseconds since the Unix epoch), checked as it is removed, so a
-    /// list written meanwhile is kept whole. True when a list was removed,
-    /// false when none was stored (or it changed since). Its watches and
-    /// the store-wide ones are woken; a feed then reads the empty list at
-    /// version 0, as for a conversation never written. The default says
-    /// the store cannot (for hosts' own stores written before this method
-    /// existed).
+    /// Removes `conversation`'s stored list and the turn record kept beside
+    /// it (under [`turn_key`]) in one step, leaving nothing of either
+    /// behind: no reader sees the one gone and the other still there, and
+    /// a record made from the list as it was
+    /// ([`ConversationContext::save_record`]) cannot land after. With
+    /// `changed_before`, only when the list last changed before that time
+    /// (milliseconds since the Unix epoch; a record with no list, by its
+    /// own time), checked as it is removed, so a list written meanwhile is
+    /// kept whole. True when anything was removed, false when nothing was
+    /// stored (or it changed since). Its watches and the store-wide ones
+    /// are woken; a feed then reads the empty list at version 0, as for a
+    /// conversation never written. The default says the store cannot (for
+    /// hosts' own stores written before this method existed).
     async fn forget(
         &self,
         conversation: &str,
@@ -190,10 +196,13 @@ pub trait ConversationContext: Send + Sync {
 
     /// Every conversation whose id starts with `prefix` and that last
     /// changed before `changed_before`, removed as
-    /// [`ConversationContext::forget`] removes one (each checked again as it
-    /// goes, so one written meanwhile is kept), or with `dry_run` only
-    /// named; the ids removed (or that would be), in no particular order.
-    /// A conversation whose time the store does not know is kept. The
+    /// [`ConversationContext::forget`] removes one (its turn record with
+    /// it; each checked again as it goes, so one written meanwhile is
+    /// kept), or with `dry_run` only named. A turn record whose list is
+    /// gone goes when it is idle itself, and is not named. A conversation
+    /// whose time the store does not know is kept. One that cannot be
+    /// removed is reported in [`Pruned::failed`] and the prune goes on
+    /// past it; an error means the store could not be listed at all. The
     /// default lists them ([`ConversationContext::conversations_under`])
     /// and forgets each; a store that can remove a batch in one statement
     /// overrides it.
@@ -202,17 +211,62 @@ pub trait ConversationContext: Send + Sync {
         prefix: &str,
         changed_before: Timestamp,
         dry_run: bool,
-    ) -> Result<Vec<String>, StoreError> {
-        let mut pruned = Vec::new();
-        for listed in self.conversations_under(prefix).await? {
-            if listed.changed_at.is_none_or(|at| at >= changed_before) {
+    ) -> Result<Pruned, StoreError> {
+        let listed = self.conversations_under(prefix).await?;
+        let lists: HashSet<&str> = listed
+            .iter()
+            .map(|c| c.id.as_str())
+            .filter(|id| !is_turn_key(id))
+            .collect();
+        let mut pruned = Pruned::default();
+        for conversation in &listed {
+            let id = conversation.id.as_str();
+            let record = is_turn_key(id);
+            let idle = conversation.changed_at.is_some_and(|at| at < changed_before);
+            // A record goes with its list, never before it.
+            if !idle || (record && lists.contains(&id[..id.len() - TURN_KEY_SUFFIX.len()])) {
                 continue;
             }
-            if dry_run || self.forget(&listed.id, Some(changed_before)).await? {
-                pruned.push(listed.id);
+            if dry_run {
+                if !record {
+                    pruned.forgotten.push(id.to_owned());
+                }
+                continue;
+            }
+            match self.forget(id, Some(changed_before)).await {
+                Ok(true) if !record => pruned.forgotten.push(id.to_owned()),
+                Ok(_) => {}
+                Err(error) => pruned.failed.push((id.to_owned(), error)),
             }
         }
         Ok(pruned)
+    }
+
+    /// Stores `record` as `conversation`'s turn record (under
+    /// [`turn_key`]) when the record's stored version is still `expected`
+    /// and the list's is still `list_version` (0: no list), else fails
+    /// with [`StoreError::Conflict`] (naming the list when it moved) and
+    /// stores nothing: a turn driver's record follows the list it was
+    /// made from, and one made from a list since forgotten never lands.
+    /// The default checks the list, then saves: not one step, so a forget
+    /// between the two can be outlived; a store that can check and write
+    /// at once (under one lock, in one statement) overrides it.
+    async fn save_record(
+        &self,
+        conversation: &str,
+        list_version: u64,
+        expected: u64,
+        record: Arc<TodoState>,
+    ) -> Result<(), StoreError> {
+        let found = self.load_shared(conversation).await?.version;
+        if found != list_version {
+            return Err(StoreError::Conflict {
+                conversation: conversation.to_owned(),
+                expected: list_version,
+                found,
+            });
+        }
+        self.save_shared(&turn_key(conversation), expected, record).await
     }
 
     /// How the store's pool of connections stands now, for a host's
@@ -240,6 +294,17 @@ pub trait ConversationContext: Send + Sync {
         let _ = wake;
         None
     }
+}
+
+/// What [`ConversationContext::prune`] did.
+#[derive(Debug, Default)]
+pub struct Pruned {
+    /// The conversations removed (on a dry run, that would be), in no
+    /// particular order; turn records are not named.
+    pub forgotten: Vec<String>,
+    /// The conversations that could not be removed, each with why; the
+    /// prune went on past them.
+    pub failed: Vec<(String, StoreError)>,
 }
 
 /// One conversation as a store lists it.

@@ -36,7 +36,9 @@ pub use arguments::{
     VALUES_PER_ITEM, case_variant, json_kind, json_string_end, json_values_over, parse_arguments,
 };
 pub use clock::{Clock, ManualClock};
-pub use context::{ConnectionUse, ConversationContext, StoreError, StoredConversation, Wake, WatchGuard};
+pub use context::{
+    ConnectionUse, ConversationContext, Pruned, StoreError, StoredConversation, Wake, WatchGuard,
+};
 pub use details::Details;
 pub use list_writer::{
     Counts, ListTool, ListWriter, WriterTool, current_details, id_or_position, items_json, list_details,

@@ -118,10 +118,39 @@ impl crate::context::ConversationContext for MapStore {
     ) -> Result<bool, crate::context::StoreError> {
         let mut lists = self.lists();
         let idle = |at: &Option<u64>| changed_before.is_none_or(|before| at.is_some_and(|at| at < before));
-        match lists.get(conversation) {
-            Some((_, at)) if idle(at) => Ok(lists.remove(conversation).is_some()),
-            _ => Ok(false),
+        let record = todokit_domain::turn::turn_key(conversation);
+        let go = match lists.get(conversation) {
+            Some((_, at)) => idle(at),
+            None => lists.get(&record).is_some_and(|(_, at)| idle(at)),
+        };
+        if !go {
+            return Ok(false);
         }
+        let list = lists.remove(conversation).is_some();
+        Ok(lists.remove(&record).is_some() || list)
+    }
+
+    async fn save_record(
+        &self,
+        conversation: &str,
+        list_version: u64,
+        expected: u64,
+        record: std::sync::Arc<todokit_domain::TodoState>,
+    ) -> Result<(), crate::context::StoreError> {
+        let mut lists = self.lists();
+        let key = todokit_domain::turn::turn_key(conversation);
+        for (id, want) in [(conversation, list_version), (key.as_str(), expected)] {
+            let found = lists.get(id).map_or(0, |(s, _)| s.version);
+            if found != want {
+                return Err(crate::context::StoreError::Conflict {
+                    conversation: id.to_owned(),
+                    expected: want,
+                    found,
+                });
+            }
+        }
+        lists.insert(key, ((*record).clone(), None));
+        Ok(())
     }
 }
 

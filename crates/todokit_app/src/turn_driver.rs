@@ -27,7 +27,7 @@
 use todokit_domain::turn::{Enforcement, Injection, TurnCounters, TurnRecord, turn_key};
 use todokit_domain::{Notice, TodoState};
 
-use crate::service::{ServiceError, TodoWriteService};
+use crate::service::{MAX_COMMIT_ATTEMPTS, ServiceError, TodoWriteService};
 use crate::turn::{CallRecord, TurnConfig, TurnEnd, TurnPolicy};
 
 /// Where the reminder of a [`TurnEnd::Continue`] goes.
@@ -199,7 +199,9 @@ impl TurnDriver {
     /// Runs `work` on the policy and record of `conversation` as stored,
     /// with what it reads (`needs`): the list as it stands (else an empty
     /// one) and the user's edit notices (taken from the list first); commits
-    /// the record when it changed.
+    /// the record when it changed, only while the list is still the one
+    /// read (so a record is never made from a list forgotten meanwhile); on
+    /// a conflict, reads the list again and runs `work` again.
     async fn step<T>(
         &self,
         conversation: &str,
@@ -210,33 +212,47 @@ impl TurnDriver {
             Needs::ListAndNotices => self.service.take_notices(conversation).await?,
             Needs::Record | Needs::List => Vec::new(),
         };
-        let list = match needs {
-            Needs::Record => TodoState::new(),
-            Needs::List | Needs::ListAndNotices => self.service.view(conversation).await?,
-        };
-        self.service
-            .transact(&turn_key(conversation), |stored, _| {
-                let before = stored.turn.as_deref().cloned().unwrap_or_default();
-                let mut record = before.clone();
-                if let Some(enforcement) = self.stored_end_of_turn {
-                    record.end_of_turn = Some(enforcement);
-                }
-                let mut config = self.config.clone();
-                if let Some(enforcement) = record.end_of_turn {
-                    config.end_of_turn = enforcement;
-                }
-                let mut policy = TurnPolicy::with_config(self.service.profile(), config)
-                    .with_counters(record.counters.clone());
-                let value = work(&list, &notices, &mut policy, &mut record);
-                record.counters = policy.counters().clone();
-                if record == before {
-                    return Ok::<_, ServiceError>((None, value));
-                }
-                let mut next = stored.clone();
-                next.turn = Some(Box::new(record));
-                Ok((Some(next), value))
-            })
-            .await
+        let empty = TodoState::new();
+        for _ in 0..MAX_COMMIT_ATTEMPTS {
+            // Read even when the hook does not use it: the record is
+            // written against its version.
+            let list = self.service.view(conversation).await?;
+            let shown = match needs {
+                Needs::Record => &empty,
+                Needs::List | Needs::ListAndNotices => &list,
+            };
+            let committed = self
+                .service
+                .commit_record(conversation, list.version, |stored| {
+                    let before = stored.turn.as_deref().cloned().unwrap_or_default();
+                    let mut record = before.clone();
+                    if let Some(enforcement) = self.stored_end_of_turn {
+                        record.end_of_turn = Some(enforcement);
+                    }
+                    let mut config = self.config.clone();
+                    if let Some(enforcement) = record.end_of_turn {
+                        config.end_of_turn = enforcement;
+                    }
+                    let mut policy = TurnPolicy::with_config(self.service.profile(), config)
+                        .with_counters(record.counters.clone());
+                    let value = work(shown, &notices, &mut policy, &mut record);
+                    record.counters = policy.counters().clone();
+                    if record == before {
+                        return (None, value);
+                    }
+                    let mut next = stored.clone();
+                    next.turn = Some(Box::new(record));
+                    (Some(next), value)
+                })
+                .await?;
+            if let Some(value) = committed {
+                return Ok(value);
+            }
+        }
+        Err(ServiceError::Contention {
+            conversation: conversation.to_owned(),
+            attempts: MAX_COMMIT_ATTEMPTS,
+        })
     }
 }
 

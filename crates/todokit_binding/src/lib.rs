@@ -219,6 +219,16 @@ pub fn idle_for(seconds: f64) -> Result<std::time::Duration, String> {
         .ok_or_else(|| format!("prune needs an idle time of more than zero seconds; got {seconds}"))
 }
 
+/// A prune's ids, sorted; when some conversation could not be forgotten,
+/// the first one's error instead (the others named went all the same, and
+/// a prune run again tries the ones that failed).
+pub fn pruned_ids(pruned: todokit::Pruned) -> Result<Vec<String>, ServiceError> {
+    match pruned.failed.into_iter().next() {
+        Some((_, error)) => Err(ServiceError::Store(error)),
+        None => Ok(pruned.forgotten),
+    }
+}
+
 /// The arguments as text, or the answer in their place: `Some` tool error
 /// when they are not UTF-8, `None` when the profile has no such tool (the
 /// service then answers that).

@@ -235,6 +235,9 @@ enum Command {
         /// Forget conversations unchanged for this long (30d, 12h; s, m, h, d, w), sweeping the whole store from start-up on [default: keep them]
         #[arg(long, value_name = "DURATION", value_parser = commands::conversations::lifecycle::parse_duration)]
         retain: Option<std::time::Duration>,
+        /// How long a board sign-in lasts before the browser signs in again (12h, 7d; s, m, h, d, w) [default: 1d]
+        #[arg(long = "session-ttl", value_name = "DURATION", value_parser = commands::conversations::lifecycle::parse_duration)]
+        session_ttl: Option<std::time::Duration>,
         /// How the log on standard error is written: `text` for people, `json` (an object a line) for a log pipeline
         #[arg(long = "log-format", value_enum, default_value_t = commands::serve::LogFormat::Text)]
         log_format: commands::serve::LogFormat,
@@ -335,6 +338,9 @@ fn exit_code(outcome: Result<ExitCode>) -> ExitCode {
         Err(e) => {
             // Errors quote store paths, conversation ids and list text.
             commands::output::eprint_inert(&format!("todokit: {e:#}"));
+            if e.downcast_ref::<commands::UsageError>().is_some() {
+                return ExitCode::from(EXIT_USAGE);
+            }
             let service = e.downcast_ref::<ServiceError>();
             let store = e.downcast_ref::<StoreError>();
             match (service, store) {
@@ -353,6 +359,9 @@ async fn dispatch(cli: Cli) -> Result<ExitCode> {
         ColorWhen::Never => false,
         ColorWhen::Auto => anstream::AutoStream::choice(&std::io::stdout()) != anstream::ColorChoice::Never,
     };
+    if let Some(id) = &cli.conversation {
+        commands::client_conversation("--conversation", id)?;
+    }
     let ctx = commands::Context {
         store: cli.store.as_deref(),
         profile: &cli.profile,
@@ -412,6 +421,7 @@ async fn dispatch(cli: Cli) -> Result<ExitCode> {
             max_streams_per_token,
             max_connections,
             retain,
+            session_ttl,
             log_format,
             log_level,
         } => {
@@ -427,6 +437,7 @@ async fn dispatch(cli: Cli) -> Result<ExitCode> {
                 max_streams_per_token: Some(max_streams_per_token as usize),
                 max_connections: Some(max_connections as usize),
                 retain,
+                session_ttl,
             };
             commands::serve::run(&ctx, options, (log_format, log_level)).await
         }

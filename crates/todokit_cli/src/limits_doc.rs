@@ -6,7 +6,6 @@ use crate::commands::call::MAX_STDIN_BYTES;
 use crate::commands::edit::markdown::MAX_IMPORT_BYTES;
 use todokit_mcp::{
     MAX_FOLLOWED_CONVERSATIONS, MAX_IN_FLIGHT, MAX_LISTENS, MAX_MESSAGE_BYTES, MAX_MESSAGE_VALUES,
-    MAX_REMOTE_CONVERSATION_BYTES,
 };
 
 /// `bytes` as people read a size.
@@ -112,19 +111,35 @@ fn rows() -> Vec<(&'static str, String, &'static str)> {
             "`todokit_mcp::MAX_MESSAGE_BYTES`",
         ),
         (
-            "`todokit serve`: a conversation id named by a remote request (`_meta`, header or query)",
-            size(MAX_REMOTE_CONVERSATION_BYTES as u64),
-            "`todokit_mcp::MAX_REMOTE_CONVERSATION_BYTES`",
+            "A conversation id a client names (`_meta`, header, query, board path, resource URI, command line)",
+            size(todokit::domain::MAX_CONVERSATION_ID_BYTES as u64),
+            "`todokit::domain::MAX_CONVERSATION_ID_BYTES`",
         ),
         (
             "`todokit serve`: a tenant's namespace, in bytes",
-            todokit_mcp::http::MAX_NAMESPACE_BYTES.to_string(),
-            "`todokit_mcp::http::MAX_NAMESPACE_BYTES`",
+            todokit::infra::store::MAX_NAMESPACE_BYTES.to_string(),
+            "`todokit::infra::store::MAX_NAMESPACE_BYTES`",
         ),
         (
             "`todokit serve --retain`: seconds between two sweeps",
             todokit_mcp::http::RETAIN_SWEEP_MAX.as_secs().to_string(),
             "`todokit_mcp::http::RETAIN_SWEEP_MAX`",
+        ),
+        (
+            "`todokit serve`: seconds a board sign-in lasts, unless `--session-ttl` says",
+            todokit_mcp::http::DEFAULT_SESSION_TTL.as_secs().to_string(),
+            "`todokit_mcp::http::DEFAULT_SESSION_TTL`",
+        ),
+        (
+            "`todokit serve`: signed-out sessions a process remembers (each until its expiry)",
+            todokit_mcp::http::MAX_SIGNED_OUT_SESSIONS.to_string(),
+            "`todokit_mcp::http::MAX_SIGNED_OUT_SESSIONS`",
+        ),
+        (
+            "The folder store: seconds a killed writer's temporary file lives before a sweep (a write's, a prune's, \
+             `--retain`'s, the first listing's) removes it",
+            todokit::infra::store::ABANDONED_AFTER.as_secs().to_string(),
+            "`todokit::infra::store::ABANDONED_AFTER`",
         ),
         (
             "`todokit serve`: seconds a stop waits for the tool calls in flight",

@@ -10,6 +10,7 @@
 mod batch;
 pub mod checklist;
 mod claim;
+mod conversation_id;
 mod error;
 mod foreign;
 mod graph;
@@ -34,6 +35,10 @@ pub use batch::{
 };
 pub use checklist::{Escape, progress_line};
 pub use claim::{Claim, ClaimFields, check_claim};
+pub use conversation_id::{
+    CONVERSATION_ID_RULE, ConversationIdError, MAX_CONVERSATION_ID_BYTES, RESERVED_ID_CHAR,
+    check_conversation_id,
+};
 pub use error::{
     MAX_LISTED_POSITIONS, MAX_QUOTED_CHARS, MAX_REPORTED_VIOLATIONS, TodoError, Violation, Violations, clip,
     list_some,

@@ -36,7 +36,6 @@ pub use rmcp_gate::{
     classify, error_reply, is_initialize, is_listen, too_many_values,
 };
 pub use server::{
-    CONVERSATION_META_KEY, Calls, MAX_REMOTE_CONVERSATION_BYTES, RemoteScope, TOOL_META_KEY, TodoMcpServer,
-    remote_conversation,
+    CONVERSATION_META_KEY, Calls, RemoteScope, TOOL_META_KEY, TodoMcpServer, remote_conversation,
 };
 pub use session::{MAX_IN_FLIGHT, MAX_MESSAGE_BYTES, serve, serve_stdio};

@@ -12,6 +12,7 @@ use rmcp::model::{ListResourceTemplatesResult, ListResourcesResult, ReadResource
 use serde_json::{Value, json};
 use todokit::app::MarkdownCodec;
 use todokit::app::{ConversationSummary, ServiceError};
+use todokit::domain::{CONVERSATION_ID_RULE, check_conversation_id};
 use todokit::infra::PiMarkdown;
 use todokit::{TodoState, TodoWriteService};
 
@@ -81,9 +82,14 @@ pub fn conversation_of_uri(uri: &str) -> Result<String, ErrorData> {
             "The conversation id must be one path segment, with `/`, `?` and `#` escaped",
         ));
     }
-    match percent_decode_str(encoded).decode_utf8() {
-        Ok(id) => Ok(id.into_owned()),
-        Err(_) => Err(refuse("The percent-encoded id is not UTF-8")),
+    let id = percent_decode_str(encoded)
+        .decode_utf8()
+        .map_err(|_| refuse("The percent-encoded id is not UTF-8"))?;
+    match check_conversation_id(&id) {
+        Ok(()) => Ok(id.into_owned()),
+        Err(problem) => Err(refuse(&format!(
+            "The id in the URI {CONVERSATION_ID_RULE}; {problem}"
+        ))),
     }
 }
 
@@ -253,6 +259,7 @@ mod tests {
             "todokit://conversations/a/b",
             "todokit://conversations/%FF",
             long.as_str(),
+            "todokit://conversations/c1%01turn",
         ];
         let actual: Vec<(i32, String)> = fixture
             .iter()
@@ -275,6 +282,12 @@ mod tests {
             (
                 -32602,
                 format!("The URI is {} bytes, over {MAX_URI_BYTES}", long.len()),
+            ),
+            (
+                -32602,
+                "The id in the URI must name a conversation in 1 to 4096 bytes of UTF-8 text without U+0001; this \
+                 one holds U+0001 at byte 2"
+                    .to_owned(),
             ),
         ];
         assert_eq!(actual, expected);

@@ -22,6 +22,7 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use todokit::app::schema::{SchemaTarget, definition};
 use todokit::app::{CallOptions, HostMode, TodoWriteService};
+use todokit::domain::{CONVERSATION_ID_RULE, check_conversation_id};
 
 use super::live::Live;
 use super::resources;
@@ -122,24 +123,18 @@ impl Drop for CallGuard {
     }
 }
 
-/// The longest conversation id a remote request may name (in its `_meta`,
-/// header or query), in bytes.
-pub const MAX_REMOTE_CONVERSATION_BYTES: usize = 4096;
-
 /// The conversation id a remote request names at `source` (`_meta`'s key,
-/// the header, the query parameter): `named` is `None` when what came
-/// there is not text (not a string, not UTF-8). One check, one set of
-/// words, wherever the id came from.
+/// the header, the query parameter, the path): `named` is `None` when what
+/// came there is not text (not a string, not UTF-8). One check
+/// ([`check_conversation_id`]), one set of words, wherever the id came
+/// from.
 pub fn remote_conversation(source: &str, named: Option<&str>) -> Result<String, String> {
-    let problem = match named {
+    let problem = match named.map(|id| (id, check_conversation_id(id))) {
         None => "this one is not UTF-8 text".to_owned(),
-        Some("") => "this one is empty".to_owned(),
-        Some(id) if id.len() > MAX_REMOTE_CONVERSATION_BYTES => format!("this one is {} bytes", id.len()),
-        Some(id) => return Ok(id.to_owned()),
+        Some((_, Err(problem))) => problem.to_string(),
+        Some((id, Ok(()))) => return Ok(id.to_owned()),
     };
-    Err(format!(
-        "{source} must name a conversation in 1 to {MAX_REMOTE_CONVERSATION_BYTES} bytes of UTF-8 text; {problem}"
-    ))
+    Err(format!("{source} {CONVERSATION_ID_RULE}; {problem}"))
 }
 
 /// Serves one profile's tools for one default conversation, and the

@@ -232,6 +232,7 @@ impl NativeKit {
             json_text(
                 &handle
                     .block(handle.service.prune(&prefix, idle, dry_run))
+                    .and_then(binding::pruned_ids)
                     .map_err(errors::service)?,
             )
         })

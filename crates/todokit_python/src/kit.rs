@@ -194,7 +194,8 @@ impl Kit {
 
     /// Removes every conversation whose id starts with `prefix` and that
     /// has not changed for `idle_seconds` (`todokit prune`); with
-    /// `dry_run`, only names them. The ids, sorted.
+    /// `dry_run`, only names them. The ids, sorted; when one could not be
+    /// forgotten, its error (the others went).
     fn prune(
         &self,
         py: Python<'_>,
@@ -204,8 +205,12 @@ impl Kit {
     ) -> PyResult<Vec<String>> {
         let idle = binding::idle_for(idle_seconds).map_err(pyo3::exceptions::PyValueError::new_err)?;
         let handle = self.handle()?;
-        py.detach(move || handle.block(handle.service.prune(&prefix, idle, dry_run)))
-            .map_err(errors::service)
+        py.detach(move || {
+            handle
+                .block(handle.service.prune(&prefix, idle, dry_run))
+                .and_then(binding::pruned_ids)
+        })
+        .map_err(errors::service)
     }
 
     /// A hand edit (`action` as JSON text, the board's shape extended):

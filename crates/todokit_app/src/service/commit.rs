@@ -84,4 +84,42 @@ impl TodoWriteService {
         }
         .into())
     }
+
+    /// Runs `change` on `conversation`'s turn record as stored and commits
+    /// the record it returns, if any, while the list is still at
+    /// `list_version` ([`crate::context::ConversationContext::save_record`]).
+    /// `None` when the list or the record moved meanwhile: the caller reads
+    /// the list again and retries, so no record is made from a list that
+    /// is gone.
+    pub(crate) async fn commit_record<T>(
+        &self,
+        conversation: &str,
+        list_version: u64,
+        change: impl FnOnce(&TodoState) -> (Option<TodoState>, T),
+    ) -> Result<Option<T>, ServiceError> {
+        let key = todokit_domain::turn::turn_key(conversation);
+        let stored = self.store.load_shared(&key).await?;
+        let (next, value) = change(&stored);
+        let Some(mut next) = next else {
+            return Ok(Some(value));
+        };
+        next.version = stored
+            .version
+            .checked_add(1)
+            .ok_or_else(|| ServiceError::VersionExhausted {
+                conversation: conversation.to_owned(),
+            })?;
+        match self
+            .store
+            .save_record(conversation, list_version, stored.version, Arc::new(next))
+            .await
+        {
+            Ok(()) => {
+                self.alarms.ring(&key);
+                Ok(Some(value))
+            }
+            Err(StoreError::Conflict { .. }) => Ok(None),
+            Err(error) => Err(error.into()),
+        }
+    }
 }

@@ -10,56 +10,44 @@ use todokit_domain::turn::{is_turn_key, turn_key};
 
 use super::error::ServiceError;
 use super::todo_write_service::TodoWriteService;
+use crate::context::Pruned;
 
 impl TodoWriteService {
     /// Removes `conversation`: its list and the turn record kept beside it
-    /// (see [`crate::turn_driver`]). True when anything was stored. A
+    /// (see [`crate::turn_driver`]), in one step of the store's
+    /// ([`crate::context::ConversationContext::forget`]). True when anything was stored. A
     /// writer racing it either committed before (its list is removed
     /// whole) or commits after, onto the empty list (and its list is kept
-    /// whole); the store's compare-and-swap never lets it write half.
+    /// whole); the store's compare-and-swap never lets it write half, and
+    /// a turn hook that read the list before cannot bring its record back.
     pub async fn forget(&self, conversation: &str) -> Result<bool, ServiceError> {
-        // The record first: a failure between the two leaves a list without
-        // a record (a turn that starts afresh), never a record without its
-        // list.
-        let record = turn_key(conversation);
-        let had_record = self.store.forget(&record, None).await?;
-        self.alarms.ring(&record);
-        let had_list = self.store.forget(conversation, None).await?;
+        let forgot = self.store.forget(conversation, None).await;
+        // Rung whatever came back: a failure may have removed something.
+        self.alarms.ring(&turn_key(conversation));
         self.alarms.ring(conversation);
-        Ok(had_list || had_record)
+        Ok(forgot?)
     }
 
     /// Removes every conversation whose id starts with `prefix` and that
     /// has not changed for `idle` (by the service's clock), each with its
-    /// turn record; with `dry_run`, only names them. The ids, sorted. One
-    /// written while the prune runs is kept. A turn record whose list was
-    /// not pruned goes only when it is idle itself (its id is not listed).
-    pub async fn prune(
-        &self,
-        prefix: &str,
-        idle: Duration,
-        dry_run: bool,
-    ) -> Result<Vec<String>, ServiceError> {
+    /// turn record; with `dry_run`, only names them. The ids removed and
+    /// those that could not be, each sorted: one that fails is reported
+    /// and the prune goes on. One written while the prune runs is kept. A
+    /// turn record whose list is gone goes when it is idle itself.
+    pub async fn prune(&self, prefix: &str, idle: Duration, dry_run: bool) -> Result<Pruned, ServiceError> {
         let idle_ms = u64::try_from(idle.as_millis()).unwrap_or(u64::MAX);
         let before = self.clock.now().saturating_sub(idle_ms);
-        let removed = self.store.prune(prefix, before, dry_run).await?;
-        let mut conversations = Vec::new();
-        for id in removed {
-            self.alarms.ring(&id);
-            if is_turn_key(&id) {
-                continue;
+        let mut pruned = self.store.prune(prefix, before, dry_run).await?;
+        pruned.forgotten.retain(|id| !is_turn_key(id));
+        if !dry_run {
+            for id in &pruned.forgotten {
+                self.alarms.ring(&turn_key(id));
+                self.alarms.ring(id);
             }
-            if !dry_run {
-                // Its record goes with it, however recent: a record without
-                // its list serves nothing.
-                let record = turn_key(&id);
-                self.store.forget(&record, None).await?;
-                self.alarms.ring(&record);
-            }
-            conversations.push(id);
         }
-        conversations.sort();
-        Ok(conversations)
+        pruned.forgotten.sort();
+        pruned.failed.sort_by(|a, b| a.0.cmp(&b.0));
+        Ok(pruned)
     }
 }
 
@@ -91,9 +79,17 @@ mod tests {
         store.put("fresh", TodoState::new().version(1u64), 1_000_000 + 60_000);
 
         let forgot = (service.forget("a").await.ok(), service.forget("a").await.ok());
-        let would = service.prune("", Duration::from_secs(30), true).await.ok();
+        let would = service
+            .prune("", Duration::from_secs(30), true)
+            .await
+            .ok()
+            .map(|p| p.forgotten);
         let still = store.ids();
-        let pruned = service.prune("team/", Duration::from_secs(30), false).await.ok();
+        let pruned = service
+            .prune("team/", Duration::from_secs(30), false)
+            .await
+            .ok()
+            .map(|p| p.forgotten);
         let actual = (forgot, would, still, pruned, store.ids());
         let expected = (
             (Some(true), Some(false)),

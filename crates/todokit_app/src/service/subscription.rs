@@ -1,6 +1,7 @@
 //! A live feed of one conversation's list: [`TodoWriteService::subscribe`].
 //!
-//! The feed yields the stored list at once, then every new version. It
+//! The feed yields the stored list at once, then every new version (told
+//! apart by its contents too, as versions repeat after a forget). It
 //! wakes on a commit made through the same service (or a clone) at once;
 //! for commits made elsewhere (another process, another machine on a
 //! shared database) it wakes when the store says so
@@ -38,7 +39,11 @@ pub struct Subscription {
     conversation: String,
     alarm: Arc<Alarm>,
     loading: Option<Loading>,
-    last_version: Option<u64>,
+    /// The list sent last. A version alone can repeat (a forget, then a
+    /// rewrite from another process inside one poll, comes back to the
+    /// same version), so a read is new when its version or its contents
+    /// differ from this.
+    last_sent: Option<TodoState>,
     last_error: Option<String>,
     /// The store's watch of the conversation, while it has one.
     _watch: Option<crate::context::WatchGuard>,
@@ -48,7 +53,7 @@ impl std::fmt::Debug for Subscription {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Subscription")
             .field("conversation", &self.conversation)
-            .field("last_version", &self.last_version)
+            .field("last_version", &self.last_sent.as_ref().map(|s| s.version))
             .finish_non_exhaustive()
     }
 }
@@ -81,7 +86,7 @@ impl TodoWriteService {
             conversation: conversation.to_owned(),
             alarm,
             loading: None,
-            last_version: None,
+            last_sent: None,
             last_error: None,
             _watch: watch,
         }
@@ -107,8 +112,8 @@ impl Stream for Subscription {
                 };
                 self.loading = None;
                 match loaded {
-                    Ok(state) if Some(state.version) != self.last_version => {
-                        self.last_version = Some(state.version);
+                    Ok(state) if self.last_sent.as_ref() != Some(&state) => {
+                        self.last_sent = Some(state.clone());
                         self.last_error = None;
                         return Poll::Ready(Some(Ok(state)));
                     }

@@ -36,6 +36,32 @@ pub const EXIT_OUTCOME_UNKNOWN: u8 = 4;
 /// The conversation a command works on when `--conversation` names none.
 pub const DEFAULT_CONVERSATION: &str = "default";
 
+/// A command line that asks for something no command does (an id a client
+/// may not name, a namespace no tenant has): said on standard error, exit
+/// status [`EXIT_USAGE`].
+#[derive(Debug)]
+pub struct UsageError(pub String);
+
+impl std::fmt::Display for UsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
+/// `id` as a client may name a conversation, else the refusal, in the words
+/// every surface uses (`todokit::domain::check_conversation_id`); `source`
+/// says where the id came from.
+pub fn client_conversation(source: &str, id: &str) -> Result<(), UsageError> {
+    todokit::domain::check_conversation_id(id).map_err(|problem| {
+        UsageError(format!(
+            "{source} {}; {problem}",
+            todokit::domain::CONVERSATION_ID_RULE
+        ))
+    })
+}
+
 /// What every command gets from the global options.
 pub struct Context<'a> {
     /// `--store`: a folder or a database URL; `None` for the default.

@@ -226,7 +226,9 @@ fn forgotten_and_pruned(a: &str, b: &str) -> (Vec<(bool, String, String)>, Vec<S
             ),
             (
                 true,
-                format!("{{\n  \"dry_run\": true,\n  \"conversations\": [\n    \"{a}/old\"\n  ]\n}}\n"),
+                format!(
+                    "{{\n  \"dry_run\": true,\n  \"conversations\": [\n    \"{a}/old\"\n  ],\n  \"failed\": []\n}}\n"
+                ),
                 String::new(),
             ),
             (true, format!("{a}/old\nforgot 1 conversation\n"), String::new()),
@@ -235,7 +237,7 @@ fn forgotten_and_pruned(a: &str, b: &str) -> (Vec<(bool, String, String)>, Vec<S
                 "error: invalid value '0d' for '--idle <DURATION>': \"0d\": a duration must be more than zero (30d, 12h, ...)\n\nFor more information, try '--help'.\n",
             ),
             refused(
-                "todokit: --namespace \"a/b\": a namespace is a tenant's name, not empty and without '/'\n",
+                "todokit: --namespace \"a/b\": a namespace is a tenant's, 1 to 32 of a-z, 0-9, `_` and `-`\n",
             ),
             refused(
                 "error: the following required arguments were not provided:\n  <ID>...\n\nUsage: todokit forget <ID>...\n\nFor more information, try '--help'.\n",

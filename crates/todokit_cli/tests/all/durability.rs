@@ -8,7 +8,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use pretty_assertions::assert_eq;
-use todokit::{ConversationContext, JsonFileStore, TodoWriteService, Todokit};
+use todokit::{ConversationContext, JsonFileStore};
+
+use crate::support::cli::claude_code_on;
 
 /// Set in a child process to the store it writes to.
 const CHILD_STORE: &str = "TODOKIT_DURABILITY_CHILD_STORE";
@@ -29,22 +31,10 @@ impl Lcg {
     }
 }
 
-async fn service_for(store: &str) -> TodoWriteService {
-    let builder = Todokit::builder().profile("claude-code").expect("registered");
-    #[cfg(feature = "postgres")]
-    if store.starts_with("postgres") {
-        let pg = todokit::infra::store::PostgresStore::connect(store, 4)
-            .await
-            .expect("the test database is reachable");
-        return builder.store(pg).build().expect("wired");
-    }
-    builder.store_dir(store).build().expect("wired")
-}
-
 /// In a child: `TASKS` tasks each make `CALLS` calls, printing one
 /// `committed` line per call that returned without error.
 async fn child(store: &str) {
-    let service = Arc::new(service_for(store).await);
+    let service = Arc::new(claude_code_on(store).await);
     let mut handles = Vec::new();
     for task in 0..TASKS {
         let service = service.clone();
@@ -137,7 +127,7 @@ async fn tasks_in_several_processes_lose_no_update_on_postgres() {
     }
     let url = std::env::var("TODOKIT_TEST_POSTGRES_URL").expect("make test sets TODOKIT_TEST_POSTGRES_URL");
     // A fresh conversation name per run: the database outlives the test.
-    let service = service_for(&url).await;
+    let service = claude_code_on(&url).await;
     let before = service.state("shared").await.expect("readable").version as usize;
     let run_url = url.clone();
     let (committed, other) = tokio::task::spawn_blocking(move || {

@@ -7,11 +7,13 @@ mod support;
 
 mod acp;
 mod board_browser;
+mod board_sessions;
 mod claims;
 mod cli;
 mod cli_hardening;
 mod conversations_cli;
 mod durability;
+mod forget_gone;
 mod hand_edits;
 mod mcp;
 mod mcp_limits;

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 use crate::support::cli::{todokit, write_todos};
 use crate::support::node::{NodeClient, ask};
-use crate::support::serve::{Events, Reply, Server, poll_until, request, todo};
+use crate::support::serve::{Events, Reply, Server, cookie_of, poll_until, request, todo};
 
 const ACME: &str = "Bearer t-acme";
 const INITECH: &str = "Bearer t-initech";
@@ -349,15 +349,6 @@ fn a_missing_token_file_stops_the_start_and_sighup_reads_it_again() {
     );
     let gone = get(&server, "/api/conversations", INITECH).status;
     assert_eq!((before, sent, after, gone), (401, true, 200, 401));
-}
-
-/// The cookie a `Set-Cookie` answer sets, as a `Cookie` header value.
-fn cookie_of(reply: &Reply) -> String {
-    reply
-        .header("set-cookie")
-        .and_then(|set| set.split(';').next())
-        .unwrap_or_default()
-        .to_owned()
 }
 
 #[test]

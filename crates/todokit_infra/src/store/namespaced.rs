@@ -13,11 +13,25 @@
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use todokit_app::{ConversationContext, StoreError, StoredConversation, Wake, WatchGuard};
+use todokit_app::{ConversationContext, Pruned, StoreError, StoredConversation, Wake, WatchGuard};
 use todokit_domain::{Timestamp, TodoState};
 
 /// The character between a namespace and a conversation id.
 pub const NAMESPACE_SEPARATOR: char = '/';
+
+/// The longest namespace.
+pub const MAX_NAMESPACE_BYTES: usize = 32;
+
+/// Whether `namespace` is one a tenant may have: 1 to
+/// [`MAX_NAMESPACE_BYTES`] of `a-z 0-9 _ -`, so it never holds the
+/// [`NAMESPACE_SEPARATOR`] that ends it in a stored id, nor anything two
+/// systems would spell two ways.
+pub fn is_namespace(namespace: &str) -> bool {
+    (1..=MAX_NAMESPACE_BYTES).contains(&namespace.len())
+        && namespace
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-')
+}
 
 /// What a veiled store does with a failure the tenant may not read in
 /// full: keeps it (a log, say) and returns the reference the tenant's
@@ -219,16 +233,37 @@ impl ConversationContext for NamespacedStore {
         prefix: &str,
         changed_before: Timestamp,
         dry_run: bool,
-    ) -> Result<Vec<String>, StoreError> {
+    ) -> Result<Pruned, StoreError> {
         let pruned = self
             .inner
             .prune(&self.stored_id(prefix), changed_before, dry_run)
             .await
             .map_err(|e| self.local_error(e))?;
-        Ok(pruned
-            .iter()
-            .filter_map(|id| self.local(id).map(str::to_owned))
-            .collect())
+        Ok(Pruned {
+            forgotten: pruned
+                .forgotten
+                .iter()
+                .filter_map(|id| self.local(id).map(str::to_owned))
+                .collect(),
+            failed: pruned
+                .failed
+                .into_iter()
+                .filter_map(|(id, error)| Some((self.local(&id)?.to_owned(), self.local_error(error))))
+                .collect(),
+        })
+    }
+
+    async fn save_record(
+        &self,
+        conversation: &str,
+        list_version: u64,
+        expected: u64,
+        record: Arc<TodoState>,
+    ) -> Result<(), StoreError> {
+        self.inner
+            .save_record(&self.stored_id(conversation), list_version, expected, record)
+            .await
+            .map_err(|e| self.local_error(e))
     }
 
     fn connections(&self) -> Option<todokit_app::ConnectionUse> {
@@ -397,7 +432,7 @@ mod tests {
             acme.forget("../initech/plan", None).await.ok(),
             acme.forget("/initech/plan", None).await.ok(),
         );
-        let pruned = acme.prune("", later, false).await.ok();
+        let pruned = acme.prune("", later, false).await.ok().map(|p| p.forgotten);
         let actual = (
             climbed,
             pruned,

@@ -3,7 +3,7 @@
 
 use axum::Extension;
 use axum::Json;
-use axum::extract::{Path, Query};
+use axum::extract::Query;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
@@ -14,6 +14,7 @@ use todokit::domain::outline;
 use todokit::{EditList, Profile, TodoState};
 
 use super::auth::refuse_edit;
+use super::conversation_path::ConversationPath;
 use super::overview::{Cursor, MAX_PAGE_SIZE, PAGE_SIZE, page};
 use super::tenancy::Scope;
 /// What `GET /api/conversations` may ask for.
@@ -61,7 +62,10 @@ fn refused(message: impl Into<String>) -> Response {
 }
 
 /// `GET /api/conversations/{id}`: one list, as its profile shows it.
-pub async fn conversation(Extension(scope): Extension<Scope>, Path(id): Path<String>) -> Response {
+pub async fn conversation(
+    Extension(scope): Extension<Scope>,
+    ConversationPath(id): ConversationPath,
+) -> Response {
     Json(view(&scope, &id).await).into_response()
 }
 
@@ -71,7 +75,7 @@ pub async fn conversation(Extension(scope): Extension<Scope>, Path(id): Path<Str
 /// may edit, with the same guard against cross-site requests.
 pub async fn forget(
     Extension(scope): Extension<Scope>,
-    Path(id): Path<String>,
+    ConversationPath(id): ConversationPath,
     headers: HeaderMap,
 ) -> Response {
     if let Some(refused) = refuse_edit(&scope, &headers) {
@@ -166,7 +170,7 @@ const BOARD_ACTIONS: [&str; 5] = ["start", "done", "drop", "claim", "release"];
 /// before any of it is parsed.
 pub async fn edit(
     Extension(scope): Extension<Scope>,
-    Path(id): Path<String>,
+    ConversationPath(id): ConversationPath,
     headers: HeaderMap,
     body: axum::body::Bytes,
 ) -> Response {

@@ -19,12 +19,11 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
+use todokit::{Clock, SystemClock};
 
+use super::sessions::{self, OPERATOR_KID, Session, SignedOut, same};
 use super::tenancy::{Scope, Tenancy};
-use super::tokens::{Caller, TokenFile, hmac_hex};
-
-/// The cookie a signed-in browser carries.
-const COOKIE: &str = "todokit_session";
+use super::tokens::{Caller, TokenFile};
 /// The header that marks a request as the board's own script's.
 pub const CSRF_HEADER: &str = "x-todokit-csrf";
 
@@ -34,24 +33,24 @@ pub struct Auth {
     token: Option<String>,
     /// The tenants' tokens.
     tenants: Option<TokenFile>,
-    /// What the sign-in cookie holds: derived from the token (an HMAC),
-    /// never the token itself, and the same in every process that has the
-    /// token, so a browser signed in on one is signed in on all.
-    session: String,
+    /// How long a sign-in lasts.
+    session_ttl: std::time::Duration,
+    /// The sessions signed out here.
+    signed_out: SignedOut,
     /// The sign-in link's code until it is used.
     login_code: Mutex<Option<String>>,
 }
 
 impl Auth {
     /// Secrets for a board with the operator's `token` and the `tenants`'
-    /// (neither: open and read-only).
-    pub fn new(token: Option<String>, tenants: Option<TokenFile>) -> Self {
+    /// (neither: open and read-only), whose sign-ins last `session_ttl`.
+    pub fn new(token: Option<String>, tenants: Option<TokenFile>, session_ttl: std::time::Duration) -> Self {
         let login_code = token.as_ref().map(|_| random_hex());
-        let session = token.as_deref().and_then(session_of).unwrap_or_else(random_hex);
         Self {
             token,
             tenants,
-            session,
+            session_ttl,
+            signed_out: SignedOut::default(),
             login_code: Mutex::new(login_code),
         }
     }
@@ -106,33 +105,48 @@ impl Auth {
                 return Some(tenant);
             }
         }
-        headers
-            .get_all(header::COOKIE)
-            .iter()
-            .filter_map(|v| v.to_str().ok())
-            .flat_map(|v| v.split(';'))
-            .filter_map(|pair| pair.trim().strip_prefix(COOKIE)?.strip_prefix('='))
-            .find_map(|given| self.caller_of_cookie(given))
+        sessions::cookies(headers).find_map(|given| self.caller_of_cookie(given))
     }
 
-    /// Who the sign-in cookie `given` signs in: the operator's, or a
-    /// tenant's whose token is in the token file now.
+    /// Who the session cookie `given` signs in: the operator (signed with
+    /// its token), or a tenant (signed with its token's digest, issued
+    /// since the token last came into the file); `None` for a cookie that
+    /// is forged, expired or signed out.
     fn caller_of_cookie(&self, given: &str) -> Option<Caller> {
-        if self.token.is_some() && same(given.as_bytes(), self.session.as_bytes()) {
-            return Some(Caller::Operator);
+        let session = Session::parse(given)?;
+        if session.expires <= SystemClock.now() || self.signed_out.ended(&session) {
+            return None;
         }
-        self.tenants.as_ref()?.caller_of_cookie(given)
+        if session.kid == OPERATOR_KID {
+            let token = self.token.as_deref()?;
+            return session.signed_with(token.as_bytes()).then_some(Caller::Operator);
+        }
+        let (caller, key, since) = self.tenants.as_ref()?.session_key(session.kid)?;
+        (session.issued >= since && session.signed_with(&key)).then_some(caller)
     }
 
-    /// The sign-in cookie for a pasted `token`: the operator's, or a
+    /// A new session cookie for a pasted `token`: the operator's, or a
     /// tenant's; `None` for a token this server does not have.
     fn cookie_for(&self, token: &str) -> Option<String> {
         if let Some(own) = self.token.as_deref()
             && same(token.as_bytes(), own.as_bytes())
         {
-            return Some(self.session.clone());
+            return self.operator_cookie();
         }
-        self.tenants.as_ref()?.cookie_of(token)
+        let (kid, key) = self.tenants.as_ref()?.session_key_of(token)?;
+        sessions::issue(&key, &kid, SystemClock.now(), self.session_ttl, &random_hex())
+    }
+
+    /// A new session cookie for the operator.
+    fn operator_cookie(&self) -> Option<String> {
+        let token = self.token.as_deref()?;
+        sessions::issue(
+            token.as_bytes(),
+            OPERATOR_KID,
+            SystemClock.now(),
+            self.session_ttl,
+            &random_hex(),
+        )
     }
 }
 
@@ -254,8 +268,8 @@ fn login_page(status: StatusCode, notice: &str) -> Response {
 }
 
 /// The answer that signs a browser in with `cookie`: to the board.
-fn signed_in(cookie: &str) -> Response {
-    let cookie = format!("{COOKIE}={cookie}; HttpOnly; SameSite=Strict; Path=/");
+fn signed_in(auth: &Auth, cookie: &str, headers: &HeaderMap) -> Response {
+    let cookie = sessions::set_cookie(cookie, auth.session_ttl, sessions::over_tls(headers));
     (
         StatusCode::SEE_OTHER,
         [(header::SET_COOKIE, cookie), (header::LOCATION, "/".to_owned())],
@@ -263,9 +277,43 @@ fn signed_in(cookie: &str) -> Response {
         .into_response()
 }
 
+/// `POST /logout`: ends the session the browser carries (its cookie is
+/// refused from then on, here, until it would have expired) and clears
+/// the cookie; to the sign-in form. A post from another site's page is
+/// refused.
+pub async fn sign_out(State(auth): State<Arc<Auth>>, headers: HeaderMap) -> Response {
+    if !same_origin(&headers) {
+        return (StatusCode::FORBIDDEN, "sign out from this server's own pages\n").into_response();
+    }
+    let now = SystemClock.now();
+    for given in sessions::cookies(&headers) {
+        if let Some(session) = Session::parse(given)
+            && auth.caller_of_cookie(given).is_some()
+        {
+            auth.signed_out.end(&session, now);
+        }
+    }
+    let tls = sessions::over_tls(&headers);
+    (
+        StatusCode::SEE_OTHER,
+        [
+            (
+                header::SET_COOKIE,
+                sessions::set_cookie("", std::time::Duration::ZERO, tls),
+            ),
+            (header::LOCATION, "/login".to_owned()),
+        ],
+    )
+        .into_response()
+}
+
 /// `GET /login?code=…`: the one-time link sets the operator's session
 /// cookie. `GET /login` alone: the sign-in form.
-pub async fn login(State(auth): State<Arc<Auth>>, Query(login): Query<Login>) -> Response {
+pub async fn login(
+    State(auth): State<Arc<Auth>>,
+    headers: HeaderMap,
+    Query(login): Query<Login>,
+) -> Response {
     if auth.is_open() {
         return (
             StatusCode::NOT_FOUND,
@@ -289,7 +337,11 @@ pub async fn login(State(auth): State<Arc<Auth>>, Query(login): Query<Login>) ->
             .into_response();
     }
     *code = None;
-    signed_in(&auth.session)
+    drop(code);
+    match auth.operator_cookie() {
+        Some(cookie) => signed_in(&auth, &cookie, &headers),
+        None => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
+    }
 }
 
 /// `POST /login` (the form): a pasted token of this server signs the
@@ -321,7 +373,7 @@ pub async fn sign_in(
         );
     };
     match auth.cookie_for(pasted.token.trim()) {
-        Some(cookie) => signed_in(&cookie),
+        Some(cookie) => signed_in(&auth, &cookie, &headers),
         None => login_page(
             StatusCode::UNAUTHORIZED,
             "That token is not one of this server's (a token removed from the token file no longer \
@@ -344,17 +396,6 @@ fn same_origin(headers: &HeaderMap) -> bool {
         }
         (Some(_), None) => false,
     }
-}
-
-/// Compares secrets in time that does not depend on where they differ.
-fn same(given: &[u8], expected: &[u8]) -> bool {
-    given.len() == expected.len() && given.iter().zip(expected).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
-}
-
-/// The sign-in cookie's value for `token`: HMAC-SHA-256 keyed with the token
-/// over a fixed label, as hex.
-fn session_of(token: &str) -> Option<String> {
-    hmac_hex(token.as_bytes(), b"todokit serve: the board's sign-in cookie")
 }
 
 /// 128 random bits as hex, from the system's generator.

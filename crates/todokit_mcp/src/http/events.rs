@@ -9,7 +9,7 @@ use std::convert::Infallible;
 use std::time::Duration;
 
 use axum::Extension;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use futures_util::{StreamExt, stream};
@@ -18,6 +18,7 @@ use tokio::sync::broadcast::error::RecvError;
 
 use super::api::view_until;
 use super::board::Board;
+use super::conversation_path::ConversationPath;
 use super::holders::{StreamPlace, StreamsFull};
 use super::overview::Overview;
 use super::overview::{PAGE_SIZE, page};
@@ -40,7 +41,7 @@ fn refused(full: StreamsFull) -> Response {
 pub async fn conversation(
     State(board): State<Board>,
     Extension(scope): Extension<Scope>,
-    Path(id): Path<String>,
+    ConversationPath(id): ConversationPath,
 ) -> Response {
     let permit = match place(&board, &scope) {
         Ok(place) => place,

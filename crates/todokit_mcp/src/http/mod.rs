@@ -15,6 +15,7 @@ mod api;
 mod auth;
 mod board;
 mod body;
+mod conversation_path;
 mod direct;
 mod error;
 mod events;
@@ -30,6 +31,7 @@ mod retention;
 mod scrape;
 #[cfg(feature = "postgres")]
 mod session_table;
+mod sessions;
 #[cfg(feature = "postgres")]
 mod shared;
 mod shares;
@@ -41,7 +43,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::DefaultBodyLimit;
+use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{HeaderValue, header};
 use axum::middleware;
 use axum::response::IntoResponse;
@@ -65,10 +67,10 @@ pub use remote::{MAX_SESSIONS, MAX_SESSIONS_PER_TOKEN};
 pub use retention::{RETAIN_SWEEP_DIVISOR, RETAIN_SWEEP_MAX, RETAIN_SWEEP_MIN, sweep_interval};
 #[cfg(feature = "postgres")]
 pub use session_table::{SESSION_TOUCH_INTERVAL, SessionTable};
+pub use sessions::{DEFAULT_SESSION_TTL, MAX_SIGNED_OUT_SESSIONS};
 #[cfg(feature = "postgres")]
 pub use shared::SharedSessions;
 pub use shares::BODY_SHARE_DIVISOR;
-pub use tokens::MAX_NAMESPACE_BYTES;
 use tokens::TokenFile;
 
 /// The address the board listens on unless `--bind` says otherwise.
@@ -77,7 +79,7 @@ pub const DEFAULT_BIND: &str = "127.0.0.1:7420";
 /// The policy every response carries: scripts and styles from the board's
 /// own files only, nothing inline, no frames, no other origin.
 const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
-     connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+     connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 const PAGE: &str = include_str!("assets/board.html");
 const SCRIPT: &str = include_str!("assets/board.js");
@@ -112,6 +114,9 @@ pub struct Options {
     /// Conversations unchanged for this long are forgotten (`--retain`;
     /// kept for ever when `None`); see [`sweep_interval`].
     pub retain: Option<std::time::Duration>,
+    /// How long a board sign-in lasts (`--session-ttl`;
+    /// [`DEFAULT_SESSION_TTL`] when `None`).
+    pub session_ttl: Option<std::time::Duration>,
 }
 
 /// Serves the board and the MCP endpoint for `service`'s store until
@@ -147,7 +152,11 @@ pub async fn run(service: TodoWriteService, options: Options) -> Result<(), Serv
     // as soon as it reads one.
     let signals = listen::StopSignals::install()?;
     let hangups = hangups()?;
-    let auth = Arc::new(Auth::new(token, tenants));
+    let auth = Arc::new(Auth::new(
+        token,
+        tenants,
+        options.session_ttl.unwrap_or(sessions::DEFAULT_SESSION_TTL),
+    ));
     let listener = tokio::net::TcpListener::bind(address)
         .await
         .map_err(|source| ServeError::Listen { address, source })?;
@@ -325,6 +334,7 @@ fn router(board: Board, hosts: Hosts, shares: Arc<shares::BodyShares>) -> Router
         .layer(middleware::from_fn_with_state(board.clone(), auth::require_token));
     Router::new()
         .route("/login", get(auth::login).post(auth::sign_in))
+        .route("/logout", post(auth::sign_out))
         .route("/healthz", get(healthz))
         .layer(middleware::from_fn(body::read_whole))
         .merge(guarded)
@@ -367,9 +377,20 @@ async fn healthz() -> impl IntoResponse {
     ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], "ok\n")
 }
 
-async fn page() -> impl IntoResponse {
-    ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], PAGE)
+/// The board's page; with a token of any kind, with its sign-out button.
+async fn page(State(auth): State<Arc<Auth>>) -> impl IntoResponse {
+    let sign_out = match auth.is_open() {
+        true => "",
+        false => SIGN_OUT_FORM,
+    };
+    (
+        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+        PAGE.replace("<!-- sign-out -->", sign_out),
+    )
 }
+
+/// The board's sign-out button: a form that posts to `/logout`.
+const SIGN_OUT_FORM: &str = "<form method=\"post\" action=\"/logout\" class=\"sign-out\"><button type=\"submit\">Sign out</button></form>";
 
 async fn script() -> impl IntoResponse {
     ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], SCRIPT)

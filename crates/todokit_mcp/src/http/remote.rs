@@ -520,7 +520,7 @@ mod tests {
         bad.insert(CONVERSATION_HEADER, "%FF".parse().unwrap());
         let long = format!(
             "/mcp?conversation={}",
-            "a".repeat(crate::server::MAX_REMOTE_CONVERSATION_BYTES + 1)
+            "a".repeat(todokit::domain::MAX_CONVERSATION_ID_BYTES + 1)
         );
         let actual = vec![
             conversation_of(&header, &uri("/mcp?conversation=q")),
@@ -531,7 +531,7 @@ mod tests {
             conversation_of(&HeaderMap::new(), &uri("/mcp?conversation=%FF")),
             conversation_of(&HeaderMap::new(), &uri("/mcp?conversation=")),
         ];
-        let bytes = "bytes of UTF-8 text";
+        let bytes = "bytes of UTF-8 text without U+0001";
         let expected = vec![
             Ok("café/1".to_owned()),
             Ok("q r s".to_owned()),

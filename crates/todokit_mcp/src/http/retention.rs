@@ -31,13 +31,28 @@ pub(super) async fn sweep(service: TodoWriteService, retain: Duration) {
     let every = sweep_interval(retain);
     loop {
         match service.prune("", retain, false).await {
-            Ok(forgotten) if forgotten.is_empty() => {}
-            Ok(forgotten) => tracing::info!(
-                target: "todokit::serve",
-                forgotten = forgotten.len(),
-                retain_s = retain.as_secs(),
-                "--retain forgot conversations unchanged that long"
-            ),
+            Ok(pruned) => {
+                if !pruned.forgotten.is_empty() {
+                    tracing::info!(
+                        target: "todokit::serve",
+                        forgotten = pruned.forgotten.len(),
+                        retain_s = retain.as_secs(),
+                        "--retain forgot conversations unchanged that long"
+                    );
+                }
+                // Each one that could not go is said, and the sweep went on
+                // past it (counted in `store_prune_failures`).
+                for (conversation, error) in &pruned.failed {
+                    tracing::error!(
+                        target: "todokit::serve",
+                        conversation = %todokit::domain::clip(conversation),
+                        error = %error,
+                        again_in_s = every.as_secs(),
+                        "--retain could not forget a conversation; the others went, and this one is tried again \
+                         next sweep"
+                    );
+                }
+            }
             Err(error) => tracing::warn!(
                 target: "todokit::serve",
                 error = %error,

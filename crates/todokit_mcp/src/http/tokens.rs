@@ -13,9 +13,9 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 
 use sha2::{Digest, Sha256};
+use todokit::{Clock, SystemClock};
 
-/// The longest namespace.
-pub const MAX_NAMESPACE_BYTES: usize = 32;
+use todokit::infra::store::{MAX_NAMESPACE_BYTES, is_namespace};
 
 /// Who a request is: a token. Quotas, session ownership and revocation
 /// are per caller.
@@ -93,25 +93,17 @@ impl Caller {
     }
 }
 
-/// Whether `namespace` is one a token file may name.
-pub fn is_namespace(namespace: &str) -> bool {
-    (1..=MAX_NAMESPACE_BYTES).contains(&namespace.len())
-        && namespace
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-')
-}
-
 /// The digest a token is known by.
 fn digest(token: &str) -> [u8; 32] {
     Sha256::digest(token.as_bytes()).into()
 }
 
-/// The sign-in cookie of the token whose SHA-256 is `digest`: HMAC-SHA-256
-/// keyed with the digest over a fixed label, as hex. The same on every
-/// process with the same token file; a browser holding it is that token's
-/// caller until the token leaves the file.
-fn cookie_of(digest: &[u8; 32]) -> Option<String> {
-    hmac_hex(digest, b"todokit serve: a tenant's board sign-in cookie")
+/// The id a tenant's sessions name its token by (see
+/// `super::sessions`): 16 hex digits of an HMAC keyed with the token's
+/// digest, so it tells nothing of the token.
+fn kid_of(digest: &[u8; 32]) -> Option<String> {
+    let mac = hmac_hex(digest, b"todokit serve: a tenant's session key id")?;
+    Some(mac[..16].to_owned())
 }
 
 /// HMAC-SHA-256 of `label` keyed with `key`, as hex (`None` never comes:
@@ -129,9 +121,11 @@ pub fn hmac_hex(key: &[u8], label: &[u8]) -> Option<String> {
     )
 }
 
-/// The tokens of a token file, by digest, and their sign-in cookies.
+/// The tokens of a token file, by digest (each with its namespace and
+/// when it came into the file, 0 for a token there from the start), and
+/// their session key ids.
 #[derive(Debug, Default, Clone, PartialEq)]
-pub struct Tokens(HashMap<[u8; 32], Arc<str>>, HashMap<String, [u8; 32]>);
+pub struct Tokens(HashMap<[u8; 32], (Arc<str>, u64)>, HashMap<String, [u8; 32]>);
 
 impl Tokens {
     /// Reads a token file's text; the error names the line at fault.
@@ -156,23 +150,38 @@ impl Tokens {
                      and `-`"
                 ));
             }
-            if tokens.insert(digest(token), Arc::from(namespace)).is_some() {
+            if tokens.insert(digest(token), (Arc::from(namespace), 0)).is_some() {
                 return Err(format!(
                     "line {number}: this token is listed already (a token opens one namespace)"
                 ));
             }
         }
-        let cookies = tokens
+        let kids = tokens
             .keys()
-            .filter_map(|digest| Some((cookie_of(digest)?, *digest)))
+            .filter_map(|digest| Some((kid_of(digest)?, *digest)))
             .collect();
-        Ok(Self(tokens, cookies))
+        Ok(Self(tokens, kids))
+    }
+
+    /// These tokens as read again after `before`, at `now`: a token
+    /// `before` had (in the same namespace) keeps the time it came; a new
+    /// one, or one moved, came `now`.
+    fn since(mut self, before: &Tokens, now: u64) -> Self {
+        for (digest, (namespace, since)) in &mut self.0 {
+            *since = match before.0.get(digest) {
+                Some((was, at)) if was == namespace => *at,
+                _ => now,
+            };
+        }
+        self
     }
 
     /// The namespace `token` opens.
     #[cfg(test)]
     pub fn namespace_of(&self, token: &str) -> Option<Arc<str>> {
-        self.0.get(&digest(token)).cloned()
+        self.0
+            .get(&digest(token))
+            .map(|(namespace, _)| Arc::clone(namespace))
     }
 
     /// The caller `token` makes a request, if it is one of these.
@@ -180,21 +189,24 @@ impl Tokens {
         let digest = digest(token);
         self.0
             .get(&digest)
-            .map(|namespace| Caller::tenant(Arc::clone(namespace), &digest))
+            .map(|(namespace, _)| Caller::tenant(Arc::clone(namespace), &digest))
     }
 
-    /// The caller whose sign-in cookie is `cookie`, if it is one of these.
-    pub fn caller_of_cookie(&self, cookie: &str) -> Option<Caller> {
-        let digest = self.1.get(cookie)?;
-        self.0
-            .get(digest)
-            .map(|namespace| Caller::tenant(Arc::clone(namespace), digest))
+    /// The caller whose session key id is `kid`, the key its sessions are
+    /// signed with, and since when its token has been in the file.
+    pub fn session_key(&self, kid: &str) -> Option<(Caller, [u8; 32], u64)> {
+        let digest = self.1.get(kid)?;
+        let (namespace, since) = self.0.get(digest)?;
+        Some((Caller::tenant(Arc::clone(namespace), digest), *digest, *since))
     }
 
-    /// The sign-in cookie of `token`, if it is one of these.
-    pub fn cookie_of(&self, token: &str) -> Option<String> {
+    /// The session key id and key of `token`, if it is one of these.
+    pub fn session_key_of(&self, token: &str) -> Option<(String, [u8; 32])> {
         let digest = digest(token);
-        self.0.contains_key(&digest).then(|| cookie_of(&digest)).flatten()
+        self.0
+            .contains_key(&digest)
+            .then(|| Some((kid_of(&digest)?, digest)))
+            .flatten()
     }
 
     /// The callers of `self` that `next` no longer has as they were: tokens
@@ -202,8 +214,8 @@ impl Tokens {
     pub fn revoked_by(&self, next: &Tokens) -> Vec<Caller> {
         self.0
             .iter()
-            .filter(|(digest, namespace)| next.0.get(*digest) != Some(*namespace))
-            .map(|(digest, namespace)| Caller::tenant(Arc::clone(namespace), digest))
+            .filter(|(digest, (namespace, _))| next.0.get(*digest).map(|(n, _)| n) != Some(namespace))
+            .map(|(digest, (namespace, _))| Caller::tenant(Arc::clone(namespace), digest))
             .collect()
     }
 
@@ -245,7 +257,7 @@ impl TokenFile {
         let count = tokens.count();
         let mut current = self.tokens.write().unwrap_or_else(|p| p.into_inner());
         let revoked = current.revoked_by(&tokens);
-        *current = tokens;
+        *current = tokens.since(&current, SystemClock.now());
         Ok((count, revoked))
     }
 
@@ -257,21 +269,20 @@ impl TokenFile {
             .caller_of(token)
     }
 
-    /// The caller whose sign-in cookie is `cookie`, while its token is in
-    /// the file.
-    pub fn caller_of_cookie(&self, cookie: &str) -> Option<Caller> {
+    /// [`Tokens::session_key`], while the token is in the file.
+    pub fn session_key(&self, kid: &str) -> Option<(Caller, [u8; 32], u64)> {
         self.tokens
             .read()
             .unwrap_or_else(|p| p.into_inner())
-            .caller_of_cookie(cookie)
+            .session_key(kid)
     }
 
-    /// The sign-in cookie of `token`, if it is in the file now.
-    pub fn cookie_of(&self, token: &str) -> Option<String> {
+    /// [`Tokens::session_key_of`], while the token is in the file.
+    pub fn session_key_of(&self, token: &str) -> Option<(String, [u8; 32])> {
         self.tokens
             .read()
             .unwrap_or_else(|p| p.into_inner())
-            .cookie_of(token)
+            .session_key_of(token)
     }
 }
 
@@ -320,18 +331,39 @@ mod tests {
     }
 
     #[test]
-    fn a_tenant_cookie_is_its_tokens_until_the_token_leaves_the_file() {
-        let before = Tokens::parse("t-a acme\nt-b initech\n").unwrap();
-        let after = Tokens::parse("t-b initech\n").unwrap();
-        let cookie = before.cookie_of("t-a").unwrap_or_default();
+    fn a_tenants_session_key_is_its_tokens_while_in_the_file_and_one_readded_counts_from_its_return() {
+        let first = Tokens::parse("t-a acme\nt-b initech\n").unwrap();
+        let (kid, key) = first.session_key_of("t-a").unwrap_or_default();
+        let removed = Tokens::parse("t-b initech\n").unwrap().since(&first, 5);
+        let back = Tokens::parse("t-a acme\nt-b initech\n")
+            .unwrap()
+            .since(&removed, 9);
+        let since = |tokens: &Tokens| {
+            tokens
+                .session_key(&kid)
+                .map(|(caller, k, at)| (caller, k == key, at))
+        };
         let actual = (
-            before.caller_of_cookie(&cookie) == before.caller_of("t-a"),
-            before.cookie_of("t-b") == Some(cookie.clone()),
-            before.cookie_of("t-c"),
-            after.caller_of_cookie(&cookie),
-            cookie.len(),
+            since(&first),
+            first.session_key_of("t-b").map(|(other, _)| other == kid),
+            first.session_key_of("t-c"),
+            since(&removed),
+            since(&back),
+            back.session_key_of("t-b")
+                .and_then(|(b, _)| back.session_key(&b))
+                .map(|(_, _, at)| at),
+            kid.len(),
         );
-        let expected = (true, false, None, None, 64);
+        let caller = first.caller_of("t-a");
+        let expected = (
+            caller.clone().map(|c| (c, true, 0)),
+            Some(false),
+            None,
+            None,
+            caller.map(|c| (c, true, 9)),
+            Some(0),
+            16,
+        );
         assert_eq!(actual, expected);
     }
 

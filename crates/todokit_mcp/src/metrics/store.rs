@@ -8,7 +8,7 @@ use prometheus_client::metrics::counter::Counter;
 use prometheus_client::registry::Registry;
 use todokit::domain::Timestamp;
 use todokit::{
-    ConnectionUse, ConversationContext, StoreError, StoredConversation, TodoState, Wake, WatchGuard,
+    ConnectionUse, ConversationContext, Pruned, StoreError, StoredConversation, TodoState, Wake, WatchGuard,
 };
 
 /// How the server's commits ended.
@@ -19,6 +19,7 @@ pub(crate) struct StoreCounters {
     unknown: Counter,
     failed: Counter,
     forgotten: Counter,
+    not_forgotten: Counter,
 }
 
 impl StoreCounters {
@@ -47,6 +48,12 @@ impl StoreCounters {
                 "store_forgotten",
                 "Conversations forgotten (forget, prune, --retain)",
                 &counters.forgotten,
+            ),
+            (
+                "store_prune_failures",
+                "Conversations a prune or a --retain sweep could not forget (each is logged; the sweep went on \
+                 past it)",
+                &counters.not_forgotten,
             ),
         ] {
             registry.register(name, help, counter.clone());
@@ -135,12 +142,28 @@ impl ConversationContext for MeteredStore {
         prefix: &str,
         changed_before: Timestamp,
         dry_run: bool,
-    ) -> Result<Vec<String>, StoreError> {
+    ) -> Result<Pruned, StoreError> {
         let pruned = self.inner.prune(prefix, changed_before, dry_run).await;
-        if let (Ok(ids), false) = (&pruned, dry_run) {
-            self.counters.forgotten.inc_by(ids.len() as u64);
+        if let (Ok(pruned), false) = (&pruned, dry_run) {
+            self.counters.forgotten.inc_by(pruned.forgotten.len() as u64);
+            self.counters.not_forgotten.inc_by(pruned.failed.len() as u64);
         }
         pruned
+    }
+
+    async fn save_record(
+        &self,
+        conversation: &str,
+        list_version: u64,
+        expected: u64,
+        record: Arc<TodoState>,
+    ) -> Result<(), StoreError> {
+        let saved = self
+            .inner
+            .save_record(conversation, list_version, expected, record)
+            .await;
+        self.counters.count(&saved);
+        saved
     }
 
     fn connections(&self) -> Option<ConnectionUse> {

@@ -6,12 +6,13 @@ use std::time::Duration;
 
 use anyhow::Result;
 use serde_json::json;
+use todokit::domain::clip;
 use todokit::infra::render::sanitize;
-use todokit::infra::store::NAMESPACE_SEPARATOR;
+use todokit::infra::store::{MAX_NAMESPACE_BYTES, NAMESPACE_SEPARATOR, is_namespace};
 
 use super::ListFormat;
-use crate::commands::Context;
-use crate::commands::output::{print_json, print_line};
+use crate::commands::output::{eprint_inert, print_json, print_line};
+use crate::commands::{Context, UsageError, client_conversation};
 use crate::exit::ExitCode;
 
 /// The units a duration may be written in, with their length in seconds.
@@ -52,8 +53,11 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
 
 /// Forgets each of `ids`: its list and its turn record. Says which had
 /// nothing stored; the exit status is 0 either way (the conversation is
-/// gone).
+/// gone). Every id is checked before any is forgotten.
 pub async fn forget(ctx: &Context<'_>, ids: &[String], format: ListFormat) -> Result<ExitCode> {
+    for id in ids {
+        client_conversation("todokit forget's ID", id)?;
+    }
     let service = ctx.service().await?;
     let mut outcomes = Vec::new();
     for id in ids {
@@ -68,7 +72,8 @@ pub async fn forget(ctx: &Context<'_>, ids: &[String], format: ListFormat) -> Re
         ))?,
         ListFormat::Text => {
             for (id, forgotten) in &outcomes {
-                let id = sanitize(id);
+                let clipped = clip(id);
+                let id = sanitize(&clipped);
                 match forgotten {
                     true => print_line(&format!("forgot {id}"))?,
                     false => print_line(&format!("{id}: nothing was stored"))?,
@@ -92,34 +97,57 @@ pub struct Prune<'a> {
 }
 
 /// Forgets every conversation (of the namespace, when one is named) left
-/// unchanged for the idle time, and names them.
+/// unchanged for the idle time, and names them. One that cannot be
+/// forgotten is said on standard error and the rest still go; the exit
+/// status is then 1.
 pub async fn prune(ctx: &Context<'_>, asked: Prune<'_>) -> Result<ExitCode> {
     let prefix = match asked.namespace {
         None => String::new(),
-        Some(namespace) if namespace.is_empty() || namespace.contains(NAMESPACE_SEPARATOR) => {
-            anyhow::bail!(
-                "--namespace {namespace:?}: a namespace is a tenant's name, not empty and without \
-                 {NAMESPACE_SEPARATOR:?}"
-            );
+        Some(namespace) if !is_namespace(namespace) => {
+            return Err(UsageError(format!(
+                "--namespace {:?}: a namespace is a tenant's, 1 to {MAX_NAMESPACE_BYTES} of a-z, 0-9, `_` and `-`",
+                clip(namespace)
+            ))
+            .into());
         }
         Some(namespace) => format!("{namespace}{NAMESPACE_SEPARATOR}"),
     };
     let service = ctx.service().await?;
     let pruned = service.prune(&prefix, asked.idle, asked.dry_run).await?;
     match asked.format {
-        ListFormat::Json => print_json(&json!({"dry_run": asked.dry_run, "conversations": pruned}))?,
+        ListFormat::Json => print_json(&json!({
+            "dry_run": asked.dry_run,
+            "conversations": pruned.forgotten,
+            "failed": pruned
+                .failed
+                .iter()
+                .map(|(id, error)| json!({"id": id, "error": error.to_string()}))
+                .collect::<Vec<_>>(),
+        }))?,
         ListFormat::Text => {
-            for id in &pruned {
+            for id in &pruned.forgotten {
                 print_line(&sanitize(id))?;
             }
             let verb = if asked.dry_run { "would forget" } else { "forgot" };
-            let noun = if pruned.len() == 1 {
+            let noun = if pruned.forgotten.len() == 1 {
                 "conversation"
             } else {
                 "conversations"
             };
-            print_line(&format!("{verb} {} {noun}", pruned.len()))?;
+            print_line(&format!("{verb} {} {noun}", pruned.forgotten.len()))?;
         }
+    }
+    for (id, error) in &pruned.failed {
+        eprint_inert(&format!("todokit: could not forget {}: {error}", clip(id)));
+    }
+    if !pruned.failed.is_empty() {
+        let noun = if pruned.failed.len() == 1 { "one" } else { "some" };
+        eprint_inert(&format!(
+            "todokit: {} conversation{} could not be forgotten ({noun} named above); the others were",
+            pruned.failed.len(),
+            if pruned.failed.len() == 1 { "" } else { "s" }
+        ));
+        return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -99,6 +99,15 @@ impl Drop for Server {
     }
 }
 
+/// The cookie a `Set-Cookie` answer sets, as a `Cookie` header value.
+pub fn cookie_of(reply: &Reply) -> String {
+    reply
+        .header("set-cookie")
+        .and_then(|set| set.split(';').next())
+        .unwrap_or_default()
+        .to_owned()
+}
+
 /// A response: status, headers (lower-case names) and body.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Reply {

@@ -19,13 +19,20 @@
 //!   feeds and overviews when a file changed (see [`poller`]).
 //! - No link inside the folder is followed (see [`safe_fs`]), and temporary
 //!   files are removed on every failure path; one left by a killed writer
-//!   goes with a sweep of the folder, which a write makes when the folder
-//!   was not swept for a minute (a stamp file, `.todokit-swept`, says
-//!   when), at most every [`SWEEP_EVERY_SAVES`]th write of one store.
+//!   goes with a sweep of the folder (those older than [`ABANDONED_AFTER`],
+//!   and any of a conversation whose lock the sweeper holds), which a
+//!   write makes when the folder was not swept for a minute (a stamp file,
+//!   `.todokit-swept`, says when), at most every [`SWEEP_EVERY_SAVES`]th
+//!   write of one store, and the store's first listing too. Forgetting a
+//!   conversation removes its temporary files under its lock; a prune
+//!   sweeps the folder.
 
+mod file_format;
 mod group_sync;
 mod last_file;
 mod lifecycle;
+#[cfg(test)]
+mod lifecycle_tests;
 mod locks;
 mod names;
 mod poller;
@@ -43,26 +50,26 @@ mod work;
 pub use last_file::LAST_FILE_MAX_BYTES;
 pub use names::MAX_SLUG_CHARS;
 pub use poller::FOLDER_POLL_INTERVAL;
-pub use safe_fs::SWEEP_INTERVAL;
+pub use safe_fs::{ABANDONED_AFTER, SWEEP_INTERVAL};
 
 use std::collections::HashSet;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::SystemTime;
 
 use async_trait::async_trait;
+use file_format::{StoredFileOut, check_file, corrupt, decode_file};
 use group_sync::GroupSync;
 use last_file::LastFile;
 use poller::Poller;
 use safe_fs::ReplaceError;
-use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use stamp::Stamp;
 use summaries::SummaryCache;
-use todokit_app::{ConversationContext, StoreError, StoredConversation, Wake, WatchGuard};
+use todokit_app::{ConversationContext, Pruned, StoreError, StoredConversation, Wake, WatchGuard};
 use todokit_domain::{Timestamp, TodoState};
 pub use work::MAX_FILE_WORKERS;
 use work::blocking;
@@ -78,54 +85,15 @@ pub const FILE_FORMAT: u32 = 1;
 /// `todokit` call a listing of the whole folder.
 pub const SWEEP_EVERY_SAVES: usize = 64;
 
-/// What one file holds. The id is kept inside so that a hashed file name can
-/// be checked against the conversation that asked for it.
-#[derive(Debug, Deserialize)]
-struct StoredFile {
-    format: u32,
-    conversation: String,
-    state: TodoState,
-    /// Top-level fields this build does not know, written back as found.
-    #[serde(flatten)]
-    foreign: Map<String, Value>,
-}
-
-/// [`StoredFile`] as written, borrowing the list it writes.
-#[derive(Serialize)]
-struct StoredFileOut<'a> {
-    format: u32,
-    conversation: &'a str,
-    state: &'a TodoState,
-    #[serde(flatten, serialize_with = "file_foreign")]
-    foreign: &'a Map<String, Value>,
-}
-
-/// A file's top-level foreign fields without those named like the file's
-/// own (`format`, `conversation`, `state`), which would be written twice.
-fn file_foreign<S: serde::Serializer>(map: &&Map<String, Value>, serializer: S) -> Result<S::Ok, S::Error> {
-    use serde::ser::SerializeMap;
-    let mut out = serializer.serialize_map(None)?;
-    for (key, value) in map
-        .iter()
-        .filter(|(key, _)| !matches!(key.as_str(), "format" | "conversation" | "state"))
-    {
-        out.serialize_entry(key, value)?;
-    }
-    out.end()
-}
-
-/// The one field read when a file does not parse: which layout it has.
-#[derive(Deserialize)]
-struct FormatHeader {
-    format: Option<u32>,
-}
-
 /// One JSON file per conversation under a root folder.
 #[derive(Debug, Clone)]
 pub struct JsonFileStore {
     root: PathBuf,
     /// Writes so far by this store and its clones, for the sweep's cadence.
     saves: Arc<AtomicUsize>,
+    /// Whether this store or a clone listed the folder yet: the first
+    /// listing (a server's start, `todokit ls`) sweeps it when it is due.
+    listed: Arc<AtomicBool>,
     /// The file this store and its clones last read whole or wrote.
     last: Arc<LastFile>,
     /// The summaries of the files listed last.
@@ -150,6 +118,7 @@ impl JsonFileStore {
         Self {
             root: root.into(),
             saves: Arc::default(),
+            listed: Arc::default(),
             last: Arc::default(),
             summaries: Arc::default(),
             poller: Arc::default(),
@@ -277,6 +246,9 @@ impl JsonFileStore {
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
             Err(e) => return Err(safe_fs::io_error("list", &self.root, e)),
         };
+        if !self.listed.swap(true, Ordering::Relaxed) && safe_fs::sweep_due(&self.root) {
+            safe_fs::sweep_temporaries(&self.root, &[]);
+        }
         // Taken before any file is looked at: a summary is kept only for a
         // file whose last change lies well before this.
         let observed = SystemTime::now();
@@ -356,6 +328,28 @@ impl JsonFileStore {
         }
     }
 
+    /// The version stored for `conversation` at `path` (0: none) and the
+    /// file's fields this build does not know, for a writer holding the
+    /// conversation's lock.
+    fn stored_version(
+        &self,
+        conversation: &str,
+        path: &Path,
+    ) -> Result<(u64, Map<String, Value>), StoreError> {
+        Ok(match self.read_bytes(conversation, path)? {
+            None => (0, Map::new()),
+            // The file this store loaded or wrote last, byte for byte: it
+            // was checked whole then.
+            Some(bytes) => match self.last.recall(conversation, &bytes) {
+                Some(known) => known,
+                None => {
+                    let file = check_file(conversation, path, &bytes)?;
+                    (file.state.version, file.foreign)
+                }
+            },
+        })
+    }
+
     /// Writes `state`; `shared` is the same list when the caller shares it,
     /// kept beside the written bytes for the next load when it reads back
     /// equal.
@@ -371,18 +365,7 @@ impl JsonFileStore {
         let lock = locks::lock(&self.root, &lock_path, true)?;
         // The lock is released when `lock` is dropped, on every path out.
         let path = self.path_for(conversation);
-        let (found, foreign) = match self.read_bytes(conversation, &path)? {
-            None => (0, Map::new()),
-            // The file this store loaded or wrote last, byte for byte: it
-            // was checked whole then.
-            Some(bytes) => match self.last.recall(conversation, &bytes) {
-                Some(known) => known,
-                None => {
-                    let file = check_file(conversation, &path, &bytes)?;
-                    (file.state.version, file.foreign)
-                }
-            },
-        };
+        let (found, foreign) = self.stored_version(conversation, &path)?;
         if found != expected {
             return Err(StoreError::Conflict {
                 conversation: conversation.to_owned(),
@@ -407,7 +390,7 @@ impl JsonFileStore {
             .is_multiple_of(SWEEP_EVERY_SAVES)
             && safe_fs::sweep_due(&self.root)
         {
-            safe_fs::sweep_temporaries(&self.root, &prefix);
+            safe_fs::sweep_temporaries(&self.root, &[&prefix]);
         }
         let unsynced = match safe_fs::replace_durably(&self.root, &prefix, &path, &bytes, &self.folder_syncs)
         {
@@ -496,11 +479,28 @@ impl ConversationContext for JsonFileStore {
         changed_before: Option<Timestamp>,
     ) -> Result<bool, StoreError> {
         if self.on_calling_thread {
-            return self.forget_blocking(conversation, changed_before);
+            return self.forget_blocking(conversation, changed_before, None);
         }
         let (store, conversation) = (self.clone(), conversation.to_owned());
         blocking(&self.workers, move || {
-            store.forget_blocking(&conversation, changed_before)
+            store.forget_blocking(&conversation, changed_before, None)
+        })
+        .await
+    }
+
+    async fn save_record(
+        &self,
+        conversation: &str,
+        list_version: u64,
+        expected: u64,
+        record: Arc<TodoState>,
+    ) -> Result<(), StoreError> {
+        if self.on_calling_thread {
+            return self.save_record_blocking(conversation, list_version, expected, &record);
+        }
+        let (store, conversation) = (self.clone(), conversation.to_owned());
+        blocking(&self.workers, move || {
+            store.save_record_blocking(&conversation, list_version, expected, &record)
         })
         .await
     }
@@ -510,7 +510,7 @@ impl ConversationContext for JsonFileStore {
         prefix: &str,
         changed_before: Timestamp,
         dry_run: bool,
-    ) -> Result<Vec<String>, StoreError> {
+    ) -> Result<Pruned, StoreError> {
         if self.on_calling_thread {
             return self.prune_blocking(prefix, changed_before, dry_run);
         }
@@ -531,61 +531,5 @@ impl ConversationContext for JsonFileStore {
 
     fn watch_all(&self, wake: Wake) -> Option<WatchGuard> {
         Some(self.poller.watch_all(&self.root, wake))
-    }
-}
-
-/// A stored file's contents, checked: its format is this build's (first,
-/// so a newer file is refused as newer, not as a shape this build happens
-/// not to know) and its shape is one this build reads whole.
-fn decode_file(path: &Path, bytes: &[u8]) -> Result<StoredFile, StoreError> {
-    // One parse for a good file; the header is read on its own only to say
-    // why a file was refused, with the same precedence as before: the
-    // format first, then the shape.
-    // Text checked as UTF-8 in one pass is parsed without checking each
-    // string again; bytes that are not UTF-8 go to `from_slice`, which
-    // says where they go wrong.
-    let whole = match std::str::from_utf8(bytes) {
-        Ok(text) => serde_json::from_str::<StoredFile>(text),
-        Err(_) => serde_json::from_slice::<StoredFile>(bytes),
-    };
-    if let Ok(stored) = &whole
-        && stored.format == FILE_FORMAT
-    {
-        return whole.map_err(|e| corrupt(path, format!("not a todokit list: {e}")));
-    }
-    let header: FormatHeader =
-        serde_json::from_slice(bytes).map_err(|e| corrupt(path, format!("not a todokit list: {e}")))?;
-    if header.format != Some(FILE_FORMAT) {
-        let format = header
-            .format
-            .map_or("no file format".to_owned(), |f| format!("file format {f}"));
-        return Err(corrupt(
-            path,
-            format!("{format} is not the format {FILE_FORMAT} this todokit reads"),
-        ));
-    }
-    whole.map_err(|e| corrupt(path, format!("not a todokit list: {e}")))
-}
-
-/// [`decode_file`], and the file holds `conversation` (a hashed file name
-/// is checked against the id inside).
-fn check_file(conversation: &str, path: &Path, bytes: &[u8]) -> Result<StoredFile, StoreError> {
-    let stored = decode_file(path, bytes)?;
-    if stored.conversation != conversation {
-        return Err(corrupt(
-            path,
-            format!(
-                "it holds conversation {:?}, not the one asked for",
-                todokit_domain::clip(&stored.conversation)
-            ),
-        ));
-    }
-    Ok(stored)
-}
-
-fn corrupt(path: &Path, reason: String) -> StoreError {
-    StoreError::Corrupt {
-        location: path.display().to_string(),
-        reason,
     }
 }

@@ -171,9 +171,13 @@ fn replace_then_sync(
 /// in the folder says when one last did).
 pub const SWEEP_INTERVAL: Duration = Duration::from_secs(60);
 
-/// A temporary file of another conversation older than this was left by a
-/// killed writer: a live one holds its file for a moment.
-const ABANDONED_AFTER: Duration = Duration::from_secs(600);
+/// A temporary file older than this was left by a killed writer: a live
+/// one holds its file only while it writes and syncs one list (a moment;
+/// this allows a disk stalled for minutes). A sweep removes such a file of
+/// any conversation; one whose lock the sweeper holds goes at any age.
+/// Were a writer ever that slow, its rename fails and it reports the list
+/// unwritten: nothing is lost unsaid.
+pub const ABANDONED_AFTER: Duration = Duration::from_secs(600);
 
 /// The file whose modification time says when the folder was last swept.
 const SWEEP_STAMP: &str = ".todokit-swept";
@@ -200,27 +204,31 @@ pub(super) fn sweep_due(dir: &Path) -> bool {
 }
 
 /// Removes temporary files in `dir` that killed writers left: those of the
-/// conversation whose lock the caller holds (`prefix`: no live writer owns
-/// one), and any other conversation's older than [`ABANDONED_AFTER`].
-pub(super) fn sweep_temporaries(dir: &Path, prefix: &str) {
+/// conversations whose locks the caller holds (`prefixes`: no live writer
+/// owns one), and any other's older than [`ABANDONED_AFTER`].
+pub(super) fn sweep_temporaries(dir: &Path, prefixes: &[&str]) {
     let Ok(entries) = fs::read_dir(dir) else {
         return;
     };
     for entry in entries.flatten() {
         let name = entry.file_name();
         let name = name.to_string_lossy();
-        let temporary = name.starts_with('.') && name.contains(".json.") && name.ends_with(".tmp");
         let abandoned = || {
             entry
                 .metadata()
                 .and_then(|meta| meta.modified())
                 .is_ok_and(|at| at.elapsed().is_ok_and(|age| age > ABANDONED_AFTER))
         };
-        if temporary && (name.starts_with(prefix) || abandoned()) {
+        if is_temporary(&name) && (prefixes.iter().any(|p| name.starts_with(p)) || abandoned()) {
             // Best effort: a leftover that cannot be removed harms nothing.
             let _ = fs::remove_file(entry.path());
         }
     }
+}
+
+/// Whether a file name in a store's folder is a writer's temporary file.
+pub(super) fn is_temporary(name: &str) -> bool {
+    name.starts_with('.') && name.contains(".json.") && name.ends_with(".tmp")
 }
 
 /// Makes a rename inside `dir` durable. Only Unix can open a folder for

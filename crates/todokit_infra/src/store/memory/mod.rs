@@ -15,6 +15,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use async_trait::async_trait;
 use todokit_app::{ConversationContext, StoreError, StoredConversation, Wake, WatchGuard};
+use todokit_domain::turn::turn_key;
 use todokit_domain::{ListSummary, Timestamp, TodoState};
 
 use super::wakes::Wakes;
@@ -97,6 +98,44 @@ impl MemoryStore {
 }
 
 impl Lists {
+    /// The stored version of `conversation` (0: none stored).
+    fn version_of(&self, conversation: &str) -> u64 {
+        self.entries.get(conversation).map_or(0, |entry| entry.version)
+    }
+
+    /// Stores `state` for `conversation` when the stored version is still
+    /// `expected`.
+    fn put(&mut self, conversation: &str, expected: u64, state: Arc<TodoState>) -> Result<(), StoreError> {
+        let found = self.version_of(conversation);
+        if found != expected {
+            return Err(StoreError::Conflict {
+                conversation: conversation.to_owned(),
+                expected,
+                found,
+            });
+        }
+        let entry = Entry {
+            version: state.version,
+            list: if self.ready_limit == 0 {
+                Kept::packed(&state)
+            } else {
+                Kept::Ready(state)
+            },
+            changed_at: crate::clock::now_millis(),
+        };
+        match self.entries.get_mut(conversation) {
+            // No new key for a conversation already stored.
+            Some(stored) => *stored = entry,
+            None => {
+                self.entries.insert(conversation.to_owned(), entry);
+            }
+        }
+        if self.ready_limit > 0 {
+            self.touch(conversation);
+        }
+        Ok(())
+    }
+
     /// The stored list of `conversation`, unpacked if it was packed (and
     /// then kept ready); an empty list if none is stored.
     fn get(&mut self, conversation: &str) -> Result<Arc<TodoState>, StoreError> {
@@ -173,36 +212,32 @@ impl ConversationContext for MemoryStore {
         expected: u64,
         state: Arc<TodoState>,
     ) -> Result<(), StoreError> {
+        self.lists().put(conversation, expected, state)?;
+        self.wakes.ring(Some(conversation));
+        Ok(())
+    }
+
+    /// The list's version checked and the record written under one lock.
+    async fn save_record(
+        &self,
+        conversation: &str,
+        list_version: u64,
+        expected: u64,
+        record: Arc<TodoState>,
+    ) -> Result<(), StoreError> {
+        let key = turn_key(conversation);
         let mut lists = self.lists();
-        let found = lists.entries.get(conversation).map_or(0, |entry| entry.version);
-        if found != expected {
+        let found = lists.version_of(conversation);
+        if found != list_version {
             return Err(StoreError::Conflict {
                 conversation: conversation.to_owned(),
-                expected,
+                expected: list_version,
                 found,
             });
         }
-        let entry = Entry {
-            version: state.version,
-            list: if lists.ready_limit == 0 {
-                Kept::packed(&state)
-            } else {
-                Kept::Ready(state)
-            },
-            changed_at: crate::clock::now_millis(),
-        };
-        match lists.entries.get_mut(conversation) {
-            // No new key for a conversation already stored.
-            Some(stored) => *stored = entry,
-            None => {
-                lists.entries.insert(conversation.to_owned(), entry);
-            }
-        }
-        if lists.ready_limit > 0 {
-            lists.touch(conversation);
-        }
+        lists.put(&key, expected, record)?;
         drop(lists);
-        self.wakes.ring(Some(conversation));
+        self.wakes.ring(Some(&key));
         Ok(())
     }
 
@@ -231,18 +266,24 @@ impl ConversationContext for MemoryStore {
         conversation: &str,
         changed_before: Option<Timestamp>,
     ) -> Result<bool, StoreError> {
+        let key = turn_key(conversation);
         let mut lists = self.lists();
-        let idle = lists
-            .entries
-            .get(conversation)
-            .is_some_and(|entry| changed_before.is_none_or(|before| entry.changed_at < before));
+        // The list's time decides; a record with no list, its own.
+        let decides = match lists.entries.get(conversation) {
+            Some(entry) => Some(entry),
+            None => lists.entries.get(&key),
+        };
+        let idle = decides.is_some_and(|entry| changed_before.is_none_or(|before| entry.changed_at < before));
         if !idle {
             return Ok(false);
         }
-        lists.entries.remove(conversation);
-        lists.ready.retain(|name| name != conversation);
+        for id in [conversation, key.as_str()] {
+            lists.entries.remove(id);
+            lists.ready.retain(|name| name != id);
+        }
         drop(lists);
         self.wakes.ring(Some(conversation));
+        self.wakes.ring(Some(&key));
         Ok(true)
     }
 
@@ -259,7 +300,22 @@ impl ConversationContext for MemoryStore {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_support::{
+        lifecycle_contract, lifecycle_expected, racing_record, record_contract, record_expected,
+    };
     use pretty_assertions::assert_eq;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn lists_and_their_turn_records_are_forgotten_and_pruned_together() {
+        let store = Arc::new(MemoryStore::new());
+        let seen = (
+            lifecycle_contract(&*store, "m").await,
+            record_contract(&*store, "r").await,
+            racing_record(Arc::clone(&store) as Arc<dyn ConversationContext>, "raced", 40).await,
+        );
+        let expected = (lifecycle_expected(), record_expected(), 0);
+        assert_eq!(seen, expected);
+    }
     use todokit_domain::{Status, Todo};
 
     fn list(content: &str, version: u64) -> TodoState {

@@ -10,7 +10,9 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
-use todokit_app::{ConnectionUse, ConversationContext, StoreError, StoredConversation, Wake, WatchGuard};
+use todokit_app::{
+    ConnectionUse, ConversationContext, Pruned, StoreError, StoredConversation, Wake, WatchGuard,
+};
 use todokit_domain::{Timestamp, TodoState};
 
 mod lifecycle;
@@ -256,18 +258,18 @@ impl PostgresStore {
     async fn bounded<T>(
         &self,
         action: &'static str,
-        client: deadpool_postgres::Object,
-        query: impl AsyncFnOnce(&deadpool_postgres::Object) -> Result<T, tokio_postgres::Error>,
+        mut client: deadpool_postgres::Object,
+        query: impl AsyncFnOnce(&mut deadpool_postgres::Object) -> Result<T, tokio_postgres::Error>,
     ) -> Result<T, Failure> {
         let answered = match self.limits.answer() {
-            Some(limit) => match tokio::time::timeout(limit, query(&client)).await {
+            Some(limit) => match tokio::time::timeout(limit, query(&mut client)).await {
                 Ok(answered) => answered,
                 Err(_) => {
                     drop(deadpool_postgres::Object::take(client));
                     return Err(Failure::Unanswered(self.silent(action, limit)));
                 }
             },
-            None => query(&client).await,
+            None => query(&mut client).await,
         };
         answered.map_err(|error| match error.as_db_error() {
             // The server answered with a refusal: nothing it did stands.
@@ -439,8 +441,20 @@ impl ConversationContext for PostgresStore {
         prefix: &str,
         changed_before: Timestamp,
         dry_run: bool,
-    ) -> Result<Vec<String>, StoreError> {
+    ) -> Result<Pruned, StoreError> {
         self.prune_rows(prefix, changed_before, dry_run).await
+    }
+
+    /// One statement: see the `lifecycle` module.
+    async fn save_record(
+        &self,
+        conversation: &str,
+        list_version: u64,
+        expected: u64,
+        record: Arc<TodoState>,
+    ) -> Result<(), StoreError> {
+        self.save_record_row(conversation, list_version, expected, record)
+            .await
     }
 }
 
