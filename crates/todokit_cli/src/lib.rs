@@ -204,7 +204,11 @@ enum Command {
         interval_ms: u64,
     },
     /// Serve the profile's tools over MCP on stdio, with the same store
-    Mcp,
+    Mcp {
+        /// Also put each call's details (the lists before and after, the transitions) in its result as structuredContent, for a host that reads them; the model reads the profile's text either way
+        #[arg(long = "structured-content")]
+        structured_content: bool,
+    },
     /// A live web board of every conversation in the store (JSON API and Server-Sent Events too)
     #[cfg(feature = "serve")]
     Serve {
@@ -238,6 +242,9 @@ enum Command {
         /// How long a board sign-in lasts before the browser signs in again (12h, 7d; s, m, h, d, w) [default: 1d]
         #[arg(long = "session-ttl", value_name = "DURATION", value_parser = commands::conversations::lifecycle::parse_duration)]
         session_ttl: Option<std::time::Duration>,
+        /// Also put each MCP tool call's details in its result as structuredContent, for hosts that read them; the model reads the profile's text either way
+        #[arg(long = "structured-content")]
+        structured_content: bool,
         /// How the log on standard error is written: `text` for people, `json` (an object a line) for a log pipeline
         #[arg(long = "log-format", value_enum, default_value_t = commands::serve::LogFormat::Text)]
         log_format: commands::serve::LogFormat,
@@ -373,7 +380,7 @@ async fn dispatch(cli: Cli) -> Result<ExitCode> {
         // The MCP server serves one client on a one-thread runtime: waiting
         // for its disk there is cheaper than two thread switches per file
         // access.
-        files_on_calling_thread: matches!(cli.command, Command::Mcp),
+        files_on_calling_thread: matches!(cli.command, Command::Mcp { .. }),
     };
     match cli.command {
         Command::Call { tool, json, mode } => commands::call::run(&ctx, tool, json, mode.into()).await,
@@ -422,6 +429,7 @@ async fn dispatch(cli: Cli) -> Result<ExitCode> {
             max_connections,
             retain,
             session_ttl,
+            structured_content,
             log_format,
             log_level,
         } => {
@@ -438,9 +446,10 @@ async fn dispatch(cli: Cli) -> Result<ExitCode> {
                 max_connections: Some(max_connections as usize),
                 retain,
                 session_ttl,
+                structured_content,
             };
             commands::serve::run(&ctx, options, (log_format, log_level)).await
         }
-        Command::Mcp => commands::mcp::run(&ctx).await,
+        Command::Mcp { structured_content } => commands::mcp::run(&ctx, structured_content).await,
     }
 }

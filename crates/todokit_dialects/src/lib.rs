@@ -375,6 +375,46 @@ mod tests {
         }
     }
 
+    /// The words in `text` spelled as Rust spells a type (two or more
+    /// capitalised parts run together: `TodoWriteInput`).
+    fn camel_case_words(text: &str) -> Vec<String> {
+        text.split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|word| {
+                let humps = word.chars().filter(char::is_ascii_uppercase).count();
+                word.starts_with(|c: char| c.is_ascii_uppercase())
+                    && humps >= 2
+                    && word.chars().any(|c| c.is_ascii_lowercase())
+            })
+            .map(str::to_owned)
+            .collect()
+    }
+
+    #[test]
+    fn no_schema_description_speaks_rust() {
+        let mut found = Vec::new();
+        for profile in all() {
+            for tool in profile.tools() {
+                let def = definition(tool, SchemaTarget::Mcp);
+                let at = format!("{}/{}", profile.name(), tool.name());
+                schema_descriptions(&def["inputSchema"], &at, &mut found);
+            }
+        }
+        // A tool's own name is a word the model knows.
+        let tools: Vec<String> = all()
+            .iter()
+            .flat_map(|p| p.tools().map(|t| t.name().to_owned()).collect::<Vec<_>>())
+            .collect();
+        let rust = |text: &str| {
+            ["[`", "`]", "::", "Option<", "Vec<", "&str", "Self"]
+                .iter()
+                .any(|mark| text.contains(mark))
+                || camel_case_words(text).iter().any(|word| !tools.contains(word))
+        };
+        let actual: Vec<(String, String)> = found.into_iter().filter(|(_, text)| rust(text)).collect();
+        let expected: Vec<(String, String)> = Vec::new();
+        assert_eq!(actual, expected);
+    }
+
     #[test]
     fn no_schema_description_carries_a_line_break() {
         let mut found = Vec::new();

@@ -34,11 +34,14 @@ pub(super) async fn run_call(
 }
 
 /// The JSON-RPC response for request `id` with `outcome`; `result_type` is
-/// the `resultType` a protocol of 2026-07-28 puts first in a result.
+/// the `resultType` a protocol of 2026-07-28 puts first in a result; the
+/// details go in as `structuredContent` only when `structured` (see
+/// [`crate::TodoMcpServer::with_structured_content`]).
 pub(super) fn reply(
     id: &Value,
     outcome: Result<ToolResult, ErrorData>,
     result_type: Option<&'static str>,
+    structured: bool,
 ) -> Vec<u8> {
     let written = match outcome {
         Ok(result) => {
@@ -58,7 +61,7 @@ pub(super) fn reply(
                             kind: "text",
                             text: &result.content,
                         }],
-                        structured_content: details,
+                        structured_content: structured.then_some(details),
                         is_error: result.is_error,
                     },
                 },
@@ -92,15 +95,16 @@ struct PlainReply<'a> {
     result: PlainResult<'a>,
 }
 
-/// `CallToolResult` with one text block and the details as structured
-/// content, in rmcp's key order.
+/// `CallToolResult` with one text block and, when asked for, the details
+/// as structured content, in rmcp's key order.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct PlainResult<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     result_type: Option<&'static str>,
     content: [TextBlock<'a>; 1],
-    structured_content: &'a RawValue,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    structured_content: Option<&'a RawValue>,
     is_error: bool,
 }
 

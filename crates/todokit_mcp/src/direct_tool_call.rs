@@ -128,7 +128,7 @@ pub async fn answer_plain_call(scope: &RemoteScope, call: &PlainCall<'_>) -> Vec
     // Protocol 2026-07-28 says what kind of result this is; earlier ones
     // have no such key.
     let result_type = (call.era == CallEra::Stateless).then_some("complete");
-    super::direct_call::reply(&call.id, outcome, result_type)
+    super::direct_call::reply(&call.id, outcome, result_type, scope.structured_content())
 }
 
 #[cfg(test)]

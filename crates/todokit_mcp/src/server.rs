@@ -51,6 +51,7 @@ pub struct RemoteScope {
     service: TodoWriteService,
     conversation: String,
     calls: Arc<Calls>,
+    structured_content: bool,
 }
 
 impl RemoteScope {
@@ -62,6 +63,18 @@ impl RemoteScope {
     /// The conversation of a call that names none in its `_meta`.
     pub fn conversation(&self) -> &str {
         &self.conversation
+    }
+
+    /// This scope, its tool results carrying `structuredContent`
+    /// ([`TodoMcpServer::with_structured_content`]).
+    pub fn with_structured_content(mut self, on: bool) -> Self {
+        self.structured_content = on;
+        self
+    }
+
+    /// Whether its tool results carry `structuredContent`.
+    pub fn structured_content(&self) -> bool {
+        self.structured_content
     }
 
     /// Counts one call as running until the guard is dropped.
@@ -77,6 +90,7 @@ impl RemoteScope {
             service,
             conversation,
             calls,
+            structured_content: false,
         }
     }
 }
@@ -148,6 +162,9 @@ pub struct TodoMcpServer {
     /// Whether every request must bring its caller ([`RemoteScope`]): a
     /// server behind the HTTP edge never falls back to its own service.
     callers_only: bool,
+    /// Whether a tool result carries the call's details as
+    /// `structuredContent` beside the profile's text.
+    structured_content: bool,
 }
 
 impl TodoMcpServer {
@@ -159,7 +176,20 @@ impl TodoMcpServer {
             conversation: conversation.into(),
             live: Arc::default(),
             callers_only: false,
+            structured_content: false,
         }
+    }
+
+    /// This server, answering tool calls with the call's details (the
+    /// lists before and after, the transitions) as `structuredContent`
+    /// beside the profile's text. Off by default: several agents hand the
+    /// model a tool's structured content instead of its text (an MCP tool
+    /// that declares no `outputSchema` need not send it), and the model is
+    /// to read the words its own agent's tool answers with. For a host
+    /// that reads the details itself (`--structured-content`).
+    pub fn with_structured_content(mut self, on: bool) -> Self {
+        self.structured_content = on;
+        self
     }
 
     /// This server for the HTTP edge: a request that arrives without its
@@ -306,7 +336,7 @@ impl TodoMcpServer {
             CallOptions::default(),
         )
         .await;
-        let mut line = super::direct_call::reply(&call.id, outcome, None);
+        let mut line = super::direct_call::reply(&call.id, outcome, None, self.structured_content);
         line.push(b'\n');
         line
     }
@@ -357,7 +387,9 @@ impl ServerHandler for TodoMcpServer {
         } else {
             CallToolResult::success(content)
         };
-        response.structured_content = Some(result.details.value());
+        if self.structured_content {
+            response.structured_content = Some(result.details.value());
+        }
         Ok(response.into())
     }
 

@@ -63,12 +63,26 @@ test('every profile\'s tools: listed exactly as `schema --target mcp`, each exam
       const expected = await reference.call('c', example.tool, example.arguments);
       assert.deepEqual(answered.content, [{ type: 'text', text: expected.content }], name);
       assert.equal(answered.isError, expected.isError, name);
-      assert.deepEqual(answered.structuredContent, expected.details, name);
+      assert.equal(answered.structuredContent, undefined, name);
     }
     await client.close();
     kit.close();
     reference.close();
   }
+});
+
+test('the details come as structured content only when the host asks', async () => {
+  const kit = new Todokit({ profile: 'claude-code', memory: true });
+  const reference = new Todokit({ profile: 'claude-code', memory: true });
+  const client = await connect(todokitMcpServer(kit, 'c', { structuredContent: true }));
+  const args = { todos: [{ content: 'Plan it', status: 'in_progress', activeForm: 'Planning it' }] };
+  const answered = await client.callTool({ name: 'TodoWrite', arguments: args });
+  const expected = await reference.call('c', 'TodoWrite', args);
+  assert.deepEqual(answered.content, [{ type: 'text', text: expected.content }]);
+  assert.deepEqual(answered.structuredContent, expected.details);
+  await client.close();
+  kit.close();
+  reference.close();
 });
 
 test('a refusal is a result with isError; a tool the profile lacks and an unknown mode are invalid params', async () => {

@@ -43,14 +43,16 @@ function modeOf(meta: Record<string, unknown> | undefined): Mode {
 /**
  * An MCP server (of `@modelcontextprotocol/sdk`) with the profile's tools on
  * `conversation`, answering as `todokit mcp` does: `tools/list` is `todokit
- * schema --target mcp`; `tools/call` gives the text, `isError` for a refusal
- * and the details as structured content (an unknown tool is invalid params,
- * a store failure an internal error).
+ * schema --target mcp`; `tools/call` gives the profile's text and `isError`
+ * for a refusal (an unknown tool is invalid params, a store failure an
+ * internal error). Claude Code hands the model a result's structured content
+ * instead of its text, so the details go in as `structuredContent` only with
+ * `structuredContent: true` (as `todokit mcp --structured-content`).
  */
 export function todokitMcpServer(
   kit: Todokit,
   conversation: string,
-  options: { name?: string } = {},
+  options: { name?: string; structuredContent?: boolean } = {},
 ): TodokitMcpServerConfig {
   if (typeof conversation !== 'string') {
     throw new TypeError('conversation must be a string');
@@ -71,7 +73,10 @@ export function todokitMcpServer(
       const result = await kit.call(conversation, tool, args ?? {}, { mode });
       const details = result.details;
       const structured =
-        details !== null && typeof details === 'object' && !Array.isArray(details)
+        options.structuredContent === true &&
+        details !== null &&
+        typeof details === 'object' &&
+        !Array.isArray(details)
           ? { structuredContent: details as Record<string, unknown> }
           : {};
       return { content: [{ type: 'text', text: result.content }], ...structured, isError: result.isError };

@@ -12,11 +12,13 @@ use walk::walk;
 
 pub use canonical::canonical;
 pub use omissible::omissible;
+pub use undescribed::undescribed;
 
 mod canonical;
 mod omissible;
 mod rules;
 mod strict;
+mod undescribed;
 mod walk;
 
 pub use rules::{anthropic_violations, strict_violations};
@@ -166,14 +168,18 @@ pub fn definition(tool: &dyn Tool, target: SchemaTarget) -> Value {
 /// them: `readOnlyHint` only for a tool that does not change the list (a
 /// writer changes its environment, even though it touches no file, so a
 /// client that approves read-only tools on its own does not approve it);
-/// `destructiveHint` for a writer that can take tasks off the list;
-/// `idempotentHint` when the same call twice leaves the same list; never
-/// open-world. Whether a tool may run in plan mode is under `_meta`
+/// never `destructiveHint`: a todo tool changes only todokit's own list,
+/// nothing of the user's environment a client guards (a client that asks
+/// before every destructive tool would stop the model at each plan
+/// update; a host that cares whether a call can take tasks off the list
+/// reads [`crate::tool::ToolMetadata::destructive`]); `idempotentHint`
+/// when the same call twice leaves the same list; never open-world.
+/// Whether a tool may run in plan mode is under `_meta`
 /// ([`MCP_TOOL_META_KEY`], `read_only_workspace`), not in these hints.
 pub fn mcp_annotations(metadata: crate::tool::ToolMetadata) -> Value {
     json!({
         "readOnlyHint": metadata.read_only,
-        "destructiveHint": metadata.destructive && !metadata.read_only,
+        "destructiveHint": false,
         "idempotentHint": metadata.idempotent,
         "openWorldHint": false,
     })

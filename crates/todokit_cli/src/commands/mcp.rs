@@ -6,8 +6,9 @@ use anyhow::{Context as _, Result};
 
 use super::Context;
 
-/// Serves one MCP client on standard input and output until it leaves.
-pub async fn run(ctx: &Context<'_>) -> Result<ExitCode> {
+/// Serves one MCP client on standard input and output until it leaves;
+/// tool results carry `structuredContent` only when `structured_content`.
+pub async fn run(ctx: &Context<'_>, structured_content: bool) -> Result<ExitCode> {
     let service = ctx.service().await?;
     // Logs go to stderr: stdout carries the protocol only.
     eprintln!(
@@ -22,7 +23,8 @@ pub async fn run(ctx: &Context<'_>) -> Result<ExitCode> {
         .with_writer(std::io::stderr)
         .with_max_level(tracing_subscriber::filter::LevelFilter::WARN)
         .try_init();
-    let server = todokit_mcp::TodoMcpServer::new(service, ctx.conversation());
+    let server = todokit_mcp::TodoMcpServer::new(service, ctx.conversation())
+        .with_structured_content(structured_content);
     todokit_mcp::serve_stdio(server)
         .await
         .context("the MCP client did not complete the handshake")?;

@@ -14,7 +14,7 @@ use rmcp::transport::TokioChildProcess;
 use serde_json::{Map, Value, json};
 use tokio::io::AsyncWriteExt;
 
-use crate::support::mcp::{command, handshake, one, raw_session, todokit_show};
+use crate::support::mcp::{command, handshake, one, raw_session, raw_session_with, todokit_show};
 
 async fn client(store: &Path, profile: &str) -> RunningService<RoleClient, ()> {
     let transport = TokioChildProcess::new(command(store, profile)).expect("todokit mcp starts");
@@ -240,6 +240,53 @@ async fn plan_mode_in_a_calls_meta_refuses_codexs_update_plan_in_its_words() {
         json!(0),
         Some(true),
         (Some(false), "Plan updated".to_owned()),
+    );
+    assert_eq!(actual, expected);
+}
+
+/// A call's result as a model's host reads it: a plain call (the direct
+/// path) and one with a `_meta` key the direct path leaves to rmcp, each
+/// with and without `--structured-content`.
+#[test]
+fn a_result_is_the_profiles_text_and_the_details_only_when_asked_for() {
+    let store = tempfile::tempdir().unwrap();
+    let call = |id: i64, meta: Value| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "TodoWrite", "arguments": one("Plan it"), "_meta": meta}})
+        .to_string()
+    };
+    let run = |options: &[&str]| {
+        let lines: Vec<String> = handshake()
+            .into_iter()
+            .chain([call(1, json!({})), call(2, json!({"org.example/trace": "1"}))])
+            .collect();
+        let (replies, _) = raw_session_with(store.path(), options, &lines, |r| r["id"] == json!(2));
+        replies
+            .iter()
+            .filter(|r| r["id"] == json!(1) || r["id"] == json!(2))
+            .map(|r| {
+                let result = &r["result"];
+                (
+                    result["content"][0]["text"].as_str().map(str::to_owned),
+                    result
+                        .get("structuredContent")
+                        .map(|d| d["current"][0]["content"].clone()),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let answer = Some(
+        "Todos have been modified successfully. Ensure that you continue to use the todo list to track your \
+         progress. Please proceed with the current tasks if applicable"
+            .to_owned(),
+    );
+    let actual = (run(&[]), run(&["--structured-content"]));
+    let expected = (
+        vec![(answer.clone(), None), (answer.clone(), None)],
+        vec![
+            (answer.clone(), Some(json!("Plan it"))),
+            (answer, Some(json!("Plan it"))),
+        ],
     );
     assert_eq!(actual, expected);
 }

@@ -68,8 +68,10 @@ pub fn profile() -> Profile {
 
 /// One todo as Qwen Code's schema describes it. The call's items are kept
 /// as sent (see [`TodoWriteInput`]); this type gives their schema and
-/// their typed reading once they pass Qwen Code's checks.
+/// their typed reading once they pass Qwen Code's checks. (Qwen Code gives
+/// its items no description, so this one stays out of the schema.)
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
+#[schemars(transform = todokit_app::prelude::undescribed)]
 pub struct QwenTodo {
     /// What to do.
     #[schemars(length(min = 1))]

@@ -117,6 +117,9 @@ pub struct Options {
     /// How long a board sign-in lasts (`--session-ttl`;
     /// [`DEFAULT_SESSION_TTL`] when `None`).
     pub session_ttl: Option<std::time::Duration>,
+    /// Whether MCP tool results carry the call's details as
+    /// `structuredContent` (`--structured-content`; off by default).
+    pub structured_content: bool,
 }
 
 /// Serves the board and the MCP endpoint for `service`'s store until
@@ -202,7 +205,8 @@ pub async fn run(service: TodoWriteService, options: Options) -> Result<(), Serv
         auth.is_open(),
         quotas,
         Arc::clone(&holders),
-    );
+    )
+    .structured_content(options.structured_content);
     #[cfg(feature = "postgres")]
     if let Some(shared) = options.shared {
         endpoints = endpoints.shared(shared);

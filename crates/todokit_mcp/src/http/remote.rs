@@ -78,6 +78,9 @@ pub(super) struct Endpoints {
     shared: Option<super::shared::SharedSessions>,
     /// Whether the server has no token at all (loopback, open).
     open: bool,
+    /// Whether tool results carry `structuredContent`
+    /// (`--structured-content`).
+    structured_content: bool,
 }
 
 impl Endpoints {
@@ -101,7 +104,15 @@ impl Endpoints {
             #[cfg(feature = "postgres")]
             shared: None,
             open,
+            structured_content: false,
         }
+    }
+
+    /// These endpoints, their tool results carrying `structuredContent`
+    /// ([`TodoMcpServer::with_structured_content`]).
+    pub(super) fn structured_content(mut self, on: bool) -> Self {
+        self.structured_content = on;
+        self
     }
 
     /// The session managers of the endpoints made so far.
@@ -180,7 +191,9 @@ impl Endpoints {
         let mut endpoints = self.endpoints.lock().unwrap_or_else(PoisonError::into_inner);
         let endpoint = endpoints.entry(profile).or_insert_with(|| {
             let sessions = Arc::new(LocalSessionManager::default());
-            let server = TodoMcpServer::new(service, DEFAULT_CONVERSATION).callers_only();
+            let server = TodoMcpServer::new(service, DEFAULT_CONVERSATION)
+                .callers_only()
+                .with_structured_content(self.structured_content);
             #[cfg_attr(not(feature = "postgres"), allow(unused_mut))]
             let mut config = StreamableHttpServerConfig::default()
                 .disable_allowed_hosts()
@@ -291,7 +304,8 @@ async fn answer(endpoints: &Endpoints, scope: Scope, profile: Option<&str>, requ
     // itself (as the gate would pass it), so the gate's full reading, a
     // tree of the whole message, is spent only on what rmcp will read.
     let calls = Arc::clone(&endpoints.calls);
-    let remote = RemoteScope::new(service, conversation, calls);
+    let remote =
+        RemoteScope::new(service, conversation, calls).with_structured_content(endpoints.structured_content);
     let in_session = session.as_deref().map(|id| InSession {
         id,
         manager: &manager,

@@ -26,8 +26,19 @@ pub fn raw_session(
     lines: &[String],
     wait_for: impl Fn(&Value) -> bool,
 ) -> (Vec<Value>, String) {
+    raw_session_with(store, &[], lines, wait_for)
+}
+
+/// [`raw_session`] with `todokit mcp`'s own `options`.
+pub fn raw_session_with(
+    store: &Path,
+    options: &[&str],
+    lines: &[String],
+    wait_for: impl Fn(&Value) -> bool,
+) -> (Vec<Value>, String) {
     let mut child = todokit(store)
         .arg("mcp")
+        .args(options)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
