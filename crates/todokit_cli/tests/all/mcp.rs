@@ -290,3 +290,42 @@ fn a_result_is_the_profiles_text_and_the_details_only_when_asked_for() {
     );
     assert_eq!(actual, expected);
 }
+
+/// What the server does not declare it does not answer: no prompts, no
+/// completions (the methods are unknown, `-32601`), while what it declares
+/// answers.
+#[test]
+fn methods_of_capabilities_the_server_does_not_declare_are_unknown() {
+    let store = tempfile::tempdir().unwrap();
+    let lines: Vec<String> = handshake()
+        .into_iter()
+        .chain([
+            json!({"jsonrpc": "2.0", "id": 1, "method": "prompts/list"}).to_string(),
+            json!({"jsonrpc": "2.0", "id": 2, "method": "completion/complete", "params": {
+                "ref": {"type": "ref/resource", "uri": "todokit://conversations/{id}"},
+                "argument": {"name": "id", "value": "d"}}})
+            .to_string(),
+            json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list"}).to_string(),
+        ])
+        .collect();
+    let (replies, _) = raw_session(store.path(), &lines, |r| r["id"] == json!(3));
+    let by_id = |id: i64| {
+        replies
+            .iter()
+            .find(|r| r["id"] == json!(id))
+            .cloned()
+            .unwrap_or(Value::Null)
+    };
+    let capabilities = replies
+        .iter()
+        .find(|r| r["result"]["capabilities"].is_object())
+        .map(|r| r["result"]["capabilities"].clone())
+        .unwrap_or(Value::Null);
+    let actual = (
+        by_id(1)["error"]["code"].clone(),
+        by_id(2)["error"]["code"].clone(),
+        by_id(3)["result"]["tools"].is_array(),
+        capabilities.get("prompts").is_some() || capabilities.get("completions").is_some(),
+    );
+    assert_eq!(actual, (json!(-32601), json!(-32601), true, false));
+}
