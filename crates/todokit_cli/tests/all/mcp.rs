@@ -16,6 +16,15 @@ use tokio::io::AsyncWriteExt;
 
 use crate::support::mcp::{command, handshake, one, raw_session, raw_session_with, todokit_show};
 
+/// The reply to request `id` among `replies` (`null` when none came).
+fn reply_to(replies: &[Value], id: i64) -> Value {
+    replies
+        .iter()
+        .find(|r| r["id"] == json!(id))
+        .cloned()
+        .unwrap_or(Value::Null)
+}
+
 async fn client(store: &Path, profile: &str) -> RunningService<RoleClient, ()> {
     let transport = TokioChildProcess::new(command(store, profile)).expect("todokit mcp starts");
     ().serve(transport).await.expect("the handshake completes")
@@ -125,13 +134,7 @@ async fn the_server_survives_garbage_unknown_methods_and_huge_or_deep_arguments(
     let session: Vec<String> = handshake().into_iter().chain(lines).collect();
     // Every line sent before the input ends: no reply is waited for.
     let (replies, _) = raw_session(store.path(), &session, |_| true);
-    let by_id = |id: i64| {
-        replies
-            .iter()
-            .find(|r| r["id"] == json!(id))
-            .cloned()
-            .unwrap_or(Value::Null)
-    };
+    let by_id = |id: i64| reply_to(&replies, id);
     let parse_errors = replies
         .iter()
         .filter(|r| r["error"]["code"] == json!(-32700) && r["id"].is_null())
@@ -309,13 +312,7 @@ fn methods_of_capabilities_the_server_does_not_declare_are_unknown() {
         ])
         .collect();
     let (replies, _) = raw_session(store.path(), &lines, |r| r["id"] == json!(3));
-    let by_id = |id: i64| {
-        replies
-            .iter()
-            .find(|r| r["id"] == json!(id))
-            .cloned()
-            .unwrap_or(Value::Null)
-    };
+    let by_id = |id: i64| reply_to(&replies, id);
     let capabilities = replies
         .iter()
         .find(|r| r["result"]["capabilities"].is_object())
