@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use thiserror::Error;
-use todokit_domain::turn::{TURN_KEY_SUFFIX, is_turn_key, turn_key};
+use todokit_domain::turn::{is_turn_key, record_owner, turn_key};
 use todokit_domain::{ListSummary, Timestamp, TodoState};
 
 /// Why a store could not load or save a list.
@@ -221,10 +221,11 @@ pub trait ConversationContext: Send + Sync {
         let mut pruned = Pruned::default();
         for conversation in &listed {
             let id = conversation.id.as_str();
-            let record = is_turn_key(id);
+            let owner = record_owner(id);
+            let record = owner.is_some();
             let idle = conversation.changed_at.is_some_and(|at| at < changed_before);
             // A record goes with its list, never before it.
-            if !idle || (record && lists.contains(&id[..id.len() - TURN_KEY_SUFFIX.len()])) {
+            if !idle || owner.is_some_and(|list| lists.contains(list)) {
                 continue;
             }
             if dry_run {

@@ -36,6 +36,12 @@ pub fn is_turn_key(id: &str) -> bool {
     id.ends_with(TURN_KEY_SUFFIX)
 }
 
+/// The conversation whose turn record is stored under `id`, when `id` is a
+/// record's key ([`turn_key`] undone).
+pub fn record_owner(id: &str) -> Option<&str> {
+    id.strip_suffix(TURN_KEY_SUFFIX)
+}
+
 /// What happens when the model wants to end its turn with open items.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]

@@ -53,15 +53,7 @@ impl TodoWriteService {
             let Some(mut next) = next else {
                 return Ok((value, current, None));
             };
-            // A version at its maximum cannot move on; wrapping to 0 would
-            // make every other writer's compare-and-swap lie.
-            let Some(version) = stored.version.checked_add(1) else {
-                return Err(ServiceError::VersionExhausted {
-                    conversation: conversation.to_owned(),
-                }
-                .into());
-            };
-            next.version = version;
+            next.version = next_version(conversation, stored.version)?;
             // Whatever the change did, a stored parent always holds.
             next.drop_broken_parents();
             let next = Arc::new(next);
@@ -103,12 +95,7 @@ impl TodoWriteService {
         let Some(mut next) = next else {
             return Ok(Some(value));
         };
-        next.version = stored
-            .version
-            .checked_add(1)
-            .ok_or_else(|| ServiceError::VersionExhausted {
-                conversation: conversation.to_owned(),
-            })?;
+        next.version = next_version(conversation, stored.version)?;
         match self
             .store
             .save_record(conversation, list_version, stored.version, Arc::new(next))
@@ -122,4 +109,14 @@ impl TodoWriteService {
             Err(error) => Err(error.into()),
         }
     }
+}
+
+/// The version after `stored`. One at its maximum cannot move on: wrapping
+/// to 0 would make every other writer's compare-and-swap lie.
+fn next_version(conversation: &str, stored: u64) -> Result<u64, ServiceError> {
+    stored
+        .checked_add(1)
+        .ok_or_else(|| ServiceError::VersionExhausted {
+            conversation: conversation.to_owned(),
+        })
 }

@@ -239,6 +239,12 @@ fn a_prune_goes_on_past_a_conversation_it_cannot_forget_and_says_so() {
         Some(Some(vec!["bad".to_owned()])),
     );
     assert_eq!(actual, expected, "{stderr}");
+    crate::support::cli::snapshot_settings().bind(|| {
+        insta::assert_snapshot!(
+            "prune_past_a_failure_stderr",
+            stderr.replace(store.to_str().unwrap_or_default(), "STORE")
+        )
+    });
 }
 
 #[test]
@@ -281,6 +287,9 @@ fn the_command_line_refuses_ids_no_client_may_name_and_namespaces_no_tenant_has(
     let expected: Vec<(Option<i32>, String)> =
         cases.iter().map(|(_, says)| (Some(2), says.clone())).collect();
     assert_eq!(actual, expected);
+    let shown: String = actual.iter().map(|(_, stderr)| stderr.as_str()).collect();
+    crate::support::cli::snapshot_settings()
+        .bind(|| insta::assert_snapshot!("refused_ids_and_namespaces", shown));
 }
 
 /// The store's folder: a conversation and its turn record.

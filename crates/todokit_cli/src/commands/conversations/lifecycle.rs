@@ -141,7 +141,7 @@ pub async fn prune(ctx: &Context<'_>, asked: Prune<'_>) -> Result<ExitCode> {
         eprint_inert(&format!("todokit: could not forget {}: {error}", clip(id)));
     }
     if !pruned.failed.is_empty() {
-        let noun = if pruned.failed.len() == 1 { "one" } else { "some" };
+        let noun = if pruned.failed.len() == 1 { "one" } else { "each" };
         eprint_inert(&format!(
             "todokit: {} conversation{} could not be forgotten ({noun} named above); the others were",
             pruned.failed.len(),

@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::time::SystemTime;
 
 use todokit_app::{Pruned, StoreError};
-use todokit_domain::turn::{TURN_KEY_SUFFIX, is_turn_key, turn_key};
+use todokit_domain::turn::{record_owner, turn_key};
 use todokit_domain::{Timestamp, TodoState};
 
 use super::{JsonFileStore, locks, names, safe_fs};
@@ -209,9 +209,10 @@ impl JsonFileStore {
             let Some(id) = idle.then(|| self.id_in(stem)).flatten() else {
                 continue;
             };
-            let record = is_turn_key(&id);
+            let owner = record_owner(&id);
+            let record = owner.is_some();
             // A record goes with its list while it has one.
-            let list_kept = record && self.path_for(&id[..id.len() - TURN_KEY_SUFFIX.len()]).exists();
+            let list_kept = owner.is_some_and(|list| self.path_for(list).exists());
             if !id.starts_with(prefix) || list_kept {
                 continue;
             }

@@ -243,15 +243,13 @@ impl PostgresStore {
         expected: u64,
         record: Arc<TodoState>,
     ) -> Result<(), StoreError> {
-        let encode = |e: &dyn std::fmt::Display| {
-            backend("encode for", &self.location, std::io::Error::other(e.to_string()))
-        };
+        let encode = |e| backend("encode for", &self.location, e);
         let key = turn_key(conversation);
-        let text = serde_json::to_string(&*record).map_err(|e| encode(&e))?;
-        let summary = serde_json::to_string(&record.summary()).map_err(|e| encode(&e))?;
-        let next = i64::try_from(record.version).map_err(|e| encode(&e))?;
-        let expected_db = i64::try_from(expected).map_err(|e| encode(&e))?;
-        let list_db = i64::try_from(list_version).map_err(|e| encode(&e))?;
+        let text = serde_json::to_string(&*record).map_err(encode)?;
+        let summary = serde_json::to_string(&record.summary()).map_err(encode)?;
+        let number = |n: u64| i64::try_from(n).map_err(|e| backend("encode for", &self.location, e));
+        let (next, expected_db, list_db) =
+            (number(record.version)?, number(expected)?, number(list_version)?);
         let client = self.client().await?;
         let saved = self
             .bounded("write to", client, async |client| {
