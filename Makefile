@@ -2,12 +2,12 @@
 
 CARGO ?= cargo
 
-.PHONY: test-stages dist-test-stages dist-check workflows cross-check crates check fuzz-check python-package python-test node-test test packages node-clients omp-core screenshots dist dist-test toolchain fmt-check clippy doc unit lean hosts msrv demo build insta snapshots bench fuzz-smoke
+.PHONY: install agents agent-clis test-stages dist-test-stages dist-check workflows cross-check crates check fuzz-check python-package python-test node-test test packages node-clients omp-core screenshots dist dist-test toolchain fmt-check clippy doc unit lean hosts msrv demo build insta snapshots bench fuzz-smoke
 
 ## Everything CI checks: formatting, lints, every test (snapshots included),
 ## the PostgreSQL store's against a throwaway cluster this target starts.
 ## .ci/run runs these stages one by one, timing each.
-TEST_STAGES := toolchain packages fmt-check doc unit python-test node-test lean hosts fuzz-check workflows cross-check
+TEST_STAGES := toolchain packages fmt-check doc unit agents python-test node-test lean hosts fuzz-check workflows cross-check
 test: $(TEST_STAGES)
 
 ## The stages `make test` and `make dist-test` run, in order (for .ci/run).
@@ -36,6 +36,28 @@ node-clients:
 	@cmp -s $(CLIENTS)/package-lock.json $(NODE_CLIENTS)/package-lock.json && [ -f $(NODE_CLIENTS)/node_modules/.package-lock.json ] || \
 		{ cp $(CLIENTS)/package.json $(CLIENTS)/package-lock.json $(NODE_CLIENTS)/ && npm ci --prefix $(NODE_CLIENTS) --no-audit --no-fund; }
 	@[ -L $(CLIENTS)/node_modules ] || { rm -rf $(CLIENTS)/node_modules && ln -s ../../../../$(NODE_CLIENTS)/node_modules $(CLIENTS)/node_modules; }
+
+## The agents themselves (Claude Code, Codex, Gemini CLI, Qwen Code,
+## opencode): their own shipping CLIs, installed from the npm registry at
+## the versions tests/agent_clis/package-lock.json pins, under target/
+## like the node clients (`npm install` from the lock, not `npm ci`: the
+## lock npm writes for these packages leaves out other platforms' optional
+## builds, which `npm ci` then counts as missing); then the tests that run each one in a fresh home
+## folder, in a project configured only by `todokit setup`, against the
+## scripted model on loopback (tests/all/agents). They are `#[ignore]`d
+## in `unit`, which has no agents; this runs them in the binary `unit`
+## built, with the same lints and features, so nothing compiles again.
+## Each model request is kept under target/agents/requests/.
+AGENT_CLIS := crates/todokit_cli/tests/agent_clis
+AGENTS_DIR := target/agents
+agent-clis:
+	./scripts/ensure-packages.sh node=nodejs npm=npm
+	@mkdir -p $(AGENTS_DIR)
+	@cmp -s $(AGENT_CLIS)/package-lock.json $(AGENTS_DIR)/package-lock.json && [ -f $(AGENTS_DIR)/node_modules/.package-lock.json ] || \
+		{ cp $(AGENT_CLIS)/package.json $(AGENT_CLIS)/package-lock.json $(AGENTS_DIR)/ && npm install --prefix $(AGENTS_DIR) --no-save --no-audit --no-fund --loglevel=error; }
+
+agents: agent-clis
+	TODOKIT_AGENTS=$(CURDIR)/$(AGENTS_DIR) ./scripts/linted-cargo.sh test --workspace --all-features --locked --test all -- --ignored agents::
 
 ## The Python package: built once from the checkout by its PEP 517
 ## backend (maturin) into a wheel in target/python-wheels, installed from
@@ -179,6 +201,10 @@ msrv:
 ## workspace from exactly their documented dependency lines, and run.
 hosts:
 	./scripts/check-documented-hosts.sh
+
+## The `todokit` command, from this checkout, into cargo's bin folder.
+install:
+	$(CARGO) install --path crates/todokit_cli --locked
 
 ## The main job on the embedded default store: a scripted agent session.
 demo:

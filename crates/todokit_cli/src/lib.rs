@@ -20,7 +20,7 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 use anyhow::Result;
-use clap::{Parser, Subcommand, ValueEnum, builder::PossibleValuesParser};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum, builder::PossibleValuesParser};
 use commands::conversations::ListFormat;
 use commands::show::ShowFormat;
 use commands::{EXIT_OUTCOME_UNKNOWN, EXIT_USAGE};
@@ -38,6 +38,9 @@ const GLOBAL_OPTIONS: &str = "Global options";
 /// The most threads the runtime's blocking pool may have (the file
 /// store's work, a standard input that is not a pipe).
 const MAX_BLOCKING_THREADS: usize = 4;
+
+/// Said under `setup --help`.
+const SETUP_HELP: &str = "--profile picks another profile than the agent's (see --list); --conversation names the list [default: the project folder's name; with --global, each project's folder name]; --store is written into the entry.";
 
 /// Said under the help of the commands that read no conversation.
 const NO_STORE: &str = "This command reads no store: --store and --conversation do not apply to it.";
@@ -203,8 +206,14 @@ enum Command {
         #[arg(long, value_name = "MS", default_value_t = 1000)]
         interval_ms: u64,
     },
+    /// Set an agent up to plan with todokit: its MCP entry, its own todo tools off, todokit's allowed
+    #[command(after_help = SETUP_HELP)]
+    Setup(commands::setup::SetupArgs),
     /// Serve the profile's tools over MCP on stdio, with the same store
     Mcp {
+        /// Name the conversation after the folder the server starts in (the agent's project), when --conversation names none
+        #[arg(long = "conversation-from-folder")]
+        conversation_from_folder: bool,
         /// Also put each call's details (the lists before and after, the transitions) in its result as structuredContent, for a host that reads them; the model reads the profile's text either way
         #[arg(long = "structured-content")]
         structured_content: bool,
@@ -310,15 +319,21 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    start(Cli::parse_from(args)).code()
+    let matches = Cli::command().get_matches_from(args);
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    // `setup` gives each agent its own profile unless one is asked for on
+    // the command line (a TODOKIT_PROFILE of the shell's is not meant for
+    // every agent).
+    let profile_given = matches.value_source("profile") == Some(clap::parser::ValueSource::CommandLine);
+    start(cli, profile_given).code()
 }
 
-fn start(cli: Cli) -> ExitCode {
+fn start(cli: Cli, profile_given: bool) -> ExitCode {
     // One call on a folder store needs no reactor: it runs on this thread,
     // so the process starts neither a runtime nor a worker thread.
     let on_folder = !cli.store.as_deref().is_some_and(is_database_url);
     if on_folder && matches!(cli.command, Command::Call { .. }) {
-        return exit_code(inline::block_on(dispatch(cli)));
+        return exit_code(inline::block_on(dispatch(cli, profile_given)));
     }
     // The blocking pool runs the file store's work; a few threads are all
     // it needs, however many feeds wait (the board's streams), and tokio
@@ -334,7 +349,7 @@ fn start(cli: Cli) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    exit_code(runtime.block_on(dispatch(cli)))
+    exit_code(runtime.block_on(dispatch(cli, profile_given)))
 }
 
 /// The process's exit code for what a command returned, saying why it
@@ -360,7 +375,7 @@ fn exit_code(outcome: Result<ExitCode>) -> ExitCode {
     }
 }
 
-async fn dispatch(cli: Cli) -> Result<ExitCode> {
+async fn dispatch(cli: Cli, profile_given: bool) -> Result<ExitCode> {
     let color = match cli.color {
         ColorWhen::Always => true,
         ColorWhen::Never => false,
@@ -450,6 +465,12 @@ async fn dispatch(cli: Cli) -> Result<ExitCode> {
             };
             commands::serve::run(&ctx, options, (log_format, log_level)).await
         }
-        Command::Mcp { structured_content } => commands::mcp::run(&ctx, structured_content).await,
+        Command::Setup(args) => {
+            commands::setup::run(&ctx, args, profile_given.then_some(cli.profile.as_str()))
+        }
+        Command::Mcp {
+            structured_content,
+            conversation_from_folder,
+        } => commands::mcp::run(&ctx, structured_content, conversation_from_folder).await,
     }
 }

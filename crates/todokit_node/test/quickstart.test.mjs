@@ -9,8 +9,8 @@
  * (`claude` itself, Claude Code, is not installed here.) */
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
@@ -19,7 +19,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { MockLanguageModelV4 } from 'ai/test';
 
-import { ONE, folder, textStep, toolStep, within } from './support.mjs';
+import { folder, textStep, toolStep, within } from './support.mjs';
 
 /** The quick start's fenced blocks, as [language, body]. */
 function quickStart() {
@@ -81,39 +81,44 @@ async function firstLine(line, cwd, store) {
   }
 }
 
-test('the MCP client recipe configures a project whose server answers', async (t) => {
+test('the agent recipe, run from the package, writes a server that answers', async (t) => {
   const project = projectFolder(t);
   const store = folder();
-  const lines = block('.mcp.json').trimEnd().split('\n');
-  assert.equal(lines.at(-1), 'claude');
-  // The configuration lines, as written (the last starts Claude Code).
-  const setup = spawn('bash', ['-euo', 'pipefail', '-c', lines.slice(0, -1).join('\n')], { cwd: project, stdio: 'inherit' });
-  assert.equal(await new Promise((resolve) => setup.on('exit', resolve)), 0);
+  const line = block('todokit setup claude-code')
+    .split('\n')
+    .find((l) => l.startsWith('todokit setup claude-code'));
+  assert.ok(line);
+  // As written, with the package's own command first on PATH.
+  const bin = join(process.cwd(), 'node_modules', '.bin');
+  const env = { ...process.env, PATH: `${bin}:${process.env['PATH']}`, TODOKIT_STORE: store };
+  delete env['TODOKIT_LAUNCHER'];
+  const setup = spawnSync('bash', ['-euo', 'pipefail', '-c', line], { cwd: project, encoding: 'utf8', env });
+  assert.equal(setup.status, 0, setup.stderr);
   const settings = JSON.parse(readFileSync(join(project, '.claude/settings.json'), 'utf8'));
-  assert.deepEqual(settings.permissions.deny, ['TodoWrite']);
+  assert.deepEqual(settings.permissions.deny, ['TodoWrite', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate']);
 
-  // The server, as Claude Code starts it from .mcp.json.
+  // The server, as Claude Code starts it from .mcp.json: the package's own
+  // script (not node, which runs it), by its absolute path.
   const server = JSON.parse(readFileSync(join(project, '.mcp.json'), 'utf8')).mcpServers.todokit;
-  const transport = new StdioClientTransport({
-    command: server.command,
-    args: server.args,
-    cwd: project,
-    env: { ...process.env, TODOKIT_STORE: store },
-    stderr: 'ignore',
-  });
+  assert.match(server.command, /^\/.*todokit/);
+  assert.equal(realpathSync(server.command), realpathSync(join(bin, 'todokit')));
+  const transport = new StdioClientTransport({ command: server.command, args: server.args, cwd: project, stderr: 'ignore' });
   const client = new Client({ name: 'quickstart', version: '1.0.0' });
   await within(client.connect(transport), 60_000);
   try {
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((tool) => tool.name), ['TodoWrite']);
-    const result = await client.callTool({ name: 'TodoWrite', arguments: ONE });
+    assert.deepEqual(tools.map((tool) => tool.name).sort(), ['TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate']);
+    const result = await client.callTool({
+      name: 'TaskCreate',
+      arguments: { subject: 'Run the tests', description: 'All of them', activeForm: 'Running the tests' },
+    });
     assert.ok(!result.isError, JSON.stringify(result));
   } finally {
     await client.close();
   }
 
-  const watch = block('npx -y todokit watch --latest').trim();
-  assert.match(await firstLine(watch, project, store), /my-project.*Running the tests|Running the tests.*my-project/);
+  const watch = block('npx todokit watch --latest').trim();
+  assert.match(await firstLine(watch, project, store), /^quickstart-\w+: version 1: 0\/1 completed/);
 });
 
 test('the AI SDK recipe keeps every step, the todo call and its result too', async (t) => {

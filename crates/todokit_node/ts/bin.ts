@@ -9,4 +9,7 @@
 
 import { binding } from './native.js';
 
+// `todokit setup` writes the program that started the command into an
+// agent's configuration; this process is node, so it is told the script.
+process.env['TODOKIT_LAUNCHER'] ||= process.argv[1];
 process.exit(binding.runCommand(process.argv.slice(2)));

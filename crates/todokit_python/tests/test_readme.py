@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import os
 import re
 import select
@@ -101,3 +102,19 @@ def test_the_quick_start_langchain_recipe_runs_and_the_command_shows_it(tmp_path
     watch = [block for block in quick_start("sh") if block.strip() == "todokit watch --latest"]
     assert len(watch) == 2  # Python's and Rust's
     assert first_line(watch[0].strip(), store) == "my-project: version 1: 0/1 completed; in progress: Ship it"
+
+
+def test_setup_from_the_package_writes_the_packages_own_command(tmp_path: Path) -> None:
+    """`todokit setup` run from the installed console script writes that
+    script into the agent's configuration, not the interpreter."""
+    script = Path(sys.executable).parent / "todokit"
+    project = tmp_path / "my-project"
+    project.mkdir()
+    env = {**os.environ, "HOME": str(tmp_path)}
+    for name in ("TODOKIT_LAUNCHER", "TODOKIT_STORE", "TODOKIT_PROFILE", "TODOKIT_CONVERSATION", "XDG_CONFIG_HOME"):
+        env.pop(name, None)
+    subprocess.run([str(script), "setup", "opencode"], cwd=project, env=env, check=True, capture_output=True)
+    config = json.loads((project / "opencode.json").read_text(encoding="utf-8"))
+    command = config["mcp"]["todokit"]["command"]
+    assert command[0] == str(script)
+    assert command[1:] == ["--profile", "opencode", "--conversation", "my-project", "mcp"]

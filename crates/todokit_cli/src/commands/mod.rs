@@ -15,6 +15,7 @@ pub mod reminders;
 pub mod schema;
 #[cfg(feature = "serve")]
 pub mod serve;
+pub mod setup;
 pub mod show;
 pub mod watch;
 

@@ -6,6 +6,7 @@
 mod support;
 
 mod acp;
+mod agents;
 mod board_browser;
 mod board_sessions;
 mod claims;
@@ -28,6 +29,7 @@ mod serve_mcp;
 mod serve_scale;
 mod serve_tenants;
 mod serve_threads;
+mod setup;
 mod store_oddities;
 mod subscribe;
 mod subtasks;

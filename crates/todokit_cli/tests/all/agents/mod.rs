@@ -1,0 +1,181 @@
+//! The agents themselves, run as their users run them: each agent's own
+//! shipping CLI (installed by `make agents` at the versions
+//! `tests/agents/package-lock.json` pins), in a fresh home folder, in a
+//! project configured only by `todokit setup`, talking to the scripted
+//! model of [`model`] on loopback and to todokit over MCP.
+//!
+//! These tests are `#[ignore]`d in the ordinary run, which has no agents
+//! installed; `make agents` (part of `make test`) installs them and runs
+//! exactly these.
+
+mod matrix;
+mod model;
+mod wire;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+use crate::support::cli::todokit;
+
+/// Where `make agents` installed the agents' packages.
+fn agents_folder() -> PathBuf {
+    let folder = std::env::var_os("TODOKIT_AGENTS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/agents"));
+    assert!(
+        folder.join("node_modules/.bin").is_dir(),
+        "no agents installed in {}: run `make agents`",
+        folder.display()
+    );
+    folder
+}
+
+/// The agent's command, `bin` in the installed packages.
+pub fn agent_bin(bin: &str) -> PathBuf {
+    agents_folder().join("node_modules/.bin").join(bin)
+}
+
+/// Where a test's model requests are written, under `target/`.
+pub fn request_log(test: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../target/agents/requests")
+        .join(test)
+}
+
+/// A user's machine: a fresh home folder, a project folder in it, and the
+/// store todokit keeps its lists in.
+pub struct Machine {
+    _root: tempfile::TempDir,
+    /// `$HOME`.
+    pub home: PathBuf,
+    /// The project the agent runs in.
+    pub project: PathBuf,
+    /// todokit's store.
+    pub store: PathBuf,
+}
+
+impl Machine {
+    /// A new machine with an empty project called `demo-project`.
+    pub fn new() -> Self {
+        let root = tempfile::tempdir().expect("a temporary folder");
+        // Canonical: agents key their trust by the real path.
+        let base = root.path().canonicalize().expect("a real path");
+        let home = base.join("home");
+        let project = home.join("demo-project");
+        let store = base.join("store");
+        std::fs::create_dir_all(&project).expect("the project folder");
+        Self {
+            _root: root,
+            home,
+            project,
+            store,
+        }
+    }
+
+    /// `todokit setup ARGS…` in the project, as the user runs it.
+    pub fn setup(&self, args: &[&str]) -> Output {
+        let out = todokit(&self.store)
+            .arg("setup")
+            .args(args)
+            .current_dir(&self.project)
+            .env("HOME", &self.home)
+            .env_remove("CODEX_HOME")
+            .env_remove("XDG_CONFIG_HOME")
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .output()
+            .expect("todokit runs");
+        assert!(
+            out.status.success(),
+            "todokit setup {args:?} failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out
+    }
+
+    /// A command for the agent `bin`, run in the project with nothing of
+    /// this machine's environment but `PATH` and `env`.
+    pub fn agent(&self, bin: &str, env: &[(&str, &str)]) -> Command {
+        let mut cmd = Command::new(agent_bin(bin));
+        cmd.current_dir(&self.project)
+            .env_clear()
+            .env("HOME", &self.home)
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("TERM", "dumb")
+            .env("NO_COLOR", "1")
+            .envs(env.iter().copied());
+        cmd
+    }
+
+    /// The conversation's list as `todokit show --format json` prints it.
+    pub fn list(&self, conversation: &str) -> Value {
+        let out = todokit(&self.store)
+            .args(["--conversation", conversation, "show", "--format", "json"])
+            .output()
+            .expect("todokit runs");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice(&out.stdout).expect("JSON")
+    }
+
+    /// Every file under the project, with its text, for a before/after
+    /// comparison.
+    pub fn project_files(&self) -> Vec<(PathBuf, String)> {
+        let mut files = Vec::new();
+        let mut folders = vec![self.project.clone()];
+        while let Some(folder) = folders.pop() {
+            for entry in std::fs::read_dir(&folder).expect("readable").flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    files.push((
+                        path.strip_prefix(&self.project).expect("inside").to_owned(),
+                        String::new(),
+                    ));
+                    folders.push(path);
+                } else {
+                    let text = std::fs::read_to_string(&path).unwrap_or_default();
+                    files.push((path.strip_prefix(&self.project).expect("inside").to_owned(), text));
+                }
+            }
+        }
+        files.sort();
+        files
+    }
+}
+
+/// What a profile answers `calls` with, one after the other on a fresh
+/// list: the text the model must read back, and the call's details as
+/// compact JSON (what `structuredContent` would carry, which it must not).
+pub fn profile_answers(profile: &str, tool_calls: &[(&str, Value)]) -> Vec<(String, String)> {
+    let scratch = tempfile::tempdir().expect("a temporary folder");
+    tool_calls
+        .iter()
+        .map(|(tool, args)| {
+            let out = todokit(scratch.path())
+                .args([
+                    "--profile",
+                    profile,
+                    "--conversation",
+                    "answers",
+                    "call",
+                    tool,
+                    &args.to_string(),
+                ])
+                .output()
+                .expect("todokit runs");
+            let result: Value = serde_json::from_slice(&out.stdout).expect("call prints JSON");
+            let text = result["content"].as_str().expect("a text answer").to_owned();
+            (text, result["details"].to_string())
+        })
+        .collect()
+}
+
+/// Says what an agent's run printed, for an assertion's message.
+pub fn printed(out: &Output) -> String {
+    format!(
+        "exit {:?}\n--- stdout\n{}\n--- stderr\n{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
