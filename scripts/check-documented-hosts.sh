@@ -119,7 +119,7 @@ done
 [ -x "$ROOT/target/debug/todokit" ] || (cd "$ROOT" && cargo build -q -p todokit_cli)
 watch=$(cat "$WORK/quickstart-host/watch")
 first=$(cd "$WORK" && PATH="$ROOT/target/debug:$PATH" timeout 10 bash -c "$watch" | head -n 1 || true)
-[ "$first" = "my-project: version 1: 0/1 completed; in progress: Shipping it" ] || {
+[ "$first" = "my-project: version 1 by claude-code: 0/1 completed; in progress: Shipping it" ] || {
   echo "check-documented-hosts: the quick start's watch line showed: $first" >&2
   exit 1
 }

@@ -46,7 +46,7 @@ pub fn profile() -> Profile {
             commit: "83fba929f14ad08f743591c19e945afe5130ab13",
             date: Some("2026-04-13"),
         },
-        ships_in: "Claude Code 2.x (`TodoWrite`); since 2.1.233 off on its newest models unless `CLAUDE_CODE_ENABLE_TODO_TOOLS=1`",
+        ships_in: "Claude Code 2.x (`TodoWrite`); as of 2.1.328 sent only with `CLAUDE_CODE_ENABLE_TASKS=0` (otherwise its task tools: the `claude-tasks` profile), and only to the models that get todo tools (its older models, or any with `CLAUDE_CODE_ENABLE_TODO_TOOLS=1`)",
         checked: Some(Checked {
             date: "2026-11-26",
             against: "83fba929f14ad08f743591c19e945afe5130ab13",
@@ -61,7 +61,11 @@ pub fn profile() -> Profile {
 }
 
 /// One item of the list.
+// Closed, as Claude Code's schema closes it: an item with a key of its
+// own is refused, as Claude Code refuses it. The doc line above is what
+// the model reads.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[schemars(extend("additionalProperties" = false))]
 pub struct TodoItem {
     /// The step, in the imperative ("Run the tests").
     #[schemars(length(min = 1))]
@@ -205,6 +209,24 @@ mod tests {
             json!(1),
             json!(1),
             json!(["pending", "in_progress", "completed"]),
+        );
+        assert_eq!(actual, expected);
+    }
+
+    // Golden fact: the TodoWrite definition Claude Code 2.1.328 (npm
+    // @anthropic-ai/claude-code@2.1.328) sends its models closes each item
+    // too (`todos.items.additionalProperties: false`).
+    #[test]
+    fn the_schema_closes_each_item_and_an_items_extra_key_is_refused() {
+        let schema = todokit_app::schema::canonical::<TodoWriteInput>();
+        let closed = schema["properties"]["todos"]["items"]["additionalProperties"].clone();
+        let with_id = json!({"todos": [{"content": "a", "status": "pending", "activeForm": "A", "id": "1"}]});
+        let outcome = call(&TodoState::new(), &with_id);
+        let actual = (closed, problem_messages(&outcome), outcome.commit);
+        let expected = (
+            json!(false),
+            vec!["todos[0]: unknown field `id`; allowed: `content`, `status`, `activeForm`".to_owned()],
+            None,
         );
         assert_eq!(actual, expected);
     }

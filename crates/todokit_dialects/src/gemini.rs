@@ -64,12 +64,16 @@ pub fn profile() -> Profile {
     })
     .with_system_prompt(include_str!("../descriptions/gemini/system-prompt.md"))
     .with_example("write_todos", r#"{"todos":[{"description":"Run the tests","status":"in_progress"},{"description":"Fix what fails","status":"pending"}]}"#)
-    .with_leniency(Leniency::STANDARD.enum_spelling(true))
+    .with_leniency(Leniency::STANDARD.enum_spelling(true).unknown_keys(true))
     .tool(ListTool(WriteTodos))
 }
 
 /// One item of the list.
+// Gemini CLI's schema closes the item (`additionalProperties: false`);
+// todokit's says the same and still takes an item with keys of its own
+// (docs/leniency.md). The doc line above is what the model reads.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[schemars(extend("additionalProperties" = false))]
 pub struct GeminiTodo {
     /// What to do.
     pub description: String,
@@ -87,7 +91,11 @@ pub struct GeminiTodoView<'a> {
 }
 
 /// The arguments of `write_todos`.
+// Closed in the schema as Gemini CLI's are; a call with another key is
+// still taken (Gemini CLI adds `wait_for_previous` to every MCP tool it
+// relays).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
+#[schemars(extend("additionalProperties" = false))]
 pub struct WriteTodosInput {
     /// The complete list. It replaces the stored one.
     pub todos: Vec<GeminiTodo>,
@@ -200,6 +208,27 @@ mod tests {
             Some(Status::Abandoned),
             Some(Status::InProgress),
         ];
+        assert_eq!(actual, expected);
+    }
+
+    // Golden fact: Gemini CLI 0.61.0 (npm @google/gemini-cli@0.61.0) sends
+    // `write_todos` with `additionalProperties: false` on the arguments and
+    // on each item, and adds `wait_for_previous` to every MCP tool it relays.
+    #[test]
+    fn the_schema_is_closed_and_a_relayed_extra_key_is_still_taken() {
+        let schema = todokit_app::schema::canonical::<WriteTodosInput>();
+        let closed = (
+            schema["additionalProperties"].clone(),
+            schema["properties"]["todos"]["items"]["additionalProperties"].clone(),
+        );
+        let outcome =
+            call(r#"{"todos":[{"description":"a","status":"pending","note":"x"}],"wait_for_previous":true}"#);
+        let actual = (closed, outcome.result.is_error, outcome.result.content);
+        let expected = (
+            (serde_json::json!(false), serde_json::json!(false)),
+            false,
+            format!("{UPDATED}\n1. [pending] a"),
+        );
         assert_eq!(actual, expected);
     }
 

@@ -18,6 +18,7 @@ mod direct_tool_call;
 mod framing;
 #[cfg(feature = "http")]
 pub mod http;
+mod instructions;
 mod list_watch;
 mod live;
 #[cfg(feature = "http")]

@@ -12,10 +12,10 @@ use std::sync::Arc;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestMethod, CompleteRequestParams,
-    CompleteResult, ContentBlock, Implementation, InitializeResult, ListPromptsRequestMethod,
-    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
-    PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse,
-    ServerCapabilities, ServerConfig, SubscribeRequestParams, SubscriptionFilter, Tool,
+    CompleteResult, ContentBlock, Implementation, InitializeRequestParams, InitializeResult,
+    ListPromptsRequestMethod, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
+    ListToolsResult, PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams,
+    ReadResourceResponse, ServerCapabilities, ServerConfig, SubscribeRequestParams, SubscriptionFilter, Tool,
     UnsubscribeRequestParams,
 };
 use rmcp::service::{RequestContext, SubscriptionContext};
@@ -354,7 +354,36 @@ impl ServerHandler for TodoMcpServer {
             .build();
         InitializeResult::new(capabilities)
             .with_server_info(Implementation::new("todokit", env!("CARGO_PKG_VERSION")))
-            .with_instructions(self.service.profile().system_prompt())
+            .with_instructions(super::instructions::naming_this_servers_tools(
+                self.service.profile().system_prompt(),
+                &self.service.profile().tool_names(),
+            ))
+    }
+
+    /// The handshake, with the conversation's list in the instructions
+    /// when it has one (see [`super::instructions`]). A list that cannot
+    /// be read leaves the instructions without it: the session still opens.
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        context.peer.set_peer_info(request.clone());
+        let mut result = self.negotiate_initialize(&request)?;
+        let (service, conversation) = match Self::remote(&context) {
+            Some(remote) => (&remote.service, remote.conversation.clone()),
+            None if self.callers_only => return Ok(result),
+            None => (&self.service, self.conversation.clone()),
+        };
+        let list = service.state(&conversation).await.ok();
+        let profile = service.profile();
+        result.instructions = Some(super::instructions::instructions(
+            profile.system_prompt(),
+            &profile.tool_names(),
+            &conversation,
+            list.as_ref(),
+        ));
+        Ok(result)
     }
 
     async fn list_tools(

@@ -118,7 +118,7 @@ test('the agent recipe, run from the package, writes a server that answers', asy
   }
 
   const watch = block('npx todokit watch --latest').trim();
-  assert.match(await firstLine(watch, project, store), /^quickstart-\w+: version 1: 0\/1 completed/);
+  assert.match(await firstLine(watch, project, store), /^quickstart-\w+: version 1 by claude-tasks: 0\/1 completed/);
 });
 
 test('the AI SDK recipe keeps every step, the todo call and its result too', async (t) => {

@@ -101,7 +101,7 @@ def test_the_quick_start_langchain_recipe_runs_and_the_command_shows_it(tmp_path
     assert result["todos"] == plan["todos"]
     watch = [block for block in quick_start("sh") if block.strip() == "todokit watch --latest"]
     assert len(watch) == 2  # Python's and Rust's
-    assert first_line(watch[0].strip(), store) == "my-project: version 1: 0/1 completed; in progress: Ship it"
+    assert first_line(watch[0].strip(), store) == "my-project: version 1 by deepagents: 0/1 completed; in progress: Ship it"
 
 
 def test_setup_from_the_package_writes_the_packages_own_command(tmp_path: Path) -> None:

@@ -138,7 +138,7 @@ fn check<'v>(
                     push_problem(problems, path, message);
                 }
             }
-            if node.closed {
+            if node.closed && !leniency.unknown_keys {
                 for key in map.keys().filter(|k| node.property(k).is_none()) {
                     let allowed: Vec<String> = node
                         .properties

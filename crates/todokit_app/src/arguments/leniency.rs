@@ -32,6 +32,11 @@ pub struct Leniency {
     pub numeric_ids: bool,
     /// An enum value in another case, or with `-` or a space for `_`.
     pub enum_spelling: bool,
+    /// A key that an object the schema closes (`additionalProperties:
+    /// false`) does not list: left out rather than refused. For a profile
+    /// whose upstream closes its schema while a client adds keys of its
+    /// own to the calls it relays (Gemini CLI's `wait_for_previous`).
+    pub unknown_keys: bool,
 }
 
 impl Leniency {
@@ -41,6 +46,7 @@ impl Leniency {
         key_case: false,
         numeric_ids: false,
         enum_spelling: false,
+        unknown_keys: false,
     };
 
     /// What most profiles accept: JSON in strings, either key case, numeric
@@ -50,5 +56,6 @@ impl Leniency {
         key_case: true,
         numeric_ids: true,
         enum_spelling: false,
+        unknown_keys: false,
     };
 }

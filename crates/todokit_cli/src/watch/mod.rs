@@ -245,8 +245,9 @@ fn watch(
     Some(watcher)
 }
 
-/// One line per change, for logs and pipes; with `--latest`, each line
-/// names its conversation.
+/// One line per change, for logs and pipes: the version and the profile
+/// whose tools made it (two agents can share a conversation); with
+/// `--latest`, each line names its conversation.
 fn line(conversation: Option<&str>, state: &Result<TodoState, String>) -> String {
     let lead = conversation
         .map(|c| format!("{}: ", sanitize(c)))
@@ -255,12 +256,17 @@ fn line(conversation: Option<&str>, state: &Result<TodoState, String>) -> String
         Ok(state) => state,
         Err(error) => return format!("{lead}error: {}", sanitize(error)),
     };
+    let by = state
+        .profile
+        .as_deref()
+        .map(|profile| format!(" by {}", sanitize(profile)))
+        .unwrap_or_default();
     if state.is_empty() {
-        return format!("{lead}version {}: no todos", state.version);
+        return format!("{lead}version {}{by}: no todos", state.version);
     }
     let counts = state.counts();
     let mut out = format!(
-        "{lead}version {}: {}/{} completed",
+        "{lead}version {}{by}: {}/{} completed",
         state.version,
         counts.completed,
         counts.total()

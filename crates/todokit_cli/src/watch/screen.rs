@@ -54,10 +54,19 @@ struct Block {
 pub fn screen(state: &Result<TodoState, String>, spec: &ScreenSpec) -> Vec<String> {
     let paint = |style: Style, text: &str| paint(spec.color, style, text);
     let ellipsis = spec.glyphs.ellipsis();
+    // The profile whose tools made the last change (another agent may
+    // share the conversation), else the one the view was started with.
+    let profile = match state {
+        Ok(TodoState {
+            profile: Some(profile),
+            ..
+        }) => sanitize(profile).into_owned(),
+        _ => spec.profile.clone(),
+    };
     let header = [
         "todokit watch",
         &sanitize(&spec.conversation),
-        &spec.profile,
+        &profile,
         &sanitize(&spec.store),
     ]
     .join(spec.glyphs.separator());

@@ -15,14 +15,14 @@ use crate::support::tmux::Pane;
 use serde_json::{Value, json};
 
 /// A `todokit watch` whose standard output is a pipe, read line by line.
-struct PipedWatch {
+pub(crate) struct PipedWatch {
     child: std::process::Child,
     lines: std::sync::mpsc::Receiver<String>,
 }
 
 impl PipedWatch {
     /// Starts `todokit watch` on `store` with `args`.
-    fn start(store: &Path, args: &[&str]) -> PipedWatch {
+    pub(crate) fn start(store: &Path, args: &[&str]) -> PipedWatch {
         let mut child = todokit(store)
             .arg("watch")
             .args(args)
@@ -44,7 +44,7 @@ impl PipedWatch {
     }
 
     /// The next line, or an empty one after 20 s.
-    fn next(&self) -> String {
+    pub(crate) fn next(&self) -> String {
         self.lines
             .recv_timeout(Duration::from_secs(20))
             .unwrap_or_default()
@@ -196,9 +196,9 @@ fn watch_latest_follows_whichever_conversation_changed_last() {
     lines.push(next());
     drop(watcher);
     let expected = vec![
-        "first: version 1: 0/1 completed; in progress: Plan A",
-        "second: version 1: 0/1 completed; in progress: Plan B",
-        "first: version 2: 0/1 completed; in progress: Plan A2",
+        "first: version 1 by claude-code: 0/1 completed; in progress: Plan A",
+        "second: version 1 by claude-code: 0/1 completed; in progress: Plan B",
+        "first: version 2 by claude-code: 0/1 completed; in progress: Plan A2",
     ];
     assert_eq!(lines, expected);
 }
@@ -226,9 +226,9 @@ fn watch_prints_one_line_per_change_when_not_on_a_terminal() {
     let actual = lines;
     let expected = vec![
         "version 0: no todos".to_owned(),
-        "version 1: 0/2 completed; in progress: Planning; 1 pending".to_owned(),
-        "version 2: 1/2 completed; in progress: Building ␛[31m".to_owned(),
-        "version 3: no todos".to_owned(),
+        "version 1 by claude-code: 0/2 completed; in progress: Planning; 1 pending".to_owned(),
+        "version 2 by claude-code: 1/2 completed; in progress: Building ␛[31m".to_owned(),
+        "version 3 by claude-code: no todos".to_owned(),
     ];
     assert_eq!(actual, expected);
 }

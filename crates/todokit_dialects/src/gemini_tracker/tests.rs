@@ -223,3 +223,12 @@ fn the_tree_the_model_and_the_user_see_is_pinned() {
         insta::assert_json_snapshot!("gemini_tracker__return_display", display);
     });
 }
+
+// Golden fact: Gemini CLI 0.61.0 (npm @google/gemini-cli@0.61.0) declares
+// `tracker_visualize`'s arguments as `{"type": "object", "properties": {}}`.
+#[test]
+fn visualize_declares_its_empty_properties() {
+    let actual = todokit_app::schema::canonical::<tools::VisualizeArguments>();
+    let expected = serde_json::json!({"type": "object", "properties": {}});
+    assert_eq!(actual, expected);
+}

@@ -474,17 +474,23 @@ impl TypedTool for LinkTasks {
     }
 }
 
+/// The arguments of `tracker_visualize`: none.
+// Gemini CLI declares them as `{"type": "object", "properties": {}}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize, schemars::JsonSchema)]
+#[schemars(extend("properties" = {}))]
+pub struct VisualizeArguments {}
+
 /// The `tracker_visualize` tool.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Visualize;
 
 impl TypedTool for Visualize {
-    type Input = NoArguments;
+    type Input = VisualizeArguments;
     const NAME: &'static str = "tracker_visualize";
     const DESCRIPTION: &'static str = include_str!("../../descriptions/gemini-tracker/tracker_visualize.md");
     const METADATA: ToolMetadata = ToolMetadata::LIST_READER;
 
-    fn run(&self, _input: NoArguments, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
+    fn run(&self, _input: VisualizeArguments, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
         let state = with_ids(ctx.state);
         Ok(Outcome::read(match visualize(&state) {
             Some(graph) => ToolResult::ok(graph, shown_list(&state)),

@@ -2,6 +2,8 @@
 //! its own todo tools are not offered, todokit's are, the model's call is
 //! stored, and the model reads the profile's own answer and refusal.
 
+use std::process::Command;
+
 use serde_json::{Value, json};
 
 use super::model::{Model, Script};
@@ -9,10 +11,10 @@ use super::wire;
 use super::{Machine, printed, profile_answers, request_log};
 
 /// The conversation `setup` names after the project folder.
-const CONVERSATION: &str = "demo-project";
+pub(super) const CONVERSATION: &str = "demo-project";
 
 /// What the model is asked.
-const PROMPT: &str = "Plan the parser work, then start it.";
+pub(super) const PROMPT: &str = "Plan the parser work, then start it.";
 
 /// One agent's run.
 struct Case {
@@ -34,7 +36,7 @@ struct Case {
 impl Case {
     /// Runs the agent that `agent_command` starts (given the machine and
     /// the model's address) and checks everything the agent must do.
-    fn check(&self, agent_command: impl Fn(&Machine, &str) -> std::process::Command) {
+    fn check(&self, agent_command: fn(&Machine, &str) -> Command) {
         let machine = Machine::new();
         let before = machine.project_files();
         machine.setup(&[self.agent]);
@@ -166,20 +168,7 @@ fn codex_plans_through_todokit() {
         own_tools: &["update_plan"],
         stored: "Write the parser",
     };
-    case.check(|machine, url| {
-        let codex_home = machine.home.join(".codex");
-        std::fs::create_dir_all(&codex_home).expect("CODEX_HOME");
-        // The user's own choices: the model provider, and the project
-        // trusted (what Codex asks the first time it starts there).
-        let config = format!(
-            "model = \"scripted\"\nmodel_provider = \"scripted\"\n\n[model_providers.scripted]\nname = \"scripted\"\nbase_url = \"{url}/v1\"\nwire_api = \"responses\"\nenv_key = \"SCRIPTED_API_KEY\"\n\n[projects.\"{}\"]\ntrust_level = \"trusted\"\n",
-            machine.project.display()
-        );
-        std::fs::write(codex_home.join("config.toml"), config).expect("config.toml");
-        let mut cmd = machine.agent("codex", &[("SCRIPTED_API_KEY", "scripted"), ("CODEX_HOME", codex_home.to_str().unwrap())]);
-        cmd.args(["exec", "--skip-git-repo-check", "--json", PROMPT]);
-        cmd
-    });
+    case.check(codex_command);
 }
 
 #[test]
@@ -203,33 +192,7 @@ fn claude_code_plans_through_todokit() {
         own_tools: &["TodoWrite", "TaskCreate", "TaskGet", "TaskList", "TaskUpdate"],
         stored: "Write the parser",
     };
-    case.check(|machine, url| {
-        // The user trusted the project when Claude Code first asked.
-        let state = json!({
-            "hasCompletedOnboarding": true,
-            "projects": {machine.project.to_str().unwrap(): {"hasTrustDialogAccepted": true}}
-        });
-        std::fs::write(machine.home.join(".claude.json"), state.to_string()).expect(".claude.json");
-        let mut cmd = machine.agent(
-            "claude",
-            &[
-                ("ANTHROPIC_BASE_URL", url),
-                ("ANTHROPIC_API_KEY", "scripted"),
-                ("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1"),
-                ("DISABLE_AUTOUPDATER", "1"),
-            ],
-        );
-        // A model that gets Claude Code's own todo tools.
-        cmd.args([
-            "-p",
-            PROMPT,
-            "--model",
-            "claude-sonnet-4-6",
-            "--output-format",
-            "json",
-        ]);
-        cmd
-    });
+    case.check(claude_code_command);
 }
 
 #[test]
@@ -252,28 +215,7 @@ fn gemini_cli_plans_through_todokit() {
         own_tools: &["write_todos"],
         stored: "Write the parser",
     };
-    case.check(|machine, url| {
-        let gemini = machine.home.join(".gemini");
-        std::fs::create_dir_all(&gemini).expect("~/.gemini");
-        // The user's own choices: an API key, and the project trusted.
-        std::fs::write(
-            gemini.join("settings.json"),
-            json!({"security": {"auth": {"selectedType": "gemini-api-key"}}}).to_string(),
-        )
-        .expect("settings.json");
-        std::fs::write(
-            gemini.join("trustedFolders.json"),
-            json!({machine.project.to_str().unwrap(): "TRUST_FOLDER"}).to_string(),
-        )
-        .expect("trustedFolders.json");
-        let mut cmd = machine.agent(
-            "gemini",
-            &[("GEMINI_API_KEY", "scripted"), ("GOOGLE_GEMINI_BASE_URL", url)],
-        );
-        // A Gemini 2 model: the ones Gemini CLI gives its own write_todos.
-        cmd.args(["-m", "gemini-2.5-flash", "-p", PROMPT]);
-        cmd
-    });
+    case.check(gemini_cli_command);
 }
 
 #[test]
@@ -296,37 +238,7 @@ fn qwen_code_plans_through_todokit() {
         own_tools: &["todo_write"],
         stored: "Write the parser",
     };
-    case.check(|machine, url| {
-        let qwen = machine.home.join(".qwen");
-        std::fs::create_dir_all(&qwen).expect("~/.qwen");
-        std::fs::write(
-            qwen.join("settings.json"),
-            json!({"security": {"auth": {"selectedType": "openai"}}}).to_string(),
-        )
-        .expect("settings.json");
-        // What Qwen Code asks the user before it starts a project's server.
-        let approve = machine
-            .agent("qwen", &[])
-            .args(["mcp", "approve", "todokit"])
-            .output()
-            .expect("qwen runs");
-        assert!(
-            approve.status.success(),
-            "qwen mcp approve: {}",
-            printed(&approve)
-        );
-        let base = format!("{url}/v1");
-        let mut cmd = machine.agent(
-            "qwen",
-            &[
-                ("OPENAI_API_KEY", "scripted"),
-                ("OPENAI_BASE_URL", &base),
-                ("OPENAI_MODEL", "scripted"),
-            ],
-        );
-        cmd.args(["-p", PROMPT]);
-        cmd
-    });
+    case.check(qwen_code_command);
 }
 
 #[test]
@@ -347,22 +259,133 @@ fn opencode_plans_through_todokit() {
         own_tools: &["todowrite"],
         stored: "Write the parser",
     };
-    case.check(|machine, url| {
-        let config = machine.home.join(".config/opencode");
-        std::fs::create_dir_all(&config).expect("~/.config/opencode");
-        // The user's own model provider.
-        let provider = json!({
-            "model": "scripted/scripted",
-            "provider": {"scripted": {
-                "npm": "@ai-sdk/openai-compatible",
-                "name": "Scripted",
-                "options": {"baseURL": format!("{url}/v1"), "apiKey": "scripted"},
-                "models": {"scripted": {"name": "Scripted"}}
-            }}
-        });
-        std::fs::write(config.join("opencode.json"), provider.to_string()).expect("opencode.json");
-        let mut cmd = machine.agent("opencode", &[]);
-        cmd.args(["run", PROMPT]);
-        cmd
+    case.check(opencode_command);
+}
+
+/// Starts codex as its user would, against the model at `url`.
+pub(super) fn codex_command(machine: &Machine, url: &str) -> Command {
+    let codex_home = machine.home.join(".codex");
+    std::fs::create_dir_all(&codex_home).expect("CODEX_HOME");
+    // The user's own choices: the model provider, and the project
+    // trusted (what Codex asks the first time it starts there).
+    let config = format!(
+        "model = \"scripted\"\nmodel_provider = \"scripted\"\n\n[model_providers.scripted]\nname = \"scripted\"\nbase_url = \"{url}/v1\"\nwire_api = \"responses\"\nenv_key = \"SCRIPTED_API_KEY\"\n\n[projects.\"{}\"]\ntrust_level = \"trusted\"\n",
+        machine.project.display()
+    );
+    std::fs::write(codex_home.join("config.toml"), config).expect("config.toml");
+    let mut cmd = machine.agent(
+        "codex",
+        &[
+            ("SCRIPTED_API_KEY", "scripted"),
+            ("CODEX_HOME", codex_home.to_str().expect("a UTF-8 path")),
+        ],
+    );
+    cmd.args(["exec", "--skip-git-repo-check", "--json", PROMPT]);
+    cmd
+}
+
+/// Starts claude code as its user would, against the model at `url`.
+pub(super) fn claude_code_command(machine: &Machine, url: &str) -> Command {
+    // The user trusted the project when Claude Code first asked.
+    let state = json!({
+        "hasCompletedOnboarding": true,
+        "projects": {machine.project.to_str().expect("a UTF-8 path"): {"hasTrustDialogAccepted": true}}
     });
+    std::fs::write(machine.home.join(".claude.json"), state.to_string()).expect(".claude.json");
+    let mut cmd = machine.agent(
+        "claude",
+        &[
+            ("ANTHROPIC_BASE_URL", url),
+            ("ANTHROPIC_API_KEY", "scripted"),
+            ("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1"),
+            ("DISABLE_AUTOUPDATER", "1"),
+        ],
+    );
+    // A model that gets Claude Code's own todo tools.
+    cmd.args([
+        "-p",
+        PROMPT,
+        "--model",
+        "claude-sonnet-4-6",
+        "--output-format",
+        "json",
+    ]);
+    cmd
+}
+
+/// Starts gemini cli as its user would, against the model at `url`.
+fn gemini_cli_command(machine: &Machine, url: &str) -> Command {
+    let gemini = machine.home.join(".gemini");
+    std::fs::create_dir_all(&gemini).expect("~/.gemini");
+    // The user's own choices: an API key, and the project trusted.
+    std::fs::write(
+        gemini.join("settings.json"),
+        json!({"security": {"auth": {"selectedType": "gemini-api-key"}}}).to_string(),
+    )
+    .expect("settings.json");
+    std::fs::write(
+        gemini.join("trustedFolders.json"),
+        json!({machine.project.to_str().expect("a UTF-8 path"): "TRUST_FOLDER"}).to_string(),
+    )
+    .expect("trustedFolders.json");
+    let mut cmd = machine.agent(
+        "gemini",
+        &[("GEMINI_API_KEY", "scripted"), ("GOOGLE_GEMINI_BASE_URL", url)],
+    );
+    // A Gemini 2 model: the ones Gemini CLI gives its own write_todos.
+    cmd.args(["-m", "gemini-2.5-flash", "-p", PROMPT]);
+    cmd
+}
+
+/// Starts qwen code as its user would, against the model at `url`.
+fn qwen_code_command(machine: &Machine, url: &str) -> Command {
+    let qwen = machine.home.join(".qwen");
+    std::fs::create_dir_all(&qwen).expect("~/.qwen");
+    std::fs::write(
+        qwen.join("settings.json"),
+        json!({"security": {"auth": {"selectedType": "openai"}}}).to_string(),
+    )
+    .expect("settings.json");
+    // What Qwen Code asks the user before it starts a project's server.
+    let approve = machine
+        .agent("qwen", &[])
+        .args(["mcp", "approve", "todokit"])
+        .output()
+        .expect("qwen runs");
+    assert!(
+        approve.status.success(),
+        "qwen mcp approve: {}",
+        printed(&approve)
+    );
+    let base = format!("{url}/v1");
+    let mut cmd = machine.agent(
+        "qwen",
+        &[
+            ("OPENAI_API_KEY", "scripted"),
+            ("OPENAI_BASE_URL", &base),
+            ("OPENAI_MODEL", "scripted"),
+        ],
+    );
+    cmd.args(["-p", PROMPT]);
+    cmd
+}
+
+/// Starts opencode as its user would, against the model at `url`.
+fn opencode_command(machine: &Machine, url: &str) -> Command {
+    let config = machine.home.join(".config/opencode");
+    std::fs::create_dir_all(&config).expect("~/.config/opencode");
+    // The user's own model provider.
+    let provider = json!({
+        "model": "scripted/scripted",
+        "provider": {"scripted": {
+            "npm": "@ai-sdk/openai-compatible",
+            "name": "Scripted",
+            "options": {"baseURL": format!("{url}/v1"), "apiKey": "scripted"},
+            "models": {"scripted": {"name": "Scripted"}}
+        }}
+    });
+    std::fs::write(config.join("opencode.json"), provider.to_string()).expect("opencode.json");
+    let mut cmd = machine.agent("opencode", &[]);
+    cmd.args(["run", PROMPT]);
+    cmd
 }

@@ -10,6 +10,7 @@
 
 mod matrix;
 mod model;
+mod one_list;
 mod wire;
 
 use std::path::{Path, PathBuf};
