@@ -46,6 +46,7 @@ impl Project {
             "CODEX_HOME",
             "XDG_CONFIG_HOME",
             "CLAUDE_CONFIG_DIR",
+            "CRUSH_GLOBAL_CONFIG",
         ] {
             cmd.env_remove(var);
         }
@@ -67,7 +68,7 @@ impl Project {
     }
 }
 
-const AGENTS: [&str; 5] = ["claude-code", "codex", "gemini", "qwen", "opencode"];
+const AGENTS: [&str; 6] = ["claude-code", "codex", "gemini", "qwen", "opencode", "crush"];
 
 #[test]
 fn list_shows_every_agent_and_its_files() {

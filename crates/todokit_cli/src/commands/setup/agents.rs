@@ -146,6 +146,17 @@ pub static AGENTS: &[Agent] = &[
         plan: opencode,
         trust: |_| None,
     },
+    Agent {
+        id: "crush",
+        name: "Crush",
+        profile: "crush",
+        files: [
+            "crush.json (an existing .crush.json instead)",
+            "~/.config/crush/crush.json (or $CRUSH_GLOBAL_CONFIG)",
+        ],
+        plan: crush,
+        trust: |_| None,
+    },
 ];
 
 /// The agent named `id`.
@@ -336,4 +347,43 @@ fn existing_or(folder: &Path, others: &[&str], name: &str) -> PathBuf {
         .map(|other| folder.join(other))
         .find(|path| path.exists())
         .unwrap_or_else(|| folder.join(name))
+}
+
+fn crush(inputs: &Inputs) -> Vec<FileEdits> {
+    let path = if inputs.global {
+        match std::env::var_os("CRUSH_GLOBAL_CONFIG").filter(|v| !v.is_empty()) {
+            Some(folder) => PathBuf::from(folder).join("crush.json"),
+            None => inputs
+                .config_home("XDG_CONFIG_HOME", ".config")
+                .join("crush/crush.json"),
+        }
+    } else {
+        // Crush reads `.crush.json` before `crush.json`: the one there is.
+        existing_or(&inputs.project, &[".crush.json"], "crush.json")
+    };
+    let allowed = inputs
+        .tools
+        .iter()
+        .map(|tool| Value::from(format!("mcp_{SERVER_NAME}_{tool}")))
+        .collect();
+    vec![file(
+        path,
+        Syntax::Json,
+        vec![
+            Edit::Entry {
+                path: vec!["mcp", SERVER_NAME],
+                value: json!({"type": "stdio", "command": inputs.program(), "args": inputs.args()}),
+            },
+            // Crush asks before every tool not listed here.
+            Edit::Members {
+                path: vec!["permissions".into(), "allowed_tools".into()],
+                values: allowed,
+            },
+            // Crush's own `todos`, hidden from the model.
+            Edit::Members {
+                path: vec!["options".into(), "disabled_tools".into()],
+                values: vec![json!("todos")],
+            },
+        ],
+    )]
 }
