@@ -361,7 +361,7 @@ impl ServerHandler for TodoMcpServer {
     }
 
     /// The handshake, with the conversation's list in the instructions
-    /// when it has one (see [`super::instructions`]). A list that cannot
+    /// when it has one (see the `instructions` module). A list that cannot
     /// be read leaves the instructions without it: the session still opens.
     async fn initialize(
         &self,

@@ -8,24 +8,24 @@ use std::process::{Command, Output};
 use pretty_assertions::assert_eq;
 
 use crate::support::cli::{snapshot_settings, todokit};
+use crate::support::machine::Machine;
 
 /// What the README's examples say todokit was installed as.
 const INSTALLED: &str = "/home/you/.cargo/bin/todokit";
 
+/// A user's machine with an empty project called `my-project`.
 struct Project {
-    _root: tempfile::TempDir,
+    _machine: Machine,
     home: PathBuf,
     dir: PathBuf,
 }
 
 impl Project {
     fn new() -> Self {
-        let root = tempfile::tempdir().expect("a temporary folder");
-        let home = root.path().join("home");
-        let dir = home.join("my-project");
-        std::fs::create_dir_all(&dir).expect("the project");
+        let machine = Machine::with_project("my-project");
+        let (home, dir) = (machine.home.clone(), machine.project.clone());
         Self {
-            _root: root,
+            _machine: machine,
             home,
             dir,
         }

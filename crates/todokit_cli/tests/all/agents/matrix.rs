@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use super::model::{Model, Script};
 use super::wire;
-use super::{Machine, printed, profile_answers, request_log};
+use super::{Machine, agent, printed, profile_answers, request_log};
 
 /// The conversation `setup` names after the project folder.
 pub(super) const CONVERSATION: &str = "demo-project";
@@ -273,7 +273,8 @@ pub(super) fn codex_command(machine: &Machine, url: &str) -> Command {
         machine.project.display()
     );
     std::fs::write(codex_home.join("config.toml"), config).expect("config.toml");
-    let mut cmd = machine.agent(
+    let mut cmd = agent(
+        machine,
         "codex",
         &[
             ("SCRIPTED_API_KEY", "scripted"),
@@ -292,7 +293,8 @@ pub(super) fn claude_code_command(machine: &Machine, url: &str) -> Command {
         "projects": {machine.project.to_str().expect("a UTF-8 path"): {"hasTrustDialogAccepted": true}}
     });
     std::fs::write(machine.home.join(".claude.json"), state.to_string()).expect(".claude.json");
-    let mut cmd = machine.agent(
+    let mut cmd = agent(
+        machine,
         "claude",
         &[
             ("ANTHROPIC_BASE_URL", url),
@@ -328,7 +330,8 @@ fn gemini_cli_command(machine: &Machine, url: &str) -> Command {
         json!({machine.project.to_str().expect("a UTF-8 path"): "TRUST_FOLDER"}).to_string(),
     )
     .expect("trustedFolders.json");
-    let mut cmd = machine.agent(
+    let mut cmd = agent(
+        machine,
         "gemini",
         &[("GEMINI_API_KEY", "scripted"), ("GOOGLE_GEMINI_BASE_URL", url)],
     );
@@ -347,8 +350,7 @@ fn qwen_code_command(machine: &Machine, url: &str) -> Command {
     )
     .expect("settings.json");
     // What Qwen Code asks the user before it starts a project's server.
-    let approve = machine
-        .agent("qwen", &[])
+    let approve = agent(machine, "qwen", &[])
         .args(["mcp", "approve", "todokit"])
         .output()
         .expect("qwen runs");
@@ -358,7 +360,8 @@ fn qwen_code_command(machine: &Machine, url: &str) -> Command {
         printed(&approve)
     );
     let base = format!("{url}/v1");
-    let mut cmd = machine.agent(
+    let mut cmd = agent(
+        machine,
         "qwen",
         &[
             ("OPENAI_API_KEY", "scripted"),
@@ -385,7 +388,7 @@ fn opencode_command(machine: &Machine, url: &str) -> Command {
         }}
     });
     std::fs::write(config.join("opencode.json"), provider.to_string()).expect("opencode.json");
-    let mut cmd = machine.agent("opencode", &[]);
+    let mut cmd = agent(machine, "opencode", &[]);
     cmd.args(["run", PROMPT]);
     cmd
 }

@@ -19,6 +19,7 @@ use std::process::{Command, Output};
 use serde_json::Value;
 
 use crate::support::cli::todokit;
+pub use crate::support::machine::Machine;
 
 /// Where `make agents` installed the agents' packages.
 fn agents_folder() -> PathBuf {
@@ -45,103 +46,18 @@ pub fn request_log(test: &str) -> PathBuf {
         .join(test)
 }
 
-/// A user's machine: a fresh home folder, a project folder in it, and the
-/// store todokit keeps its lists in.
-pub struct Machine {
-    _root: tempfile::TempDir,
-    /// `$HOME`.
-    pub home: PathBuf,
-    /// The project the agent runs in.
-    pub project: PathBuf,
-    /// todokit's store.
-    pub store: PathBuf,
-}
-
-impl Machine {
-    /// A new machine with an empty project called `demo-project`.
-    pub fn new() -> Self {
-        let root = tempfile::tempdir().expect("a temporary folder");
-        // Canonical: agents key their trust by the real path.
-        let base = root.path().canonicalize().expect("a real path");
-        let home = base.join("home");
-        let project = home.join("demo-project");
-        let store = base.join("store");
-        std::fs::create_dir_all(&project).expect("the project folder");
-        Self {
-            _root: root,
-            home,
-            project,
-            store,
-        }
-    }
-
-    /// `todokit setup ARGS…` in the project, as the user runs it.
-    pub fn setup(&self, args: &[&str]) -> Output {
-        let out = todokit(&self.store)
-            .arg("setup")
-            .args(args)
-            .current_dir(&self.project)
-            .env("HOME", &self.home)
-            .env_remove("CODEX_HOME")
-            .env_remove("XDG_CONFIG_HOME")
-            .env_remove("CLAUDE_CONFIG_DIR")
-            .output()
-            .expect("todokit runs");
-        assert!(
-            out.status.success(),
-            "todokit setup {args:?} failed:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        out
-    }
-
-    /// A command for the agent `bin`, run in the project with nothing of
-    /// this machine's environment but `PATH` and `env`.
-    pub fn agent(&self, bin: &str, env: &[(&str, &str)]) -> Command {
-        let mut cmd = Command::new(agent_bin(bin));
-        cmd.current_dir(&self.project)
-            .env_clear()
-            .env("HOME", &self.home)
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("TERM", "dumb")
-            .env("NO_COLOR", "1")
-            .envs(env.iter().copied());
-        cmd
-    }
-
-    /// The conversation's list as `todokit show --format json` prints it.
-    pub fn list(&self, conversation: &str) -> Value {
-        let out = todokit(&self.store)
-            .args(["--conversation", conversation, "show", "--format", "json"])
-            .output()
-            .expect("todokit runs");
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        serde_json::from_slice(&out.stdout).expect("JSON")
-    }
-
-    /// Every file under the project, with its text, for a before/after
-    /// comparison.
-    pub fn project_files(&self) -> Vec<(PathBuf, String)> {
-        let mut files = Vec::new();
-        let mut folders = vec![self.project.clone()];
-        while let Some(folder) = folders.pop() {
-            for entry in std::fs::read_dir(&folder).expect("readable").flatten() {
-                let path = entry.path();
-                if path.is_dir() {
-                    files.push((
-                        path.strip_prefix(&self.project).expect("inside").to_owned(),
-                        String::new(),
-                    ));
-                    folders.push(path);
-                } else {
-                    let text = std::fs::read_to_string(&path).unwrap_or_default();
-                    files.push((path.strip_prefix(&self.project).expect("inside").to_owned(), text));
-                }
-            }
-        }
-        files.sort();
-        files
-    }
+/// A command for the agent `bin`, run in `machine`'s project with nothing of
+/// this machine's environment but `PATH` and `env`.
+pub fn agent(machine: &Machine, bin: &str, env: &[(&str, &str)]) -> Command {
+    let mut cmd = Command::new(agent_bin(bin));
+    cmd.current_dir(&machine.project)
+        .env_clear()
+        .env("HOME", &machine.home)
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("TERM", "dumb")
+        .env("NO_COLOR", "1")
+        .envs(env.iter().copied());
+    cmd
 }
 
 /// What a profile answers `calls` with, one after the other on a fresh
