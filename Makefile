@@ -38,7 +38,7 @@ node-clients:
 	@[ -L $(CLIENTS)/node_modules ] || { rm -rf $(CLIENTS)/node_modules && ln -s ../../../../$(NODE_CLIENTS)/node_modules $(CLIENTS)/node_modules; }
 
 ## The agents themselves (Claude Code, Codex, Gemini CLI, Qwen Code,
-## opencode): their own shipping CLIs, installed from the npm registry at
+## opencode, GitHub Copilot CLI): their own shipping CLIs, installed from the npm registry at
 ## the versions tests/agent_clis/package-lock.json pins, under target/
 ## like the node clients (`npm install` from the lock, not `npm ci`: the
 ## lock npm writes for these packages leaves out other platforms' optional

@@ -68,7 +68,26 @@ impl Project {
     }
 }
 
-const AGENTS: [&str; 6] = ["claude-code", "codex", "gemini", "qwen", "opencode", "crush"];
+const AGENTS: [&str; 7] = [
+    "claude-code",
+    "codex",
+    "gemini",
+    "qwen",
+    "opencode",
+    "crush",
+    "copilot",
+];
+
+/// The agents that read no project configuration: set up with `--global`.
+const GLOBAL_ONLY: [&str; 1] = ["copilot"];
+
+/// `agent` and, for one set up in the user's configuration only, `--global`.
+fn setup_args(agent: &str) -> Vec<&str> {
+    match GLOBAL_ONLY.contains(&agent) {
+        true => vec![agent, "--global"],
+        false => vec![agent],
+    }
+}
 
 #[test]
 fn list_shows_every_agent_and_its_files() {
@@ -85,27 +104,34 @@ fn list_shows_every_agent_and_its_files() {
 fn each_agent_gets_its_files_as_the_snapshots_show() {
     for agent in AGENTS {
         let project = Project::new();
-        let dry = project.run(&[agent, "--dry-run"]);
+        let args = setup_args(agent);
+        let dry = project.run(&[args.as_slice(), &["--dry-run"]].concat());
         assert!(dry.status.success(), "{}", project.shown(&dry));
         assert_eq!(
             project.dir.read_dir().expect("as set up").count(),
             0,
             "{agent}: --dry-run wrote a file"
         );
-        let out = project.run(&[agent]);
+        let out = project.run(&args);
         assert!(out.status.success(), "{}", project.shown(&out));
-        let again = project.run(&[agent, "--dry-run"]);
+        let again = project.run(&[args.as_slice(), &["--dry-run"]].concat());
         assert_eq!(
             project.shown(&again),
             "Nothing to change.\n",
             "{agent}: a second run would change files"
         );
+        let command = args.join(" ");
         let shown = format!(
-            "$ todokit setup {agent} --dry-run\n{}\n$ todokit setup {agent}\n{}",
+            "$ todokit setup {command} --dry-run\n{}\n$ todokit setup {command}\n{}",
             project.shown(&dry),
             project.shown(&out)
         );
         snapshot_settings().bind(|| insta::assert_snapshot!(format!("setup_{agent}"), shown));
+        if GLOBAL_ONLY.contains(&agent) {
+            let refused = Project::new().run(&[agent]);
+            assert_eq!(refused.status.code(), Some(2), "{agent} has no project scope");
+            continue;
+        }
         let global = project.run(&[agent, "--global", "--dry-run"]);
         assert!(global.status.success(), "{}", project.shown(&global));
         snapshot_settings()
@@ -126,14 +152,15 @@ fn readme_section(agent: &str) -> String {
     readme[from..to].to_owned()
 }
 
-/// The files setup writes for `agent`, as the README shows them.
+/// The files setup writes for `agent`, as the README shows them: a
+/// project's by their path in it, the user's from `~`.
 fn files_section(agent: &str) -> String {
     let project = Project::new();
-    let out = project.run(&[agent]);
+    let out = project.run(&setup_args(agent));
     assert!(out.status.success(), "{}", project.shown(&out));
     let mut section = String::new();
     let mut files: Vec<PathBuf> = Vec::new();
-    let mut folders = vec![project.dir.clone()];
+    let mut folders = vec![project.home.clone()];
     while let Some(folder) = folders.pop() {
         for entry in std::fs::read_dir(&folder).expect("as set up").flatten() {
             if entry.path().is_dir() {
@@ -145,11 +172,13 @@ fn files_section(agent: &str) -> String {
     }
     files.sort();
     for file in files {
-        let name = file
-            .strip_prefix(&project.dir)
-            .expect("as set up")
-            .display()
-            .to_string();
+        let name = match file.strip_prefix(&project.dir) {
+            Ok(inside) => inside.display().to_string(),
+            Err(_) => format!(
+                "~/{}",
+                file.strip_prefix(&project.home).expect("as set up").display()
+            ),
+        };
         let lang = if name.ends_with(".toml") { "toml" } else { "json" };
         let text = std::fs::read_to_string(&file).expect("as set up");
         section.push_str(&format!("`{name}`:\n\n```{lang}\n{text}```\n\n"));

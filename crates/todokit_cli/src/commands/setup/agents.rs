@@ -65,6 +65,9 @@ pub struct Agent {
     pub profile: &'static str,
     /// The files setup writes, project and global, for `--list`.
     pub files: [&'static str; 2],
+    /// Whether the agent reads a project's own configuration; one that
+    /// does not is set up with `--global` only.
+    pub project_scope: bool,
     plan: fn(&Inputs) -> Vec<FileEdits>,
     trust: fn(&Inputs) -> Option<String>,
 }
@@ -95,6 +98,7 @@ pub static AGENTS: &[Agent] = &[
             ".mcp.json, .claude/settings.json",
             "~/.claude.json, ~/.claude/settings.json",
         ],
+        project_scope: true,
         plan: claude_code,
         trust: |inputs| {
             (!inputs.global).then(|| {
@@ -107,6 +111,7 @@ pub static AGENTS: &[Agent] = &[
         name: "Codex",
         profile: "codex",
         files: [".codex/config.toml", "~/.codex/config.toml (or $CODEX_HOME)"],
+        project_scope: true,
         plan: codex,
         trust: |inputs| {
             (!inputs.global).then(|| {
@@ -119,6 +124,7 @@ pub static AGENTS: &[Agent] = &[
         name: "Gemini CLI",
         profile: "gemini",
         files: [".gemini/settings.json", "~/.gemini/settings.json"],
+        project_scope: true,
         plan: gemini,
         trust: |inputs| {
             (!inputs.global).then(|| {
@@ -131,6 +137,7 @@ pub static AGENTS: &[Agent] = &[
         name: "Qwen Code",
         profile: "qwen",
         files: [".qwen/settings.json", "~/.qwen/settings.json"],
+        project_scope: true,
         plan: qwen,
         trust: |inputs| {
             (!inputs.global).then(|| {
@@ -143,6 +150,7 @@ pub static AGENTS: &[Agent] = &[
         name: "opencode",
         profile: "opencode",
         files: ["opencode.json", "~/.config/opencode/opencode.json"],
+        project_scope: true,
         plan: opencode,
         trust: |_| None,
     },
@@ -154,8 +162,23 @@ pub static AGENTS: &[Agent] = &[
             "crush.json (an existing .crush.json instead)",
             "~/.config/crush/crush.json (or $CRUSH_GLOBAL_CONFIG)",
         ],
+        project_scope: true,
         plan: crush,
         trust: |_| None,
+    },
+    Agent {
+        id: "copilot",
+        name: "GitHub Copilot CLI",
+        profile: "copilot-cli",
+        files: [
+            "(none: Copilot CLI reads its user configuration only)",
+            "~/.copilot/mcp-config.json (or $COPILOT_HOME)",
+        ],
+        project_scope: false,
+        plan: copilot,
+        trust: |_| {
+            Some("Copilot CLI takes tool permissions on its command line only: it asks before each of todokit's tools in an interactive session, and `copilot -p` needs `--allow-tool todokit`. Its own `sql` tool, which keeps its todos, cannot be turned off from a file (`--excluded-tools sql` takes the whole tool away).".to_owned())
+        },
     },
 ];
 
@@ -385,5 +408,19 @@ fn crush(inputs: &Inputs) -> Vec<FileEdits> {
                 values: vec![json!("todos")],
             },
         ],
+    )]
+}
+
+fn copilot(inputs: &Inputs) -> Vec<FileEdits> {
+    let folder = std::env::var_os("COPILOT_HOME")
+        .filter(|v| !v.is_empty())
+        .map_or_else(|| inputs.home.join(".copilot"), PathBuf::from);
+    vec![file(
+        folder.join("mcp-config.json"),
+        Syntax::Json,
+        vec![Edit::Entry {
+            path: vec!["mcpServers", SERVER_NAME],
+            value: json!({"type": "local", "command": inputs.program(), "args": inputs.args(), "tools": ["*"]}),
+        }],
     )]
 }

@@ -55,6 +55,13 @@ pub fn run(ctx: &Context, args: SetupArgs, profile: Option<&str>) -> Result<Exit
     let id = args.agent.as_deref().unwrap_or_default();
     let agent =
         agents::find(id).ok_or_else(|| UsageError(format!("no agent {id:?}; see todokit setup --list")))?;
+    if !args.global && !agent.project_scope {
+        return Err(UsageError(format!(
+            "{} reads MCP servers only from your own configuration: run `todokit setup {} --global`",
+            agent.name, agent.id
+        ))
+        .into());
+    }
     let project = std::env::current_dir().context("cannot tell the current folder")?;
     let home = home().ok_or_else(|| UsageError("cannot tell your home folder (HOME is unset)".into()))?;
     let profile_name = profile.unwrap_or(agent.profile);

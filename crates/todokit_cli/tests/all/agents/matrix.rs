@@ -31,6 +31,9 @@ struct Case {
     own_tools: &'static [&'static str],
     /// The item the first call stores.
     stored: &'static str,
+    /// The user's file setup writes, for an agent set up with `--global`
+    /// (relative to the home folder); `None` for a project's setup.
+    global_file: Option<&'static str>,
 }
 
 impl Case {
@@ -39,7 +42,11 @@ impl Case {
     fn check(&self, agent_command: fn(&Machine, &str) -> Command) {
         let machine = Machine::new();
         let before = machine.project_files();
-        machine.setup(&[self.agent]);
+        let setup: &[&str] = match self.global_file {
+            Some(_) => &[self.agent, "--global"],
+            None => &[self.agent],
+        };
+        machine.setup(setup);
         let script = Script {
             calls: self
                 .calls
@@ -127,7 +134,16 @@ impl Case {
             answers[1].0
         );
 
-        machine.setup(&[self.agent, "--remove"]);
+        machine.setup(&[setup, &["--remove"]].concat());
+        if let Some(file) = self.global_file {
+            let path = machine.home.join(file);
+            assert!(
+                !path.exists(),
+                "{}: setup --remove left {}",
+                self.agent,
+                path.display()
+            );
+        }
         let after = machine.project_files();
         pretty_assertions::assert_eq!(
             after,
@@ -167,6 +183,7 @@ fn codex_plans_through_todokit() {
         search: None,
         own_tools: &["update_plan"],
         stored: "Write the parser",
+        global_file: None,
     };
     case.check(codex_command);
 }
@@ -191,6 +208,7 @@ fn claude_code_plans_through_todokit() {
         )),
         own_tools: &["TodoWrite", "TaskCreate", "TaskGet", "TaskList", "TaskUpdate"],
         stored: "Write the parser",
+        global_file: None,
     };
     case.check(claude_code_command);
 }
@@ -214,6 +232,7 @@ fn gemini_cli_plans_through_todokit() {
         search: None,
         own_tools: &["write_todos"],
         stored: "Write the parser",
+        global_file: None,
     };
     case.check(gemini_cli_command);
 }
@@ -237,6 +256,7 @@ fn qwen_code_plans_through_todokit() {
         search: None,
         own_tools: &["todo_write"],
         stored: "Write the parser",
+        global_file: None,
     };
     case.check(qwen_code_command);
 }
@@ -258,8 +278,29 @@ fn opencode_plans_through_todokit() {
         search: None,
         own_tools: &["todowrite"],
         stored: "Write the parser",
+        global_file: None,
     };
     case.check(opencode_command);
+}
+
+#[test]
+#[ignore = "needs the agents' CLIs: make agents"]
+fn copilot_cli_plans_through_todokit() {
+    let checklist = json!({"todos": "# Parser\n- [>] Write the parser\n- [ ] Add tests"});
+    let bad = json!({"todos": 5});
+    let case = Case {
+        agent: "copilot",
+        profile: "copilot-cli",
+        calls: [
+            ("todokit-update_todo".into(), "update_todo", checklist),
+            ("todokit-update_todo".into(), "update_todo", bad),
+        ],
+        search: None,
+        own_tools: &["update_todo"],
+        stored: "Write the parser",
+        global_file: Some(".copilot/mcp-config.json"),
+    };
+    case.check(copilot_command);
 }
 
 /// Starts codex as its user would, against the model at `url`.
@@ -390,5 +431,26 @@ fn opencode_command(machine: &Machine, url: &str) -> Command {
     std::fs::write(config.join("opencode.json"), provider.to_string()).expect("opencode.json");
     let mut cmd = agent(machine, "opencode", &[]);
     cmd.args(["run", PROMPT]);
+    cmd
+}
+
+/// Starts GitHub Copilot CLI as its user would, against the model at
+/// `url`: its own provider settings (BYOK, offline) and, for a run with no
+/// one to ask, the permission for todokit's tools on its command line, the
+/// only place Copilot CLI takes one.
+fn copilot_command(machine: &Machine, url: &str) -> Command {
+    let base = format!("{url}/v1");
+    let mut cmd = agent(
+        machine,
+        "copilot",
+        &[
+            ("COPILOT_PROVIDER_BASE_URL", &base),
+            ("COPILOT_PROVIDER_TYPE", "openai"),
+            ("COPILOT_PROVIDER_API_KEY", "scripted"),
+            ("COPILOT_MODEL", "scripted"),
+            ("COPILOT_OFFLINE", "true"),
+        ],
+    );
+    cmd.args(["-p", PROMPT, "--allow-tool", "todokit"]);
     cmd
 }
