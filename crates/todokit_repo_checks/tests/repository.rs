@@ -1,7 +1,7 @@
 //! The repository's own rules, checked on every `make test`.
 
 use pretty_assertions::assert_eq;
-use todokit_repo_checks::crate_graph::{from_manifests, from_picture};
+use todokit_repo_checks::crate_graph::{arrows_not_pointing_down, from_manifests, from_picture};
 use todokit_repo_checks::dialect_api::past_the_prelude;
 use todokit_repo_checks::formatting::{rust_files, unformatted};
 use todokit_repo_checks::manifests::disagreements;
@@ -108,6 +108,17 @@ fn the_architecture_picture_is_the_workspaces_crate_graph() {
     assert_eq!(
         actual, expected,
         "docs/architecture.md's picture and the workspace's crates differ"
+    );
+}
+
+#[test]
+fn every_crate_depends_only_on_lower_layers() {
+    let graph = from_manifests(&workspace_root().join("crates")).expect("the manifests are readable");
+    let actual = arrows_not_pointing_down(&graph);
+    assert_eq!(
+        actual,
+        Vec::<(String, String)>::new(),
+        "arrows that do not point down (crate_graph::LAYERS)"
     );
 }
 

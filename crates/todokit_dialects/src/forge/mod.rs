@@ -15,9 +15,8 @@ use todokit_app::prelude::TriStatus;
 
 use todokit_app::prelude::*;
 
-mod checklist;
-
-pub use checklist::{Checklist, MARKERS};
+/// Forge's checklist is the shown checklist todokit draws for users.
+pub use todokit_domain::checklist::{Checklist, SHOWN as MARKERS};
 
 /// The profile's name.
 pub const NAME: &str = "forge";

@@ -1,27 +1,13 @@
 //! oh-my-pi's words for what the ops engine reports, and its checklist
 //! markers.
 
-use todokit_domain::checklist::{Bullet, Mark, MarkerTable, Spacing};
-use todokit_domain::{BatchProblem, Status};
+use todokit_domain::BatchProblem;
+use todokit_domain::checklist::MarkerTable;
 
 /// `pi`'s markdown: `- [ ]`, `- [/]` in progress, `- [x]`, `- [-]`
-/// abandoned, `- [!]` blocked; `>`, `~` and `X` read too.
-pub const MARKERS: MarkerTable = MarkerTable {
-    written: [
-        Mark::plain(' '),
-        Mark::plain('/'),
-        Mark::plain('!'),
-        Mark::plain('x'),
-        Mark::plain('-'),
-    ],
-    also_read: &[
-        ('>', Status::InProgress),
-        ('~', Status::Abandoned),
-        ('X', Status::Completed),
-    ],
-    bullet: Bullet::Required,
-    spacing: Spacing::Exact,
-};
+/// abandoned, `- [!]` blocked; `>`, `~` and `X` read too (the phased
+/// checklist todokit's markdown codec speaks as well).
+pub const MARKERS: MarkerTable = todokit_domain::checklist::PHASED;
 
 /// What kept one op from applying, in oh-my-pi's words; several problems
 /// of one op (an `append` with more than one bad item) joined by `; `.

@@ -4,7 +4,11 @@
 //! parser and one writer serve them all.
 
 mod markers;
+mod phased;
 mod render;
+mod shown;
 
 pub use markers::{Bullet, LineError, Mark, MarkerTable, Spacing};
+pub use phased::PHASED;
 pub use render::{Escape, progress_line, verbatim};
+pub use shown::{Checklist, SHOWN};

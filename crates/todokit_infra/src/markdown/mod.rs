@@ -54,8 +54,8 @@ use std::collections::HashSet;
 
 use crate::render::steers_terminal;
 use todokit_app::{ImportError, MarkdownCodec};
-use todokit_dialects::pi::MARKERS as PI;
 use todokit_domain::checklist::LineError;
+use todokit_domain::checklist::PHASED as PI;
 use todokit_domain::{Phase, Status, Timestamp, Todo, TodoState, normalize_in_progress};
 
 /// The phase of an empty list, and of tasks written before any heading in

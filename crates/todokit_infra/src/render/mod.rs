@@ -8,8 +8,8 @@ mod ansi;
 mod plain;
 mod sanitize;
 
-use todokit_dialects::forge::Checklist;
 use todokit_domain::TodoState;
+use todokit_domain::checklist::Checklist;
 
 pub use ansi::{AnsiOptions, Glyphs, render_ansi, status_styles};
 pub use plain::render_plain;

@@ -1,18 +1,20 @@
-//! Forge's markdown checklist: the whole list with a progress line on top,
+//! The shown checklist: the whole list with a progress line on top,
 //! `- [~]` in progress in bold, finished todos struck through, blocked and
-//! abandoned ones labelled. It is the text `todo_write` and `todo_read`
-//! give the model, and the checklist the markdown renderer shows a user;
+//! abandoned ones labelled. It is the checklist the markdown renderer and
+//! an MCP client's resource show a user, and the text Forge's `todo_write`
+//! and `todo_read` give the model (the `forge` profile answers with it);
 //! each caller decides how model text is escaped (not at all for the
 //! model, made inert for a terminal).
 
 use std::fmt::Write;
 
-use todokit_domain::TodoState;
-use todokit_domain::checklist::{Bullet, Escape, Mark, MarkerTable, Spacing, progress_line, verbatim};
+use super::markers::{Bullet, Mark, MarkerTable, Spacing};
+use super::render::{Escape, progress_line, verbatim};
+use crate::state::TodoState;
 
-/// Forge's checklist: `- [~]` in progress in bold, finished todos struck
-/// through, blocked and abandoned ones labelled.
-pub const MARKERS: MarkerTable = MarkerTable {
+/// The shown checklist's markers: `- [~]` in progress in bold, finished
+/// todos struck through, blocked and abandoned ones labelled.
+pub const SHOWN: MarkerTable = MarkerTable {
     written: [
         Mark::plain(' '),
         Mark {
@@ -81,7 +83,7 @@ impl<'a> Checklist<'a> {
             }
             out.push('\n');
             for task in &phase.tasks {
-                out.push_str(&MARKERS.write(task.status, &(self.escape)(&task.content)));
+                out.push_str(&SHOWN.write(task.status, &(self.escape)(&task.content)));
                 out.push('\n');
             }
         }
@@ -93,9 +95,11 @@ impl<'a> Checklist<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::state::Phase;
+    use crate::status::Status;
+    use crate::todo::Todo;
     use pretty_assertions::assert_eq;
     use std::borrow::Cow;
-    use todokit_domain::{Phase, Status, Todo};
 
     #[test]
     fn empty_list() {
@@ -149,7 +153,7 @@ mod tests {
 
     #[test]
     fn forge_wraps_the_text_as_its_status_says() {
-        let actual: Vec<String> = Status::ALL.iter().map(|s| MARKERS.write(*s, "t")).collect();
+        let actual: Vec<String> = Status::ALL.iter().map(|s| SHOWN.write(*s, "t")).collect();
         let expected = vec![
             "- [ ] t",
             "- [~] **t**",
