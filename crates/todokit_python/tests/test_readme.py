@@ -116,5 +116,6 @@ def test_setup_from_the_package_writes_the_packages_own_command(tmp_path: Path) 
     subprocess.run([str(script), "setup", "opencode"], cwd=project, env=env, check=True, capture_output=True)
     config = json.loads((project / "opencode.json").read_text(encoding="utf-8"))
     command = config["mcp"]["todokit"]["command"]
-    assert command[0] == str(script)
+    assert Path(command[0]).is_absolute()
+    assert Path(command[0]).resolve() == script.resolve()
     assert command[1:] == ["--profile", "opencode", "--conversation", "my-project", "mcp"]
