@@ -90,6 +90,7 @@ test('the agent recipe, run from the package, writes a server that answers', asy
   assert.ok(line);
   // As written, with the package's own command first on PATH.
   const bin = join(process.cwd(), 'node_modules', '.bin');
+  /** @type {Record<string, string | undefined>} */
   const env = { ...process.env, PATH: `${bin}:${process.env['PATH']}`, TODOKIT_STORE: store };
   delete env['TODOKIT_LAUNCHER'];
   const setup = spawnSync('bash', ['-euo', 'pipefail', '-c', line], { cwd: project, encoding: 'utf8', env });
