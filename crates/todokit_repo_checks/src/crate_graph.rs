@@ -109,6 +109,35 @@ fn normal_dependencies(manifest: &str) -> Vec<String> {
     names
 }
 
+/// The workspace's layers, lowest first: a crate may depend only on crates
+/// of a lower layer, so two crates of one layer (the stores and the
+/// dialects) never depend on each other.
+pub const LAYERS: &[&[&str]] = &[
+    &["todokit_domain"],
+    &["todokit_app"],
+    &["todokit_dialects", "todokit_infra"],
+    &["todokit"],
+    &["todokit_mcp"],
+    &["todokit_cli"],
+    &["todokit_binding"],
+    &["todokit_python", "todokit_node"],
+];
+
+/// The arrows of `graph` that do not point to a lower layer (or name a
+/// crate no layer holds), as `(from, to)`.
+pub fn arrows_not_pointing_down(graph: &Graph) -> Vec<(String, String)> {
+    let layer = |name: &str| LAYERS.iter().position(|layer| layer.contains(&name));
+    graph
+        .iter()
+        .filter_map(|(from, to)| Some((from, to.as_ref()?)))
+        .filter(|(from, to)| match (layer(from), layer(to)) {
+            (Some(from), Some(to)) => from <= to,
+            _ => true,
+        })
+        .map(|(from, to)| (from.clone(), to.clone()))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -137,33 +166,4 @@ mod tests {
         let expected = (Some("x".to_owned()), vec!["y".to_owned(), "z".to_owned()]);
         assert_eq!(actual, expected);
     }
-}
-
-/// The workspace's layers, lowest first: a crate may depend only on crates
-/// of a lower layer, so two crates of one layer (the stores and the
-/// dialects) never depend on each other.
-pub const LAYERS: &[&[&str]] = &[
-    &["todokit_domain"],
-    &["todokit_app"],
-    &["todokit_dialects", "todokit_infra"],
-    &["todokit"],
-    &["todokit_mcp"],
-    &["todokit_cli"],
-    &["todokit_binding"],
-    &["todokit_python", "todokit_node"],
-];
-
-/// The arrows of `graph` that do not point to a lower layer (or name a
-/// crate no layer holds), as `(from, to)`.
-pub fn arrows_not_pointing_down(graph: &Graph) -> Vec<(String, String)> {
-    let layer = |name: &str| LAYERS.iter().position(|layer| layer.contains(&name));
-    graph
-        .iter()
-        .filter_map(|(from, to)| Some((from, to.as_ref()?)))
-        .filter(|(from, to)| match (layer(from), layer(to)) {
-            (Some(from), Some(to)) => from <= to,
-            _ => true,
-        })
-        .map(|(from, to)| (from.clone(), to.clone()))
-        .collect()
 }
