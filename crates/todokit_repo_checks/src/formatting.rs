@@ -32,6 +32,14 @@ pub enum FormattingError {
     /// cannot parse, say).
     #[error("rustfmt failed: {0}")]
     Failed(String),
+    /// A file could not be read.
+    #[error("reading {path}: {source}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// What the file system said.
+        source: std::io::Error,
+    },
 }
 
 /// Every `.rs` file under `dirs` (relative to `root`), sorted, leaving out
@@ -97,6 +105,27 @@ pub fn unformatted(root: &Path, files: &[PathBuf]) -> Result<Vec<String>, Format
     listed.sort();
     listed.dedup();
     Ok(listed)
+}
+
+/// The most lines a Rust file of the workspace may have (AGENTS.md: files
+/// of about 400 lines, 600 at most).
+pub const MAX_FILE_LINES: usize = 600;
+
+/// Each of `files` (paths relative to `root`) longer than
+/// [`MAX_FILE_LINES`], with its length.
+pub fn too_long(root: &Path, files: &[PathBuf]) -> Result<Vec<(String, usize)>, FormattingError> {
+    let mut found = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(root.join(file)).map_err(|source| FormattingError::Read {
+            path: file.clone(),
+            source,
+        })?;
+        let lines = text.lines().count();
+        if lines > MAX_FILE_LINES {
+            found.push((file.display().to_string(), lines));
+        }
+    }
+    Ok(found)
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 use pretty_assertions::assert_eq;
 use todokit_repo_checks::crate_graph::{arrows_not_pointing_down, from_manifests, from_picture};
 use todokit_repo_checks::dialect_api::past_the_prelude;
-use todokit_repo_checks::formatting::{rust_files, unformatted};
+use todokit_repo_checks::formatting::{MAX_FILE_LINES, rust_files, too_long, unformatted};
 use todokit_repo_checks::manifests::disagreements;
 use todokit_repo_checks::module_graph::{read_crate, through_the_root};
 use todokit_repo_checks::shared_build::{differences, features_by_crate, tree};
@@ -81,6 +81,18 @@ fn every_rust_file_is_under_rustfmt_found_by_path() {
         actual,
         Vec::<String>::new(),
         "`rustfmt --edition 2024 <file>` formats each"
+    );
+}
+
+#[test]
+fn no_rust_file_is_longer_than_the_guide_allows() {
+    let root = workspace_root();
+    let files = rust_files(&root, &["crates", "fuzz"]).unwrap_or_else(|e| panic!("{e}"));
+    let actual = too_long(&root, &files).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        actual,
+        Vec::<(String, usize)>::new(),
+        "files over {MAX_FILE_LINES} lines"
     );
 }
 

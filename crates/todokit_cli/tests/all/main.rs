@@ -12,6 +12,7 @@ mod board_sessions;
 mod claims;
 mod cli;
 mod cli_hardening;
+mod cli_schemas;
 mod conversations_cli;
 mod durability;
 mod forget_gone;
