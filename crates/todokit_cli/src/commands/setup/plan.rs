@@ -213,7 +213,9 @@ fn compute_one(file: &FileEdits, remove: bool, force: bool) -> Result<Outcome, P
         .top_keys()
         .iter()
         .all(|key| file.agent_keys.contains(&key.as_str()));
-    let after = if remove && (doc.is_empty() || only_agents) {
+    // A linked file is emptied, not removed: its target is the user's.
+    let linked = std::fs::symlink_metadata(&file.path).is_ok_and(|meta| meta.file_type().is_symlink());
+    let after = if remove && (doc.is_empty() || only_agents) && !linked {
         None
     } else if before.as_deref() == Some(text.as_str()) {
         before.clone()
@@ -249,6 +251,10 @@ pub fn write(outcomes: &[Outcome]) -> Result<(), PlanError> {
 
 fn write_file(path: &Path, text: &str) -> std::io::Result<()> {
     use std::io::Write;
+    // A settings file linked from elsewhere (a dotfiles repository) stays a
+    // link: the file it points to is the one replaced.
+    let resolved = std::fs::canonicalize(path).ok();
+    let path = resolved.as_deref().unwrap_or(path);
     let folder = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(folder)?;
     let mut temp = tempfile::NamedTempFile::new_in(folder)?;

@@ -212,3 +212,25 @@ fn the_users_own_todokit_entry_is_kept_unless_forced() {
         Some(json!("/bin/todokit"))
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn a_linked_settings_file_stays_a_link_and_its_target_is_edited() {
+    let dir = tempfile::tempdir().expect("a folder");
+    let target = dir.path().join("dotfiles/settings.json");
+    std::fs::create_dir_all(target.parent().expect("a parent")).expect("made");
+    std::fs::write(&target, JSONC).expect("written");
+    let link = dir.path().join("home/.agent/settings.json");
+    std::fs::create_dir_all(link.parent().expect("a parent")).expect("made");
+    std::os::unix::fs::symlink(&target, &link).expect("linked");
+    let file = json_edits(link.clone());
+    write(&compute(std::slice::from_ref(&file), false, false).expect("computed")).expect("written");
+    let linked = std::fs::symlink_metadata(&link)
+        .expect("there")
+        .file_type()
+        .is_symlink();
+    let edited = std::fs::read_to_string(&target)
+        .expect("read")
+        .contains("mcp__todokit__TodoWrite");
+    assert_eq!((linked, edited), (true, true));
+}
