@@ -34,6 +34,8 @@ struct Case {
     /// The user's file setup writes, for an agent set up with `--global`
     /// (relative to the home folder); `None` for a project's setup.
     global_file: Option<&'static str>,
+    /// Whether the agent hands the model the server's instructions.
+    relays_instructions: bool,
 }
 
 impl Case {
@@ -85,6 +87,16 @@ impl Case {
         assert!(
             offered.contains(&self.calls[0].0),
             "{}: todokit's tool is not offered: {offered:?}",
+            self.agent
+        );
+
+        // The server's instructions, naming the profile's tool as this
+        // server's (the model may know the tool only under a prefix).
+        let named = format!("this server's `{}` tool", self.calls[0].1);
+        assert_eq!(
+            first.body.to_string().contains(&named),
+            self.relays_instructions,
+            "{}: the model's first request and the server's instructions ({named})",
             self.agent
         );
 
@@ -184,6 +196,7 @@ fn codex_plans_through_todokit() {
         own_tools: &["update_plan"],
         stored: "Write the parser",
         global_file: None,
+        relays_instructions: true,
     };
     case.check(codex_command);
 }
@@ -209,6 +222,7 @@ fn claude_code_plans_through_todokit() {
         own_tools: &["TodoWrite", "TaskCreate", "TaskGet", "TaskList", "TaskUpdate"],
         stored: "Write the parser",
         global_file: None,
+        relays_instructions: true,
     };
     case.check(claude_code_command);
 }
@@ -233,6 +247,7 @@ fn gemini_cli_plans_through_todokit() {
         own_tools: &["write_todos"],
         stored: "Write the parser",
         global_file: None,
+        relays_instructions: true,
     };
     case.check(gemini_cli_command);
 }
@@ -257,6 +272,7 @@ fn qwen_code_plans_through_todokit() {
         own_tools: &["todo_write"],
         stored: "Write the parser",
         global_file: None,
+        relays_instructions: true,
     };
     case.check(qwen_code_command);
 }
@@ -279,6 +295,7 @@ fn opencode_plans_through_todokit() {
         own_tools: &["todowrite"],
         stored: "Write the parser",
         global_file: None,
+        relays_instructions: true,
     };
     case.check(opencode_command);
 }
@@ -299,6 +316,7 @@ fn copilot_cli_plans_through_todokit() {
         own_tools: &["update_todo"],
         stored: "Write the parser",
         global_file: Some(".copilot/mcp-config.json"),
+        relays_instructions: false,
     };
     case.check(copilot_command);
 }
