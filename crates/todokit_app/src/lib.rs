@@ -1,7 +1,9 @@
-//! The application layer of todokit: the tool catalog (every profile's
-//! tools, with their inputs, schemas and descriptions), the service that
-//! runs one tool call against a conversation store, the text the model reads
-//! back, and the end-of-turn reminder.
+//! The application layer of todokit: the service that runs one tool call
+//! against a conversation store ([`TodoWriteService`]) and formats what
+//! the model reads back ([`ToolOperation`]), the tools' schemas for each
+//! target, the agent-loop policy and turn driver, the end-of-turn
+//! reminder, and the API a profile is written in ([`prelude`]); the
+//! profiles themselves are `todokit_dialects`'.
 //!
 //! It depends on the domain crate and on two traits it defines for the
 //! outside world, [`ConversationContext`] and [`Clock`]; the infra crate

@@ -47,6 +47,10 @@ macro_rules! registry {
         /// Every profile, as the function that builds it with its default
         /// rules, in registration order.
         pub const REGISTRY: &[fn() -> Profile] = &[$($module::profile),+];
+
+        /// Every profile's name beside the function that builds it, so one
+        /// profile is found without building the others.
+        const NAMED: &[(&str, fn() -> Profile)] = &[$(($module::NAME, $module::profile)),+];
     };
 }
 
@@ -94,14 +98,17 @@ pub fn all() -> Vec<Profile> {
     REGISTRY.iter().map(|build| build()).collect()
 }
 
-/// The profile called `name`, with its default rules.
+/// The profile called `name`, with its default rules (built alone).
 pub fn by_name(name: &str) -> Option<Profile> {
-    all().into_iter().find(|p| p.name() == name)
+    NAMED
+        .iter()
+        .find(|(known, _)| *known == name)
+        .map(|(_, build)| build())
 }
 
 /// The names of every profile, in registration order.
 pub fn names() -> Vec<&'static str> {
-    all().iter().map(Profile::name).collect()
+    NAMED.iter().map(|(name, _)| *name).collect()
 }
 
 #[cfg(test)]
@@ -387,6 +394,18 @@ mod tests {
             })
             .map(str::to_owned)
             .collect()
+    }
+
+    #[test]
+    fn each_registered_name_is_its_profiles_own() {
+        let actual: Vec<&str> = all().iter().map(Profile::name).collect();
+        let expected = names();
+        assert_eq!(actual, expected);
+        assert!(
+            names()
+                .iter()
+                .all(|name| by_name(name).is_some_and(|p| p.name() == *name))
+        );
     }
 
     #[test]

@@ -69,7 +69,7 @@ pub struct TraeTodo {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
 pub struct TraeTodos {
     /// The whole updated list. It replaces the stored one.
-    #[schemars(length(min = 3, max = 10))]
+    #[schemars(length(min = MIN_TODOS, max = MAX_TODOS))]
     pub todos: Vec<TraeTodo>,
 }
 
