@@ -7,7 +7,7 @@ CARGO ?= cargo
 ## Everything CI checks: formatting, lints, every test (snapshots included),
 ## the PostgreSQL store's against a throwaway cluster this target starts.
 ## .ci/run runs these stages one by one, timing each.
-TEST_STAGES := toolchain packages fmt-check doc unit agents python-test node-test lean hosts fuzz-check workflows cross-check
+TEST_STAGES := toolchain packages fmt-check doc unit python-test node-test lean hosts fuzz-check workflows cross-check
 test: $(TEST_STAGES)
 
 ## The stages `make test` and `make dist-test` run, in order (for .ci/run).
@@ -38,16 +38,16 @@ node-clients:
 	@[ -L $(CLIENTS)/node_modules ] || { rm -rf $(CLIENTS)/node_modules && ln -s ../../../../$(NODE_CLIENTS)/node_modules $(CLIENTS)/node_modules; }
 
 ## The agents themselves (Claude Code, Codex, Gemini CLI, Qwen Code,
-## opencode, GitHub Copilot CLI): their own shipping CLIs, installed from the npm registry at
-## the versions tests/agent_clis/package-lock.json pins, under target/
-## like the node clients (`npm install` from the lock, not `npm ci`: the
-## lock npm writes for these packages leaves out other platforms' optional
-## builds, which `npm ci` then counts as missing); then the tests that run each one in a fresh home
-## folder, in a project configured only by `todokit setup`, against the
-## scripted model on loopback (tests/all/agents). They are `#[ignore]`d
-## in `unit`, which has no agents; this runs them in the binary `unit`
-## built, with the same lints and features, so nothing compiles again.
-## Each model request is kept under target/agents/requests/.
+## opencode, GitHub Copilot CLI): their own shipping CLIs, installed from
+## the npm registry at the versions tests/agent_clis/package-lock.json
+## pins, under target/ like the node clients (`npm install` from the lock,
+## not `npm ci`: the lock npm writes for these packages leaves out other
+## platforms' optional builds, which `npm ci` then counts as missing).
+## `unit` installs them first, and runs the tests that drive each one in a
+## fresh home folder, in a project configured only by `todokit setup`,
+## against the scripted model on loopback (tests/all/agents); `make
+## agents` runs those tests alone. Each model request is kept under
+## target/agents/requests/.
 AGENT_CLIS := crates/todokit_cli/tests/agent_clis
 AGENTS_DIR := target/agents
 agent-clis:
@@ -57,7 +57,7 @@ agent-clis:
 		{ cp $(AGENT_CLIS)/package.json $(AGENT_CLIS)/package-lock.json $(AGENTS_DIR)/ && npm install --prefix $(AGENTS_DIR) --no-save --no-audit --no-fund --loglevel=error; }
 
 agents: agent-clis
-	TODOKIT_AGENTS=$(CURDIR)/$(AGENTS_DIR) ./scripts/linted-cargo.sh test --workspace --all-features --locked --test all -- --ignored agents::
+	./scripts/linted-cargo.sh test -p todokit_cli --all-features --locked --test all -- agents::
 
 ## The Python package: built once from the checkout by its PEP 517
 ## backend (maturin) into a wheel in target/python-wheels, installed from
@@ -177,7 +177,7 @@ doc:
 ## `make clippy` checks, in the same build: scripts/linted-cargo.sh); then
 ## every committed snapshot must have been read by one of them.
 SNAPSHOT_REFERENCES := target/snapshot-references.txt
-unit: packages node-clients
+unit: packages node-clients agent-clis
 	./scripts/lint-build.sh
 	rm -f $(SNAPSHOT_REFERENCES)
 	INSTA_SNAPSHOT_REFERENCES_FILE=$(CURDIR)/$(SNAPSHOT_REFERENCES) ./scripts/with-postgres.sh ./scripts/linted-cargo.sh test --workspace --all-features --locked --no-fail-fast

@@ -12,6 +12,7 @@ CARGO=${CARGO:-cargo}
 # a service throughout, and why: package:module.
 declare -A WHOLE=(
   [todokit_cli:acp]="node (the official ACP SDK)"
+  [todokit_cli:agents]="the agents' own CLIs from npm (make agent-clis)"
   [todokit_cli:board_browser]="Chromium"
   [todokit_cli:mcp_resources]="node (the official MCP SDK)"
   [todokit_cli:serve_mcp]="node (the official MCP SDK)"

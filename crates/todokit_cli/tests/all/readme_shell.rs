@@ -1,7 +1,8 @@
 //! The README's shell recipes, run by bash with the built `todokit` first
-//! on `PATH`, in a temporary folder: the command-line tour as written, the
-//! board's first line, and the fleet recipe with the test database's URL
-//! and free ports in place of the example's names. The install lines
+//! on `PATH`, in a temporary folder: the quick start's `todokit setup`
+//! lines, the command-line tour as written, the board's first line, and
+//! the fleet recipe with the test database's URL and free ports in place
+//! of the example's names. The install lines
 //! (cargo, pip, npm) are what `make test` itself runs.
 
 use std::io::{BufRead, BufReader};
@@ -68,6 +69,42 @@ fn bash(dir: &Path, script: &str) -> Command {
         .env_remove("TODOKIT_PROFILE")
         .env_remove("XDG_DATA_HOME");
     command
+}
+
+#[test]
+fn the_quick_starts_setup_lines_run_as_written() {
+    let block = block_with("todokit setup claude-code");
+    let root = tempfile::tempdir().expect("temp dir");
+    let home = root.path().join("home");
+    let project = home.join("my-project");
+    std::fs::create_dir_all(&project).expect("the project");
+    let out = bash(&project, &format!("set -e\n{block}"))
+        .env("HOME", &home)
+        .env_remove("CODEX_HOME")
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env_remove("CRUSH_GLOBAL_CONFIG")
+        .env_remove("COPILOT_HOME")
+        .output()
+        .expect("bash runs");
+    let written = [
+        ".mcp.json",
+        ".claude/settings.json",
+        ".codex/config.toml",
+        ".gemini/settings.json",
+        ".qwen/settings.json",
+        "opencode.json",
+        "crush.json",
+        "../.copilot/mcp-config.json",
+    ];
+    let missing: Vec<&str> = written
+        .iter()
+        .copied()
+        .filter(|file| !project.join(file).is_file())
+        .collect();
+    let actual = (out.status.code(), missing);
+    let expected = (Some(0), Vec::<&str>::new());
+    assert_eq!(actual, expected, "{}", String::from_utf8_lossy(&out.stderr));
 }
 
 #[test]

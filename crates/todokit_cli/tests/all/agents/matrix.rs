@@ -25,7 +25,7 @@ struct Case {
     /// The model's calls: the tool as the agent names it, as the profile
     /// names it, and the arguments. The first is valid, the second not.
     calls: [(String, &'static str, Value); 2],
-    /// The agent's tool search, when its MCP tools may be deferred.
+    /// The agent's loader of deferred tools, when it may defer MCP tools.
     search: Option<(String, Value)>,
     /// The agent's own todo tools, which must not be offered.
     own_tools: &'static [&'static str],
@@ -179,7 +179,6 @@ fn relays(result: &str, answer: &str) -> bool {
 }
 
 #[test]
-#[ignore = "needs the agents' CLIs: make agents"]
 fn codex_plans_through_todokit() {
     let plan = json!({"explanation": "Starting the work", "plan": [
         {"step": "Write the parser", "status": "in_progress"},
@@ -202,7 +201,6 @@ fn codex_plans_through_todokit() {
 }
 
 #[test]
-#[ignore = "needs the agents' CLIs: make agents"]
 fn claude_code_plans_through_todokit() {
     let task = json!({"subject": "Write the parser", "description": "Parse the input files", "activeForm": "Writing the parser"});
     let bad = json!({"subject": "Add tests"});
@@ -214,7 +212,7 @@ fn claude_code_plans_through_todokit() {
             ("mcp__todokit__TaskCreate".into(), "TaskCreate", bad),
         ],
         // Claude Code offers MCP tools by name only until the model loads
-        // them through its tool search.
+        // them through its `ToolSearch`.
         search: Some((
             "ToolSearch".into(),
             json!({"query": "select:mcp__todokit__TaskCreate", "max_results": 5}),
@@ -228,7 +226,6 @@ fn claude_code_plans_through_todokit() {
 }
 
 #[test]
-#[ignore = "needs the agents' CLIs: make agents"]
 fn gemini_cli_plans_through_todokit() {
     let todos = json!({"todos": [
         {"description": "Write the parser", "status": "in_progress"},
@@ -253,7 +250,6 @@ fn gemini_cli_plans_through_todokit() {
 }
 
 #[test]
-#[ignore = "needs the agents' CLIs: make agents"]
 fn qwen_code_plans_through_todokit() {
     let todos = json!({"todos": [
         {"id": "1", "content": "Write the parser", "status": "in_progress"},
@@ -278,7 +274,6 @@ fn qwen_code_plans_through_todokit() {
 }
 
 #[test]
-#[ignore = "needs the agents' CLIs: make agents"]
 fn opencode_plans_through_todokit() {
     let todos = json!({"todos": [
         {"content": "Write the parser", "status": "in_progress", "priority": "high"},
@@ -301,7 +296,6 @@ fn opencode_plans_through_todokit() {
 }
 
 #[test]
-#[ignore = "needs the agents' CLIs: make agents"]
 fn copilot_cli_plans_through_todokit() {
     let checklist = json!({"todos": "# Parser\n- [>] Write the parser\n- [ ] Add tests"});
     let bad = json!({"todos": 5});

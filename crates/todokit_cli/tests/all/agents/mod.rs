@@ -1,12 +1,12 @@
 //! The agents themselves, run as their users run them: each agent's own
-//! shipping CLI (installed by `make agents` at the versions
-//! `tests/agents/package-lock.json` pins), in a fresh home folder, in a
+//! shipping CLI (installed by `make agent-clis` at the versions
+//! `tests/agent_clis/package-lock.json` pins), in a fresh home folder, in a
 //! project configured only by `todokit setup`, talking to the scripted
 //! model of [`model`] on loopback and to todokit over MCP.
 //!
-//! These tests are `#[ignore]`d in the ordinary run, which has no agents
-//! installed; `make agents` (part of `make test`) installs them and runs
-//! exactly these.
+//! They need the agents' packages: `make agent-clis` installs them under
+//! `target/agents/` (`unit`, in `make test`, does it first), and a test
+//! that finds none fails saying so. `make check` leaves this module out.
 
 mod matrix;
 mod model;
@@ -21,14 +21,15 @@ use serde_json::Value;
 use crate::support::cli::todokit;
 pub use crate::support::machine::Machine;
 
-/// Where `make agents` installed the agents' packages.
+/// Where `make agent-clis` installed the agents' packages (`TODOKIT_AGENTS`
+/// names another folder).
 fn agents_folder() -> PathBuf {
     let folder = std::env::var_os("TODOKIT_AGENTS")
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/agents"));
     assert!(
         folder.join("node_modules/.bin").is_dir(),
-        "no agents installed in {}: run `make agents`",
+        "no agents installed in {}: run `make agent-clis`",
         folder.display()
     );
     folder

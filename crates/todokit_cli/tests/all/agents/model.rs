@@ -28,8 +28,9 @@ pub struct Script {
     /// The calls it makes in turn: the tool's name as the agent shows it
     /// to the model, and the arguments.
     pub calls: Vec<(String, Value)>,
-    /// The agent's tool search, when todokit's tool may be offered only
-    /// through it: the search tool's name and its arguments.
+    /// The agent's loader of deferred tools (Claude Code's `ToolSearch`),
+    /// when it offers todokit's tool only through it: the loader's name and
+    /// the arguments that load todokit's tool.
     pub search: Option<(String, Value)>,
     /// What it says once every call has its result.
     pub closing: String,

@@ -12,7 +12,6 @@ use crate::support::serve::{Server, request};
 use crate::watch::PipedWatch;
 
 #[test]
-#[ignore = "needs the agents' CLIs: make agents"]
 fn claude_code_then_codex_keep_one_list() {
     let machine = Machine::new();
     machine.setup(&["claude-code"]);
