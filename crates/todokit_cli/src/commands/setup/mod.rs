@@ -100,11 +100,13 @@ pub fn run(ctx: &Context, args: SetupArgs, profile: Option<&str>) -> Result<Exit
     let shown = |path: &Path| shown_path(path, &project, &inputs.home);
     if args.dry_run {
         let diff = plan::diff(&outcomes, shown);
-        if diff.is_empty() {
-            print_line("Nothing to change.")?;
-        } else {
-            print!("{diff}");
-        }
+        // Through print_line: a reader that closes the pipe early
+        // (`| head`) is no error.
+        print_line(match diff.strip_suffix('\n') {
+            _ if diff.is_empty() => "Nothing to change.",
+            Some(text) => text,
+            None => &diff,
+        })?;
         return Ok(ExitCode::SUCCESS);
     }
     plan::write(&outcomes)?;
