@@ -47,6 +47,10 @@ impl Project {
             "XDG_CONFIG_HOME",
             "CLAUDE_CONFIG_DIR",
             "CRUSH_GLOBAL_CONFIG",
+            "COPILOT_HOME",
+            "KIMI_SHARE_DIR",
+            "GOOSE_PATH_ROOT",
+            "APPDATA",
         ] {
             cmd.env_remove(var);
         }
@@ -68,7 +72,7 @@ impl Project {
     }
 }
 
-const AGENTS: [&str; 7] = [
+const AGENTS: [&str; 13] = [
     "claude-code",
     "codex",
     "gemini",
@@ -76,10 +80,16 @@ const AGENTS: [&str; 7] = [
     "opencode",
     "crush",
     "copilot",
+    "cursor",
+    "vscode",
+    "zed",
+    "claude-desktop",
+    "kimi-cli",
+    "goose",
 ];
 
 /// The agents that read no project configuration: set up with `--global`.
-const GLOBAL_ONLY: [&str; 1] = ["copilot"];
+const GLOBAL_ONLY: [&str; 4] = ["copilot", "claude-desktop", "kimi-cli", "goose"];
 
 /// `agent` and, for one set up in the user's configuration only, `--global`.
 fn setup_args(agent: &str) -> Vec<&str> {
@@ -179,7 +189,11 @@ fn files_section(agent: &str) -> String {
                 file.strip_prefix(&project.home).expect("as set up").display()
             ),
         };
-        let lang = if name.ends_with(".toml") { "toml" } else { "json" };
+        let lang = match name.rsplit('.').next() {
+            Some("toml") => "toml",
+            Some("yaml") => "yaml",
+            _ => "json",
+        };
         let text = std::fs::read_to_string(&file).expect("as set up");
         section.push_str(&format!("`{name}`:\n\n```{lang}\n{text}```\n\n"));
     }

@@ -88,7 +88,7 @@ pub fn run(ctx: &Context, args: SetupArgs, profile: Option<&str>) -> Result<Exit
         Some(id) => command.extend(["--conversation".to_owned(), id.clone(), "mcp".to_owned()]),
         None => command.extend(["mcp".to_owned(), "--conversation-from-folder".to_owned()]),
     }
-    let inputs = agents::Inputs {
+    let inputs = agents::inputs::Inputs {
         global: args.global,
         project: project.clone(),
         home,

@@ -20,16 +20,30 @@ pub enum Edit {
     /// that differs is the user's, kept unless `--force`.
     Entry {
         /// Where the entry goes.
-        path: Vec<&'static str>,
+        path: Vec<String>,
         /// The entry.
         value: Value,
     },
     /// A setting of the agent's own (its todo tool off): set to `value`.
     Setting {
         /// The setting's keys.
-        path: Vec<&'static str>,
+        path: Vec<String>,
         /// What it is set to.
         value: Value,
+    },
+    /// A switch in an entry of the agent's own (Goose's `todo` extension
+    /// off): set to `value`, and back to `restore` on `--remove`. When the
+    /// entry is missing, `made` is written whole in its place (as the agent
+    /// would write it), and `--remove` takes it out again.
+    Switch {
+        /// The switch's keys; the entry is all but the last.
+        path: Vec<String>,
+        /// What it is set to.
+        value: Value,
+        /// What `--remove` sets it back to.
+        restore: Value,
+        /// The whole entry, for a file that has none.
+        made: Value,
     },
     /// Members a list must hold (tool names allowed or denied).
     Members {
@@ -38,6 +52,22 @@ pub enum Edit {
         /// The members.
         values: Vec<Value>,
     },
+}
+
+impl Edit {
+    /// The keys the edit is at.
+    fn path(&self) -> Vec<&str> {
+        let (Self::Entry { path, .. }
+        | Self::Setting { path, .. }
+        | Self::Switch { path, .. }
+        | Self::Members { path, .. }) = self;
+        path.iter().map(String::as_str).collect()
+    }
+}
+
+/// `parts` as an edit's path.
+pub fn keys(parts: &[&str]) -> Vec<String> {
+    parts.iter().map(|&part| part.to_owned()).collect()
 }
 
 /// The edits to one file.
@@ -163,8 +193,10 @@ fn compute_one(file: &FileEdits, remove: bool, force: bool) -> Result<Outcome, P
     let mut doc = Document::parse(file.syntax, before.as_deref().unwrap_or("")).map_err(doc_error)?;
     let mut notes = Vec::new();
     for edit in &file.edits {
+        let keys = edit.path();
+        let path = keys.as_slice();
         match (edit, remove) {
-            (Edit::Entry { path, value }, false) => match doc.get(path) {
+            (Edit::Entry { value, .. }, false) => match doc.get(path) {
                 Some(theirs) if &theirs == value => {}
                 Some(theirs) if !force => {
                     return Err(PlanError::TheirEntry {
@@ -176,7 +208,7 @@ fn compute_one(file: &FileEdits, remove: bool, force: bool) -> Result<Outcome, P
                 }
                 _ => doc.set(path, value).map_err(doc_error)?,
             },
-            (Edit::Entry { path, value }, true) => match doc.get(path) {
+            (Edit::Entry { value, .. }, true) => match doc.get(path) {
                 Some(theirs) if &theirs == value || force => doc.remove(path),
                 Some(_) => notes.push(format!(
                     "kept `{}`: it is not the entry setup writes (--force removes it)",
@@ -184,26 +216,45 @@ fn compute_one(file: &FileEdits, remove: bool, force: bool) -> Result<Outcome, P
                 )),
                 None => {}
             },
-            (Edit::Setting { path, value }, false) => {
+            (Edit::Setting { value, .. }, false) => {
                 if doc.get(path).as_ref() != Some(value) {
                     doc.set(path, value).map_err(doc_error)?;
                 }
             }
-            (Edit::Setting { path, value }, true) => {
+            (Edit::Setting { value, .. }, true) => {
                 if doc.get(path).as_ref() == Some(value) {
                     doc.remove(path);
                 }
             }
-            (Edit::Members { path, values }, false) => {
-                let path: Vec<&str> = path.iter().map(String::as_str).collect();
-                for value in values {
-                    doc.add_member(&path, value).map_err(doc_error)?;
+            (Edit::Switch { value, made, .. }, false) => {
+                let entry = &path[..path.len().saturating_sub(1)];
+                if doc.get(entry).is_none() {
+                    doc.set(entry, made).map_err(doc_error)?;
+                } else if doc.get(path).as_ref() != Some(value) {
+                    doc.set(path, value).map_err(doc_error)?;
                 }
             }
-            (Edit::Members { path, values }, true) => {
-                let path: Vec<&str> = path.iter().map(String::as_str).collect();
+            (
+                Edit::Switch {
+                    value, restore, made, ..
+                },
+                true,
+            ) => {
+                let entry = &path[..path.len().saturating_sub(1)];
+                if doc.get(entry).as_ref() == Some(made) {
+                    doc.remove(entry);
+                } else if doc.get(path).as_ref() == Some(value) {
+                    doc.set(path, restore).map_err(doc_error)?;
+                }
+            }
+            (Edit::Members { values, .. }, false) => {
                 for value in values {
-                    doc.remove_member(&path, value);
+                    doc.add_member(path, value).map_err(doc_error)?;
+                }
+            }
+            (Edit::Members { values, .. }, true) => {
+                for value in values {
+                    doc.remove_member(path, value);
                 }
             }
         }

@@ -6,7 +6,7 @@ use pretty_assertions::assert_eq;
 use serde_json::json;
 
 use super::document::{Document, DocumentError, Syntax};
-use super::plan::{Edit, FileEdits, PlanError, compute, write};
+use super::plan::{Edit, FileEdits, PlanError, compute, keys, write};
 
 const JSONC: &str = r#"// my settings
 {
@@ -34,15 +34,15 @@ fn json_edits(path: std::path::PathBuf) -> FileEdits {
         syntax: Syntax::Json,
         edits: vec![
             Edit::Entry {
-                path: vec!["mcpServers", "todokit"],
+                path: keys(&["mcpServers", "todokit"]),
                 value: json!({"command": "/bin/todokit", "args": ["mcp"]}),
             },
             Edit::Setting {
-                path: vec!["useWriteTodos"],
+                path: keys(&["useWriteTodos"]),
                 value: json!(false),
             },
             Edit::Members {
-                path: vec!["permissions".into(), "allow".into()],
+                path: keys(&["permissions", "allow"]),
                 values: vec![json!("mcp__todokit__TodoWrite")],
             },
         ],
@@ -56,11 +56,11 @@ fn toml_edits(path: std::path::PathBuf) -> FileEdits {
         syntax: Syntax::Toml,
         edits: vec![
             Edit::Entry {
-                path: vec!["mcp_servers", "todokit"],
+                path: keys(&["mcp_servers", "todokit"]),
                 value: json!({"command": "/bin/todokit", "args": ["mcp"], "tools": {"update_plan": {"approval_mode": "approve"}}}),
             },
             Edit::Setting {
-                path: vec!["tools", "update_plan", "enabled"],
+                path: keys(&["tools", "update_plan", "enabled"]),
                 value: json!(false),
             },
         ],
@@ -233,4 +233,123 @@ fn a_linked_settings_file_stays_a_link_and_its_target_is_edited() {
         .expect("read")
         .contains("mcp__todokit__TodoWrite");
     assert_eq!((linked, edited), (true, true));
+}
+
+const YAML: &str = r#"# goose, as the user keeps it
+GOOSE_PROVIDER: anthropic   # the one I pay for
+extensions:
+  developer:
+    enabled: true
+    type: platform
+    name: developer
+  todo:
+    enabled: true
+    type: platform
+    name: todo
+    description: "kept as quoted"
+tags:
+  - mine
+"#;
+
+fn yaml_edits(path: std::path::PathBuf) -> FileEdits {
+    FileEdits {
+        path,
+        syntax: Syntax::Yaml,
+        edits: vec![
+            Edit::Entry {
+                path: keys(&["extensions", "todokit"]),
+                value: json!({"type": "stdio", "cmd": "/bin/todokit", "args": ["--profile", "goose", "mcp"], "bundled": null, "envs": {}}),
+            },
+            Edit::Switch {
+                path: keys(&["extensions", "todo", "enabled"]),
+                value: json!(false),
+                restore: json!(true),
+                made: json!({"enabled": false, "type": "platform", "name": "todo"}),
+            },
+            Edit::Members {
+                path: keys(&["tags"]),
+                values: vec![json!("todokit")],
+            },
+        ],
+        agent_keys: &[],
+    }
+}
+
+#[test]
+fn yaml_keeps_the_users_comments_and_comes_back_whole() {
+    let dir = tempfile::tempdir().expect("as set up");
+    let file = yaml_edits(dir.path().join("config.yaml"));
+    let (written, second_changes, removed) = round_trip(&file, YAML);
+    let expected = r#"# goose, as the user keeps it
+GOOSE_PROVIDER: anthropic   # the one I pay for
+extensions:
+  developer:
+    enabled: true
+    type: platform
+    name: developer
+  todo:
+    enabled: false
+    type: platform
+    name: todo
+    description: "kept as quoted"
+  todokit:
+    args:
+      - '--profile'
+      - goose
+      - mcp
+    bundled: null
+    cmd: /bin/todokit
+    envs: {}
+    type: stdio
+tags:
+  - mine
+  - todokit
+"#;
+    assert_eq!(written, expected);
+    assert_eq!(second_changes, false);
+    assert_eq!(removed, YAML);
+}
+
+#[test]
+fn a_switch_whose_entry_is_missing_writes_it_whole_and_takes_it_back_out() {
+    let dir = tempfile::tempdir().expect("as set up");
+    let file = yaml_edits(dir.path().join("config.yaml"));
+    let original = "GOOSE_MODE: auto\n";
+    let (written, second_changes, removed) = round_trip(&file, original);
+    let expected = r#"GOOSE_MODE: auto
+extensions:
+  todokit:
+    args:
+      - '--profile'
+      - goose
+      - mcp
+    bundled: null
+    cmd: /bin/todokit
+    envs: {}
+    type: stdio
+  todo:
+    enabled: false
+    name: todo
+    type: platform
+tags:
+- todokit
+"#;
+    assert_eq!(written, expected);
+    assert_eq!(second_changes, false);
+    assert_eq!(removed, original);
+}
+
+#[test]
+fn yaml_that_does_not_parse_or_is_no_mapping_is_refused() {
+    let actual: Vec<Option<DocumentError>> = ["extensions: [unclosed\n", "- a list\n- at the top\n"]
+        .iter()
+        .map(|text| Document::parse(Syntax::Yaml, text).err())
+        .collect();
+    assert!(
+        matches!(
+            actual.as_slice(),
+            [Some(DocumentError::Parse(_)), Some(DocumentError::Parse(_))]
+        ),
+        "{actual:?}"
+    );
 }
