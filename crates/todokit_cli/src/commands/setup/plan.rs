@@ -11,7 +11,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::document::{Document, DocumentError, Syntax};
+use super::document::tree::DocumentError;
+use super::document::{Document, Syntax};
 
 /// One edit to a file.
 #[derive(Debug, Clone, PartialEq)]

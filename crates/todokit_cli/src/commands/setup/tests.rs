@@ -5,7 +5,8 @@
 use pretty_assertions::assert_eq;
 use serde_json::json;
 
-use super::document::{Document, DocumentError, Syntax};
+use super::document::tree::DocumentError;
+use super::document::{Document, Syntax};
 use super::plan::{Edit, FileEdits, PlanError, compute, keys, write};
 
 const JSONC: &str = r#"// my settings

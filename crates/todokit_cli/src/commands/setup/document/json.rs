@@ -5,7 +5,7 @@ use jsonc_parser::ParseOptions;
 use jsonc_parser::cst::{CstInputValue, CstObject, CstRootNode};
 use serde_json::Value;
 
-use super::{DocumentError, Tree};
+use super::tree::{DocumentError, Tree};
 
 /// A JSON or JSONC file.
 pub struct Json(CstRootNode);

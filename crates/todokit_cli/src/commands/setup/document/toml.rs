@@ -4,7 +4,7 @@
 use serde_json::Value;
 use toml_edit::{DocumentMut, Item, TableLike};
 
-use super::{DocumentError, Tree};
+use super::tree::{DocumentError, Tree};
 
 /// A TOML file.
 pub struct Toml(DocumentMut);

@@ -10,7 +10,7 @@ use std::str::FromStr;
 use serde_json::Value;
 use yaml_edit::{Document, Mapping, ScalarValue, YamlNode, YamlValue};
 
-use super::{DocumentError, Tree};
+use super::tree::{DocumentError, Tree};
 
 /// A YAML file of one document whose top is a mapping.
 pub struct Yaml(Document);
