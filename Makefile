@@ -2,7 +2,7 @@
 
 CARGO ?= cargo
 
-.PHONY: install agents agent-clis test-stages dist-test-stages dist-check workflows cross-check crates check fuzz-check python-package python-test node-test test packages node-clients omp-core screenshots dist dist-test toolchain fmt-check clippy doc unit lean hosts msrv demo build insta snapshots bench fuzz-smoke
+.PHONY: install agents agent-clis upstream test-stages dist-test-stages dist-check workflows cross-check crates check fuzz-check python-package python-test node-test test packages node-clients omp-core screenshots dist dist-test toolchain fmt-check clippy doc unit lean hosts msrv demo build insta snapshots bench fuzz-smoke
 
 ## Everything CI checks: formatting, lints, every test (snapshots included),
 ## the PostgreSQL store's against a throwaway cluster this target starts.
@@ -58,6 +58,15 @@ agent-clis:
 
 agents: agent-clis
 	./scripts/linted-cargo.sh test -p todokit_cli --all-features --locked --test all -- agents::
+
+## The upstream fixtures (crates/todokit_dialects/fixtures/upstream/)
+## written anew from the agents' pinned CLIs: what each offers a model as
+## its own todo tools and what they answer. Run when a pin in
+## crates/todokit_cli/tests/agent_clis/ moves; `make test` checks that
+## they still hold (agents::upstream) and that each profile differs from
+## its fixture only where docs/leniency.md says.
+upstream: agent-clis
+	TODOKIT_UPSTREAM=write ./scripts/linted-cargo.sh test -p todokit_cli --all-features --locked --test all -- agents::upstream
 
 ## The Python package: built once from the checkout by its PEP 517
 ## backend (maturin) into a wheel in target/python-wheels, installed from

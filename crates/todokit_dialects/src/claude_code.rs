@@ -48,8 +48,8 @@ pub fn profile() -> Profile {
         },
         ships_in: "Claude Code 2.x (`TodoWrite`); as of 2.1.328 sent only with `CLAUDE_CODE_ENABLE_TASKS=0` (otherwise its task tools: the `claude-tasks` profile), and only to the models that get todo tools (its older models, or any with `CLAUDE_CODE_ENABLE_TODO_TOOLS=1`)",
         checked: Some(Checked {
-            date: "2026-11-26",
-            against: "83fba929f14ad08f743591c19e945afe5130ab13",
+            date: "2026-12-07",
+            against: "npm @anthropic-ai/claude-code 2.1.328",
         }),
     })
     .with_system_prompt(include_str!("../descriptions/claude-code/system-prompt.md"))

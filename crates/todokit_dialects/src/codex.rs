@@ -46,8 +46,8 @@ pub fn profile() -> Profile {
         },
         ships_in: "Codex CLI (`update_plan`, refused in Plan mode; opt-in since 0.152.0)",
         checked: Some(Checked {
-            date: "2026-11-26",
-            against: "51316ead4a434e97928d1331e446d4bf274d44a5",
+            date: "2026-12-07",
+            against: "npm @openai/codex 0.171.0",
         }),
     })
     .with_system_prompt(include_str!("../descriptions/codex/system-prompt.md"))
@@ -81,6 +81,7 @@ pub struct PlanItemView<'a> {
 pub struct UpdatePlanInput {
     /// Why the plan changed, when that is worth saying.
     #[serde(default)]
+    #[schemars(transform = omissible)]
     pub explanation: Option<String>,
     /// The whole plan, in order.
     pub plan: Vec<PlanItem>,

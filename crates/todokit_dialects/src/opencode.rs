@@ -34,8 +34,8 @@ pub fn profile() -> Profile {
         },
         ships_in: "opencode 1.18 (`todowrite`, from packages/opencode/src/tool/todo.ts) and Kilo Code's CLI",
         checked: Some(Checked {
-            date: "2026-11-26",
-            against: "1.18.33",
+            date: "2026-12-07",
+            against: "npm opencode-ai 1.18.33",
         }),
     })
     .with_system_prompt(include_str!("../descriptions/opencode/system-prompt.md"))
@@ -49,9 +49,13 @@ pub fn profile() -> Profile {
 pub struct OpencodeTodo {
     /// What to do, briefly.
     pub content: String,
-    /// Where it stands.
+    /// Where it stands: pending, in_progress, completed or cancelled.
+    // A plain string in opencode's schema (and Kilo Code's): the values are
+    // told, not enumerated.
+    #[schemars(transform = told_values)]
     pub status: OpencodeStatus,
-    /// How urgent it is.
+    /// How urgent it is: high, medium or low.
+    #[schemars(transform = told_values)]
     pub priority: WirePriority,
 }
 

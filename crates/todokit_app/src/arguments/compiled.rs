@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{ALIASES_KEY, ID_KEY};
+use super::{ALIASES_KEY, ID_KEY, VALUES_KEY};
 
 /// A schema made ready for the decoding layer: the keywords it reads
 /// (types, enum, aliases, properties, required, items, ...) looked up once,
@@ -88,7 +88,11 @@ impl Node {
                 .iter()
                 .filter_map(|t| TYPE_NAMES.iter().position(|k| k == t))
                 .fold(0, |bits, i| bits | 1 << i),
-            enumeration: s.get("enum").and_then(Value::as_array).cloned(),
+            enumeration: s
+                .get("enum")
+                .or_else(|| s.get(VALUES_KEY))
+                .and_then(Value::as_array)
+                .cloned(),
             aliases: s.get(ALIASES_KEY).and_then(Value::as_object).cloned(),
             is_id: s.get(ID_KEY) == Some(&Value::Bool(true)),
             any_of: s

@@ -7,6 +7,10 @@ use derive_setters::Setters;
 pub const ALIASES_KEY: &str = "x-aliases";
 /// The schema extension that marks a field holding an id (or ids).
 pub const ID_KEY: &str = "x-id";
+/// The schema extension that lists a string's allowed values where the
+/// model is told them in words rather than by an `enum` (see
+/// [`crate::schema::told_values`]); read as `enum` is.
+pub const VALUES_KEY: &str = "x-values";
 
 /// Field names that models use for a task's text in one tool or another; a
 /// missing one of these next to a present one earns a hint.

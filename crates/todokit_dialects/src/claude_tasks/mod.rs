@@ -64,11 +64,14 @@ pub fn profile() -> Profile {
         },
         ships_in: "Claude Code 2.x task tools (`TaskCreate`, `TaskGet`, `TaskUpdate`, `TaskList`), gated as `TodoWrite` is",
         checked: Some(Checked {
-            date: "2026-11-26",
-            against: "fb1320d1baf5b77a0a02c15f41efb1dfa9aeff4b",
+            date: "2026-12-07",
+            against: "npm @anthropic-ai/claude-code 2.1.328",
         }),
     })
     .with_ids_shown()
+    // Claude Code closes its schemas yet strips, not refuses, what a
+    // `TaskCreate` call carries besides its own keys: extra keys are left out.
+    .with_leniency(Leniency::STANDARD.unknown_keys(true))
     .with_system_prompt(include_str!(
         "../../descriptions/claude-tasks/system-prompt.md"
     ))
@@ -84,6 +87,8 @@ pub fn profile() -> Profile {
 
 /// The arguments of `TaskCreate`.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
+// Claude Code closes each of its Task tools' arguments.
+#[schemars(extend("additionalProperties" = false))]
 #[serde(rename_all = "camelCase")]
 pub struct TaskCreateInput {
     /// A short imperative title ("Add the export endpoint").
@@ -92,14 +97,18 @@ pub struct TaskCreateInput {
     pub description: String,
     /// The title in the present continuous, shown while the task runs.
     #[serde(default)]
+    #[schemars(transform = omissible)]
     pub active_form: Option<String>,
     /// Free-form data to attach.
     #[serde(default)]
+    #[schemars(transform = omissible)]
     pub metadata: Option<Map<String, Value>>,
 }
 
 /// The arguments of `TaskUpdate`; fields left out stay as they are.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
+// Claude Code closes each of its Task tools' arguments.
+#[schemars(extend("additionalProperties" = false))]
 #[serde(rename_all = "camelCase")]
 pub struct TaskUpdateInput {
     /// The task to change.
@@ -107,41 +116,54 @@ pub struct TaskUpdateInput {
     pub task_id: String,
     /// Its new status; `deleted` removes it.
     #[serde(default)]
+    #[schemars(transform = omissible)]
     pub status: Option<TaskStatus>,
     /// Its new title.
     #[serde(default)]
+    #[schemars(transform = omissible)]
     pub subject: Option<String>,
     /// Its new description.
     #[serde(default)]
+    #[schemars(transform = omissible)]
     pub description: Option<String>,
     /// Its new present-continuous title.
     #[serde(default)]
+    #[schemars(transform = omissible)]
     pub active_form: Option<String>,
     /// The agent that takes it on; `""` releases it.
     #[serde(default)]
+    #[schemars(transform = omissible)]
     pub owner: Option<String>,
     /// `true` to take the task from the agent that owns it, on purpose.
     #[serde(default)]
+    #[schemars(transform = omissible)]
     pub take_over: Option<bool>,
     /// Keys to merge into its metadata; a key set to null is removed.
     #[serde(default)]
+    #[schemars(transform = omissible)]
     pub metadata: Option<Map<String, Value>>,
     /// Ids of tasks that must wait for this one.
     #[serde(default)]
+    #[schemars(transform = omissible)]
     #[schemars(extend("x-id" = true))]
     pub add_blocks: Option<Vec<String>>,
     /// Ids of tasks this one must wait for.
     #[serde(default)]
+    #[schemars(transform = omissible)]
     #[schemars(extend("x-id" = true))]
     pub add_blocked_by: Option<Vec<String>>,
 }
 
 /// The arguments of `TaskList`: none.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize, JsonSchema)]
+// Claude Code closes each of its Task tools' arguments.
+#[schemars(extend("additionalProperties" = false))]
 pub struct TaskListInput {}
 
 /// The arguments of `TaskGet`.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
+// Claude Code closes each of its Task tools' arguments.
+#[schemars(extend("additionalProperties" = false))]
 #[serde(rename_all = "camelCase")]
 pub struct TaskGetInput {
     /// The task to show.

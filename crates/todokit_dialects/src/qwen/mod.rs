@@ -54,8 +54,8 @@ pub fn profile() -> Profile {
         },
         ships_in: "Qwen Code 0.24 (`todo_write`, one list per session)",
         checked: Some(Checked {
-            date: "2026-11-26",
-            against: "0.24.4",
+            date: "2026-12-07",
+            against: "npm @qwen-code/qwen-code 0.24.4",
         }),
     })
     .with_system_prompt(include_str!("../../descriptions/qwen/system-prompt.md"))

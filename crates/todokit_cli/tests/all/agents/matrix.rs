@@ -319,10 +319,12 @@ fn copilot_cli_plans_through_todokit() {
 pub(super) fn codex_command(machine: &Machine, url: &str) -> Command {
     let codex_home = machine.home.join(".codex");
     std::fs::create_dir_all(&codex_home).expect("CODEX_HOME");
-    // The user's own choices: the model provider, and the project
-    // trusted (what Codex asks the first time it starts there).
+    // The user's own choices: the model provider, the project trusted
+    // (what Codex asks the first time it starts there), and Codex's own
+    // `update_plan` turned on (it is off by default), which a project set
+    // up by todokit turns off again.
     let config = format!(
-        "model = \"scripted\"\nmodel_provider = \"scripted\"\n\n[model_providers.scripted]\nname = \"scripted\"\nbase_url = \"{url}/v1\"\nwire_api = \"responses\"\nenv_key = \"SCRIPTED_API_KEY\"\n\n[projects.\"{}\"]\ntrust_level = \"trusted\"\n",
+        "model = \"scripted\"\nmodel_provider = \"scripted\"\n\n[model_providers.scripted]\nname = \"scripted\"\nbase_url = \"{url}/v1\"\nwire_api = \"responses\"\nenv_key = \"SCRIPTED_API_KEY\"\n\n[projects.\"{}\"]\ntrust_level = \"trusted\"\n\n[tools.update_plan]\nenabled = true\n",
         machine.project.display()
     );
     std::fs::write(codex_home.join("config.toml"), config).expect("config.toml");
@@ -369,7 +371,7 @@ pub(super) fn claude_code_command(machine: &Machine, url: &str) -> Command {
 }
 
 /// Starts gemini cli as its user would, against the model at `url`.
-fn gemini_cli_command(machine: &Machine, url: &str) -> Command {
+pub(super) fn gemini_cli_command(machine: &Machine, url: &str) -> Command {
     let gemini = machine.home.join(".gemini");
     std::fs::create_dir_all(&gemini).expect("~/.gemini");
     // The user's own choices: an API key, and the project trusted.
@@ -388,20 +390,16 @@ fn gemini_cli_command(machine: &Machine, url: &str) -> Command {
         "gemini",
         &[("GEMINI_API_KEY", "scripted"), ("GOOGLE_GEMINI_BASE_URL", url)],
     );
-    // A Gemini 2 model: the ones Gemini CLI gives its own write_todos.
-    cmd.args(["-m", "gemini-2.5-flash", "-p", PROMPT]);
+    // A Gemini 2 model in yolo mode: the only headless run in which Gemini
+    // CLI offers its own write_todos.
+    cmd.args(["-m", "gemini-2.5-flash", "--approval-mode", "yolo", "-p", PROMPT]);
     cmd
 }
 
-/// Starts qwen code as its user would, against the model at `url`.
+/// Starts qwen code as its user would, against the model at `url`, once
+/// the user approved the project's server.
 fn qwen_code_command(machine: &Machine, url: &str) -> Command {
-    let qwen = machine.home.join(".qwen");
-    std::fs::create_dir_all(&qwen).expect("~/.qwen");
-    std::fs::write(
-        qwen.join("settings.json"),
-        json!({"security": {"auth": {"selectedType": "openai"}}}).to_string(),
-    )
-    .expect("settings.json");
+    let cmd = qwen_code_base_command(machine, url);
     // What Qwen Code asks the user before it starts a project's server.
     let approve = agent(machine, "qwen", &[])
         .args(["mcp", "approve", "todokit"])
@@ -412,6 +410,22 @@ fn qwen_code_command(machine: &Machine, url: &str) -> Command {
         "qwen mcp approve: {}",
         printed(&approve)
     );
+    cmd
+}
+
+/// Starts qwen code against the model at `url`, as its user set it up.
+pub(super) fn qwen_code_base_command(machine: &Machine, url: &str) -> Command {
+    let qwen = machine.home.join(".qwen");
+    std::fs::create_dir_all(&qwen).expect("~/.qwen");
+    // The user's own choices: the provider, and Qwen Code's own todo_write
+    // turned on (it is off by default), which a project set up by todokit
+    // turns off again.
+    std::fs::write(
+        qwen.join("settings.json"),
+        json!({"security": {"auth": {"selectedType": "openai"}}, "tools": {"todoWrite": {"enabled": true}}})
+            .to_string(),
+    )
+    .expect("settings.json");
     let base = format!("{url}/v1");
     let mut cmd = agent(
         machine,
@@ -427,7 +441,7 @@ fn qwen_code_command(machine: &Machine, url: &str) -> Command {
 }
 
 /// Starts opencode as its user would, against the model at `url`.
-fn opencode_command(machine: &Machine, url: &str) -> Command {
+pub(super) fn opencode_command(machine: &Machine, url: &str) -> Command {
     let config = machine.home.join(".config/opencode");
     std::fs::create_dir_all(&config).expect("~/.config/opencode");
     // The user's own model provider.

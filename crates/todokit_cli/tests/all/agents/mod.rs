@@ -11,6 +11,7 @@
 mod matrix;
 mod model;
 mod one_list;
+mod upstream;
 mod wire;
 
 use std::path::{Path, PathBuf};

@@ -119,6 +119,43 @@ pub fn deferred_tools(format: Format, body: &Value) -> Vec<String> {
         .collect()
 }
 
+/// The input schema of each tool a request offers by name, as the model
+/// reads it: `(name, schema)`.
+pub fn tool_schemas(format: Format, body: &Value) -> Vec<(String, Value)> {
+    let schema = |tool: &Value, pointers: &[&str]| {
+        pointers
+            .iter()
+            .find_map(|p| tool.pointer(p).cloned())
+            .unwrap_or(Value::Null)
+    };
+    match format {
+        Format::Anthropic => array(body, "/tools")
+            .map(|t| (str_at(t, "/name").to_owned(), schema(t, &["/input_schema"])))
+            .collect(),
+        Format::Chat => array(body, "/tools")
+            .map(|t| {
+                (
+                    str_at(t, "/function/name").to_owned(),
+                    schema(t, &["/function/parameters"]),
+                )
+            })
+            .collect(),
+        Format::Gemini => array(body, "/tools")
+            .flat_map(|t| array(t, "/functionDeclarations"))
+            .map(|d| {
+                (
+                    str_at(d, "/name").to_owned(),
+                    schema(d, &["/parametersJsonSchema", "/parameters"]),
+                )
+            })
+            .collect(),
+        Format::Responses => array(body, "/tools")
+            .filter(|t| str_at(t, "/type") == "function")
+            .map(|t| (str_at(t, "/name").to_owned(), schema(t, &["/parameters"])))
+            .collect(),
+    }
+}
+
 /// The tool results `body` carries, in order: the tool's name (as
 /// [`offered_tools`] names it) and the result as text.
 pub fn tool_results(format: Format, body: &Value) -> Vec<(String, String)> {
