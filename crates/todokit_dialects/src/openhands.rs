@@ -51,7 +51,9 @@ todokit_app::prelude::status_words! {
         /// Finished.
         Done = "done" => Completed,
     }
-    aliases { "pending" => Todo, "completed" => Done }
+    // openhands-tools 1.58.2 (`TaskItem._normalize_status`): these names,
+    // in any case and with `-` or a space for `_`.
+    aliases { "pending" => Todo, "to_do" => Todo, "completed" => Done, "complete" => Done }
 }
 
 impl Default for TrackerStatus {
@@ -70,17 +72,17 @@ pub fn profile() -> Profile {
     )
     .with_upstream(Upstream {
         agent: "OpenHands",
-        pin: Pin::Source {
-            repository: "OpenHands/software-agent-sdk",
-            path: "openhands-tools/openhands/tools/task_tracker/definition.py",
-            commit: "611629e6999ad398dc49c761721eefe18d5e6bd9",
-            date: Some("2026-08-22"),
-            read_through: None,
+        pin: Pin::Package {
+            registry: "pypi",
+            name: "openhands-tools",
+            version: "1.58.2",
+            path: "openhands/tools/task_tracker/definition.py",
+            sha256: "d163d9c8346ab262539deb7ae5750cd8cfae3af90cd915b9980428aba421fcb0",
         },
-        ships_in: "OpenHands agents built on the software-agent-sdk (`task_tracker`)",
+        ships_in: "OpenHands agents built on the software-agent-sdk (`task_tracker`; openhands-sdk adds `summary` to every tool)",
         checked: Some(Checked {
-            date: "2026-11-26",
-            against: "611629e6999ad398dc49c761721eefe18d5e6bd9",
+            date: "2026-12-07",
+            against: "1.58.2",
         }),
     })
     .with_system_prompt(include_str!("../descriptions/openhands/system-prompt.md"))
@@ -120,6 +122,13 @@ pub struct TrackedTaskView<'a> {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TaskTrackerInput {
+    /// A short line (ten words or so) on what this call does. Not stored.
+    // openhands-sdk 1.58.2 adds this to every tool's arguments
+    // (`_create_action_type_with_summary` in `openhands/sdk/tool/tool.py`),
+    // first, for the user interface; a call that carries it is the norm.
+    #[serde(default)]
+    #[schemars(transform = omissible)]
+    pub summary: Option<String>,
     /// `view` to see the stored list (the default), `plan` to replace it with `task_list`.
     #[serde(default)]
     pub command: TrackerCommand,
@@ -333,8 +342,36 @@ mod tests {
         ];
         let expected = [
             vec!["command: got \"delete\"; allowed: `view`, `plan`".to_owned()],
-            vec!["(arguments): unknown field `tasks`; allowed: `command`, `task_list`".to_owned()],
+            vec!["(arguments): unknown field `tasks`; allowed: `summary`, `command`, `task_list`".to_owned()],
         ];
+        assert_eq!(actual, expected);
+    }
+
+    // openhands-sdk 1.58.2 sends every tool a `summary` (and pydantic
+    // forbids any other extra key); openhands-tools 1.58.2's
+    // `TaskItem._normalize_status` lower-cases a status, reads `-` and a
+    // space as `_`, and takes `pending`/`to_do` for `todo` and
+    // `completed`/`complete` for `done`.
+    #[test]
+    fn a_summary_and_the_status_names_openhands_normalises_are_taken() {
+        let case = case();
+        let outcome = case.call(
+            "task_tracker",
+            r#"{"summary":"Plan the parser work","command":"plan","task_list":[
+                {"title":"a","status":"To Do"},{"title":"b","status":"In-Progress"},
+                {"title":"c","status":"COMPLETE"},{"title":"d","status":"to-do"},{"title":"e","status":"Done"}]}"#,
+        );
+        let actual = (outcome.result.is_error, ProfileCase::stored(&outcome));
+        let expected = (
+            false,
+            Some(vec![
+                ("a".to_owned(), Status::Pending),
+                ("b".to_owned(), Status::InProgress),
+                ("c".to_owned(), Status::Completed),
+                ("d".to_owned(), Status::Pending),
+                ("e".to_owned(), Status::Completed),
+            ]),
+        );
         assert_eq!(actual, expected);
     }
 

@@ -35,8 +35,15 @@ pub(super) fn normalize(value: &mut Value, node: &Node, leniency: &Leniency, in_
     if let (Some(allowed), Value::String(text)) = (&node.enumeration, &*value)
         && !allowed.contains(value)
     {
-        let alias = node.aliases.as_ref().and_then(|a| a.get(text.as_str())).cloned();
-        let respelled = Value::String(text.trim().to_lowercase().replace([' ', '-'], "_"));
+        let respelled_text = text.trim().to_lowercase().replace([' ', '-'], "_");
+        // An alias is also found in another spelling where the profile
+        // forgives spellings (`To Do` for the alias `to_do`).
+        let alias = node.aliases.as_ref().and_then(|a| {
+            a.get(text.as_str())
+                .or_else(|| leniency.enum_spelling.then(|| a.get(&respelled_text)).flatten())
+                .cloned()
+        });
+        let respelled = Value::String(respelled_text);
         if let Some(alias) = alias {
             *value = alias;
         } else if leniency.enum_spelling && allowed.contains(&respelled) {
@@ -217,6 +224,24 @@ mod tests {
         );
         let expected = (
             Ok(json!({"todos": [{"content": "a", "status": "in_progress", "activeForm": "A"}]})),
+            true,
+        );
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn an_alias_in_another_spelling_is_found_only_when_spellings_are_forgiven() {
+        let fixture = json!({"todos": [{"content": "a", "status": "Done", "activeForm": "A"}]});
+        let actual = (
+            repair_and_check(
+                fixture.clone(),
+                &CompiledSchema::new(&schema()),
+                &Leniency::STANDARD.enum_spelling(true),
+            ),
+            repair_and_check(fixture, &CompiledSchema::new(&schema()), &Leniency::STANDARD).is_err(),
+        );
+        let expected = (
+            Ok(json!({"todos": [{"content": "a", "status": "completed", "activeForm": "A"}]})),
             true,
         );
         assert_eq!(actual, expected);
