@@ -2,9 +2,9 @@
 //! checklist in one string: a title line, then `- [ ]`, `- [>]` (or
 //! `[~]`) and `- [x]` items, numbered items too, indented lines continuing
 //! an item, fenced code skipped. Read as VS Code's Copilot extension reads
-//! it, and replaced whole on every call.
-
-use std::fmt::Write;
+//! it, and replaced whole on every call; answered as the CLI answers
+//! (`TODO list updated`), and a checklist without an item is refused, as
+//! the CLI refuses it.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -16,6 +16,10 @@ use todokit_app::prelude::*;
 pub const NAME: &str = "copilot-cli";
 /// The title when the checklist has no title line.
 pub const DEFAULT_TITLE: &str = "Updated todo list";
+/// The CLI's answer to a checklist it took.
+pub const UPDATED: &str = "TODO list updated";
+/// The CLI's answer to a checklist without an item.
+pub const NO_ITEMS: &str = "No TODO items provided";
 
 /// The profile with its default rules.
 pub fn profile() -> Profile {
@@ -27,18 +31,18 @@ pub fn profile() -> Profile {
     .with_list_text("todos", None)
     .with_upstream(Upstream {
         agent: "GitHub Copilot CLI",
-        pin: Pin::Source {
-            repository: "microsoft/vscode-copilot-chat",
-            path: "src/extension/chatSessions/copilotcli/common/copilotCLITools.ts",
-            commit: "31acd00a86424e2ee6e980e54919cf31fbf88030",
-            date: Some("2026-03-29"),
-            read_through: None,
+        pin: Pin::Package {
+            registry: "npm",
+            name: "@github/copilot-linux-x64",
+            version: "1.0.102",
+            path: "copilot (its copilot.tgz asset: prebuilds/linux-x64/runtime.node, src/runtime/src/tools/update_todo.rs)",
+            sha256: "450d256c69526c1c30286d21df0f6e1a05412beb37fe4a5b5054905f5f8fbd3d",
         },
-        ships_in: "the GitHub Copilot CLI (`update_todo`; the CLI is closed source, its checklist is read as VS Code's \
-                   Copilot extension reads it)",
+        ships_in: "the GitHub Copilot CLI (`update_todo`; closed source: its answers are read from the package's native \
+                   module, its checklist as VS Code's Copilot extension reads it)",
         checked: Some(Checked {
-            date: "2026-11-26",
-            against: "31acd00a86424e2ee6e980e54919cf31fbf88030",
+            date: "2026-12-07",
+            against: "1.0.102",
         }),
     })
     .with_system_prompt(include_str!("../descriptions/copilot-cli/system-prompt.md"))
@@ -91,9 +95,13 @@ impl ListWriter for UpdateTodo {
     type Item<'a> = ChecklistItem<'a>;
     type Fields = ChecklistTitle;
 
-    /// Reads the checklist once, keeping its title for the answer.
+    /// Reads the checklist once, keeping its title for the details; one
+    /// without an item is refused, as the CLI refuses it.
     fn todos(input: &mut UpdateTodoInput) -> Result<Vec<Todo>, ToolError> {
         let (title, items) = parse_checklist(&input.todos, DEFAULT_TITLE);
+        if items.is_empty() {
+            return Err(ToolError::refused("todos", NO_ITEMS));
+        }
         input.title = title;
         Ok(items
             .into_iter()
@@ -113,20 +121,10 @@ impl ListWriter for UpdateTodo {
         }
     }
 
-    /// The checklist as VS Code shows the call: `# title`, then one
-    /// `- [x]`, `- [>]` or `- [ ]` line per item.
-    fn text(op: &ToolOperation<'_, UpdateTodoInput>) -> String {
-        let mut out = format!("# {}", op.asked.title);
-        for todo in op.after.tasks() {
-            let mark = match todo.status {
-                Status::Completed => 'x',
-                Status::InProgress => '>',
-                _ => ' ',
-            };
-            // Writing into a `String` cannot fail.
-            let _ = write!(out, "\n- [{mark}] {}", todo.content);
-        }
-        out
+    /// The CLI's answer: the tool gives the model nothing back but that
+    /// the list was taken.
+    fn text(_op: &ToolOperation<'_, UpdateTodoInput>) -> String {
+        UPDATED.to_owned()
     }
 
     fn fields(op: &ToolOperation<'_, UpdateTodoInput>) -> ChecklistTitle {
@@ -190,8 +188,13 @@ mod tests {
         assert_eq!(actual, expected);
     }
 
+    // Golden facts from npm @github/copilot-linux-x64 1.0.102 (sha256
+    // 450d256c…fbd3d): the native module in its `copilot.tgz` asset
+    // (prebuilds/linux-x64/runtime.node, src/runtime/src/tools/update_todo.rs)
+    // answers `TODO list updated`, and `No TODO items provided` for a
+    // checklist it finds no item in.
     #[test]
-    fn a_call_replaces_the_list_and_answers_with_the_checklist_as_vs_code_shows_it() {
+    fn a_call_replaces_the_list_and_answers_as_the_cli_does() {
         let case = ProfileCase::new(profile());
         let outcome = case.call(
             "update_todo",
@@ -199,13 +202,36 @@ mod tests {
         );
         let actual = (outcome.result.content.clone(), ProfileCase::stored(&outcome));
         let expected = (
-            "# Fix the login bug\n- [x] Reproduce it\n- [>] Fix it\n- [ ] Add a test".to_owned(),
+            UPDATED.to_owned(),
             Some(vec![
                 item("Reproduce it", Status::Completed),
                 item("Fix it", Status::InProgress),
                 item("Add a test", Status::Pending),
             ]),
         );
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn a_checklist_without_an_item_is_refused_and_the_list_kept() {
+        let case = ProfileCase::new(profile());
+        let stored = case
+            .call("update_todo", r#"{"todos":"- [ ] a"}"#)
+            .commit
+            .unwrap_or_default();
+        let actual: Vec<(bool, Vec<String>, bool)> =
+            [r#"{"todos":""}"#, r#"{"todos":"Nothing to track yet"}"#]
+                .iter()
+                .map(|args| {
+                    let outcome = case.call_on(&stored, "update_todo", args);
+                    (
+                        outcome.result.is_error,
+                        crate::test_support::problem_messages(&outcome),
+                        outcome.commit.is_none(),
+                    )
+                })
+                .collect();
+        let expected = vec![(true, vec![format!("todos: {NO_ITEMS}")], true); 2];
         assert_eq!(actual, expected);
     }
 
