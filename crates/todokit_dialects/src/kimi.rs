@@ -115,6 +115,9 @@ pub struct TodoListInput {
 /// answers. [`KimiCode`] words Kimi Code's `TodoList`; the `kimi-cli`
 /// profile words Kimi CLI's `SetTodoList`.
 pub trait KimiWords: Send + Sync + 'static {
+    /// The arguments as this tool declares them (its schema), read as
+    /// [`TodoListInput`].
+    type Input: serde::de::DeserializeOwned + JsonSchema + Send + 'static + Into<TodoListInput>;
     /// The tool's name.
     const NAME: &'static str;
     /// Its description.
@@ -123,6 +126,8 @@ pub trait KimiWords: Send + Sync + 'static {
     fn read(state: &TodoState) -> String;
     /// The answer to a write that left `after`.
     fn written(after: &TodoState) -> String;
+    /// Whether `input` sends a list (a write) rather than reading.
+    fn writes(input: &Self::Input) -> bool;
 }
 
 /// Kimi Code's words.
@@ -130,6 +135,7 @@ pub trait KimiWords: Send + Sync + 'static {
 pub struct KimiCode;
 
 impl KimiWords for KimiCode {
+    type Input = TodoListInput;
     const NAME: &'static str = "TodoList";
     const DESCRIPTION: &'static str = include_str!("../descriptions/kimi/TodoList.md");
 
@@ -145,6 +151,10 @@ impl KimiWords for KimiCode {
             false => format!("Todo list updated.\n{}\n\n{WRITE_REMINDER}", render(after)),
         }
     }
+
+    fn writes(input: &TodoListInput) -> bool {
+        input.todos.is_some()
+    }
 }
 
 /// The tool: `todos` left out reads, a list (even `[]`) replaces; named
@@ -153,15 +163,15 @@ impl KimiWords for KimiCode {
 pub struct TodoList<W = KimiCode>(PhantomData<W>);
 
 impl<W: KimiWords> CommandTool for TodoList<W> {
-    type Input = TodoListInput;
+    type Input = W::Input;
     type Command = ReadWrite;
     const NAME: &'static str = W::NAME;
     const DESCRIPTION: &'static str = W::DESCRIPTION;
 
-    fn command(input: &TodoListInput) -> ReadWrite {
-        match input.todos {
-            Some(_) => ReadWrite::Write,
-            None => ReadWrite::Read,
+    fn command(input: &W::Input) -> ReadWrite {
+        match W::writes(input) {
+            true => ReadWrite::Write,
+            false => ReadWrite::Read,
         }
     }
 
@@ -172,15 +182,10 @@ impl<W: KimiWords> CommandTool for TodoList<W> {
         }
     }
 
-    fn run(
-        &self,
-        command: ReadWrite,
-        input: TodoListInput,
-        ctx: &CallContext<'_>,
-    ) -> Result<Outcome, ToolError> {
+    fn run(&self, command: ReadWrite, input: W::Input, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
         match command {
             ReadWrite::Read => read_list::<Replace<W>>(W::read(ctx.state), ctx.state),
-            ReadWrite::Write => write_list::<Replace<W>>(W::NAME, input, ctx),
+            ReadWrite::Write => write_list::<Replace<W>>(W::NAME, input.into(), ctx),
         }
     }
 }

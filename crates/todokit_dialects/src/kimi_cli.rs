@@ -5,7 +5,10 @@
 
 use std::fmt::Write;
 
-use crate::kimi::{EMPTY, KimiStatus, KimiWords, TodoList};
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use crate::kimi::{EMPTY, KimiStatus, KimiTodo, KimiWords, TodoList, TodoListInput};
 use todokit_app::prelude::*;
 
 /// The profile's name.
@@ -22,17 +25,17 @@ pub fn profile() -> Profile {
     )
     .with_upstream(Upstream {
         agent: "Kimi CLI",
-        pin: Pin::Source {
-            repository: "MoonshotAI/kimi-cli",
-            path: "src/kimi_cli/tools/todo/__init__.py",
-            commit: "4a550effdfcb29a25a5d325bf935296cc50cd417",
-            date: Some("2026-07-16"),
-            read_through: None,
+        pin: Pin::Package {
+            registry: "pypi",
+            name: "kimi-cli",
+            version: "1.52.0",
+            path: "kimi_cli/tools/todo/__init__.py",
+            sha256: "7becbb9081e0c1194b481fe06087ceceaf12bad9f3798fcefc1e3dd2e80b90b2",
         },
-        ships_in: "Kimi CLI 1.49 (`SetTodoList`; archived in favour of Kimi Code)",
+        ships_in: "Kimi CLI 1.52 (`SetTodoList`; archived in favour of Kimi Code)",
         checked: Some(Checked {
-            date: "2026-11-26",
-            against: "4a550effdfcb29a25a5d325bf935296cc50cd417",
+            date: "2026-12-07",
+            against: "1.52.0",
         }),
     })
     .with_system_prompt(include_str!("../descriptions/kimi-cli/system-prompt.md"))
@@ -43,11 +46,29 @@ pub fn profile() -> Profile {
     .tool(Commands(TodoList::<KimiCli>::default()))
 }
 
+/// The arguments of `SetTodoList`: Kimi Code's, but for the list, which
+/// Kimi CLI declares as "a list or null" (kimi-cli 1.52.0: `todos:
+/// list[Todo] | None = None`).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
+pub struct SetTodoListInput {
+    /// The whole new list. Leave it out, or send null, to read the list
+    /// without changing it; send `[]` to clear it.
+    #[serde(default)]
+    pub todos: Option<Vec<KimiTodo>>,
+}
+
+impl From<SetTodoListInput> for TodoListInput {
+    fn from(input: SetTodoListInput) -> Self {
+        TodoListInput { todos: input.todos }
+    }
+}
+
 /// Kimi CLI's words.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct KimiCli;
 
 impl KimiWords for KimiCli {
+    type Input = SetTodoListInput;
     const NAME: &'static str = "SetTodoList";
     const DESCRIPTION: &'static str = include_str!("../descriptions/kimi-cli/SetTodoList.md");
 
@@ -73,6 +94,10 @@ impl KimiWords for KimiCli {
     fn written(_after: &TodoState) -> String {
         UPDATED.to_owned()
     }
+
+    fn writes(input: &SetTodoListInput) -> bool {
+        input.todos.is_some()
+    }
 }
 
 #[cfg(test)]
@@ -83,9 +108,9 @@ mod tests {
 
     const LIST: &str = r#"{"todos":[{"title":"Read the config","status":"done"},{"title":"Add the flag","status":"in_progress"},{"title":"Run the tests","status":"pending"}]}"#;
 
-    // Golden facts from MoonshotAI/kimi-cli at commit
-    // 4a550effdfcb29a25a5d325bf935296cc50cd417 (2026-07-16),
-    // src/kimi_cli/tools/todo/__init__.py: `todos` None reads (`Todo list is
+    // Golden facts from the kimi-cli 1.52.0 wheel on PyPI (sha256
+    // 7becbb90…0b90b2), kimi_cli/tools/todo/__init__.py, as at commit
+    // 4a550effdfcb29a25a5d325bf935296cc50cd417: `todos` None reads (`Todo list is
     // empty.`, or `Current todo list:` and `- [status] title` lines); any
     // list, `[]` included, is saved and answered `Todo list updated`; a
     // todo's `title` has `min_length=1` and its status is pending,
