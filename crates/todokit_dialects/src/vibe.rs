@@ -1,9 +1,10 @@
-//! `vibe`: Mistral Vibe's `todo`: one tool whose `action` (a plain string)
-//! is `read` or `write`. A write replaces the list with `{id, content,
-//! status, priority}` items (status `pending` and priority `medium` when
-//! left out), at most 100 of them with distinct ids. The answer is the
-//! result model as Vibe's agent loop prints it: `message:`, `todos:` (a
-//! Python `repr`) and `total_count:` lines.
+//! `vibe`: Mistral Vibe's `todo`: one tool whose `action` is `read` or
+//! `write`. A write replaces the list with `{id, content, status,
+//! priority}` items (status `pending` and priority `medium` when left out),
+//! at most 100 of them with distinct ids; a write without `todos` empties
+//! it. The answer is the result as Vibe 3 hands it to the model: the JSON
+//! of `{verb, todos, total_count, message}`, as Python's `json.dumps`
+//! writes it.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -20,22 +21,22 @@ pub const NAME: &str = "vibe";
 pub fn profile() -> Profile {
     Profile::new(
         NAME,
-        "Mistral Vibe's todo: read or write the whole list, answered as Python prints it",
+        "Mistral Vibe's todo: read or write the whole list, the result back as JSON",
         ListRules::with_default_limits(InProgressPolicy::Warn),
     )
     .with_upstream(Upstream {
         agent: "Mistral Vibe",
-        pin: Pin::Source {
-            repository: "mistralai/mistral-vibe",
-            path: "vibe/core/tools/builtins/todo.py",
-            commit: "ac8f1a09fdfbadb6d4508a555ba6607fd05eb0dc",
-            date: Some("2026-07-01"),
-            read_through: None,
+        pin: Pin::Package {
+            registry: "pypi",
+            name: "mistral-vibe",
+            version: "3.0.3",
+            path: "vibe/core/tools/builtins/todo.py (run by vibe/app_server/_provided_tools.py)",
+            sha256: "28a2b1f6ae8580853492f2d1aca883901fc4dc062ce484a6057acc0a0bf38521",
         },
-        ships_in: "Mistral Vibe 2.18.4 (`todo`)",
+        ships_in: "Mistral Vibe 3 (`todo`, run by its Rust harness)",
         checked: Some(Checked {
-            date: "2026-11-26",
-            against: "ac8f1a09fdfbadb6d4508a555ba6607fd05eb0dc",
+            date: "2026-12-07",
+            against: "3.0.3",
         }),
     })
     .with_system_prompt(include_str!("../descriptions/vibe/system-prompt.md"))
@@ -79,11 +80,10 @@ pub struct VibeTodoView<'a> {
 /// The arguments of `todo`.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
 pub struct VibeTodoInput {
-    /// `read` or `write`.
-    pub action: String,
-    /// The complete list, for `write`.
+    /// `read` to see the list, `write` to replace it; needed on every call.
+    pub action: ReadWrite,
+    /// The complete list, for `write`: it replaces the one stored.
     #[serde(default)]
-    #[schemars(transform = todokit_app::prelude::omissible)]
     pub todos: Option<Vec<VibeTodoItem>>,
 }
 
@@ -97,13 +97,8 @@ impl CommandTool for VibeTodo {
     const NAME: &'static str = "todo";
     const DESCRIPTION: &'static str = include_str!("../descriptions/vibe/todo.md");
 
-    /// Anything but `read` may write; [`CommandTool::run`] refuses an
-    /// action Vibe does not know.
     fn command(input: &VibeTodoInput) -> ReadWrite {
-        match input.action.as_str() {
-            "read" => ReadWrite::Read,
-            _ => ReadWrite::Write,
-        }
+        input.action
     }
 
     fn metadata(action: ReadWrite) -> ToolMetadata {
@@ -120,20 +115,8 @@ impl CommandTool for VibeTodo {
         ctx: &CallContext<'_>,
     ) -> Result<Outcome, ToolError> {
         match action {
-            ReadWrite::Read => {
-                let text = answer(
-                    &format!("Retrieved {} todos", ctx.state.tasks().count()),
-                    ctx.state,
-                );
-                read_list::<Write>(text, ctx.state)
-            }
-            ReadWrite::Write if input.action == ReadWrite::Write.as_str() => {
-                write_list::<Write>(Self::NAME, input, ctx)
-            }
-            ReadWrite::Write => Err(ToolError::refused(
-                "action",
-                format!("Invalid action '{}'. Use 'read' or 'write'.", clip(&input.action)),
-            )),
+            ReadWrite::Read => read_list::<Write>(answer("Retrieved", ctx.state), ctx.state),
+            ReadWrite::Write => write_list::<Write>(Self::NAME, input, ctx),
         }
     }
 }
@@ -187,40 +170,44 @@ impl ListWriter for Write {
     }
 
     fn text(op: &ToolOperation<'_, VibeTodoInput>) -> String {
-        answer(&format!("Updated {} todos", op.after.tasks().count()), op.after)
+        answer("Updated", op.after)
     }
 
     fn fields(_op: &ToolOperation<'_, VibeTodoInput>) {}
 }
 
-/// The result model as Vibe's agent loop prints it for the model: each
-/// field of `model_dump()` as a `key: value` line, the list as Python's
-/// `repr` of dicts holding enum members.
-fn answer(message: &str, state: &TodoState) -> String {
-    let mut out = format!("message: {message}\ntodos: [");
+/// The result as Vibe 3 hands it to the model: `json.dumps` (`", "` and
+/// `": "` between items, non-ASCII kept) of the result model's
+/// `model_dump(mode="json")`, its fields in order, then the computed
+/// `message`.
+fn answer(verb: &str, state: &TodoState) -> String {
+    let count = state.tasks().count();
+    let mut out = format!(r#"{{"verb": {}, "todos": ["#, json_string(verb));
     for (i, task) in state.tasks().enumerate() {
         let item = Write::item(task, i);
         if i > 0 {
             out.push_str(", ");
         }
-        out.push_str("{'id': ");
-        python_repr(&mut out, &item.id);
-        out.push_str(", 'content': ");
-        python_repr(&mut out, item.content);
-        out.push_str(", 'status': ");
-        enum_repr(&mut out, "TodoStatus", item.status.as_str());
-        out.push_str(", 'priority': ");
-        enum_repr(&mut out, "TodoPriority", item.priority.as_str());
-        out.push('}');
+        out.push_str(&format!(
+            r#"{{"id": {}, "content": {}, "status": {}, "priority": {}}}"#,
+            json_string(&item.id),
+            json_string(item.content),
+            json_string(item.status.as_str()),
+            json_string(item.priority.as_str()),
+        ));
     }
-    out.push_str(&format!("]\ntotal_count: {}", state.tasks().count()));
+    out.push_str(&format!(
+        r#"], "total_count": {count}, "message": {}}}"#,
+        json_string(&format!("{verb} {count} todos"))
+    ));
     out
 }
 
-/// A Python `StrEnum` member's `repr`, `<TodoStatus.IN_PROGRESS:
-/// 'in_progress'>`: the member's name is its value in capitals (`auto()`).
-fn enum_repr(out: &mut String, class: &str, value: &str) {
-    out.push_str(&format!("<{class}.{}: '{value}'>", value.to_ascii_uppercase()));
+/// `text` as a JSON string, escaped as Python's `json.dumps` escapes it
+/// with `ensure_ascii=False` (quotes, backslashes and control characters
+/// only), which is what serde_json does.
+fn json_string(text: &str) -> String {
+    serde_json::Value::from(text).to_string()
 }
 
 #[cfg(test)]
@@ -234,33 +221,27 @@ mod tests {
         run_tool(&profile(), VibeTodo::NAME, state, args)
     }
 
-    // Golden facts from Mistral Vibe: repository mistralai/mistral-vibe at
-    // commit ac8f1a09fdfbadb6d4508a555ba6607fd05eb0dc (v2.18.4):
-    // - vibe/core/tools/builtins/todo.py: `TodoArgs {action: str, todos:
-    //   list[TodoItem] | None}`; `TodoItem {id, content, status = pending,
-    //   priority = medium}` with `StrEnum`s of `auto()` members; `read`
-    //   answers `Retrieved N todos`, `write` (todos or []) `Updated N
-    //   todos`; `Cannot store more than 100 todos` (max_todos), then `Todo
-    //   IDs must be unique`; any other action `Invalid action 'X'. Use
-    //   'read' or 'write'.`
-    // - vibe/core/agent_loop.py (`_invoke_tool`): the model reads
-    //   `"\n".join(f"{k}: {v}" for k, v in result.model_dump().items())`,
-    //   so the list is the `repr` of dicts whose status and priority are
-    //   enum members.
+    // Golden facts from the mistral-vibe 3.0.3 wheel on PyPI (sha256
+    // 28a2b1f6…f38521):
+    // - vibe/core/tools/builtins/todo.py: `TodoArgs {action:
+    //   Literal["read", "write"], todos: list[TodoItem] | None = None}`;
+    //   `TodoItem {id, content, status = pending, priority = medium}`;
+    //   `TodoResult {verb, todos, total_count}` with the computed `message`
+    //   `f"{verb} {total_count} todos"`; `read` is `Retrieved`, `write`
+    //   (todos or []) `Updated`; `Cannot store more than 100 todos`
+    //   (max_todos), then `Todo IDs must be unique`.
+    // - vibe/app_server/_provided_tools.py (`_succeeded`): the model reads
+    //   `json.dumps(result.model_dump(mode="json"), ensure_ascii=False)`.
     #[test]
-    fn a_write_answers_as_vibes_agent_loop_prints_the_result() {
+    fn a_write_answers_with_the_result_as_vibe_3_dumps_it() {
         let outcome = call(
             &TodoState::new(),
-            r#"{"action":"write","todos":[{"id":"1","content":"Read it's \"docs\"","status":"in_progress","priority":"high"},{"id":"b","content":"Fix"}]}"#,
+            r#"{"action":"write","todos":[{"id":"1","content":"Read it's \"docs\" – now","status":"in_progress","priority":"high"},{"id":"b","content":"Fix"}]}"#,
         );
         let actual = (outcome.commit.is_some(), outcome.result.content);
         let expected = (
             true,
-            "message: Updated 2 todos\n\
-             todos: [{'id': '1', 'content': 'Read it\\'s \"docs\"', 'status': <TodoStatus.IN_PROGRESS: 'in_progress'>, \
-             'priority': <TodoPriority.HIGH: 'high'>}, {'id': 'b', 'content': 'Fix', 'status': \
-             <TodoStatus.PENDING: 'pending'>, 'priority': <TodoPriority.MEDIUM: 'medium'>}]\n\
-             total_count: 2"
+            r#"{"verb": "Updated", "todos": [{"id": "1", "content": "Read it's \"docs\" – now", "status": "in_progress", "priority": "high"}, {"id": "b", "content": "Fix", "status": "pending", "priority": "medium"}], "total_count": 2, "message": "Updated 2 todos"}"#
                 .to_owned(),
         );
         assert_eq!(actual, expected);
@@ -273,8 +254,7 @@ mod tests {
         let actual = (outcome.commit.is_some(), outcome.result.content);
         let expected = (
             false,
-            "message: Retrieved 1 todos\ntodos: [{'id': '1', 'content': 'Ship', 'status': \
-             <TodoStatus.CANCELLED: 'cancelled'>, 'priority': <TodoPriority.MEDIUM: 'medium'>}]\ntotal_count: 1"
+            r#"{"verb": "Retrieved", "todos": [{"id": "1", "content": "Ship", "status": "cancelled", "priority": "medium"}], "total_count": 1, "message": "Retrieved 1 todos"}"#
                 .to_owned(),
         );
         assert_eq!(actual, expected);
@@ -283,11 +263,11 @@ mod tests {
     #[test]
     fn a_write_without_todos_clears_the_list() {
         let before = TodoState::flat(vec![Todo::new("Ship")]);
-        let outcome = call(&before, r#"{"action":"write"}"#);
+        let outcome = call(&before, r#"{"action":"write","todos":null}"#);
         let actual = (outcome.commit.map(|s| s.is_empty()), outcome.result.content);
         let expected = (
             Some(true),
-            "message: Updated 0 todos\ntodos: []\ntotal_count: 0".to_owned(),
+            r#"{"verb": "Updated", "todos": [], "total_count": 0, "message": "Updated 0 todos"}"#.to_owned(),
         );
         assert_eq!(actual, expected);
     }
@@ -308,7 +288,7 @@ mod tests {
         let expected = vec![
             (
                 false,
-                vec!["action: Invalid action 'delete'. Use 'read' or 'write'.".to_owned()],
+                vec!["action: got \"delete\"; allowed: `read`, `write`".to_owned()],
             ),
             (false, vec!["todos: Todo IDs must be unique".to_owned()]),
             (false, vec!["todos: Cannot store more than 100 todos".to_owned()]),
