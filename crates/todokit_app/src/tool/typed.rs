@@ -95,6 +95,13 @@ pub trait TypedTool: Send + Sync + 'static {
         let _ = args;
         ToolError::Arguments(problems)
     }
+
+    /// See [`Tool::complete`]: what the original repairs or infers in the
+    /// arguments before it checks them (another name for a field, a field
+    /// filled from another); nothing unless overridden.
+    fn complete(args: &mut Value) {
+        let _ = args;
+    }
 }
 
 impl<T: TypedTool> Tool for T {
@@ -108,6 +115,10 @@ impl<T: TypedTool> Tool for T {
 
     fn metadata(&self) -> ToolMetadata {
         T::METADATA
+    }
+
+    fn complete(&self, args: &mut Value) {
+        T::complete(args);
     }
 
     fn input_schema(&self) -> Value {

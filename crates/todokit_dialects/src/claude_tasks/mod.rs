@@ -7,6 +7,7 @@
 //! compare-and-swap, so concurrent updates to different tasks all land.
 
 mod read;
+mod repair;
 mod view;
 mod write;
 
@@ -187,6 +188,27 @@ mod tests {
 
     fn session(calls: &[(&str, &str)]) -> (TodoState, Vec<ToolResult>) {
         run_session(&profile(), calls)
+    }
+
+    // Claude Code 2.1.328 refuses a batch call and an `Agent` call in its
+    // own words (see `repair`), and stores nothing.
+    #[test]
+    fn a_batch_or_an_agent_call_is_refused_in_claude_codes_words() {
+        let actual: Vec<(Vec<String>, bool)> = [
+            r#"{"tasks":[{"subject":"a","description":"b"}]}"#,
+            r#"{"prompt":"Review the parser","subagent_type":"general-purpose"}"#,
+        ]
+        .iter()
+        .map(|args| {
+            let outcome = call("TaskCreate", &TodoState::new(), args);
+            (problem_messages(&outcome), outcome.commit.is_none())
+        })
+        .collect();
+        let expected = vec![
+            (vec![format!("(arguments): {}", repair::ONE_PER_CALL)], true),
+            (vec![format!("(arguments): {}", repair::NOT_AN_AGENT)], true),
+        ];
+        assert_eq!(actual, expected);
     }
 
     const THREE: [(&str, &str); 3] = [

@@ -1,9 +1,11 @@
 //! The tools that change the task list: `TaskCreate` and `TaskUpdate`.
 
 use serde::Serialize;
+use serde_json::Value;
 use todokit_domain::{ClaimFields, TodoField, TodoPatch, Transition, Violation, Violations, check_claim};
 
 use super::read::NOT_FOUND;
+use super::repair::{repair_create, repair_update, steering};
 use super::view::{OneTask, TaskView, view};
 use super::{TaskCreateInput, TaskStatus, TaskUpdateInput};
 
@@ -28,6 +30,19 @@ impl TypedTool for TaskCreate {
         .idempotent(false)
         .destructive(false)
         .inherited(true);
+
+    fn complete(args: &mut Value) {
+        repair_create(args);
+    }
+
+    /// A batch call, or one meant for the `Agent` tool, is refused in
+    /// Claude Code's words.
+    fn refusal(args: &Value, problems: Vec<ArgumentError>) -> ToolError {
+        match steering(args) {
+            Some(words) => ToolError::refused("(arguments)", words),
+            None => ToolError::Arguments(problems),
+        }
+    }
 
     fn run(&self, input: TaskCreateInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
         let limits = &ctx.rules.limits;
@@ -79,6 +94,10 @@ impl TypedTool for TaskUpdate {
     const NAME: &'static str = "TaskUpdate";
     const DESCRIPTION: &'static str = include_str!("../../descriptions/claude-tasks/TaskUpdate.md");
     const METADATA: ToolMetadata = ToolMetadata::LIST_WRITER.inherited(true);
+
+    fn complete(args: &mut Value) {
+        repair_update(args);
+    }
 
     fn run(&self, input: TaskUpdateInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
         let id = input.task_id.clone();

@@ -249,6 +249,15 @@ fn claude_codes_task_tools_are_as_the_fixture_says() {
             ("TaskUpdate", json!({"taskId": "2", "addBlockedBy": ["1"]})),
             ("TaskGet", json!({"taskId": "2"})),
             ("TaskList", json!({})),
+            // A finished blocker, then what Claude Code repairs: another
+            // name for a field, a lone subject, a wrapped task, `id`.
+            ("TaskUpdate", json!({"taskId": "1", "status": "completed"})),
+            ("TaskGet", json!({"taskId": "2"})),
+            ("TaskCreate", json!({"title": "Ship it", "content": "Release the parser"})),
+            ("TaskCreate", json!({"subject": "Tell the team"})),
+            ("TaskCreate", json!({"task": {"name": "Write docs", "description": "Document the parser", "status": "pending"}})),
+            ("TaskUpdate", json!({"id": "3", "status": "in_progress"})),
+            ("TaskList", json!({})),
         ],
         command: claude_tasks_command,
     }
