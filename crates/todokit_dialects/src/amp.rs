@@ -50,6 +50,12 @@ pub fn profile() -> Profile {
             against: "b8e95891fe6c8f1db651a8ca4d8217f22c73849b",
         }),
     })
+    // npm `@ampcode/cli-linux-x64` 0.0.1790142911-g7618fb (sha256
+    // bf2daecb…756840; `@sourcegraph/amp` is now `@ampcode/cli`): the
+    // client's tool list has no todo tool; `todo_read` and `todo_write`
+    // are left only in its map of display names for old threads. Amp is
+    // closed source and its server could still add them.
+    .retired_upstream("Amp's CLI 0.0.1790142911")
     .with_system_prompt(include_str!("../descriptions/amp/system-prompt.md"))
     .with_example(
         TodoWrite::NAME,

@@ -48,6 +48,11 @@ pub fn profile() -> Profile {
             against: "21cb8d2525bcedf1f4b6890b27a74a14fe7451e4",
         }),
     })
+    // npm `@cline/cli-linux-x64` 3.0.65 (sha256 aa4cdccd…900d13): its
+    // bundle names `task_progress` only as an event of the Claude Code
+    // provider; it has no focus chain. (The VS Code extension is not on a
+    // registry the tests reach, and was not read.)
+    .retired_upstream("Cline's CLI 3.0.65")
     .with_system_prompt(include_str!("../descriptions/cline/system-prompt.md"))
     .with_example(
         PARAMETER,

@@ -56,6 +56,7 @@ pub struct Profile {
     system_prompt: &'static str,
     example: Option<ExampleCall>,
     upstream: Option<Upstream>,
+    retired: Option<&'static str>,
     once_per_round: Vec<(&'static str, &'static str)>,
     nag: fn(&TodoState) -> String,
     compaction: Option<fn(&TodoState) -> Option<String>>,
@@ -93,6 +94,7 @@ impl Profile {
             system_prompt: "",
             example: None,
             upstream: None,
+            retired: None,
             once_per_round: Vec::new(),
             nag: default_nag,
             compaction: None,
@@ -150,6 +152,21 @@ impl Profile {
     /// states one).
     pub fn upstream(&self) -> Option<&Upstream> {
         self.upstream.as_ref()
+    }
+
+    /// Marks the tool as gone from what its agent ships now: `release` is
+    /// the agent and version read without it ("Cline's CLI 3.0.65"). The
+    /// profile keeps working for hosts that still send the tool; listings
+    /// say "retired upstream in RELEASE".
+    pub fn retired_upstream(mut self, release: &'static str) -> Self {
+        self.retired = Some(release);
+        self
+    }
+
+    /// The release read without this profile's tool, when its agent no
+    /// longer ships it (see [`Profile::retired_upstream`]).
+    pub fn retired(&self) -> Option<&'static str> {
+        self.retired
     }
 
     /// Words the nag (the reminder after rounds without a todo call) as

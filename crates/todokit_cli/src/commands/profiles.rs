@@ -36,6 +36,7 @@ pub fn run(format: ProfilesFormat) -> Result<ExitCode> {
                     "summary": p.summary(),
                     "tools": p.tool_names(),
                     "upstream": p.upstream(),
+                    "retired_upstream_in": p.retired(),
                 }))
                 .collect::<Vec<_>>()
         ))?,
@@ -49,6 +50,15 @@ fn checked(profile: &Profile) -> String {
     match profile.upstream().and_then(|u| u.checked) {
         Some(checked) => format!("checked {checked}"),
         None => "not checked".to_owned(),
+    }
+}
+
+/// The profile's summary, and when its agent no longer ships the tool,
+/// where it was read without it.
+fn summary(profile: &Profile) -> String {
+    match profile.retired() {
+        Some(release) => format!("{} (retired upstream in {release})", profile.summary()),
+        None => profile.summary().to_owned(),
     }
 }
 
@@ -69,7 +79,7 @@ fn print_text(all: &[Profile]) -> Result<()> {
                 p.tool_names().join(", "),
                 version(p),
                 checked(p),
-                p.summary().to_owned(),
+                summary(p),
             ]
         })
         .collect();
@@ -103,8 +113,12 @@ fn markdown_table(all: &[Profile]) -> String {
             Some(c) => format!("{} against `{}`", c.date, c.against),
             None => "not checked".to_owned(),
         };
+        let retired = profile
+            .retired()
+            .map(|release| format!("; retired upstream in {release}"))
+            .unwrap_or_default();
         out.push_str(&format!(
-            "| `{}` | {agent} | {} | {pin} | {checked} | {ships_in} |\n",
+            "| `{}` | {agent} | {} | {pin} | {checked} | {ships_in}{retired} |\n",
             profile.name(),
             tools.join(", ")
         ));
