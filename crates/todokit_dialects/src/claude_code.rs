@@ -46,10 +46,10 @@ pub fn profile() -> Profile {
             commit: "83fba929f14ad08f743591c19e945afe5130ab13",
             date: Some("2026-04-13"),
         },
-        ships_in: "Claude Code 2.x (`TodoWrite`); as of 2.1.328 sent only with `CLAUDE_CODE_ENABLE_TASKS=0` (otherwise its task tools: the `claude-tasks` profile), and only to the models that get todo tools (its older models, or any with `CLAUDE_CODE_ENABLE_TODO_TOOLS=1`)",
+        ships_in: "Claude Code 2.x (`TodoWrite`); as of 2.1.332 sent only with `CLAUDE_CODE_ENABLE_TASKS=0` (otherwise its task tools: the `claude-tasks` profile), and only to the models that get todo tools (its older models, or any with `CLAUDE_CODE_ENABLE_TODO_TOOLS=1`)",
         checked: Some(Checked {
             date: "2026-12-07",
-            against: "npm @anthropic-ai/claude-code 2.1.328",
+            against: "npm @anthropic-ai/claude-code 2.1.332",
         }),
     })
     .with_system_prompt(include_str!("../descriptions/claude-code/system-prompt.md"))
@@ -213,8 +213,8 @@ mod tests {
         assert_eq!(actual, expected);
     }
 
-    // Golden fact: the TodoWrite definition Claude Code 2.1.328 (npm
-    // @anthropic-ai/claude-code@2.1.328) sends its models closes each item
+    // Golden fact: the TodoWrite definition Claude Code 2.1.332 (npm
+    // @anthropic-ai/claude-code@2.1.332) sends its models closes each item
     // too (`todos.items.additionalProperties: false`).
     #[test]
     fn the_schema_closes_each_item_and_an_items_extra_key_is_refused() {

@@ -66,7 +66,7 @@ pub fn profile() -> Profile {
         ships_in: "Claude Code 2.x task tools (`TaskCreate`, `TaskGet`, `TaskUpdate`, `TaskList`), gated as `TodoWrite` is",
         checked: Some(Checked {
             date: "2026-12-07",
-            against: "npm @anthropic-ai/claude-code 2.1.328",
+            against: "npm @anthropic-ai/claude-code 2.1.332",
         }),
     })
     .with_ids_shown()
@@ -190,7 +190,7 @@ mod tests {
         run_session(&profile(), calls)
     }
 
-    // Claude Code 2.1.328 refuses a batch call and an `Agent` call in its
+    // Claude Code 2.1.332 refuses a batch call and an `Agent` call in its
     // own words (see `repair`), and stores nothing.
     #[test]
     fn a_batch_or_an_agent_call_is_refused_in_claude_codes_words() {
@@ -208,6 +208,26 @@ mod tests {
             (vec![format!("(arguments): {}", repair::ONE_PER_CALL)], true),
             (vec![format!("(arguments): {}", repair::NOT_AN_AGENT)], true),
         ];
+        assert_eq!(actual, expected);
+    }
+
+    // Claude Code 2.1.332 (the upstream fixture's call 8): a finished
+    // blocker is no longer shown under "Blocked by:".
+    #[test]
+    fn task_get_shows_only_the_blockers_still_open() {
+        let (_, results) = session(&[
+            ("TaskCreate", r#"{"subject":"A","description":"a"}"#),
+            ("TaskCreate", r#"{"subject":"B","description":"b"}"#),
+            ("TaskUpdate", r#"{"taskId":"2","addBlockedBy":["1"]}"#),
+            ("TaskGet", r#"{"taskId":"2"}"#),
+            ("TaskUpdate", r#"{"taskId":"1","status":"completed"}"#),
+            ("TaskGet", r#"{"taskId":"2"}"#),
+        ]);
+        let actual = (results[3].content.clone(), results[5].content.clone());
+        let expected = (
+            "Task #2: B\nStatus: pending\nDescription: b\nBlocked by: #1".to_owned(),
+            "Task #2: B\nStatus: pending\nDescription: b".to_owned(),
+        );
         assert_eq!(actual, expected);
     }
 

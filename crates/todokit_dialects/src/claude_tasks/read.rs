@@ -81,9 +81,11 @@ impl TypedTool for TaskGet {
             status_name(task),
             task.description.as_deref().unwrap_or_default()
         );
-        if !task.blocked_by.is_empty() {
-            let all: Vec<&str> = task.blocked_by.iter().map(String::as_str).collect();
-            let _ = write!(out, "\nBlocked by: {}", hashed(&all));
+        // Only the blockers still open, as Claude Code 2.1.332 shows them
+        // (2.1.328 showed every one).
+        let open = state.open_blockers(task);
+        if !open.is_empty() {
+            let _ = write!(out, "\nBlocked by: {}", hashed(&open));
         }
         let blocks = state.blocks(id);
         if !blocks.is_empty() {

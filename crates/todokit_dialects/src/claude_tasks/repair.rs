@@ -3,10 +3,11 @@
 //! Claude Code send these shapes and get away with them there, so here
 //! too.
 //!
-//! From `@anthropic-ai/claude-code-linux-x64` 2.1.328 (the bundled
+//! Read in `@anthropic-ai/claude-code-linux-x64` 2.1.328 (the bundled
 //! JavaScript in its `claude` binary): the `TaskCreate` input repair, the
 //! `TaskUpdate` one, and the steering messages for a batch call and for an
-//! `Agent` tool call sent to `TaskCreate`.
+//! `Agent` tool call sent to `TaskCreate`; 2.1.332 answers the repaired
+//! calls of the upstream fixture the same.
 
 use serde_json::{Map, Value};
 

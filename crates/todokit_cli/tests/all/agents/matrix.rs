@@ -203,7 +203,8 @@ fn codex_plans_through_todokit() {
 #[test]
 fn claude_code_plans_through_todokit() {
     let task = json!({"subject": "Write the parser", "description": "Parse the input files", "activeForm": "Writing the parser"});
-    let bad = json!({"subject": "Add tests"});
+    // Several tasks in one call: refused (a lone subject would be repaired).
+    let bad = json!({"tasks": [{"subject": "Add tests", "description": "Cover the parser"}]});
     let case = Case {
         agent: "claude-code",
         profile: "claude-tasks",
