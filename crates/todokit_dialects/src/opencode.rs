@@ -32,7 +32,8 @@ pub fn profile() -> Profile {
             path: "bin/opencode",
             sha256: "149a676b59224b196626abda2fdbd34c8329ac326b57c4891ba3de446f3ca3c1",
         },
-        ships_in: "opencode 1.18 (`todowrite`, from packages/opencode/src/tool/todo.ts) and Kilo Code's CLI",
+        ships_in: "opencode 1.18 (`todowrite`, from packages/opencode/src/tool/todo.ts) and Kilo Code's CLI 7.7, \
+                   which ships the same tool",
         checked: Some(Checked {
             date: "2026-12-07",
             against: "npm opencode-ai 1.18.33",
@@ -50,8 +51,10 @@ pub struct OpencodeTodo {
     /// What to do, briefly.
     pub content: String,
     /// Where it stands: pending, in_progress, completed or cancelled.
-    // A plain string in opencode's schema (and Kilo Code's): the values are
-    // told, not enumerated.
+    // A plain string in opencode 1.18.33's schema (the upstream fixture)
+    // and in Kilo Code's CLI 7.7.9 (npm `@kilocode/cli-linux-x64`, sha256
+    // 01cdbf6e…df28e3: `{content, status, priority}`, each `V.String`):
+    // the values are told, not enumerated.
     #[schemars(transform = told_values)]
     pub status: OpencodeStatus,
     /// How urgent it is: high, medium or low.
