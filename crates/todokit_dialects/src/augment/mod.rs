@@ -12,6 +12,7 @@
 //! an Augment tool looks at the list (shown at once, stored with the next
 //! write).
 
+mod answers;
 mod markdown;
 mod tools;
 
@@ -83,17 +84,18 @@ pub fn profile() -> Profile {
     )
     .with_upstream(Upstream {
         agent: "Augment Code",
-        pin: Pin::Capture {
-            repository: "x1xhlol/system-prompts-and-models-of-ai-tools",
-            path: "Augment Code/claude-4-sonnet-tools.json",
-            commit: "62ab327703fc0a9967a0aa74b5f444bd7653c01d",
-            date: Some("2025-08-19"),
+        pin: Pin::Package {
+            registry: "npm",
+            name: "@augmentcode/auggie",
+            version: "0.36.0",
+            path: "augment.mjs",
+            sha256: "4fef6ddbd9083f14e403c1ef9326c8f5a800a383731416b6c438a04d17e8f5ab",
         },
         ships_in: "Augment Code's agent and Auggie (`view_tasklist`, `add_tasks`, `update_tasks`, \
-                   `reorganize_tasklist`; closed source, its tool declarations captured in 2025)",
+                   `reorganize_tasklist`; closed source, read in Auggie's bundle)",
         checked: Some(Checked {
-            date: "2026-11-26",
-            against: "b8e95891fe6c8f1db651a8ca4d8217f22c73849b",
+            date: "2026-12-07",
+            against: "0.36.0",
         }),
     })
     .with_system_prompt(include_str!("../../descriptions/augment/system-prompt.md"))

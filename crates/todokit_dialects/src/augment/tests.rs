@@ -24,8 +24,17 @@ fn case() -> ProfileCase {
 // - The lines themselves, as users' exports of `view_tasklist` show them:
 //   `[ ] UUID:… NAME:Current Task List DESCRIPTION:Root task for
 //   conversation __NEW_AGENT__`, then `-[x] UUID:… NAME:… DESCRIPTION:…`,
-//   one more dash per level. What each tool answers is not public: here
-//   every tool answers with the list as view_tasklist shows it.
+//   one more dash per level.
+// And from Auggie 0.36.0 (npm `@augmentcode/auggie`, `augment.mjs`, sha256
+// 4fef6ddb…e8f5ab): `view_tasklist` answers `# Current Task List`, the
+// list and the reminder (`formatTaskListViewResponse`); the writers
+// `Task list updated successfully. Created: N, Updated: N, Deleted: N.`
+// then `# Task Changes` with `## Created Tasks`, `## Updated Tasks` and
+// `## Deleted Tasks` sections of flat lines (`formatBulkUpdateResponse`
+// over `X$`, which counts a task as updated when its name, description,
+// state or subtasks changed, the root included); `add_tasks` and
+// `update_tasks` with no task answer `tasks array is required and must
+// not be empty.`
 #[test]
 fn tasks_added_under_and_after_others_show_as_augments_tree() {
     let (state, results) = run_session(
@@ -50,18 +59,21 @@ fn tasks_added_under_and_after_others_show_as_augments_tree() {
     let after = outcome.commit.clone().unwrap_or_default();
     let ids: Vec<String> = after.tasks().map(|t| t.id.clone().unwrap_or_default()).collect();
     let actual = (results[1].content.clone(), outcome.result.content);
+    let root = "[ ] UUID:root NAME:Current Task List DESCRIPTION:Root task for conversation __NEW_AGENT__";
     let expected = (
         format!(
-            "[ ] UUID:root NAME:Current Task List DESCRIPTION:Root task for conversation __NEW_AGENT__\n\
-             -[/] UUID:{} NAME:Fix login DESCRIPTION:Users cannot log in\n-[ ] UUID:{} NAME:Ship DESCRIPTION:",
-            ids[0], ids[3]
+            "# Current Task List\n\n{root}\n\
+             -[/] UUID:{} NAME:Fix login DESCRIPTION:Users cannot log in\n-[ ] UUID:{} NAME:Ship DESCRIPTION:\n\n{}",
+            ids[0],
+            ids[3],
+            answers::REMINDER
         ),
         format!(
-            "[ ] UUID:root NAME:Current Task List DESCRIPTION:Root task for conversation __NEW_AGENT__\n\
-             -[/] UUID:{} NAME:Fix login DESCRIPTION:Users cannot log in\n\
-             --[ ] UUID:{} NAME:Find the cause DESCRIPTION:Read the logs\n\
-             -[ ] UUID:{} NAME:Write a test DESCRIPTION:\n-[ ] UUID:{} NAME:Ship DESCRIPTION:",
-            ids[0], ids[1], ids[2], ids[3]
+            "Task list updated successfully. Created: 2, Updated: 2, Deleted: 0.\n\n# Task Changes\n\n\
+             ## Created Tasks\n\n[ ] UUID:{} NAME:Find the cause DESCRIPTION:Read the logs\n\
+             [ ] UUID:{} NAME:Write a test DESCRIPTION:\n\n\
+             ## Updated Tasks\n\n{root}\n[/] UUID:{} NAME:Fix login DESCRIPTION:Users cannot log in\n",
+            ids[1], ids[2], ids[0]
         ),
     );
     assert_eq!(actual, expected);
@@ -227,10 +239,60 @@ fn tasks_another_profile_wrote_get_uuids_a_read_shows_and_the_next_write_keeps()
         .commit
         .map(|s| s.tasks().map(|t| (t.id.clone(), t.status)).collect::<Vec<_>>());
     let actual = (
-        shown.ends_with(&format!("-[ ] UUID:{uuid} NAME:Read DESCRIPTION:")),
+        shown.contains(&format!("-[ ] UUID:{uuid} NAME:Read DESCRIPTION:\n\nREMINDER:")),
         uuid.len(),
         stored,
     );
     let expected = (true, 16, Some(vec![(Some(uuid.clone()), Status::InProgress)]));
+    assert_eq!(actual, expected);
+}
+
+#[test]
+fn a_write_with_no_task_is_refused_in_augments_words() {
+    let actual: Vec<Vec<String>> = ["add_tasks", "update_tasks"]
+        .iter()
+        .map(|tool| case().problems(tool, r#"{"tasks":[]}"#))
+        .collect();
+    let expected = vec![vec![format!("tasks: {}", tools::EMPTY_TASKS)]; 2];
+    assert_eq!(actual, expected);
+}
+
+#[test]
+fn a_state_change_counts_the_task_updated_and_a_removal_deleted() {
+    let (state, _) = run_session(
+        &profile(),
+        &[(
+            "add_tasks",
+            r#"{"tasks":[{"name":"A","description":"a"},{"name":"B","description":"b"}]}"#,
+        )],
+    );
+    let ids: Vec<String> = state.tasks().map(|t| t.id.clone().unwrap_or_default()).collect();
+    let updated = case().call_on(
+        &state,
+        "update_tasks",
+        &format!(r#"{{"tasks":[{{"task_id":"{}","state":"COMPLETE"}}]}}"#, ids[0]),
+    );
+    let reorganized = case().call_on(
+        &state,
+        "reorganize_tasklist",
+        &format!(
+            "{{\"markdown\":\"[ ] UUID:root NAME:Current Task List DESCRIPTION:Root task for conversation __NEW_AGENT__\\n-[ ] UUID:{} NAME:A DESCRIPTION:a\"}}",
+            ids[0]
+        ),
+    );
+    let root = "[ ] UUID:root NAME:Current Task List DESCRIPTION:Root task for conversation __NEW_AGENT__";
+    let actual = (updated.result.content, reorganized.result.content);
+    let expected = (
+        format!(
+            "Task list updated successfully. Created: 0, Updated: 1, Deleted: 0.\n\n# Task Changes\n\n\
+             ## Updated Tasks\n\n[x] UUID:{} NAME:A DESCRIPTION:a\n",
+            ids[0]
+        ),
+        format!(
+            "Task list updated successfully. Created: 0, Updated: 1, Deleted: 1.\n\n# Task Changes\n\n\
+             ## Updated Tasks\n\n{root}\n\n## Deleted Tasks\n\n[ ] UUID:{} NAME:B DESCRIPTION:b\n",
+            ids[1]
+        ),
+    );
     assert_eq!(actual, expected);
 }

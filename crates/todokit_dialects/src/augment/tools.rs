@@ -1,7 +1,5 @@
-//! The four task-list tools. Augment's own answers are not public; every
-//! tool answers with the list as `view_tasklist` shows it, so the model
-//! always sees the UUIDs it names tasks by. A refusal names the task and
-//! the field, and nothing is stored.
+//! The four task-list tools, answering in Augment's words ([`super::answers`]).
+//! A refusal names the task and the field, and nothing is stored.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -9,7 +7,8 @@ use std::collections::HashMap;
 use serde::Serialize;
 use todokit_domain::{Transition, outline, replace_flat};
 
-use super::markdown::{parse, render};
+use super::answers::{changes, view};
+use super::markdown::parse;
 use super::{AddTasksInput, ID_DIGITS, ROOT_UUID, ReorganizeInput, TaskView, UpdateTasksInput};
 use todokit_app::prelude::*;
 
@@ -67,9 +66,20 @@ fn answer(before: &TodoState, replaced: Replacement) -> Outcome {
         current: replaced.state.tasks().map(TaskView::of).collect(),
         transitions: &replaced.transitions,
     });
-    let text = render(&replaced.state);
+    let text = changes(&with_ids(before), &replaced.state);
     Outcome::commit(replaced.state, ToolResult::ok(text, details))
 }
+
+/// Augment's refusal of an `add_tasks` or `update_tasks` call with no task.
+fn refuse_empty(empty: bool) -> Result<(), ToolError> {
+    match empty {
+        true => Err(ToolError::refused("tasks", EMPTY_TASKS)),
+        false => Ok(()),
+    }
+}
+
+/// What Augment says to an `add_tasks` or `update_tasks` call with no task.
+pub const EMPTY_TASKS: &str = "tasks array is required and must not be empty.";
 
 /// A parent as given: `None` for none or the root.
 fn parent_of(id: Option<&str>) -> Option<&str> {
@@ -124,7 +134,7 @@ impl TypedTool for ViewTasklist {
         let details = Details::of(&Current {
             current: state.tasks().map(TaskView::of).collect(),
         });
-        Ok(Outcome::read(ToolResult::ok(render(&state), details)))
+        Ok(Outcome::read(ToolResult::ok(view(&state), details)))
     }
 }
 
@@ -140,6 +150,7 @@ impl TypedTool for AddTasks {
     const METADATA: ToolMetadata = ToolMetadata::LIST_WRITER.idempotent(false).destructive(false);
 
     fn run(&self, input: AddTasksInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
+        refuse_empty(input.tasks.is_empty())?;
         let mut base = with_ids(ctx.state).into_owned();
         let mut tasks = tree_order(&base);
         for (i, new) in input.tasks.into_iter().enumerate() {
@@ -194,6 +205,7 @@ impl TypedTool for UpdateTasks {
     const METADATA: ToolMetadata = ToolMetadata::LIST_WRITER.destructive(false);
 
     fn run(&self, input: UpdateTasksInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
+        refuse_empty(input.tasks.is_empty())?;
         let base = with_ids(ctx.state).into_owned();
         let mut tasks = tree_order(&base);
         for (i, change) in input.tasks.into_iter().enumerate() {
