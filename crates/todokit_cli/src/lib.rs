@@ -120,6 +120,10 @@ enum Command {
         /// `text` for people, `markdown` for the table in docs/dialects.md, `json` for programs
         #[arg(long, value_enum, default_value = "text")]
         format: commands::profiles::ProfilesFormat,
+        /// Ask npm and PyPI for the newest version of each profile's package and say where it is newer
+        /// than the one read (the one command that goes to the network)
+        #[arg(long)]
+        check_upstream: bool,
     },
     /// List every conversation in the store, most recently changed first
     Conversations {
@@ -402,7 +406,10 @@ async fn dispatch(cli: Cli, profile_given: bool) -> Result<ExitCode> {
         Command::Show { format } => commands::show::run(&ctx, format).await,
         Command::Schema { target } => commands::schema::run(&ctx, target.into()),
         Command::Check => commands::check::run(&ctx).await,
-        Command::Profiles { format } => commands::profiles::run(format),
+        Command::Profiles {
+            format,
+            check_upstream,
+        } => commands::profiles::run(format, check_upstream),
         Command::Conversations { format } => commands::conversations::run(&ctx, format).await,
         Command::Forget { ids, format } => {
             commands::conversations::lifecycle::forget(&ctx, &ids, format).await

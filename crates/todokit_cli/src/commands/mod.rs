@@ -11,6 +11,7 @@ pub mod mcp;
 pub mod output;
 mod pretty_json;
 pub mod profiles;
+mod registry;
 pub mod reminders;
 pub mod schema;
 #[cfg(feature = "serve")]

@@ -10,7 +10,9 @@ use serde_json::json;
 use todokit::Profile;
 use todokit::profiles;
 
+use super::UsageError;
 use super::output::{print_json, print_line};
+use super::registry::{Verdict, check, package_of};
 
 /// How `profiles` prints the list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -23,21 +25,49 @@ pub enum ProfilesFormat {
     Json,
 }
 
-/// Prints every profile in registration order.
-pub fn run(format: ProfilesFormat) -> Result<ExitCode> {
+/// Prints every profile in registration order; with `check_upstream`,
+/// what npm or PyPI says of the package each was read from.
+pub fn run(format: ProfilesFormat, check_upstream: bool) -> Result<ExitCode> {
     let all = profiles::all();
+    let verdicts: Vec<Option<Verdict>> = match check_upstream {
+        false => vec![None; all.len()],
+        true if format == ProfilesFormat::Markdown => {
+            return Err(UsageError(
+                "--check-upstream answers in text or json; the markdown table is docs/dialects.md's".into(),
+            )
+            .into());
+        }
+        true => {
+            let checked = check(all.iter().filter_map(package_of));
+            all.iter()
+                .map(|p| {
+                    Some(match package_of(p) {
+                        Some(package) => checked.get(&package).cloned().unwrap_or_default(),
+                        None => "not read from a package".to_owned(),
+                    })
+                })
+                .collect()
+        }
+    };
     match format {
-        ProfilesFormat::Text => print_text(&all)?,
+        ProfilesFormat::Text => print_text(&all, &verdicts)?,
         ProfilesFormat::Markdown => print_line(&markdown_table(&all))?,
         ProfilesFormat::Json => print_json(&json!(
             all.iter()
-                .map(|p| json!({
-                    "name": p.name(),
-                    "summary": p.summary(),
-                    "tools": p.tool_names(),
-                    "upstream": p.upstream(),
-                    "retired_upstream_in": p.retired(),
-                }))
+                .zip(&verdicts)
+                .map(|(p, verdict)| {
+                    let mut entry = json!({
+                        "name": p.name(),
+                        "summary": p.summary(),
+                        "tools": p.tool_names(),
+                        "upstream": p.upstream(),
+                        "retired_upstream_in": p.retired(),
+                    });
+                    if let (Some(verdict), Some(fields)) = (verdict, entry.as_object_mut()) {
+                        fields.insert("newest_upstream".into(), json!(verdict));
+                    }
+                    entry
+                })
                 .collect::<Vec<_>>()
         ))?,
     }
@@ -70,15 +100,20 @@ fn version(profile: &Profile) -> String {
         .unwrap_or_else(|| "no upstream pinned".to_owned())
 }
 
-fn print_text(all: &[Profile]) -> Result<()> {
+fn print_text(all: &[Profile], verdicts: &[Option<Verdict>]) -> Result<()> {
     let rows: Vec<[String; 5]> = all
         .iter()
-        .map(|p| {
+        .zip(verdicts)
+        .map(|(p, verdict)| {
+            let checked = match verdict {
+                Some(verdict) => format!("{}; {verdict}", checked(p)),
+                None => checked(p),
+            };
             [
                 p.name().to_owned(),
                 p.tool_names().join(", "),
                 version(p),
-                checked(p),
+                checked,
                 summary(p),
             ]
         })

@@ -35,5 +35,6 @@ mod store_oddities;
 mod subscribe;
 mod subtasks;
 mod summaries;
+mod upstream_check;
 mod user_side;
 mod watch;
