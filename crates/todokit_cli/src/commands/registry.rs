@@ -24,32 +24,39 @@ pub struct Package {
     pub version: String,
 }
 
-/// The package `profile` was read from: its pin when that is a package,
-/// else the package its last check read (`npm NAME VERSION`).
+/// The package `profile` was read from, as its users install it: the one
+/// its last check read (`npm NAME VERSION`) when it names one (opencode's
+/// pin is the platform package inside `opencode-ai`, whose own versions
+/// run ahead), else its pin when that is a package.
 pub fn package_of(profile: &Profile) -> Option<Package> {
     let upstream = profile.upstream()?;
-    if let Pin::Package {
-        registry,
-        name,
-        version,
-        ..
-    } = upstream.pin
-    {
-        return Some(Package {
-            registry: registry.to_owned(),
-            name: name.to_owned(),
-            version: version.to_owned(),
-        });
-    }
-    let checked = upstream.checked?;
-    let mut words = checked.against.split_whitespace();
-    match (words.next(), words.next(), words.next(), words.next()) {
-        (Some(registry @ ("npm" | "pypi")), Some(name), Some(version), None) => Some(Package {
+    let checked = upstream.checked.and_then(|checked| {
+        let mut words = checked.against.split_whitespace();
+        match (words.next(), words.next(), words.next(), words.next()) {
+            (Some(registry @ ("npm" | "pypi")), Some(name), Some(version), None) => Some(Package {
+                registry: registry.to_owned(),
+                name: name.to_owned(),
+                version: version.to_owned(),
+            }),
+            _ => None,
+        }
+    });
+    match (checked, upstream.pin) {
+        (Some(package), _) => Some(package),
+        (
+            None,
+            Pin::Package {
+                registry,
+                name,
+                version,
+                ..
+            },
+        ) => Some(Package {
             registry: registry.to_owned(),
             name: name.to_owned(),
             version: version.to_owned(),
         }),
-        _ => None,
+        (None, _) => None,
     }
 }
 

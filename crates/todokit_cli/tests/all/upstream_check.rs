@@ -73,7 +73,7 @@ fn each_profiles_package_is_compared_with_the_registrys_newest() {
         HashMap::from([
             // axum hands the route the name with npm's escaped `/` decoded.
             ("@anthropic-ai/claude-code", "2.1.332"),
-            ("opencode-linux-x64", "1.20.0"),
+            ("opencode-ai", "1.20.0"),
             ("mistral-vibe", "3.0.3"),
             ("kimi-cli", "1.60.0"),
         ]),
