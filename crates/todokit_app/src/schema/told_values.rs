@@ -6,15 +6,15 @@
 //! model should see that plain string; the decoding layer still needs the
 //! values, to repair a spelling and to say what is allowed. This
 //! transform, for `#[schemars(transform = told_values)]`, moves the
-//! `enum` to the [`VALUES_KEY`] extension, which the decoding layer reads
-//! as it reads `enum` and every model-facing view strips (as every `x-`
+//! `enum` to the `x-values` extension, which the decoding layer reads as
+//! it reads `enum` and every model-facing view strips (as every `x-`
 //! key).
 
 use schemars::Schema;
 
 use crate::arguments::VALUES_KEY;
 
-/// Moves the schema's `enum` to [`VALUES_KEY`].
+/// Moves the schema's `enum` to the `x-values` extension.
 pub fn told_values(schema: &mut Schema) {
     if let Some(object) = schema.as_object_mut()
         && let Some(values) = object.remove("enum")
