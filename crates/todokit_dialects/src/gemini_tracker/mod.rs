@@ -94,8 +94,8 @@ pub fn profile() -> Profile {
         },
         ships_in: "Gemini CLI with the experimental `tracker` setting on (the `tracker_*` tools replace `write_todos`)",
         checked: Some(Checked {
-            date: "2026-11-26",
-            against: "5411f113cafae26161b4969b0237b8e1e024e2c2",
+            date: "2026-12-07",
+            against: "npm @google/gemini-cli 0.61.0",
         }),
     })
     .with_ids_shown()

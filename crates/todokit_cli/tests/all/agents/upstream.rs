@@ -353,3 +353,36 @@ fn opencodes_todowrite_is_as_the_fixture_says() {
     }
     .check();
 }
+
+/// Gemini CLI with its experimental task tracker on (`experimental.taskTracker`),
+/// whose `tracker_*` tools replace `write_todos`.
+fn gemini_tracker_command(machine: &Machine, url: &str) -> Command {
+    let cmd = gemini_cli_command(machine, url);
+    std::fs::write(
+        machine.home.join(".gemini/settings.json"),
+        json!({"security": {"auth": {"selectedType": "gemini-api-key"}}, "experimental": {"taskTracker": true}})
+            .to_string(),
+    )
+    .expect("settings.json");
+    cmd
+}
+
+#[test]
+fn gemini_clis_task_tracker_is_as_the_fixture_says() {
+    Capture {
+        profile: "gemini-tracker",
+        package: "@google/gemini-cli",
+        run: "gemini -p on gemini-2.5-flash, --approval-mode yolo, with experimental.taskTracker (the tracker's ids are random, so only an empty list is asked for)",
+        tools: &[
+            "tracker_create_task",
+            "tracker_update_task",
+            "tracker_get_task",
+            "tracker_list_tasks",
+            "tracker_add_dependency",
+            "tracker_visualize",
+        ],
+        calls: vec![("tracker_list_tasks", json!({}))],
+        command: gemini_tracker_command,
+    }
+    .check();
+}
