@@ -13,7 +13,7 @@ use axum::routing::get;
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
 
-use crate::support::cli::todokit;
+use crate::support::cli::{snapshot_settings, todokit};
 
 /// A registry answering for `versions` (name → newest), npm's and PyPI's
 /// routes both; its address.
@@ -79,12 +79,20 @@ fn each_profiles_package_is_compared_with_the_registrys_newest() {
         ]),
     );
     let store = tempfile::tempdir().expect("a folder");
-    let out = todokit(store.path())
-        .args(["profiles", "--format", "json", "--check-upstream"])
-        .env("TODOKIT_NPM_REGISTRY", &url)
-        .env("TODOKIT_PYPI_INDEX", &url)
-        .output()
-        .expect("todokit runs");
+    let run = |format: &str| {
+        todokit(store.path())
+            .args(["profiles", "--format", format, "--check-upstream"])
+            .env("TODOKIT_NPM_REGISTRY", &url)
+            .env("TODOKIT_PYPI_INDEX", &url)
+            .output()
+            .expect("todokit runs")
+    };
+    // What a person reads: each line's check, then its verdict.
+    let text = run("text");
+    assert!(text.status.success(), "{}", String::from_utf8_lossy(&text.stderr));
+    snapshot_settings()
+        .bind(|| insta::assert_snapshot!("profiles_check_upstream", String::from_utf8_lossy(&text.stdout)));
+    let out = run("json");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let listed: Value = serde_json::from_slice(&out.stdout).expect("JSON");
     let verdict = |name: &str| -> String {

@@ -24,7 +24,7 @@ pub fn view(state: &TodoState) -> String {
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Node<'a> {
     uuid: &'a str,
-    marker: &'static str,
+    marker: char,
     name: &'a str,
     description: &'a str,
     children: Vec<&'a str>,
@@ -34,7 +34,7 @@ impl Node<'_> {
     /// `[x] UUID:… NAME:… DESCRIPTION:…`.
     fn line(&self) -> String {
         format!(
-            "{} UUID:{} NAME:{} DESCRIPTION:{}",
+            "[{}] UUID:{} NAME:{} DESCRIPTION:{}",
             self.marker, self.uuid, self.name, self.description
         )
     }
@@ -61,7 +61,7 @@ fn nodes(state: &TodoState) -> Vec<Node<'_>> {
     };
     let mut out = vec![Node {
         uuid: ROOT_UUID,
-        marker: "[ ]",
+        marker: ' ',
         name: ROOT_NAME,
         description: ROOT_DESCRIPTION,
         children: children(ROOT_UUID),
@@ -70,7 +70,7 @@ fn nodes(state: &TodoState) -> Vec<Node<'_>> {
         if let Some(view) = views.get(id.as_str()) {
             out.push(Node {
                 uuid: view.uuid,
-                marker: marker(view),
+                marker: view.state.marker(),
                 name: view.name,
                 description: view.description,
                 children: children(view.uuid),
@@ -78,15 +78,6 @@ fn nodes(state: &TodoState) -> Vec<Node<'_>> {
         }
     }
     out
-}
-
-fn marker(view: &TaskView<'_>) -> &'static str {
-    match view.state.marker() {
-        'x' => "[x]",
-        '/' => "[/]",
-        '-' => "[-]",
-        _ => "[ ]",
-    }
 }
 
 /// What `add_tasks`, `update_tasks` and `reorganize_tasklist` answer: the

@@ -29,10 +29,15 @@ const BOUNDS: [&str; 8] = [
 /// Every fact of `schema`.
 pub fn facts(schema: &Value) -> Facts {
     let mut out = Facts::new();
-    let mut node = Node::default();
-    gather(schema, schema, &mut node);
-    node.emit("", schema, &mut out);
+    place(schema, schema, "", &mut out);
     out
+}
+
+/// The facts of `schema`, met at `at`, and of everything under it.
+fn place(root: &Value, schema: &Value, at: &str, out: &mut Facts) {
+    let mut node = Node::default();
+    gather(root, schema, &mut node);
+    node.emit(at, root, out);
 }
 
 /// What the schemas met at one place say, merged (a place an `anyOf`
@@ -93,8 +98,7 @@ fn gather(root: &Value, schema: &Value, node: &mut Node) {
             node.bounds.insert(bound, value.to_string());
         }
     }
-    let object = is_object(schema);
-    if object || schema.get("properties").is_some() || schema.get("items").is_some() {
+    if is_object(schema) || schema.get("properties").is_some() || schema.get("items").is_some() {
         node.branches.push(schema.clone());
     }
 }
@@ -119,8 +123,8 @@ fn add_type(node: &mut Node, t: &str) {
 }
 
 impl Node {
-    fn emit(&self, place: &str, root: &Value, out: &mut Facts) {
-        let shown = if place.is_empty() { "(arguments)" } else { place };
+    fn emit(&self, at: &str, root: &Value, out: &mut Facts) {
+        let shown = if at.is_empty() { "(arguments)" } else { at };
         let fact = |out: &mut Facts, kind: &'static str, value: String| {
             out.insert((shown.to_owned(), kind), value);
         };
@@ -133,8 +137,8 @@ impl Node {
         for (bound, value) in &self.bounds {
             fact(out, bound, value.clone());
         }
+        // Each branch was resolved where it was gathered.
         for branch in &self.branches {
-            let branch = resolve(root, branch);
             let empty = serde_json::Map::new();
             let properties = branch.get("properties").and_then(Value::as_object);
             if let Some(properties) = properties.or(is_object(branch).then_some(&empty)) {
@@ -159,20 +163,16 @@ impl Node {
                     keys.iter().map(|k| k.as_str()).collect::<Vec<_>>().join(", "),
                 );
                 for (key, schema) in properties {
-                    let mut node = Node::default();
-                    gather(root, schema, &mut node);
-                    let inner = if place.is_empty() {
+                    let inner = if at.is_empty() {
                         key.clone()
                     } else {
-                        format!("{place}/{key}")
+                        format!("{at}/{key}")
                     };
-                    node.emit(&inner, root, out);
+                    place(root, schema, &inner, out);
                 }
             }
             if let Some(items) = branch.get("items") {
-                let mut node = Node::default();
-                gather(root, items, &mut node);
-                node.emit(&format!("{place}[]"), root, out);
+                place(root, items, &format!("{at}[]"), out);
             }
         }
     }
