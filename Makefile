@@ -60,13 +60,17 @@ agents: agent-clis
 	./scripts/linted-cargo.sh test -p todokit_cli --all-features --locked --test all -- agents::
 
 ## The upstream fixtures (crates/todokit_dialects/fixtures/upstream/)
-## written anew from the agents' pinned CLIs: what each offers a model as
-## its own todo tools and what they answer. Run when a pin in
-## crates/todokit_cli/tests/agent_clis/ moves; `make test` checks that
-## they still hold (agents::upstream) and that each profile differs from
-## its fixture only where docs/leniency.md says.
+## written anew: what each agent offers a model as its own todo tools and
+## what they answer. From the agents' pinned CLIs where the tests install
+## them (agents::upstream), and from the packages npm and PyPI serve for
+## the rest (scripts/upstream/extract.py, at the version each profile
+## pins; the archive's sha256 must be the pin's). Run when a pin moves;
+## `make test` checks that each profile differs from its fixture only
+## where docs/leniency.md says, with no download.
 upstream: agent-clis
 	TODOKIT_UPSTREAM=write ./scripts/linted-cargo.sh test -p todokit_cli --all-features --locked --test all -- agents::upstream
+	$(CARGO) build -p todokit_cli --locked
+	python3 scripts/upstream/extract.py target/debug/todokit
 
 ## The Python package: built once from the checkout by its PEP 517
 ## backend (maturin) into a wheel in target/python-wheels, installed from
@@ -74,6 +78,8 @@ upstream: agent-clis
 ## the installed package and the binary `unit` built (PostgreSQL too), mypy
 ## checks the package, its tests and its native stubs, and the README's
 ## install line and `uvx` server run from the same wheel in a fresh one.
+## The upstream extractor's source-cutting helpers are tested and
+## type-checked there too (scripts/upstream/).
 PY_VENV := target/python-venv
 PY := $(PY_VENV)/bin/python
 PY_WHEELS := target/python-wheels
@@ -98,6 +104,7 @@ python-test: python-package
 	cd crates/todokit_python && TODOKIT_BIN=$(CURDIR)/target/debug/todokit ../../scripts/with-postgres.sh ../../$(PY) -m pytest -q tests
 	cd crates/todokit_python && ../../$(PY_VENV)/bin/mypy python/todokit tests bench
 	cd crates/todokit_python && ../../$(PY_VENV)/bin/stubtest todokit._todokit
+	cd scripts/upstream && ../../$(PY) -m pytest -q . && ../../$(PY_VENV)/bin/mypy .
 	./scripts/python-readme-install.sh
 
 ## The npm package: built from the checkout (napi-rs's CLI and tsc, from

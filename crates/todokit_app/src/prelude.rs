@@ -18,7 +18,7 @@ pub use crate::list_writer::{
 pub use crate::operation::ToolOperation;
 pub use crate::profile::{Checked, Lifecycle, Pin, Profile, Upstream};
 pub use crate::python_spelling::{python_json, python_repr};
-pub use crate::schema::{omissible, told_values, undescribed};
+pub use crate::schema::{omissible, silently_closed, told_values, undescribed};
 pub use crate::tool::{
     CallContext, CommandTool, Commands, HostMode, ModeSet, Outcome, RefusedIn, ToolError, ToolMetadata,
     ToolResult, TypedTool,

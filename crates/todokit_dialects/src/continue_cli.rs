@@ -33,17 +33,17 @@ pub fn profile() -> Profile {
     .with_list_text("checklist", None)
     .with_upstream(Upstream {
         agent: "Continue CLI",
-        pin: Pin::Source {
-            repository: "continuedev/continue",
-            path: "extensions/cli/src/tools/writeChecklist.ts",
-            commit: "1821a72d1668154c208b4a732fc4e3587551cb24",
-            date: Some("2025-09-22"),
-            read_through: None,
+        pin: Pin::Package {
+            registry: "npm",
+            name: "@continuedev/cli",
+            version: "1.5.47",
+            path: "dist/index.js",
+            sha256: "bcf43fd5db041dbff4ee2eb9639a8cc732eba5d7f5ea137c0ef2025976fa3724",
         },
         ships_in: "the Continue CLI, `cn` (`Checklist`; the IDE extensions have no todo tool)",
         checked: Some(Checked {
-            date: "2026-11-26",
-            against: "d0a3c0b626b5bebc3bef4742eec05a0242be0bab",
+            date: "2026-12-07",
+            against: "1.5.47",
         }),
     })
     .with_system_prompt(include_str!("../descriptions/continue/system-prompt.md"))

@@ -38,7 +38,7 @@ pub fn profile() -> Profile {
         ships_in: "langchain 1.x (`TodoListMiddleware`; 1.5.2 at this pin) and deepagents, where it is opt-in since \
                    0.7.0",
         checked: Some(Checked {
-            date: "2026-11-26",
+            date: "2026-12-07",
             against: "1.5.2",
         }),
     })

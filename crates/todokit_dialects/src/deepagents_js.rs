@@ -36,7 +36,7 @@ pub fn profile() -> Profile {
         },
         ships_in: "langchain on npm (`todoListMiddleware`, for `createAgent`; 1.5.14 at this pin) and deepagents.js",
         checked: Some(Checked {
-            date: "2026-11-27",
+            date: "2026-12-07",
             against: "1.5.14",
         }),
     })
@@ -45,13 +45,26 @@ pub fn profile() -> Profile {
         "write_todos",
         r#"{"todos":[{"content":"Read the failing test","status":"in_progress"},{"content":"Fix the parser","status":"pending"}]}"#,
     )
+    // The schema LangChain.js sends closes both objects, but zod's object
+    // schemas strip, not refuse, the keys they lack: extra keys are left out.
+    .with_leniency(Leniency::STANDARD.unknown_keys(true))
     .with_once_per_round("write_todos", PARALLEL_CALLS)
     .tool(ListTool(WriteTodos))
+}
+
+/// The arguments of `write_todos`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
+// zod's JSON Schema of an object closes it, as @langchain/core sends it.
+#[schemars(extend("additionalProperties" = false))]
+pub struct JsTodos {
+    /// The complete, updated list. It replaces the stored one.
+    pub todos: Vec<JsTodo>,
 }
 
 /// One item of the list (keys the schema lacks are dropped, as zod's
 /// object schema drops them).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
+#[schemars(extend("additionalProperties" = false))]
 pub struct JsTodo {
     /// What to do.
     pub content: String,
@@ -75,11 +88,11 @@ todokit_app::prelude::writer_tool! {
 }
 
 impl ListWriter for WriteTodos {
-    type Input = WholeList<JsTodo>;
+    type Input = JsTodos;
     type Item<'a> = JsTodoView<'a>;
     type Fields = ();
 
-    fn todos(input: &mut WholeList<JsTodo>) -> Result<Vec<Todo>, ToolError> {
+    fn todos(input: &mut JsTodos) -> Result<Vec<Todo>, ToolError> {
         Ok(input
             .todos
             .iter_mut()
@@ -97,7 +110,7 @@ impl ListWriter for WriteTodos {
     /// `Updated todo list to ` and the list as `JSON.stringify` writes it:
     /// compact, keys in the schema's order, the same escapes as JSON text
     /// (a Rust string holds no lone surrogate, the one case they differ).
-    fn text(op: &ToolOperation<'_, WholeList<JsTodo>>) -> String {
+    fn text(op: &ToolOperation<'_, JsTodos>) -> String {
         let items: Vec<JsTodoView<'_>> = op.after.tasks().map(|task| Self::item(task, 0)).collect();
         let mut out = String::from("Updated todo list to ");
         // Writing plain structs of strings to a String cannot fail.
@@ -105,7 +118,7 @@ impl ListWriter for WriteTodos {
         out
     }
 
-    fn fields(_op: &ToolOperation<'_, WholeList<JsTodo>>) {}
+    fn fields(_op: &ToolOperation<'_, JsTodos>) {}
 }
 
 #[cfg(test)]
@@ -140,6 +153,20 @@ mod tests {
             false,
             r#"Updated todo list to [{"content":"Quote \"this\" \\ and ünïcode\n","status":"in_progress"},{"content":"Tab\there","status":"pending"}]"#
                 .to_owned(),
+        );
+        assert_eq!(actual, expected);
+    }
+
+    // The schema closes both objects, as @langchain/core sends zod's JSON
+    // Schema, yet zod strips the keys it lacks: the call is taken.
+    #[test]
+    fn keys_the_closed_schema_lacks_are_left_out_not_refused() {
+        let args = r#"{"todos":[{"content":"a","status":"pending","priority":"high"}],"merge":true}"#;
+        let outcome = case().call("write_todos", args);
+        let actual = (outcome.result.is_error, outcome.result.content);
+        let expected = (
+            false,
+            r#"Updated todo list to [{"content":"a","status":"pending"}]"#.to_owned(),
         );
         assert_eq!(actual, expected);
     }

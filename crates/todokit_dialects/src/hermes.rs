@@ -56,7 +56,7 @@ pub fn profile() -> Profile {
         },
         ships_in: "the Hermes agent 0.19 (`todo`, its open items put back after context compression)",
         checked: Some(Checked {
-            date: "2026-11-26",
+            date: "2026-12-07",
             against: "0.19.0",
         }),
     })

@@ -121,6 +121,9 @@ pub struct TrackedTaskView<'a> {
 /// The arguments of `task_tracker`.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+// pydantic's extra="forbid" refuses unknown keys, but the schema the SDK
+// sends says nothing of it.
+#[schemars(transform = silently_closed)]
 pub struct TaskTrackerInput {
     /// A short line (ten words or so) on what this call does. Not stored.
     // openhands-sdk 1.58.2 adds this to every tool's arguments

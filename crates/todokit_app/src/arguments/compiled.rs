@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{ALIASES_KEY, ID_KEY, VALUES_KEY};
+use super::{ALIASES_KEY, CLOSED_KEY, ID_KEY, VALUES_KEY};
 
 /// A schema made ready for the decoding layer: the keywords it reads
 /// (types, enum, aliases, properties, required, items, ...) looked up once,
@@ -103,7 +103,8 @@ impl Node {
             properties,
             required,
             required_mask,
-            closed: s.get("additionalProperties") == Some(&Value::Bool(false)),
+            closed: s.get("additionalProperties") == Some(&Value::Bool(false))
+                || s.get(CLOSED_KEY) == Some(&Value::Bool(true)),
             items: s.get("items").map(|items| Box::new(Node::new(items))),
             min_items: s.get("minItems").and_then(Value::as_u64),
             min_length: s.get("minLength").and_then(Value::as_u64),

@@ -11,6 +11,11 @@ pub const ID_KEY: &str = "x-id";
 /// model is told them in words rather than by an `enum` (see
 /// [`crate::schema::told_values`]); read as `enum` is.
 pub const VALUES_KEY: &str = "x-values";
+/// The schema extension that marks an object whose unknown keys are
+/// refused although its schema does not say so (see
+/// [`crate::schema::silently_closed`]); read as `additionalProperties:
+/// false` is.
+pub const CLOSED_KEY: &str = "x-closed";
 
 /// Field names that models use for a task's text in one tool or another; a
 /// missing one of these next to a present one earns a hint.

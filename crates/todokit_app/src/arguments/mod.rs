@@ -35,7 +35,7 @@ use todokit_domain::MAX_REPORTED_VIOLATIONS;
 pub use compiled::CompiledSchema;
 pub use guard::decode_well_formed;
 use leniency::TEXT_SYNONYMS;
-pub use leniency::{ALIASES_KEY, ID_KEY, Leniency, VALUES_KEY};
+pub use leniency::{ALIASES_KEY, CLOSED_KEY, ID_KEY, Leniency, VALUES_KEY};
 pub use parse::{ArgumentError, ROOT_FIELD, decode, kind as json_kind, parse_arguments};
 pub use repair::case_variant;
 pub use sizes::{

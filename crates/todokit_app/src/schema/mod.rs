@@ -12,12 +12,14 @@ use walk::walk;
 
 pub use canonical::canonical;
 pub use omissible::omissible;
+pub use silently_closed::silently_closed;
 pub use told_values::told_values;
 pub use undescribed::undescribed;
 
 mod canonical;
 mod omissible;
 mod rules;
+mod silently_closed;
 mod strict;
 mod told_values;
 mod undescribed;

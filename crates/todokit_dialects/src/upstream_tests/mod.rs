@@ -17,6 +17,7 @@ use std::path::Path;
 use pretty_assertions::assert_eq;
 use serde_json::Value;
 
+use todokit_app::prelude::Profile;
 use todokit_app::schema::{SchemaTarget, definitions};
 
 use crate::test_support::run_session;
@@ -49,6 +50,9 @@ fn fixtures() -> Vec<Value> {
 fn compare(fixture: &Value) -> Vec<Difference> {
     let name = fixture["profile"].as_str().expect("the fixture's profile");
     let profile = crate::by_name(name).unwrap_or_else(|| panic!("no profile {name}"));
+    if let Some(gone) = fixture.get("retired") {
+        return retired(&profile, gone, fixture);
+    }
     let ours = definitions(&profile, SchemaTarget::Mcp);
     let ours: Vec<&Value> = ours.as_array().expect("a list").iter().collect();
     let theirs = fixture["tools"].as_array().expect("the fixture's tools");
@@ -108,6 +112,33 @@ fn compare(fixture: &Value) -> Vec<Difference> {
                 "(text)",
             ));
         }
+    }
+    found
+}
+
+/// A fixture that found the profile's tools gone from its agent's package:
+/// the profile must name them and say in which release they went.
+fn retired(profile: &Profile, gone: &Value, fixture: &Value) -> Vec<Difference> {
+    let version = fixture["packages"][0]["version"]
+        .as_str()
+        .expect("the package's version");
+    let gone: Vec<&str> = gone
+        .as_array()
+        .expect("the tools gone")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    let ours = profile.tool_names();
+    let said = profile.retired().unwrap_or("(not marked retired)");
+    let row = |kind: &str, upstream: &str, todokit: &str| {
+        [profile.name(), "(all)", "(retired)", kind, upstream, todokit].map(str::to_owned)
+    };
+    let mut found = Vec::new();
+    if !said.ends_with(&format!(" {version}")) {
+        found.push(row("release", version, said));
+    }
+    if gone.iter().any(|name| !ours.contains(name)) {
+        found.push(row("names", &gone.join(", "), &ours.join(", ")));
     }
     found
 }

@@ -1,0 +1,205 @@
+"""The todo tools of agents shipped on npm, read from their own packages.
+
+Each extractor gets the folder a package was unpacked into and returns the
+fixture's `read`, `tools` and `calls`. A bundle's definitions are found by
+text that names them (a tool's name, its answer) and cut out whole; an
+object literal is evaluated by node in a context of its own
+(`js/literal.mjs`), never by hand. A definition that moved or changed its
+form stops the script instead of being guessed.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import shutil
+import subprocess
+import tarfile
+import zlib
+from pathlib import Path
+from typing import Any, Callable
+
+Json = dict[str, Any]
+HERE = Path(__file__).resolve().parent
+
+
+def find(text: str, anchor: str, start: int = 0) -> int:
+    """Where `anchor` first occurs in `text` from `start`; stops when it is not there."""
+    at = text.find(anchor, start)
+    if at < 0:
+        raise SystemExit(f"not found in the package: {anchor!r}")
+    return at
+
+
+def balanced(text: str, start: int) -> str:
+    """The bracketed JavaScript expression that opens at `text[start]`,
+    reading strings, template literals (with their `${}`) and comments so a
+    bracket inside them does not count."""
+    closing = {"{": "}", "[": "]", "(": ")"}
+    stack = [closing[text[start]]]
+    index = start + 1
+    while stack:
+        char = text[index]
+        if stack[-1] == "`":
+            if char == "\\":
+                index += 1
+            elif char == "`":
+                stack.pop()
+            elif text.startswith("${", index):
+                stack.append("}")
+                index += 1
+        elif char in "\"'":
+            index += 1
+            while text[index] != char:
+                index += 2 if text[index] == "\\" else 1
+        elif char == "`":
+            stack.append("`")
+        elif text.startswith("//", index):
+            index = text.index("\n", index)
+        elif text.startswith("/*", index):
+            index = text.index("*/", index) + 1
+        elif char in closing:
+            stack.append(closing[char])
+        elif char == stack[-1]:
+            stack.pop()
+        index += 1
+    return text[start:index]
+
+
+def js(literal: str, method: str | None = None, calls: list[Json] | None = None) -> Json:
+    """`literal` evaluated by node, and `method` run on each of `calls`."""
+    request = json.dumps({"literal": literal, "method": method, "calls": calls or []})
+    done = subprocess.run(
+        ["node", str(HERE / "js" / "literal.mjs")], input=request, capture_output=True, text=True, check=False
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"node could not evaluate the literal: {done.stderr.strip()}")
+    return json.loads(done.stdout)
+
+
+def continue_cli(folder: Path) -> Json:
+    bundle = (folder / "dist" / "index.js").read_text(encoding="utf-8")
+    start = find(bundle, '{name:"Checklist",')
+    evaluated = js(balanced(bundle, start), "run", CONTINUE_CALLS)
+    tool = evaluated["value"]
+    return {
+        "read": "dist/index.js: the Checklist tool's object, its run() called",
+        "tools": [{"name": tool["name"], "input_schema": tool["parameters"]}],
+        "calls": [
+            {"tool": tool["name"], "arguments": arguments, "answer": answer}
+            for arguments, answer in zip(CONTINUE_CALLS, evaluated["answers"])
+        ],
+    }
+
+
+CONTINUE_CALLS: list[Json] = [{"checklist": "- [x] Write the parser\n- [ ] Add tests"}]
+
+
+def augment(folder: Path) -> Json:
+    bundle = (folder / "augment.mjs").read_text(encoding="utf-8")
+    tools = []
+    for name in ["view_tasklist", "add_tasks", "update_tasks", "reorganize_tasklist"]:
+        declared = find(bundle, f'super("{name}",1)')
+        schema_at = find(bundle, "inputSchemaJson=JSON.stringify(", declared)
+        if schema_at - declared > 400:
+            raise SystemExit(f"{name}'s inputSchemaJson is not beside its declaration")
+        literal = balanced(bundle, schema_at + len("inputSchemaJson=JSON.stringify("))
+        tools.append({"name": name, "input_schema": js(literal)["value"]})
+    return {
+        "read": "augment.mjs: each task tool class's inputSchemaJson (its answers name random task ids)",
+        "tools": tools,
+        "calls": [],
+    }
+
+
+def copilot_cli(folder: Path) -> Json:
+    # The CLI is a Node single-executable application; the app is its
+    # `copilot.tgz` asset, and the tools are Rust, in the app's runtime.node.
+    binary = (folder / "copilot").read_bytes()
+    named = binary.find(b"copilot.tgz")
+    archive_at = binary.find(b"\x1f\x8b\x08", named)
+    if named < 0 or archive_at < 0:
+        raise SystemExit("the binary's copilot.tgz asset was not found")
+    app = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(binary[archive_at:])
+    with tarfile.open(fileobj=io.BytesIO(app)) as tar:
+        member = tar.extractfile("package/prebuilds/linux-x64/runtime.node")
+        assert member is not None, "runtime.node is a file"
+        runtime = member.read().decode("utf-8", errors="replace")
+    description = find(runtime, "Use this TODO tool to manage the tasks")
+    schema_at = runtime.rfind('{"type":"object"', 0, description)
+    schema = json.loads(runtime[schema_at:description])
+    answers = runtime[find(runtime, "update_todo telemetry", description) :][:200]
+    updated, empty = "TODO list updated", "No TODO items provided"
+    for text in (updated, empty):
+        find(answers, text)
+    return {
+        "read": "copilot: its copilot.tgz asset's prebuilds/linux-x64/runtime.node, the update_todo schema and its two answers",
+        "tools": [{"name": "update_todo", "input_schema": schema}],
+        "calls": [
+            {"tool": "update_todo", "arguments": {"todos": "- [x] Write the parser\n- [ ] Add tests"}, "answer": updated},
+            {"tool": "update_todo", "arguments": {"todos": "Nothing to do yet"}, "answer": empty},
+        ],
+    }
+
+
+def deepagents_js(folder: Path) -> Json:
+    # An ES module resolves packages from where it lies, so the script runs
+    # from the folder langchain was installed into.
+    script = folder / "write_todos.mjs"
+    shutil.copyfile(HERE / "js" / "langchain.mjs", script)
+    done = subprocess.run(
+        ["node", str(script.resolve())],
+        input=json.dumps(DEEPAGENTS_JS_CALLS),
+        capture_output=True,
+        text=True,
+        cwd=folder,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"langchain's write_todos did not run: {done.stderr.strip()}")
+    tool = json.loads(done.stdout)
+    return {
+        "read": "langchain's todoListMiddleware() tool, through @langchain/core's convertToOpenAITool, invoked",
+        "tools": [{"name": tool["name"], "input_schema": tool["parameters"]}],
+        "calls": [
+            {"tool": tool["name"], "arguments": arguments, "answer": answer}
+            for arguments, answer in zip(DEEPAGENTS_JS_CALLS, tool["answers"])
+        ],
+    }
+
+
+DEEPAGENTS_JS_CALLS: list[Json] = [
+    {"todos": [{"content": "Write the parser", "status": "in_progress"}, {"content": "Add tests", "status": "pending"}]}
+]
+
+
+def retired(binary: str, gone: list[str], kept: str | None = None) -> Callable[[Path], Json]:
+    """A tool its agent no longer ships: no definition names it (`name:"…"`,
+    as the bundle declares its tools), while `kept` shows that the binary's
+    tool definitions are readable that way at all."""
+
+    def extract(folder: Path) -> Json:
+        text = (folder / binary).read_bytes()
+        found = [name for name in gone if re.search(rb'name:\s*"%s"' % name.encode(), text)]
+        if found:
+            raise SystemExit(f"still declared: {', '.join(found)}")
+        if kept is not None and f'name:"{kept}"'.encode() not in text:
+            raise SystemExit(f"{kept} is not declared either: the bundle's form changed")
+        return {
+            "read": f"{binary}: no tool declares {', '.join(gone)}" + (f" (its {kept} does)" if kept else ""),
+            "tools": [],
+            "calls": [],
+            "retired": gone,
+        }
+
+    return extract
+
+
+EXTRACTORS: dict[str, Callable[[Path], Json]] = {
+    "continue": continue_cli,
+    "augment": augment,
+    "copilot-cli": copilot_cli,
+    "deepagents-js": deepagents_js,
+    "cline": retired("bin/cline", ["task_progress"], kept="team_task"),
+}
