@@ -58,6 +58,10 @@ class Agent:
     pydantic_from: str | None = None
     # Installed with its dependencies instead of unpacked (its code runs).
     installed: bool = False
+    # npm packages installed beside it (a runtime); with `recorded`, the
+    # dependencies whose installed versions the fixture names.
+    beside: list[str] = field(default_factory=list)
+    recorded: list[str] = field(default_factory=list)
 
 
 AGENTS = [
@@ -69,7 +73,8 @@ AGENTS = [
     Agent("continue", "npm", "@continuedev/cli"),
     Agent("augment", "npm", "@augmentcode/auggie"),
     Agent("copilot-cli", "npm", "@github/copilot-linux-x64"),
-    Agent("deepagents-js", "npm", "langchain", installed=True),
+    Agent("deepagents-js", "npm", "langchain", installed=True, recorded=["@langchain/core"]),
+    Agent("omp", "npm", "@oh-my-pi/pi-coding-agent", installed=True, beside=["bun"], recorded=["bun", "@oh-my-pi/pi-ai"]),
     Agent("cline", "npm", "@cline/cli-linux-x64", version="3.0.65"),
 ]
 
@@ -173,11 +178,12 @@ def from_npm(agent: Agent, version: str) -> tuple[list[Json], Json]:
     if agent.installed:
         unpacked.mkdir(exist_ok=True)
         if not (unpacked / "node_modules" / agent.package).exists():
-            command = ["npm", "install", "--no-save", "--no-audit", "--no-fund", "--loglevel=error", str(archive)]
-            run(command, cwd=unpacked)
+            command = ["npm", "install", "--no-save", "--no-audit", "--no-fund", "--loglevel=error"]
+            run([*command, str(archive), *agent.beside], cwd=unpacked)
         lock = json.loads((unpacked / "node_modules" / ".package-lock.json").read_text())
-        core = lock["packages"]["node_modules/@langchain/core"]["version"]
-        packages.append({"name": "@langchain/core", "version": core, "installed": True})
+        for name in agent.recorded:
+            version = lock["packages"][f"node_modules/{name}"]["version"]
+            packages.append({"name": name, "version": version, "installed": True})
         return packages, npm_tools.EXTRACTORS[agent.profile](unpacked)
     if not unpacked.exists():
         with tarfile.open(archive) as tar:

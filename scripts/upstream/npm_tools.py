@@ -143,34 +143,64 @@ def copilot_cli(folder: Path) -> Json:
     }
 
 
-def deepagents_js(folder: Path) -> Json:
-    # An ES module resolves packages from where it lies, so the script runs
-    # from the folder langchain was installed into.
-    script = folder / "write_todos.mjs"
-    shutil.copyfile(HERE / "js" / "langchain.mjs", script)
+def installed_script(folder: Path, script: str, runtime: list[str], calls: list[Json]) -> Json:
+    """`js/<script>` run by `runtime` from `folder`, where the package was
+    installed (a module resolves packages from where it lies), with `calls`
+    on stdin; its printed JSON."""
+    copy = folder / script
+    shutil.copyfile(HERE / "js" / script, copy)
     done = subprocess.run(
-        ["node", str(script.resolve())],
-        input=json.dumps(DEEPAGENTS_JS_CALLS),
-        capture_output=True,
-        text=True,
-        cwd=folder,
-        check=False,
+        [*runtime, str(copy.resolve())], input=json.dumps(calls), capture_output=True, text=True, cwd=folder, check=False
     )
     if done.returncode != 0:
-        raise SystemExit(f"langchain's write_todos did not run: {done.stderr.strip()}")
-    tool = json.loads(done.stdout)
+        raise SystemExit(f"{script} did not run: {done.stderr.strip()}")
+    return json.loads(done.stdout)
+
+
+def made(tool: Json, calls: list[Json]) -> list[Json]:
+    return [
+        {"tool": tool["name"], "arguments": arguments, "answer": answer}
+        for arguments, answer in zip(calls, tool["answers"], strict=True)
+    ]
+
+
+def deepagents_js(folder: Path) -> Json:
+    tool = installed_script(folder, "langchain.mjs", ["node"], DEEPAGENTS_JS_CALLS)
     return {
         "read": "langchain's todoListMiddleware() tool, through @langchain/core's convertToOpenAITool, invoked",
         "tools": [{"name": tool["name"], "input_schema": tool["parameters"]}],
-        "calls": [
-            {"tool": tool["name"], "arguments": arguments, "answer": answer}
-            for arguments, answer in zip(DEEPAGENTS_JS_CALLS, tool["answers"])
-        ],
+        "calls": made(tool, DEEPAGENTS_JS_CALLS),
     }
 
 
 DEEPAGENTS_JS_CALLS: list[Json] = [
     {"todos": [{"content": "Write the parser", "status": "in_progress"}, {"content": "Add tests", "status": "pending"}]}
+]
+
+
+def omp(folder: Path) -> Json:
+    bun = str((folder / "node_modules" / ".bin" / "bun").resolve())
+    tool = installed_script(folder, "omp.ts", [bun], OMP_CALLS)
+    return {
+        "read": "src/tools/todo.ts's TodoTool under Bun: pi-ai's toolWireSchema, and its execute answering",
+        "tools": [{"name": tool["name"], "input_schema": tool["parameters"]}],
+        "calls": made(tool, OMP_CALLS),
+    }
+
+
+OMP_CALLS: list[Json] = [
+    {"op": "view"},
+    # No `op`: bare items on a list with no phase yet are an init.
+    {"items": ["Write the parser", "Add tests"]},
+    {"op": "done", "task": "Write the parser"},
+    {"op": "append", "phase": "Ship", "items": ["Tag the release"]},
+    # No `op`: items with a phase are an append.
+    {"items": ["Write the changelog"], "phase": "Ship"},
+    {"op": "block", "task": "Tag the release", "reason": "waiting for review"},
+    # No `op`: bare items once a phase exists are refused.
+    {"items": ["Something else"]},
+    {"op": "done", "task": "No such task"},
+    {"op": "view"},
 ]
 
 
@@ -201,5 +231,6 @@ EXTRACTORS: dict[str, Callable[[Path], Json]] = {
     "augment": augment,
     "copilot-cli": copilot_cli,
     "deepagents-js": deepagents_js,
+    "omp": omp,
     "cline": retired("bin/cline", ["task_progress"], kept="team_task"),
 }

@@ -41,23 +41,30 @@ pub fn profile() -> Profile {
         pin: Pin::Package {
             registry: "npm",
             name: "@oh-my-pi/pi-coding-agent",
-            version: "18.1.16",
+            version: "18.2.3",
             path: "src/tools/todo.ts",
-            sha256: "cadfd9651a53537b3831ef925ec9b9eea4640d059f4cb9ec8fbb339eb864a49b",
+            sha256: "5433b265fb264e2e6198c9291a7f5a36b0c1a75ad80b697399851ec0e2534e2b",
         },
         ships_in: "oh-my-pi since June 2026 (`todo`, coding-agent 18.0.0 at this pin)",
         checked: Some(Checked {
-            date: "2026-11-26",
-            against: "18.3.4",
+            date: "2026-12-07",
+            against: "18.2.3",
         }),
     })
+    // 18.2.3 is the newest version npm installs: 18.3.4 (npm's `latest`)
+    // and 18.2.9 name sibling packages (`@oh-my-pi/omptype`, `pi-ai`, …)
+    // at versions never published, so `npm install` refuses them. Their
+    // `todo.ts` differs from 18.2.3's in descriptions and in where its
+    // types live, not in what it does.
     .with_system_prompt(include_str!("../../descriptions/omp/system-prompt.md"))
     .with_phases()
     .with_example(
         "todo",
         r#"{"op":"init","list":[{"phase":"Build","items":["Scaffold the crate","Wire the store"]},{"phase":"Ship","items":["Tag the release"]}]}"#,
     )
-    .with_leniency(Leniency::STANDARD.enum_spelling(true))
+    // oh-my-pi sends its objects closed (pi-ai's toolWireSchema) yet its
+    // ArkType schema ignores the keys it lacks: extra keys are left out.
+    .with_leniency(Leniency::STANDARD.enum_spelling(true).unknown_keys(true))
     .tool(Commands(TodoTool))
 }
 
@@ -86,15 +93,43 @@ todokit_app::prelude::wire_enum! {
     aliases {}
 }
 
+/// One phase of an `init`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
+// Closed, as pi-ai sends it (the description above is the model's).
+#[schemars(extend("additionalProperties" = false))]
+pub struct InitPhase {
+    /// The phase's name.
+    pub phase: String,
+    /// Its tasks, in order.
+    #[schemars(length(min = 1))]
+    pub items: Vec<String>,
+}
+
+impl From<InitPhase> for PhaseItems {
+    fn from(phase: InitPhase) -> Self {
+        PhaseItems {
+            phase: phase.phase,
+            items: phase.items,
+        }
+    }
+}
+
+/// The key [`TodoTool::complete`] sets when it reads bare `items` as an
+/// `init`, which holds only while the list has no phase; a model's own
+/// value for it is taken out first.
+pub const INIT_FROM_ITEMS: &str = "x-todokit-init-from-items";
+
 /// The arguments of `todo`: one operation and the fields it uses.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
+// pi-ai closes the objects it sends (`closeDeclaredObjects`).
+#[schemars(extend("additionalProperties" = false))]
 pub struct TodoInput {
     /// The operation to apply.
     pub op: TodoOp,
     /// For `init`: the whole list, phase by phase.
     #[serde(default)]
     #[schemars(transform = todokit_app::prelude::omissible)]
-    pub list: Option<Vec<PhaseItems>>,
+    pub list: Option<Vec<InitPhase>>,
     /// A task, by its full text.
     #[serde(default)]
     #[schemars(transform = todokit_app::prelude::omissible)]
@@ -111,6 +146,10 @@ pub struct TodoInput {
     #[serde(default)]
     #[schemars(transform = todokit_app::prelude::omissible)]
     pub reason: Option<String>,
+    /// Set only by [`TodoTool::complete`] (see [`INIT_FROM_ITEMS`]).
+    #[serde(default, rename = "x-todokit-init-from-items")]
+    #[schemars(skip)]
+    pub init_from_items: bool,
 }
 
 impl TodoInput {
@@ -125,7 +164,7 @@ impl TodoInput {
                     .unwrap_or_else(|| DEFAULT_INIT_PHASE.to_owned()),
                 items: items.to_vec(),
             }]),
-            (_, list, _) => list,
+            (_, list, _) => list.map(|phases| phases.into_iter().map(PhaseItems::from).collect()),
         };
         Op {
             list,
@@ -164,13 +203,16 @@ impl CommandTool for TodoTool {
         }
     }
 
-    /// A missing `op` is inferred where the fields leave one reading: a
-    /// non-empty `list` is an `init`, non-empty `items` with a `phase` an
-    /// `append`. Bare `items` stay refused (see `docs/leniency.md`).
+    /// A missing `op` is inferred as oh-my-pi infers it: a non-empty
+    /// `list` is an `init`, non-empty `items` with a `phase` an `append`,
+    /// and bare non-empty `items` an `init` while the list has no phase
+    /// yet; that last needs the stored list, which [`TodoTool::run`]
+    /// reads, so it is marked here (with [`INIT_FROM_ITEMS`]).
     fn complete(args: &mut Value) {
         let Some(fields) = args.as_object_mut() else {
             return;
         };
+        fields.remove(INIT_FROM_ITEMS);
         if fields.contains_key("op") {
             return;
         }
@@ -184,15 +226,23 @@ impl CommandTool for TodoTool {
             .get("phase")
             .and_then(Value::as_str)
             .is_some_and(|p| !p.is_empty());
-        let inferred = match (filled("list"), filled("items") && named_phase) {
-            (true, _) => TodoOp::Init,
-            (false, true) => TodoOp::Append,
-            (false, false) => return,
+        let inferred = match (filled("list"), filled("items"), named_phase) {
+            (true, _, _) => TodoOp::Init,
+            (false, true, true) => TodoOp::Append,
+            (false, true, false) => {
+                fields.insert(INIT_FROM_ITEMS.to_owned(), Value::Bool(true));
+                TodoOp::Init
+            }
+            (false, false, _) => return,
         };
         fields.insert("op".to_owned(), Value::from(inferred.as_str()));
     }
 
     fn run(&self, command: TodoOp, input: TodoInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
+        if input.init_from_items && !ctx.state.phases.is_empty() {
+            // oh-my-pi infers nothing from bare items once a phase exists.
+            return Err(ToolError::refused("(arguments)", "missing `op`"));
+        }
         let kind = match command {
             TodoOp::View => return Ok(Outcome::read(view(ctx))),
             TodoOp::Init => OpKind::Init,

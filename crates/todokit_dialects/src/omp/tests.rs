@@ -134,8 +134,9 @@ fn a_flat_init_is_one_phase() {
 }
 
 // Golden facts (same source, `inferTodoOp` and `resolveTodoParams`): a
-// missing `op` is `init` for a non-empty `list` and `append` for non-empty
-// `items` with a `phase`; anything else is refused.
+// missing `op` is `init` for a non-empty `list`, `append` for non-empty
+// `items` with a `phase`, and `init` for bare non-empty `items` while no
+// phase exists; anything else is refused.
 #[test]
 fn a_missing_op_is_inferred_only_where_the_fields_leave_one_reading() {
     let case = case();
@@ -145,16 +146,33 @@ fn a_missing_op_is_inferred_only_where_the_fields_leave_one_reading() {
         ProfileCase::stored(&case.call("todo", r#"{"list":[{"phase":"P","items":["a"]}]}"#)),
         appended.result.details.value()["op"].clone(),
         ProfileCase::stored(&appended).map(|tasks| tasks.len()),
-        case.problems("todo", r#"{"items":["a"]}"#),
+        ProfileCase::stored(&case.call("todo", r#"{"items":["a","b"]}"#)),
+        case.problems_on(&fixture, "todo", r#"{"items":["a"]}"#),
         case.problems("todo", r#"{"task":"a"}"#),
     );
     let expected = (
         Some(vec![("a".to_owned(), Status::InProgress)]),
         json!("append"),
         Some(5),
+        Some(vec![
+            ("a".to_owned(), Status::InProgress),
+            ("b".to_owned(), Status::Pending),
+        ]),
         vec!["(arguments): missing `op`".to_owned()],
         vec!["(arguments): missing `op`".to_owned()],
     );
+    assert_eq!(actual, expected);
+}
+
+// The mark `complete` leaves for a bare-items `init` is todokit's own: a
+// model that sends it gets no refusal from it.
+#[test]
+fn a_model_cannot_set_the_bare_items_mark() {
+    let case = case();
+    let fixture = initialized();
+    let args = r#"{"op":"init","items":["a"],"x-todokit-init-from-items":true}"#;
+    let actual = ProfileCase::stored(&case.call_on(&fixture, "todo", args));
+    let expected = Some(vec![("a".to_owned(), Status::InProgress)]);
     assert_eq!(actual, expected);
 }
 
