@@ -11,6 +11,9 @@
 #   (readelf: no interpreter, no shared library needed). The x86_64 binary
 #   plays the demo, makes a call and serves MCP over stdio; the aarch64 one
 #   answers `--version` and a call under qemu-aarch64 (Debian's qemu-user).
+#   Each macOS binary is checked as a Mac would load it: a Mach-O
+#   executable for its machine and macOS, needing only the system's
+#   libraries (scripts/macho-check.py).
 # - The Python wheels: `auditwheel show` confirms each one's manylinux tag;
 #   the x86_64 wheel installed into a fresh venv makes a call from Python,
 #   its `todokit` command answers, and `uvx --from <wheel> todokit mcp`
@@ -99,6 +102,19 @@ archive x86_64-unknown-linux-musl 'X86-64' 'env -i'
 if wants aarch64; then
   archive aarch64-unknown-linux-musl 'AArch64' "env -i $(command -v qemu-aarch64)"
 fi
+
+# macOS cannot run here: each archive's binary is checked as a Mac would
+# load it (scripts/macho-check.py): a Mach-O executable for its machine,
+# needing only the system's libraries, for the macOS its build states.
+declare -A MIN_MACOS=([x86_64]=10.12 [aarch64]=11.0)
+for machine in "${MACHINES[@]}"; do
+  name="todokit-$version-$machine-apple-darwin"
+  (cd "$OUT" && sha256sum --quiet -c "$name.tar.gz.sha256")
+  mkdir -p "$WORK/unpack-$name"
+  tar -xzf "$OUT/$name.tar.gz" -C "$WORK/unpack-$name"
+  python3 "$ROOT/scripts/macho-check.py" "$WORK/unpack-$name/$name/todokit" "$machine" "${MIN_MACOS[$machine]}" \
+    || fail "$name is not a macOS $machine binary loading only system libraries"
+done
 
 # --- The Python wheels and sdist -------------------------------------------
 # auditwheel reads what a wheel's objects need and names the platform tags

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # `make dist`: builds into target/dist/ what a release publishes for x86_64
-# and aarch64 Linux (the crates come from scripts/package-crates.sh), for
+# and aarch64 Linux, and the command-line tool for macOS on both (the
+# crates come from scripts/package-crates.sh), for
 # the machines DIST_MACHINES names (both when unset; CI's .ci/run builds
 # x86_64 alone, the release workflow both):
 #
 # - the command-line tool, a static musl binary per machine, packed as
 #   todokit-<version>-<target>.tar.gz with a .sha256 beside it (sha256sum's
-#   format, so `sha256sum -c` checks it);
+#   format, so `sha256sum -c` checks it), and the same for macOS on that
+#   machine (`<machine>-apple-darwin`);
 # - python/: the Python package, an abi3 wheel per machine tagged
 #   manylinux2014 (glibc 2.17), and its sdist;
 # - npm/: the npm package as napi-rs publishes it: `todokit` itself (the
@@ -39,7 +41,7 @@ version=$("$ROOT/scripts/version.sh")
 
 source "$ROOT/scripts/dist-tools.sh"
 targets=()
-for machine in "${MACHINES[@]}"; do targets+=("$machine-unknown-linux-musl" "$machine-unknown-linux-gnu"); done
+for machine in "${MACHINES[@]}"; do targets+=("$machine-unknown-linux-musl" "$machine-unknown-linux-gnu" "$machine-apple-darwin"); done
 dist_tools "${targets[@]}"
 "$ROOT/scripts/ensure-packages.sh" node=nodejs npm=npm
 mkdir -p "$OUT"
@@ -53,6 +55,29 @@ stamp=$(git log -1 --format=%ct 2>/dev/null || echo 0)
 for machine in "${MACHINES[@]}"; do
   target="$machine-unknown-linux-musl"
   cargo zigbuild --quiet --release --locked --target "$target" -p todokit_cli --features postgres
+  name="todokit-$version-$target"
+  mkdir "$stage/$name"
+  cp "target/$target/release/todokit" README.md LICENSE-APACHE LICENSE-MIT "$stage/$name/"
+  tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$stamp" -C "$stage" -czf "$OUT/$name.tar.gz" "$name"
+  (cd "$OUT" && sha256sum "$name.tar.gz" > "$name.tar.gz.sha256")
+  rm -rf "${stage:?}/$name"
+  echo "dist: $OUT/$name.tar.gz ($(du -h "$OUT/$name.tar.gz" | cut -f1))"
+done
+
+# macOS: the command-line tool for each machine's Macs, built the same way
+# (Zig links it, with no Apple SDK, so nothing may link one of Apple's
+# frameworks and the binary needs only libSystem and libiconv; see notify
+# and ureq in the manifests), for the oldest macOS Rust supports on that
+# machine. Without the PostgreSQL store: tokio-postgres asks the system
+# for the user's name through whoami, which links the SystemConfiguration
+# framework (`cargo install todokit_cli --features postgres` on a Mac has
+# it). MACOSX_DEPLOYMENT_TARGET is the minimum the binary states: without
+# it Zig states its own newest (15.0).
+declare -A MIN_MACOS=([x86_64]=10.12 [aarch64]=11.0)
+for machine in "${MACHINES[@]}"; do
+  target="$machine-apple-darwin"
+  MACOSX_DEPLOYMENT_TARGET=${MIN_MACOS[$machine]} \
+    cargo zigbuild --quiet --release --locked --target "$target" -p todokit_cli
   name="todokit-$version-$target"
   mkdir "$stage/$name"
   cp "target/$target/release/todokit" README.md LICENSE-APACHE LICENSE-MIT "$stage/$name/"

@@ -66,10 +66,14 @@ pub type Verdict = String;
 /// The newest version of each package, asked once each.
 pub fn check(packages: impl IntoIterator<Item = Package>) -> HashMap<Package, Verdict> {
     // The system's trusted certificates (a company's proxy included), as
-    // npm and pip use them.
-    let tls = ureq::tls::TlsConfig::builder()
-        .root_certs(ureq::tls::RootCerts::PlatformVerifier)
-        .build();
+    // npm and pip use them; on macOS the Mozilla set ureq bundles, since
+    // the system's would link Apple's Security framework, which the
+    // release's cross-build cannot (docs/dependencies.md).
+    #[cfg(not(target_os = "macos"))]
+    let roots = ureq::tls::RootCerts::PlatformVerifier;
+    #[cfg(target_os = "macos")]
+    let roots = ureq::tls::RootCerts::WebPki;
+    let tls = ureq::tls::TlsConfig::builder().root_certs(roots).build();
     let agent = ureq::Agent::config_builder()
         .tls_config(tls)
         .timeout_global(Some(TIMEOUT))
