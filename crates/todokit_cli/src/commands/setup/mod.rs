@@ -94,6 +94,10 @@ pub fn run(ctx: &Context, args: SetupArgs, profile: Option<&str>) -> Result<Exit
         home,
         command,
         tools: profile.tool_names().into_iter().map(str::to_owned).collect(),
+        system: agents::inputs::System::current(),
+        environment: std::env::vars_os()
+            .filter_map(|(name, value)| Some((name.into_string().ok()?, value)))
+            .collect(),
     };
     let files = agent.plan(&inputs);
     let outcomes = plan::compute(&files, args.remove, args.force)?;

@@ -7,7 +7,7 @@ use serde_json::json;
 
 use super::super::document::Syntax;
 use super::super::plan::{Edit, FileEdits, keys};
-use super::inputs::{Inputs, SERVER_NAME, file};
+use super::inputs::{Inputs, SERVER_NAME, System, file};
 
 pub fn cursor(inputs: &Inputs) -> Vec<FileEdits> {
     vec![file(
@@ -37,7 +37,7 @@ pub fn vscode(inputs: &Inputs) -> Vec<FileEdits> {
 
 pub fn zed(inputs: &Inputs) -> Vec<FileEdits> {
     let path = match inputs.global {
-        true if cfg!(windows) => inputs.xdg_config().join("Zed/settings.json"),
+        true if inputs.system == System::Windows => inputs.xdg_config().join("Zed/settings.json"),
         true => inputs.xdg_config().join("zed/settings.json"),
         false => inputs.project.join(".zed/settings.json"),
     };

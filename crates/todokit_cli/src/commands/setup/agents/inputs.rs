@@ -1,6 +1,8 @@
 //! What a plan for one agent is made from, and where each system keeps a
 //! user's settings.
 
+use std::collections::BTreeMap;
+use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
@@ -11,6 +13,30 @@ use super::super::plan::{Edit, FileEdits};
 /// The name of todokit's entry in every agent's list of MCP servers (and
 /// so the prefix an agent gives its tools: `mcp__todokit__…`).
 pub const SERVER_NAME: &str = "todokit";
+
+/// The system whose conventions say where a user's settings live.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum System {
+    /// Linux and the other Unix systems: the XDG folders.
+    Linux,
+    /// macOS: `~/Library/Application Support` for desktop applications.
+    MacOs,
+    /// Windows: `%APPDATA%`.
+    Windows,
+}
+
+impl System {
+    /// The system todokit runs on.
+    pub fn current() -> Self {
+        if cfg!(target_os = "macos") {
+            System::MacOs
+        } else if cfg!(windows) {
+            System::Windows
+        } else {
+            System::Linux
+        }
+    }
+}
 
 /// What a plan for one agent is made from.
 #[derive(Debug, Clone)]
@@ -25,6 +51,11 @@ pub struct Inputs {
     pub command: Vec<String>,
     /// The names of the profile's tools.
     pub tools: Vec<String>,
+    /// The system whose folders the agents use.
+    pub system: System,
+    /// The environment the agents would read their folders' variables
+    /// from (`XDG_CONFIG_HOME`, `CODEX_HOME`, …).
+    pub environment: BTreeMap<String, OsString>,
 }
 
 impl Inputs {
@@ -47,33 +78,42 @@ impl Inputs {
         entry
     }
 
+    /// The environment variable `name`, unless unset or empty.
+    pub fn variable(&self, name: &str) -> Option<&OsStr> {
+        self.environment
+            .get(name)
+            .map(OsString::as_os_str)
+            .filter(|v| !v.is_empty())
+    }
+
     /// The folder `variable` names, else `default` under the home folder.
     pub fn config_home(&self, variable: &str, default: &str) -> PathBuf {
-        std::env::var_os(variable)
-            .filter(|v| !v.is_empty())
+        self.variable(variable)
             .map_or_else(|| self.home.join(default), PathBuf::from)
+    }
+
+    /// `%APPDATA%`, else its usual place under the home folder.
+    fn app_data(&self) -> PathBuf {
+        self.config_home("APPDATA", "AppData/Roaming")
     }
 
     /// Where desktop applications keep a user's settings: `~/Library/
     /// Application Support` on macOS, `%APPDATA%` on Windows, the XDG
     /// configuration folder elsewhere.
     pub fn app_settings(&self) -> PathBuf {
-        if cfg!(target_os = "macos") {
-            self.home.join("Library/Application Support")
-        } else if cfg!(windows) {
-            self.config_home("APPDATA", "AppData/Roaming")
-        } else {
-            self.xdg_config()
+        match self.system {
+            System::MacOs => self.home.join("Library/Application Support"),
+            System::Windows => self.app_data(),
+            System::Linux => self.xdg_config(),
         }
     }
 
     /// The XDG configuration folder (`$XDG_CONFIG_HOME`, else `~/.config`),
     /// which command-line tools use on macOS too; `%APPDATA%` on Windows.
     pub fn xdg_config(&self) -> PathBuf {
-        if cfg!(windows) {
-            self.config_home("APPDATA", "AppData/Roaming")
-        } else {
-            self.config_home("XDG_CONFIG_HOME", ".config")
+        match self.system {
+            System::Windows => self.app_data(),
+            System::Linux | System::MacOs => self.config_home("XDG_CONFIG_HOME", ".config"),
         }
     }
 

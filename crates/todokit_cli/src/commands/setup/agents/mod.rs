@@ -6,6 +6,8 @@
 
 mod editors;
 pub mod inputs;
+#[cfg(test)]
+mod paths_tests;
 mod terminal;
 
 use super::plan::FileEdits;
@@ -189,11 +191,12 @@ pub static AGENTS: &[Agent] = &[
         ],
         project_scope: false,
         plan: editors::claude_desktop,
-        trust: |_| {
-            let linux = if cfg!(any(target_os = "macos", windows)) {
-                ""
-            } else {
-                " Claude Desktop ships for macOS and Windows; on Linux this is the file its community builds read."
+        trust: |inputs| {
+            let linux = match inputs.system {
+                inputs::System::Linux => {
+                    " Claude Desktop ships for macOS and Windows; on Linux this is the file its community builds read."
+                }
+                inputs::System::MacOs | inputs::System::Windows => "",
             };
             Some(format!(
                 "Restart Claude Desktop to start todokit; it asks before the first call of each tool.{linux}"

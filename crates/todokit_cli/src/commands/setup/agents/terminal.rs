@@ -9,16 +9,14 @@ use serde_json::{Value, json};
 
 use super::super::document::Syntax;
 use super::super::plan::{Edit, FileEdits, keys};
-use super::inputs::{Inputs, SERVER_NAME, existing_or, file};
+use super::inputs::{Inputs, SERVER_NAME, System, existing_or, file};
 
 /// Claude Code's own todo tools: the old one and the four that replaced it.
 const CLAUDE_CODE_TODO_TOOLS: [&str; 5] = ["TodoWrite", "TaskCreate", "TaskGet", "TaskList", "TaskUpdate"];
 
 pub fn claude_code(inputs: &Inputs) -> Vec<FileEdits> {
     let (servers, settings) = if inputs.global {
-        let folder = std::env::var_os("CLAUDE_CONFIG_DIR")
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from);
+        let folder = inputs.variable("CLAUDE_CONFIG_DIR").map(PathBuf::from);
         match folder {
             Some(folder) => (folder.join(".claude.json"), folder.join("settings.json")),
             None => (
@@ -171,7 +169,7 @@ pub fn opencode(inputs: &Inputs) -> Vec<FileEdits> {
 
 pub fn crush(inputs: &Inputs) -> Vec<FileEdits> {
     let path = if inputs.global {
-        match std::env::var_os("CRUSH_GLOBAL_CONFIG").filter(|v| !v.is_empty()) {
+        match inputs.variable("CRUSH_GLOBAL_CONFIG") {
             Some(folder) => PathBuf::from(folder).join("crush.json"),
             None => inputs
                 .config_home("XDG_CONFIG_HOME", ".config")
@@ -205,9 +203,7 @@ pub fn crush(inputs: &Inputs) -> Vec<FileEdits> {
 }
 
 pub fn copilot(inputs: &Inputs) -> Vec<FileEdits> {
-    let folder = std::env::var_os("COPILOT_HOME")
-        .filter(|v| !v.is_empty())
-        .map_or_else(|| inputs.home.join(".copilot"), PathBuf::from);
+    let folder = inputs.config_home("COPILOT_HOME", ".copilot");
     vec![file(
         folder.join("mcp-config.json"),
         Syntax::Json,
@@ -266,9 +262,9 @@ pub fn kimi_cli(inputs: &Inputs) -> Vec<FileEdits> {
 const GOOSE_TODO_DESCRIPTION: &str = "Enable a todo list for goose so it can keep track of what it is doing";
 
 pub fn goose(inputs: &Inputs) -> Vec<FileEdits> {
-    let folder = match std::env::var_os("GOOSE_PATH_ROOT").filter(|v| !v.is_empty()) {
+    let folder = match inputs.variable("GOOSE_PATH_ROOT") {
         Some(root) => PathBuf::from(root).join("config"),
-        None if cfg!(windows) => inputs.xdg_config().join("Block/goose/config"),
+        None if inputs.system == System::Windows => inputs.xdg_config().join("Block/goose/config"),
         None => inputs.xdg_config().join("goose"),
     };
     // Every key Goose writes back for an extension: an entry missing one
