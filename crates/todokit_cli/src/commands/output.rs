@@ -60,12 +60,22 @@ pub fn print_inert_line(text: &str) -> Result<()> {
     print_line(&inert(text))
 }
 
+/// Whether a write to standard output failed because its reader closed
+/// the pipe: `BrokenPipe`, and on Windows also `ERROR_PIPE_NOT_CONNECTED`
+/// (233), which a pipe whose reader has gone gives there (Wine gives it
+/// where Windows gives `ERROR_NO_DATA`, which is `BrokenPipe`).
+fn reader_left(error: &std::io::Error) -> bool {
+    const ERROR_PIPE_NOT_CONNECTED: i32 = 233;
+    error.kind() == std::io::ErrorKind::BrokenPipe
+        || (cfg!(windows) && error.raw_os_error() == Some(ERROR_PIPE_NOT_CONNECTED))
+}
+
 /// `text` and a line end on standard output; a closed pipe is not an error.
 pub fn print_line(text: &str) -> Result<()> {
     let mut out = std::io::stdout().lock();
     match writeln!(out, "{text}").and_then(|()| out.flush()) {
         // A closed pipe (`todokit show | head -1`) is the reader's choice, not an error.
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) if reader_left(&e) => Ok(()),
         other => other.context("cannot write to standard output"),
     }
 }

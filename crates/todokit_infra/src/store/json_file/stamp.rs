@@ -100,7 +100,9 @@ mod tests {
 
     #[test]
     fn a_stamp_is_trusted_only_a_margin_after_its_change_time() {
-        let fine = SystemTime::UNIX_EPOCH + Duration::new(1_000, 5);
+        // Half a millisecond past the second: a fraction every system's
+        // clock holds (Windows' counts in 100 ns steps).
+        let fine = SystemTime::UNIX_EPOCH + Duration::new(1_000, 500_000);
         let coarse = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000);
         let actual = [
             stamp(fine).settled_at(fine + Duration::from_millis(10)),
