@@ -40,13 +40,12 @@ trap cleanup EXIT
 fail() { echo "wine: $*" >&2; exit 1; }
 
 # The tests that fail under Wine for a defect of the store's Windows side,
-# each with what fails (issue #72 mends them):
+# each with what fails (issue #72 mends them). Both find the folder holding
+# what they expect plus the forgotten conversations' lock files: the store
+# removes a lock file only on Unix, where a writer can tell the file it
+# locked from a new one under the same name.
 SKIP=(
-  # forget and prune leave the conversations' lock files (the store
-  # removes a lock file only on Unix, where it can tell no writer holds it).
   store::json_file::lifecycle::tests::a_prune_opens_no_odd_file_and_forgetting_nothing_leaves_nothing
-  # a write racing a forget fails with "Access denied" (os error 5) when it
-  # replaces the file: no bounded retry for Windows' sharing violations.
   store::json_file::lifecycle::tests::forgotten_and_pruned_files_go_whole_and_racing_writers_keep_theirs_whole
 )
 

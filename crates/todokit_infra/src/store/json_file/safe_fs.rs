@@ -16,7 +16,7 @@
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::path::Path;
-use std::time::{Duration, SystemTime};
+use std::time::{Duration, Instant, SystemTime};
 
 use todokit_app::StoreError;
 
@@ -26,6 +26,63 @@ use super::group_sync::GroupSync;
 const LINK_REFUSED: &str = "it is a symbolic link, and todokit never follows links inside its store \
                             (remove the link, or point the store at the real folder)";
 
+/// How long a file operation Windows refuses only for a moment is tried
+/// again: a file another process holds open without sharing it (an
+/// antivirus or an indexer reading it, a reader of ours), or one removed
+/// while open and not yet gone, is refused with a sharing violation or
+/// "access denied" until that handle closes.
+pub const TRANSIENT_RETRY_FOR: Duration = Duration::from_secs(2);
+
+/// Whether `error` is one of Windows' momentary refusals (see
+/// [`TRANSIENT_RETRY_FOR`]); never so on other systems, where these
+/// numbers mean something else.
+fn transient(error: &io::Error) -> bool {
+    // ERROR_ACCESS_DENIED, ERROR_SHARING_VIOLATION, ERROR_LOCK_VIOLATION.
+    cfg!(windows) && matches!(error.raw_os_error(), Some(5 | 32 | 33))
+}
+
+/// The waits between the attempts of one operation Windows refuses for a
+/// moment: short at first, doubling up to 50 ms, for at most
+/// [`TRANSIENT_RETRY_FOR`] in all.
+struct Patience {
+    deadline: Instant,
+    pause: Duration,
+}
+
+impl Patience {
+    fn new() -> Self {
+        Self {
+            deadline: Instant::now() + TRANSIENT_RETRY_FOR,
+            pause: Duration::from_millis(1),
+        }
+    }
+
+    /// Whether the operation that failed with `error` is to be made again
+    /// (after a pause, taken here); no for a lasting failure or once the
+    /// time is up.
+    fn again(&mut self, error: &io::Error) -> bool {
+        if !transient(error) || Instant::now() >= self.deadline {
+            return false;
+        }
+        std::thread::sleep(self.pause);
+        self.pause = (self.pause * 2).min(Duration::from_millis(50));
+        true
+    }
+}
+
+/// `attempt`, made again while it fails [`transient`]ly (see
+/// [`Patience`]); its last outcome otherwise (a lasting "access denied" is
+/// reported after that wait).
+fn retried<T>(mut attempt: impl FnMut() -> io::Result<T>) -> io::Result<T> {
+    let mut patience = Patience::new();
+    loop {
+        match attempt() {
+            Err(e) if patience.again(&e) => {}
+            outcome => return outcome,
+        }
+    }
+}
+
 /// The whole contents of `path`, or `None` when there is no such file.
 pub(super) fn read_if_exists(path: &Path) -> Result<Option<Vec<u8>>, StoreError> {
     Ok(read_with_metadata(path)?.map(|(bytes, _)| bytes))
@@ -34,7 +91,7 @@ pub(super) fn read_if_exists(path: &Path) -> Result<Option<Vec<u8>>, StoreError>
 /// [`read_if_exists`], with the metadata of the very file read (taken from
 /// the open file before reading it, so a later change shows as a change).
 pub(super) fn read_with_metadata(path: &Path) -> Result<Option<(Vec<u8>, fs::Metadata)>, StoreError> {
-    let mut file = match no_follow(OpenOptions::new().read(true)).open(path) {
+    let mut file = match retried(|| no_follow(OpenOptions::new().read(true)).open(path)) {
         Ok(file) => file,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(refusal("read", path, e)),
@@ -47,8 +104,7 @@ pub(super) fn read_with_metadata(path: &Path) -> Result<Option<(Vec<u8>, fs::Met
 
 /// Opens (creating it if needed) the lock file at `path`.
 pub(super) fn open_lock(path: &Path) -> Result<File, StoreError> {
-    let file = no_follow(OpenOptions::new().create(true).truncate(false).write(true))
-        .open(path)
+    let file = retried(|| no_follow(OpenOptions::new().create(true).truncate(false).write(true)).open(path))
         .map_err(|e| refusal("open", path, e))?;
     only_regular("open", path, &file)?;
     Ok(file)
@@ -160,9 +216,16 @@ fn replace_then_sync(
         .sync_all()
         .map_err(|e| ReplaceError::NotWritten(io_error("sync", temp.path(), e)))?;
     // Dropping a `NamedTempFile` deletes it, so every early return above
-    // and a failed rename here leave nothing behind.
-    temp.persist(target)
-        .map_err(|e| ReplaceError::NotWritten(io_error("replace", target, e.error)))?;
+    // and a failed rename here leave nothing behind. A rename Windows
+    // refuses for a moment (the target open elsewhere) is made again.
+    let mut patience = Patience::new();
+    loop {
+        match temp.persist(target) {
+            Ok(_) => break,
+            Err(e) if patience.again(&e.error) => temp = e.file,
+            Err(e) => return Err(ReplaceError::NotWritten(io_error("replace", target, e.error))),
+        }
+    }
     sync(dir).map_err(ReplaceError::NotSynced)
 }
 
