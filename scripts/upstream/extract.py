@@ -58,8 +58,8 @@ class Agent:
     pydantic_from: str | None = None
     # Installed with its dependencies instead of unpacked (its code runs).
     installed: bool = False
-    # npm packages installed beside it (a runtime); with `recorded`, the
-    # dependencies whose installed versions the fixture names.
+    # npm packages installed beside it (a runtime). `recorded`: the
+    # dependencies, installed with it, whose versions the fixture names.
     beside: list[str] = field(default_factory=list)
     recorded: list[str] = field(default_factory=list)
 
@@ -68,7 +68,7 @@ AGENTS = [
     Agent("kimi-cli", "pypi", "kimi-cli", companions=["kosong"], pydantic_from="kimi-cli"),
     Agent("vibe", "pypi", "mistral-vibe", pydantic_from="mistral-vibe"),
     Agent("hermes", "pypi", "hermes-agent"),
-    Agent("deepagents", "pypi", "langchain", installed=True),
+    Agent("deepagents", "pypi", "langchain", installed=True, recorded=["langchain-core"]),
     Agent("openhands", "pypi", "openhands-tools", companions=["openhands-sdk=="], pydantic_from="openhands-tools"),
     Agent("continue", "npm", "@continuedev/cli"),
     Agent("augment", "npm", "@augmentcode/auggie"),
@@ -155,7 +155,7 @@ def from_pypi(agent: Agent, version: str) -> tuple[list[Json], Json]:
     if agent.installed:
         target = installed(CACHE / "pypi-installed" / f"{agent.package}-{version}", [f"{agent.package}=={version}"])
         path.append(target)
-        packages.append({"name": "langchain-core", "version": resolved(target, "langchain-core"), "installed": True})
+        packages += [{"name": name, "version": resolved(target, name), "installed": True} for name in agent.recorded]
     if agent.pydantic_from is not None:
         source = next(w for w in wheels if w.name.startswith(agent.pydantic_from.replace("-", "_")))
         spec = requirement(source, "pydantic")
@@ -214,7 +214,7 @@ def main() -> int:
     arguments.add_argument("todokit", help="the todokit binary")
     arguments.add_argument("--check", action="store_true", help="compare with the committed fixtures, write nothing")
     arguments.add_argument("profiles", nargs="*", help="only these profiles")
-    options = arguments.parse_args()
+    options = arguments.parse_intermixed_args()
     known = pins(options.todokit)
     changed = []
     for agent in AGENTS:

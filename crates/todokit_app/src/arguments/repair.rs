@@ -211,17 +211,20 @@ mod tests {
         assert_eq!(actual, expected);
     }
 
+    /// A list with one item of status `status`, repaired with spellings
+    /// forgiven, and whether it is refused without.
+    fn with_and_without_spellings(status: &str) -> (Result<Value, Vec<ArgumentError>>, bool) {
+        let fixture = json!({"todos": [{"content": "a", "status": status, "activeForm": "A"}]});
+        let schema = CompiledSchema::new(&schema());
+        (
+            repair_and_check(fixture.clone(), &schema, &Leniency::STANDARD.enum_spelling(true)),
+            repair_and_check(fixture, &schema, &Leniency::STANDARD).is_err(),
+        )
+    }
+
     #[test]
     fn enum_spelling_is_fixed_only_when_allowed() {
-        let fixture = json!({"todos": [{"content": "a", "status": "In Progress", "activeForm": "A"}]});
-        let actual = (
-            repair_and_check(
-                fixture.clone(),
-                &CompiledSchema::new(&schema()),
-                &Leniency::STANDARD.enum_spelling(true),
-            ),
-            repair_and_check(fixture, &CompiledSchema::new(&schema()), &Leniency::STANDARD).is_err(),
-        );
+        let actual = with_and_without_spellings("In Progress");
         let expected = (
             Ok(json!({"todos": [{"content": "a", "status": "in_progress", "activeForm": "A"}]})),
             true,
@@ -231,15 +234,7 @@ mod tests {
 
     #[test]
     fn an_alias_in_another_spelling_is_found_only_when_spellings_are_forgiven() {
-        let fixture = json!({"todos": [{"content": "a", "status": "Done", "activeForm": "A"}]});
-        let actual = (
-            repair_and_check(
-                fixture.clone(),
-                &CompiledSchema::new(&schema()),
-                &Leniency::STANDARD.enum_spelling(true),
-            ),
-            repair_and_check(fixture, &CompiledSchema::new(&schema()), &Leniency::STANDARD).is_err(),
-        );
+        let actual = with_and_without_spellings("Done");
         let expected = (
             Ok(json!({"todos": [{"content": "a", "status": "completed", "activeForm": "A"}]})),
             true,

@@ -18,33 +18,14 @@ use crate::support::cli::{snapshot_settings, todokit};
 /// A registry answering for `versions` (name → newest), npm's and PyPI's
 /// routes both; its address.
 fn registry(runtime: &tokio::runtime::Runtime, versions: HashMap<&'static str, &'static str>) -> String {
-    let npm_versions = versions.clone();
     let app = axum::Router::new()
         .route(
             "/pypi/{name}/json",
-            get(move |UrlPath(name): UrlPath<String>| {
-                let versions = versions.clone();
-                async move {
-                    answer(
-                        versions
-                            .get(name.as_str())
-                            .map(|v| json!({"info": {"version": v}})),
-                    )
-                }
-            }),
+            get(newest(versions.clone(), |_, v| json!({"info": {"version": v}}))),
         )
         .route(
             "/{name}/latest",
-            get(move |UrlPath(name): UrlPath<String>| {
-                let versions = npm_versions.clone();
-                async move {
-                    answer(
-                        versions
-                            .get(name.as_str())
-                            .map(|v| json!({"name": name, "version": v})),
-                    )
-                }
-            }),
+            get(newest(versions, |name, v| json!({"name": name, "version": v}))),
         );
     let listener = runtime
         .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
@@ -54,10 +35,17 @@ fn registry(runtime: &tokio::runtime::Runtime, versions: HashMap<&'static str, &
     url
 }
 
-fn answer(body: Option<Value>) -> Response {
-    match body {
-        Some(body) => axum::Json(body).into_response(),
-        None => (StatusCode::NOT_FOUND, "{\"error\":\"Not found\"}").into_response(),
+/// A route's handler: the package's newest version in the registry's
+/// shape (`body` of its name and version), or its 404.
+fn newest(
+    versions: HashMap<&'static str, &'static str>,
+    body: fn(&str, &str) -> Value,
+) -> impl Fn(UrlPath<String>) -> std::future::Ready<Response> + Clone {
+    move |UrlPath(name): UrlPath<String>| {
+        std::future::ready(match versions.get(name.as_str()) {
+            Some(version) => axum::Json(body(&name, version)).into_response(),
+            None => (StatusCode::NOT_FOUND, "{\"error\":\"Not found\"}").into_response(),
+        })
     }
 }
 
