@@ -7,10 +7,11 @@
 //! blocked in [`PyFeed::wait`]) and writes one byte to a pipe whose read
 //! end an asyncio loop watches (`loop.add_reader`). So an async
 //! subscription holds no thread while it waits, and an open one never
-//! keeps the interpreter from exiting.
+//! keeps the interpreter from exiting. Where a loop cannot watch a pipe
+//! (Windows, whose Proactor loop has no `add_reader`), `fileno` is `None`
+//! and an async wait is a short [`PyFeed::wait`] on a worker thread.
 
 use std::io::{PipeReader, PipeWriter, Read, Write};
-use std::os::fd::AsRawFd;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Duration;
@@ -49,7 +50,8 @@ pub struct PyFeed {
     feed: Feed,
     bell: Arc<Bell>,
     reader: Mutex<PipeReader>,
-    fd: i32,
+    /// The pipe's read end as a file descriptor, where there are such.
+    fd: Option<i32>,
 }
 
 impl PyFeed {
@@ -68,7 +70,10 @@ impl PyFeed {
         let rung = bell.clone();
         let feed = Feed::open(handle, conversation, move || rung.ring());
         let closer = feed.closer();
-        let fd = reader.as_raw_fd();
+        #[cfg(unix)]
+        let fd = Some(std::os::fd::AsRawFd::as_raw_fd(&reader));
+        #[cfg(not(unix))]
+        let fd = None;
         Ok((
             Self {
                 feed,
@@ -124,8 +129,9 @@ impl PyFeed {
         })
     }
 
-    /// The read end of the pipe a wake writes to, for `loop.add_reader`.
-    fn fileno(&self) -> i32 {
+    /// The read end of the pipe a wake writes to, for `loop.add_reader`;
+    /// `None` where a pipe is no file descriptor (Windows).
+    fn fileno(&self) -> Option<i32> {
         self.fd
     }
 

@@ -155,6 +155,54 @@ def test_closing_the_kit_ends_an_async_for() -> None:
     assert asyncio.run(main()) == [0]
 
 
+class NoReaderLoop(asyncio.SelectorEventLoop):
+    """A loop that cannot watch a file descriptor, as Windows' default
+    Proactor loop cannot: `add_reader` raises `NotImplementedError`."""
+
+    def add_reader(self, *args: object, **kwargs: object) -> None:
+        raise NotImplementedError
+
+    def remove_reader(self, *args: object, **kwargs: object) -> bool:
+        raise NotImplementedError
+
+
+def test_async_for_follows_commits_on_a_loop_that_cannot_watch_a_pipe(store: Path) -> None:
+    async def main() -> tuple[list[int], list[int]]:
+        with todokit.Todokit(store_dir=store) as kit:
+            versions: list[int] = []
+
+            async def follow(feed: todokit.Subscription) -> None:
+                async for state in feed:
+                    versions.append(state["version"])
+                    if state["version"] == 2:
+                        return
+
+            closed: list[int] = []
+
+            async def until_closed(feed: todokit.Subscription) -> None:
+                async for state in feed:
+                    closed.append(state["version"])
+
+            idle = kit.subscribe("idle")
+            waiting = asyncio.ensure_future(until_closed(idle))
+            task = asyncio.ensure_future(follow(kit.subscribe("c")))
+            await asyncio.sleep(0.05)
+            await kit.acall("c", "TodoWrite", ONE)
+            await asyncio.sleep(0.05)
+            await kit.acall("c", "TodoWrite", ONE)
+            await asyncio.wait_for(task, timeout=10)
+            idle.close()
+            await asyncio.wait_for(waiting, timeout=5)
+            return versions, closed
+
+    loop = NoReaderLoop()
+    try:
+        versions, closed = loop.run_until_complete(main())
+    finally:
+        loop.close()
+    assert (versions[0], versions[-1], closed) == (0, 2, [0])
+
+
 EXIT_SCRIPT = textwrap.dedent(
     """
     import asyncio, sys, threading, todokit

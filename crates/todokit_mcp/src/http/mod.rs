@@ -154,6 +154,8 @@ pub async fn run(service: TodoWriteService, options: Options) -> Result<(), Serv
     // Taken over before the first line is printed: a supervisor may signal
     // as soon as it reads one.
     let signals = listen::StopSignals::install()?;
+    // Nothing to hold where there is no SIGHUP (Windows).
+    #[cfg_attr(not(unix), allow(clippy::let_unit_value))]
     let hangups = hangups()?;
     let auth = Arc::new(Auth::new(
         token,

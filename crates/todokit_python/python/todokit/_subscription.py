@@ -19,10 +19,12 @@ class Subscription:
     Iterate it with ``for`` or ``async for``. It ends when closed: by
     :meth:`close`, by leaving a ``with`` block, or by closing its kit. A
     store error is raised once from the iteration; iterating again goes on.
-    Waiting holds no thread in ``async for`` (the wake-up comes through a
-    pipe the event loop watches, so it needs a loop with ``add_reader``,
-    as every loop on Linux and macOS has), and an open subscription never
-    keeps the interpreter from exiting.
+    Waiting holds no thread in ``async for`` where the event loop can
+    watch a pipe (``add_reader``, as every loop on Linux and macOS has);
+    on a loop that cannot (Windows' default Proactor loop), each waiting
+    step waits on a worker thread of the loop's executor, a tenth of a
+    second at a time. An open subscription never keeps the interpreter
+    from exiting.
     """
 
     #: How long a blocking wait sleeps before looking for signals (Ctrl-C).
@@ -75,9 +77,10 @@ class Subscription:
                 return state
             if self._feed.closed:
                 raise StopAsyncIteration
+            if not self._waiters and not self._watch(loop):
+                await loop.run_in_executor(None, self._feed.wait, self._SLICE)
+                continue
             woken: asyncio.Future[None] = loop.create_future()
-            if not self._waiters:
-                loop.add_reader(self._feed.fileno(), self._wake_all, loop)
             self._waiters.append(woken)
             try:
                 await woken
@@ -85,12 +88,28 @@ class Subscription:
                 if woken in self._waiters:  # cancelled, not woken
                     self._waiters.remove(woken)
                     if not self._waiters:
-                        loop.remove_reader(self._feed.fileno())
+                        self._unwatch(loop)
+
+    def _watch(self, loop: asyncio.AbstractEventLoop) -> bool:
+        """Has ``loop`` watch the feed's pipe; ``False`` when it cannot."""
+        fd = self._feed.fileno()
+        if fd is None:
+            return False
+        try:
+            loop.add_reader(fd, self._wake_all, loop)
+        except NotImplementedError:  # a Proactor loop
+            return False
+        return True
+
+    def _unwatch(self, loop: asyncio.AbstractEventLoop) -> None:
+        fd = self._feed.fileno()
+        if fd is not None:
+            loop.remove_reader(fd)
 
     def _wake_all(self, loop: asyncio.AbstractEventLoop) -> None:
         # The byte stays in the pipe until a poll reads it, so the reader
         # goes now, before the loop could call it again.
-        loop.remove_reader(self._feed.fileno())
+        self._unwatch(loop)
         waiters, self._waiters = self._waiters, []
         for woken in waiters:
             if not woken.done():

@@ -50,7 +50,7 @@ impl JsonFileStore {
             self.remove_leftovers(
                 &[conversation, &record],
                 temporaries,
-                &[&lock_path, &record_lock_path],
+                &[(&lock, &lock_path), (&record_lock, &record_lock_path)],
             )?;
             return Ok(false);
         };
@@ -63,7 +63,7 @@ impl JsonFileStore {
             // Taking the record's lock made its lock file; a record that
             // is not there needs none.
             if kept_record.is_none() && locks::LOCK_FILES_REMOVABLE {
-                remove(&record_lock_path)?;
+                locks::remove_held(&record_lock, &record_lock_path)?;
             }
             return Ok(false);
         }
@@ -75,7 +75,7 @@ impl JsonFileStore {
         self.remove_leftovers(
             &[conversation, &record],
             temporaries,
-            &[&lock_path, &record_lock_path],
+            &[(&lock, &lock_path), (&record_lock, &record_lock_path)],
         )?;
         let synced = safe_fs::sync_dir(&self.root);
         drop((record_lock, lock));
@@ -112,12 +112,13 @@ impl JsonFileStore {
     }
 
     /// Removes the temporary files of `conversations` (their locks held:
-    /// no live writer owns one) and the lock files.
+    /// no live writer owns one) and the lock files, each with the lock held
+    /// on it.
     fn remove_leftovers(
         &self,
         conversations: &[&str],
         temporaries: Option<&[String]>,
-        lock_paths: &[&Path],
+        locks_held: &[(&fs::File, &Path)],
     ) -> Result<(), StoreError> {
         let prefixes: Vec<String> = conversations.iter().map(|c| Self::temp_prefix(c)).collect();
         let prefixes: Vec<&str> = prefixes.iter().map(String::as_str).collect();
@@ -130,8 +131,8 @@ impl JsonFileStore {
             None => safe_fs::sweep_temporaries(&self.root, &prefixes),
         }
         if locks::LOCK_FILES_REMOVABLE {
-            for lock_path in lock_paths {
-                remove(lock_path)?;
+            for (held, lock_path) in locks_held {
+                locks::remove_held(held, lock_path)?;
             }
         }
         Ok(())

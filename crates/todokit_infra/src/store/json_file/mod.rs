@@ -45,6 +45,8 @@ mod summaries;
 mod tests;
 #[cfg(test)]
 mod tests_shared_load;
+#[cfg(windows)]
+mod windows;
 mod work;
 
 pub use last_file::LAST_FILE_MAX_BYTES;

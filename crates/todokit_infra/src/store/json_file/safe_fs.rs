@@ -12,6 +12,11 @@
 //! file would block an ordinary open until a writer came, and a device
 //! could be read without end. Files are opened with `O_NONBLOCK` and kept
 //! only if they are regular files; anything else is refused by its kind.
+//!
+//! On Windows the same promises are kept in Windows' terms (see
+//! [`super::windows`]): a path is opened as itself when it is a link or a
+//! junction, and refused; the rename waits for the disk
+//! (`MOVEFILE_WRITE_THROUGH`), as Windows cannot flush a folder.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
@@ -91,7 +96,7 @@ pub(super) fn read_if_exists(path: &Path) -> Result<Option<Vec<u8>>, StoreError>
 /// [`read_if_exists`], with the metadata of the very file read (taken from
 /// the open file before reading it, so a later change shows as a change).
 pub(super) fn read_with_metadata(path: &Path) -> Result<Option<(Vec<u8>, fs::Metadata)>, StoreError> {
-    let mut file = match retried(|| no_follow(OpenOptions::new().read(true)).open(path)) {
+    let mut file = match retried(|| open_no_follow(OpenOptions::new().read(true), path)) {
         Ok(file) => file,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(refusal("read", path, e)),
@@ -104,8 +109,18 @@ pub(super) fn read_with_metadata(path: &Path) -> Result<Option<(Vec<u8>, fs::Met
 
 /// Opens (creating it if needed) the lock file at `path`.
 pub(super) fn open_lock(path: &Path) -> Result<File, StoreError> {
-    let file = retried(|| no_follow(OpenOptions::new().create(true).truncate(false).write(true)).open(path))
-        .map_err(|e| refusal("open", path, e))?;
+    // Read too: on Windows a writer reads a forget's mark from it.
+    let file = retried(|| {
+        open_no_follow(
+            OpenOptions::new()
+                .create(true)
+                .truncate(false)
+                .read(true)
+                .write(true),
+            path,
+        )
+    })
+    .map_err(|e| refusal("open", path, e))?;
     only_regular("open", path, &file)?;
     Ok(file)
 }
@@ -126,6 +141,11 @@ pub(super) fn refuse_kind(action: &'static str, path: &Path, kind: fs::FileType)
 /// it is one.
 fn only_regular(action: &'static str, path: &Path, file: &File) -> Result<fs::Metadata, StoreError> {
     let metadata = file.metadata().map_err(|e| io_error(action, path, e))?;
+    // Only where a link is opened as itself (Windows); elsewhere the open
+    // refused it.
+    if metadata.file_type().is_symlink() {
+        return Err(io_error(action, path, io::Error::other(LINK_REFUSED)));
+    }
     match describe_irregular(metadata.file_type()) {
         Some(what) => Err(not_regular(action, path, what)),
         None => Ok(metadata),
@@ -215,17 +235,16 @@ fn replace_then_sync(
     temp.as_file()
         .sync_all()
         .map_err(|e| ReplaceError::NotWritten(io_error("sync", temp.path(), e)))?;
-    // Dropping a `NamedTempFile` deletes it, so every early return above
-    // and a failed rename here leave nothing behind. A rename Windows
+    // Dropping a `TempPath` deletes the file, so every early return above
+    // and a failed rename here leave nothing behind; `keep` disarms it once
+    // the file is renamed. The file is closed first: Windows renames an
+    // open file only when every handle to it allows it. A rename Windows
     // refuses for a moment (the target open elsewhere) is made again.
-    let mut patience = Patience::new();
-    loop {
-        match temp.persist(target) {
-            Ok(_) => break,
-            Err(e) if patience.again(&e.error) => temp = e.file,
-            Err(e) => return Err(ReplaceError::NotWritten(io_error("replace", target, e.error))),
-        }
-    }
+    let temp = temp.into_temp_path();
+    retried(|| rename_over(&temp, target))
+        .map_err(|e| ReplaceError::NotWritten(io_error("replace", target, e)))?;
+    // Nothing is left to delete: the name is the target's now.
+    let _ = temp.keep();
     sync(dir).map_err(ReplaceError::NotSynced)
 }
 
@@ -259,9 +278,13 @@ pub(super) fn sweep_due(dir: &Path) -> bool {
     }
     // Best effort: a stamp that cannot be written only means the next
     // write sweeps again.
-    let touched = no_follow(OpenOptions::new().create(true).write(true).truncate(true))
-        .open(&path)
-        .and_then(|file| file.set_modified(SystemTime::now()));
+    let touched = open_no_follow(OpenOptions::new().create(true).write(true).truncate(false), &path)
+        .and_then(|file| {
+            if file.metadata()?.file_type().is_symlink() {
+                return Err(io::Error::other(LINK_REFUSED));
+            }
+            file.set_modified(SystemTime::now())
+        });
     let _ = touched;
     true
 }
@@ -295,7 +318,8 @@ pub(super) fn is_temporary(name: &str) -> bool {
 }
 
 /// Makes a rename inside `dir` durable. Only Unix can open a folder for
-/// this; elsewhere the rename is as durable as the platform makes it.
+/// this; on Windows the rename itself waited for the disk (see
+/// [`rename_over`]).
 pub(super) fn sync_dir(dir: &Path) -> Result<(), StoreError> {
     sync_dir_io(dir).map_err(|e| io_error("sync", dir, e))
 }
@@ -309,16 +333,39 @@ fn sync_dir_io(dir: &Path) -> io::Result<()> {
     Ok(())
 }
 
-/// Neither follows a link nor waits for a FIFO's other end.
+/// Opens `path` with `options`, neither following a link nor waiting for a
+/// FIFO's other end: on Unix a link is refused by the open itself; on
+/// Windows it is opened as itself, for [`only_regular`] to refuse.
 #[cfg(unix)]
-fn no_follow(options: &mut OpenOptions) -> &mut OpenOptions {
+fn open_no_follow(options: &mut OpenOptions, path: &Path) -> io::Result<File> {
     use std::os::unix::fs::OpenOptionsExt;
-    options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+    options
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)
 }
 
-#[cfg(not(unix))]
-fn no_follow(options: &mut OpenOptions) -> &mut OpenOptions {
-    options
+#[cfg(windows)]
+fn open_no_follow(options: &mut OpenOptions, path: &Path) -> io::Result<File> {
+    super::windows::open_as_itself(options, path)
+}
+
+#[cfg(not(any(unix, windows)))]
+fn open_no_follow(options: &mut OpenOptions, path: &Path) -> io::Result<File> {
+    options.open(path)
+}
+
+/// Renames `from` over `to`: `rename(2)`, which a later folder sync makes
+/// durable.
+#[cfg(not(windows))]
+fn rename_over(from: &Path, to: &Path) -> io::Result<()> {
+    fs::rename(from, to)
+}
+
+/// Renames `from` over `to`: a move that returns once it is on disk (see
+/// [`super::windows::move_replacing`]).
+#[cfg(windows)]
+fn rename_over(from: &Path, to: &Path) -> io::Result<()> {
+    super::windows::move_replacing(from, to)
 }
 
 /// An open that failed: a link, and anything else that is not a regular
