@@ -62,6 +62,10 @@ class Agent:
     # dependencies, installed with it, whose versions the fixture names.
     beside: list[str] = field(default_factory=list)
     recorded: list[str] = field(default_factory=list)
+    # The agent's own package (`name@version`) that bundles this one: it
+    # must carry the tool read here verbatim (see `npm_tools.carries`).
+    carried_by: str | None = None
+    carried: list[str] = field(default_factory=list)
 
 
 AGENTS = [
@@ -76,6 +80,16 @@ AGENTS = [
     Agent("deepagents-js", "npm", "langchain", installed=True, recorded=["@langchain/core"]),
     Agent("omp", "npm", "@oh-my-pi/pi-coding-agent", installed=True, beside=["bun"], recorded=["bun", "@oh-my-pi/pi-ai"]),
     Agent("cline", "npm", "@cline/cli-linux-x64", version="3.0.65"),
+    Agent(
+        "cline-team",
+        "npm",
+        "@cline/core",
+        installed=True,
+        beside=["zod@4.4.3"],
+        recorded=["zod"],
+        carried_by="@cline/cli-linux-x64@3.0.65",
+        carried=npm_tools.CLINE_TEAM_CARRIED,
+    ),
 ]
 
 
@@ -167,14 +181,26 @@ def from_pypi(agent: Agent, version: str) -> tuple[list[Json], Json]:
     return packages, json.loads(run(command, env=environment))
 
 
-def from_npm(agent: Agent, version: str) -> tuple[list[Json], Json]:
+def packed(spec: str) -> tuple[Path, Path]:
+    """The archive npm serves for `spec`, and the folder it is (or is to be)
+    unpacked into, under target/upstream/npm."""
     folder = CACHE / "npm"
     folder.mkdir(parents=True, exist_ok=True)
-    spec = f"{agent.package}@{version}"
-    packed = json.loads(run(["npm", "pack", "--json", "--pack-destination", str(folder), spec], cwd=folder))[0]
-    archive = folder / packed["filename"]
+    made = json.loads(run(["npm", "pack", "--json", "--pack-destination", str(folder), spec], cwd=folder))[0]
+    archive = folder / made["filename"]
+    return archive, folder / f"{made['filename']}.d"
+
+
+def unpack(archive: Path, unpacked: Path) -> Path:
+    if not unpacked.exists():
+        with tarfile.open(archive) as tar:
+            tar.extractall(unpacked, filter="data")
+    return unpacked / "package"
+
+
+def from_npm(agent: Agent, version: str) -> tuple[list[Json], Json]:
+    archive, unpacked = packed(f"{agent.package}@{version}")
     packages: list[Json] = [{"name": agent.package, "version": version, "sha256": sha256(archive)}]
-    unpacked = folder / f"{packed['filename']}.d"
     if agent.installed:
         unpacked.mkdir(exist_ok=True)
         if not (unpacked / "node_modules" / agent.package).exists():
@@ -184,11 +210,19 @@ def from_npm(agent: Agent, version: str) -> tuple[list[Json], Json]:
         for name in agent.recorded:
             version = lock["packages"][f"node_modules/{name}"]["version"]
             packages.append({"name": name, "version": version, "installed": True})
-        return packages, npm_tools.EXTRACTORS[agent.profile](unpacked)
-    if not unpacked.exists():
-        with tarfile.open(archive) as tar:
-            tar.extractall(unpacked, filter="data")
-    return packages, npm_tools.EXTRACTORS[agent.profile](unpacked / "package")
+        found = npm_tools.EXTRACTORS[agent.profile](unpacked)
+    else:
+        found = npm_tools.EXTRACTORS[agent.profile](unpack(archive, unpacked))
+    description = found.pop("description", None)
+    if agent.carried_by is not None:
+        name, _, carrier_version = agent.carried_by.rpartition("@")
+        carrier, carrier_folder = packed(agent.carried_by)
+        binaries = [p for p in (unpack(carrier, carrier_folder) / "bin").iterdir() if p.is_file()]
+        if len(binaries) != 1 or description is None:
+            raise SystemExit(f"{agent.carried_by}: not one binary to check, or no description read")
+        npm_tools.carries(binaries[0], description, agent.carried)
+        packages.append({"name": name, "version": carrier_version, "sha256": sha256(carrier), "carries": True})
+    return packages, found
 
 
 def fixture(agent: Agent, profile: Json) -> tuple[str, Json]:

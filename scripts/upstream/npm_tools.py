@@ -204,6 +204,46 @@ OMP_CALLS: list[Json] = [
 ]
 
 
+def cline_team(folder: Path) -> Json:
+    tool = installed_script(folder, "cline-team.mjs", ["node"], CLINE_TEAM_CALLS)
+    return {
+        "read": "createAgentTeamsTools()'s team_task for a team's lead, its answers as Cline's agent loop sends them",
+        "tools": [{"name": tool["name"], "input_schema": tool["parameters"]}],
+        "calls": made(tool, CLINE_TEAM_CALLS),
+        "description": tool["description"],
+    }
+
+
+CLINE_TEAM_CALLS: list[Json] = [
+    {"action": "create", "title": "Write the parser", "description": "A recursive descent parser"},
+    # A field `create` does not read is named in the answer.
+    {"action": "create", "title": "Test the parser", "description": "Unit tests", "dependsOn": ["task_0001"], "status": "pending"},
+    {"action": "claim", "taskId": "task_0002"},
+    {"action": "claim", "taskId": "task_0001"},
+    {"action": "complete", "taskId": "task_0001", "summary": "Parser done"},
+    {"action": "block", "taskId": "task_0002", "reason": "Needs fixtures"},
+    {"action": "claim", "taskId": "task_9999"},
+    {"action": "create", "title": "Document it"},
+]
+
+
+def carries(binary: Path, description: str, texts: list[str]) -> None:
+    """Stops unless the agent's own binary carries the tool read from the
+    package it bundles: its description, and each of `texts`, verbatim."""
+    text = binary.read_bytes()
+    for needle in [f"description:{json.dumps(description, ensure_ascii=False)}", *texts]:
+        if needle.encode() not in text:
+            raise SystemExit(f"{binary.name} does not carry {needle[:80]!r}: it bundles another version")
+
+
+CLINE_TEAM_CARRIED = [
+    # Which fields each action needs.
+    'create:["title","description"],list:[],claim:["taskId"],complete:["taskId","summary"],block:["taskId","reason"]',
+    # The zod the schema is made and checked with.
+    "major:4,minor:4,patch:3",
+]
+
+
 def retired(binary: str, gone: list[str], kept: str | None = None) -> Callable[[Path], Json]:
     """A tool its agent no longer ships: no definition names it (`name:"…"`,
     as the bundle declares its tools), while `kept` shows that the binary's
@@ -233,4 +273,5 @@ EXTRACTORS: dict[str, Callable[[Path], Json]] = {
     "deepagents-js": deepagents_js,
     "omp": omp,
     "cline": retired("bin/cline", ["task_progress"], kept="team_task"),
+    "cline-team": cline_team,
 }

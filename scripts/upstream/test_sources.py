@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from extract import requirement
-from npm_tools import balanced
+from npm_tools import balanced, carries
 from pypi_tools import method, pick
 
 SOURCE = '''\
@@ -76,3 +76,13 @@ def test_requirement_reads_pins_with_extras_and_floors(tmp_path: Path) -> None:
     assert (requirement(wheel, "kosong"), requirement(wheel, "pydantic")) == ("==0.56.0", ">=2.13.5")
     with pytest.raises(SystemExit, match="states no version of extra"):
         requirement(wheel, "extra")
+
+
+def test_carries_wants_the_description_and_each_text_verbatim(tmp_path: Path) -> None:
+    binary = tmp_path / "agent"
+    binary.write_bytes(b'\x00name:"t",description:"Do \\"it\\" \xe2\x9c\x96",x:1;major:4,minor:4\x00')
+    carries(binary, 'Do "it" ✖', ["major:4,minor:4"])
+    with pytest.raises(SystemExit, match="does not carry 'major:5'"):
+        carries(binary, 'Do "it" ✖', ["major:5"])
+    with pytest.raises(SystemExit, match="bundles another version"):
+        carries(binary, "Do it", [])

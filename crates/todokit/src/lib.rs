@@ -94,8 +94,8 @@ pub mod domain {
     pub use todokit_domain::{
         FieldNames, InProgressPolicy, ItemPath, Limits, ListRules, ListSummary, MAX_LISTED_POSITIONS,
         MAX_QUOTED_CHARS, MAX_REPORTED_VIOLATIONS, Notice, NoticeKind, OutlineEntry, Phase, Priority, Status,
-        StatusCounts, Timestamp, Todo, TodoError, TodoField, TodoPatch, TodoState, Transition, Violation,
-        Violations, clip, diff, list_some, outline, progress_line,
+        StatusCounts, Timestamp, Todo, TodoError, TodoField, TodoPatch, TodoState, Transition, UtcTime,
+        Violation, Violations, clip, diff, list_some, outline, progress_line,
     };
 }
 

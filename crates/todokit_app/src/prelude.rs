@@ -31,5 +31,5 @@ pub use crate::wire::{
 pub use crate::{status_words, wire_enum, writer_tool};
 pub use todokit_domain::{
     FieldNames, InProgressPolicy, ItemPath, Limits, ListRules, MergeItem, Priority, Replacement, Status,
-    Todo, TodoError, TodoPatch, TodoState, clip, list_some, merge_by_id,
+    Todo, TodoError, TodoPatch, TodoState, UtcTime, clip, list_some, merge_by_id,
 };

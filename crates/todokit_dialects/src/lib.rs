@@ -11,6 +11,7 @@ pub mod augment;
 pub mod claude_code;
 pub mod claude_tasks;
 pub mod cline;
+pub mod cline_team;
 pub mod codex;
 pub mod continue_cli;
 pub mod copilot;
@@ -88,6 +89,7 @@ registry! {
     augment,
     trae,
     cline,
+    cline_team,
 }
 
 /// The profile hosts get when they name none.

@@ -51,7 +51,7 @@ pub use state::{Notice, NoticeKind, Phase, StatusCounts, TodoState};
 pub use status::{Priority, Status};
 pub use subtasks::{OutlineEntry, outline};
 pub use summary::ListSummary;
-pub use time::Timestamp;
+pub use time::{Timestamp, UtcTime};
 pub use todo::Todo;
 pub use transition::{Replacement, Transition, adopt_hidden_fields, diff, replace_flat};
 pub use updates::{Applied, NewTodo, Updates, apply_updates};

@@ -159,14 +159,7 @@ pub fn apply_updates(
         );
         applied.added.push(id);
     }
-    let count = next.tasks().count();
-    if count > limits.max_items {
-        problems.push(Violation::WouldExceed {
-            field: "add".to_owned(),
-            count,
-            max: limits.max_items,
-        });
-    }
+    limits.check_room(next.tasks().count(), "add", &mut problems);
 
     if let Some(order) = &updates.reorder {
         match reorder(&mut next, order, &before_add) {

@@ -204,6 +204,43 @@ pub fn check_text(
     check_text_with(text, max_bytes, presence, || field, problems);
 }
 
+impl Limits {
+    /// Records in `problems` that a list of `count` tasks would hold more
+    /// than it may (`field` names what would overflow, as the caller's
+    /// wire format says); nothing when it fits.
+    pub fn check_room(&self, count: usize, field: &str, problems: &mut Violations) {
+        if count > self.max_items {
+            problems.push(Violation::WouldExceed {
+                field: field.to_owned(),
+                count,
+                max: self.max_items,
+            });
+        }
+    }
+
+    /// Records in `problems` what is wrong with `ids`, a task's list of
+    /// other tasks' ids named `field`: more ids than a list may hold tasks,
+    /// or an id longer than ids may be (`field[i]`).
+    pub fn check_ids(&self, ids: &[String], field: &str, problems: &mut Violations) {
+        if ids.len() > self.max_items {
+            problems.push(Violation::TooManyItems {
+                field: field.to_owned(),
+                count: ids.len(),
+                max: self.max_items,
+            });
+        }
+        for (i, id) in ids.iter().enumerate() {
+            check_text_with(
+                id,
+                self.max_id_bytes,
+                Presence::Required,
+                || format!("{field}[{i}]"),
+                problems,
+            );
+        }
+    }
+}
+
 /// [`check_text`] with the field's name built only when there is a problem,
 /// so a valid list costs no strings.
 pub fn check_text_with(

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 use serde_json::Value;
-use todokit_domain::{ClaimFields, TodoField, TodoPatch, Transition, Violation, Violations, check_claim};
+use todokit_domain::{ClaimFields, TodoField, TodoPatch, Transition, Violations, check_claim};
 
 use super::read::NOT_FOUND;
 use super::repair::{repair_create, repair_update, steering};
@@ -55,14 +55,7 @@ impl TypedTool for TaskCreate {
         };
         let mut problems = Violations::default();
         fields.check(limits, |f| wire_name(f).to_owned(), &mut problems);
-        let count = ctx.state.tasks().count() + 1;
-        if count > limits.max_items {
-            problems.push(Violation::WouldExceed {
-                field: "(task list)".into(),
-                count,
-                max: limits.max_items,
-            });
-        }
+        limits.check_room(ctx.state.tasks().count() + 1, "(task list)", &mut problems);
         problems.into_result()?;
         let mut state = ctx.state.clone();
         let id = state.allocate_id();

@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
-use todokit_domain::{TodoField, Violation, Violations, check_text_with};
+use todokit_domain::{TodoField, Violations};
 
 use super::display::{TrackerDisplay, return_display, visualize};
 use super::{
@@ -79,23 +79,7 @@ fn check_sizes(
         },
         &mut problems,
     );
-    let dependencies = dependencies.unwrap_or_default();
-    if dependencies.len() > limits.max_items {
-        problems.push(Violation::TooManyItems {
-            field: "dependencies".to_owned(),
-            count: dependencies.len(),
-            max: limits.max_items,
-        });
-    }
-    for (i, id) in dependencies.iter().enumerate() {
-        check_text_with(
-            id,
-            limits.max_id_bytes,
-            todokit_domain::Presence::Required,
-            || format!("dependencies[{i}]"),
-            &mut problems,
-        );
-    }
+    limits.check_ids(dependencies.unwrap_or_default(), "dependencies", &mut problems);
     problems.into_result()
 }
 
@@ -240,16 +224,9 @@ impl TypedTool for CreateTask {
             limits,
         )?;
         let mut state = with_ids(ctx.state).into_owned();
-        let count = state.tasks().count() + 1;
-        if count > limits.max_items {
-            let mut problems = Violations::default();
-            problems.push(Violation::WouldExceed {
-                field: "(tracker)".to_owned(),
-                count,
-                max: limits.max_items,
-            });
-            problems.into_result()?;
-        }
+        let mut problems = Violations::default();
+        limits.check_room(state.tasks().count() + 1, "(tracker)", &mut problems);
+        problems.into_result()?;
         // An empty parent id is no parent, as in the tracker.
         let parent = input.parent_id.filter(|p| !p.is_empty());
         if let Some(parent) = &parent

@@ -2,6 +2,7 @@
 //! changed first, as aligned text for people or JSON for scripts.
 
 use todokit::ConversationSummary;
+use todokit::domain::UtcTime;
 use todokit::infra::render::sanitize;
 
 /// One line per conversation: its id, open and total counts, when it last
@@ -33,29 +34,15 @@ pub fn text(summaries: &[ConversationSummary]) -> String {
 
 /// Milliseconds since the Unix epoch as `YYYY-MM-DD HH:MM UTC`.
 fn utc(millis: u64) -> String {
-    let seconds = millis / 1000;
-    let (days, of_day) = (seconds / 86_400, seconds % 86_400);
-    let (year, month, day) = civil_from_days(i64::try_from(days).unwrap_or(i64::MAX));
-    format!(
-        "{year:04}-{month:02}-{day:02} {:02}:{:02} UTC",
-        of_day / 3600,
-        of_day % 3600 / 60
-    )
-}
-
-/// The proleptic Gregorian date `days` after 1970-01-01 (Howard Hinnant's
-/// `civil_from_days`), so no date crate is needed for one column.
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = u32::try_from(doy - (153 * mp + 2) / 5 + 1).unwrap_or(1);
-    let month = u32::try_from(if mp < 10 { mp + 3 } else { mp - 9 }).unwrap_or(1);
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month, day)
+    let UtcTime {
+        year,
+        month,
+        day,
+        hour,
+        minute,
+        ..
+    } = UtcTime::of(millis);
+    format!("{year:04}-{month:02}-{day:02} {hour:02}:{minute:02} UTC")
 }
 
 #[cfg(test)]

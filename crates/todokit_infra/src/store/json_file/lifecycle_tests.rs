@@ -24,6 +24,12 @@ fn leftover(store: &JsonFileStore, conversation: &str, tag: &str, age: Duration)
     name
 }
 
+/// The ids of the conversations `store` lists.
+async fn listed(store: &JsonFileStore) -> Vec<String> {
+    let conversations = store.conversations().await.expect("listed");
+    conversations.into_iter().map(|c| c.id).collect()
+}
+
 fn exists(store: &JsonFileStore, name: &str) -> bool {
     store.root().join(name).exists()
 }
@@ -108,13 +114,7 @@ async fn a_prune_goes_on_past_a_conversation_it_cannot_remove_and_says_which() {
         .iter()
         .map(|(id, error)| (id.clone(), matches!(error, StoreError::Io { .. })))
         .collect();
-    let mut left: Vec<String> = store
-        .conversations()
-        .await
-        .expect("listed")
-        .into_iter()
-        .map(|c| c.id)
-        .collect();
+    let mut left = listed(&store).await;
     left.sort();
     let actual = (pruned.forgotten, failed, left);
     let expected = (
@@ -125,4 +125,30 @@ async fn a_prune_goes_on_past_a_conversation_it_cannot_remove_and_says_which() {
     let mut actual = actual;
     actual.0.sort();
     assert_eq!(actual, expected);
+}
+
+#[tokio::test]
+async fn a_store_deeper_than_260_characters_writes_lists_and_forgets() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // Past Windows' 260-character limit on an ordinary path.
+    let root = (0..6).fold(dir.path().to_owned(), |p, i| {
+        p.join(format!("{i}{}", "d".repeat(50)))
+    });
+    let store = JsonFileStore::new(&root);
+    let list = TodoState::flat(vec![todokit_domain::Todo::new("Deep")]).version(1_u64);
+    store.save("deep", 0, &list).await.expect("saved");
+    let listed = listed(&store).await;
+    let loaded = store.load("deep").await.expect("loaded").tasks().count();
+    let forgot = store.forget("deep", None).await.expect("forgot");
+    // Only the folder's sweep stamp stays.
+    let left: Vec<String> = fs::read_dir(&root)
+        .expect("read")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|name| name != ".todokit-swept")
+        .collect();
+    let actual = (root.as_os_str().len() > 260, listed, loaded, forgot, left);
+    assert_eq!(
+        actual,
+        (true, vec!["deep".to_owned()], 1, true, Vec::<String>::new())
+    );
 }

@@ -136,8 +136,15 @@ async fn hostile_ids_stay_inside_the_folder_and_never_share_a_file() {
         "../../etc/x".to_owned(),
         "a/b".to_owned(),
         "a\\b".to_owned(),
+        // Names Windows reserves, with and without an extension, and
+        // endings it drops.
         "CON".to_owned(),
         "con".to_owned(),
+        "nul".to_owned(),
+        "COM1".to_owned(),
+        "aux.txt".to_owned(),
+        "name.".to_owned(),
+        "name ".to_owned(),
         "".to_owned(),
         ".".to_owned(),
         "x\0y".to_owned(),
