@@ -1,6 +1,6 @@
 //! `copilot-cli`: the GitHub Copilot CLI's `update_todo`, a markdown
-//! checklist in one string: a title line, then `- [ ]`, `- [>]` (or
-//! `[~]`) and `- [x]` items, numbered items too, indented lines continuing
+//! checklist in one string: a title line, then `- [ ]`, `- [~]` (or
+//! `[>]`) and `- [x]` items, numbered items too, indented lines continuing
 //! an item, fenced code skipped. Read as VS Code's Copilot extension reads
 //! it, and replaced whole on every call; answered as the CLI answers
 //! (`TODO list updated`), and a checklist without an item is refused, as
@@ -48,7 +48,7 @@ pub fn profile() -> Profile {
     .with_system_prompt(include_str!("../descriptions/copilot-cli/system-prompt.md"))
     .with_example(
         "update_todo",
-        r#"{"todos":"Fix the login bug\n- [x] Reproduce it\n- [>] Fix the session check\n- [ ] Add a test"}"#,
+        r#"{"todos":"Fix the login bug\n- [x] Reproduce it\n- [~] Fix the session check\n- [ ] Add a test"}"#,
     )
     .tool(ListTool(UpdateTodo))
 }
@@ -56,7 +56,7 @@ pub fn profile() -> Profile {
 /// The arguments of `update_todo`.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
 pub struct UpdateTodoInput {
-    /// The whole checklist as markdown: a title line, then `- [ ]`, `- [>]`
+    /// The whole checklist as markdown: a title line, then `- [ ]`, `- [~]`
     /// and `- [x]` items.
     pub todos: String,
     /// The checklist's title, found when its items are read (not sent).
