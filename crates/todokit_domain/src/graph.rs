@@ -114,11 +114,22 @@ impl TodoState {
     /// without one have the ids [`TodoState::ensure_hex_ids`] gives them
     /// (the ids the next write stores, so ids a read shows stay right).
     pub fn with_hex_ids(&self, digits: u32) -> std::borrow::Cow<'_, TodoState> {
+        self.with_ids_from(|state| state.allocate_hex_id(digits))
+    }
+
+    /// This list with an id on every task: borrowed when every task has
+    /// one, else a copy where each task without one, in list order, gets
+    /// what `allocate` makes from the list as it stands (deterministic, so
+    /// the ids a read shows are the ones the next write stores).
+    pub fn with_ids_from(
+        &self,
+        allocate: impl FnMut(&mut Self) -> String,
+    ) -> std::borrow::Cow<'_, TodoState> {
         if self.tasks().all(|t| t.id.is_some()) {
             return std::borrow::Cow::Borrowed(self);
         }
         let mut state = self.clone();
-        state.ensure_hex_ids(digits);
+        state.fill_missing_ids(allocate);
         std::borrow::Cow::Owned(state)
     }
 

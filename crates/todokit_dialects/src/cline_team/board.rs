@@ -57,7 +57,7 @@ impl TypedTool for TeamTask {
     fn run(&self, input: TeamTaskInput, ctx: &CallContext<'_>) -> Result<Outcome, ToolError> {
         let TeamTaskInput { args, sent } = input;
         // What passed the schema can still lack a field its action needs.
-        if let Some(words) = zod::refusal(&Value::Object(sent.clone())) {
+        if let Some(words) = zod::refusal_of(&sent) {
             return Ok(failed(&words));
         }
         check_sizes(&args, &ctx.rules.limits)?;
@@ -168,19 +168,7 @@ fn check_sizes(args: &TeamTaskArgs, limits: &Limits) -> Result<(), TodoError> {
 /// without one gets the next `task_NNNN` (shown at once, stored with the
 /// next write).
 fn with_board_ids(state: &TodoState) -> Cow<'_, TodoState> {
-    if state.tasks().all(|t| t.id.is_some()) {
-        return Cow::Borrowed(state);
-    }
-    let mut state = state.clone();
-    let missing = state.tasks().filter(|t| t.id.is_none()).count();
-    let fresh: Vec<String> = (0..missing).map(|_| next_id(&mut state)).collect();
-    let mut fresh = fresh.into_iter();
-    for phase in &mut state.phases {
-        for task in phase.tasks.iter_mut().filter(|t| t.id.is_none()) {
-            task.id = fresh.next();
-        }
-    }
-    Cow::Owned(state)
+    state.with_ids_from(next_id)
 }
 
 /// The next `task_NNNN` no task has, from the list's never-reused counter.

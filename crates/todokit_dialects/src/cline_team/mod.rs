@@ -167,10 +167,13 @@ pub struct TeamTaskInput {
 
 impl<'de> Deserialize<'de> for TeamTaskInput {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let sent = Map::<String, Value>::deserialize(deserializer)?;
-        let args =
-            TeamTaskArgs::deserialize(&Value::Object(sent.clone())).map_err(serde::de::Error::custom)?;
-        Ok(Self { args, sent })
+        // Read once as an object, then into the arguments, with no copy.
+        let sent = Value::Object(Map::deserialize(deserializer)?);
+        let args = TeamTaskArgs::deserialize(&sent).map_err(serde::de::Error::custom)?;
+        match sent {
+            Value::Object(sent) => Ok(Self { args, sent }),
+            _ => Err(serde::de::Error::custom("the arguments are not an object")),
+        }
     }
 }
 

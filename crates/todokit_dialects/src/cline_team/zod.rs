@@ -7,11 +7,10 @@
 
 use serde_json::{Map, Value};
 
-use super::Action;
+use super::{Action, BoardStatus};
 use todokit_app::prelude::WireEnum;
 
-/// The string fields zod requires to be non-empty, with the other fields
-/// in the schema's order: (name, its kind).
+/// The schema's fields in its order, each with what zod takes there.
 const FIELDS: [(&str, Kind); 9] = [
     ("action", Kind::Action),
     ("title", Kind::Text),
@@ -24,15 +23,17 @@ const FIELDS: [(&str, Kind); 9] = [
     ("reason", Kind::Text),
 ];
 
-/// The statuses `status` takes.
-const STATUSES: [&str; 4] = ["pending", "in_progress", "blocked", "completed"];
-
 #[derive(Clone, Copy)]
 enum Kind {
+    /// One of [`Action`]'s words, required.
     Action,
+    /// A string of at least one character.
     Text,
+    /// Any string.
     Id,
+    /// A list of strings.
     Ids,
+    /// One of [`BoardStatus`]'s words.
     Status,
 }
 
@@ -55,17 +56,22 @@ pub(super) fn required(action: Action) -> &'static [&'static str] {
 
 /// zod's report of what `args` breaks, `None` when it passes.
 pub(super) fn refusal(args: &Value) -> Option<String> {
-    let issues = issues(args);
+    match args {
+        Value::Object(object) => refusal_of(object),
+        other => Some(pretty(vec![Issue {
+            message: format!("Invalid input: expected object, received {}", received(other)),
+            path: Vec::new(),
+        }])),
+    }
+}
+
+/// [`refusal`] of a call's object.
+pub(super) fn refusal_of(object: &Map<String, Value>) -> Option<String> {
+    let issues = issues(object);
     (!issues.is_empty()).then(|| pretty(issues))
 }
 
-fn issues(args: &Value) -> Vec<Issue> {
-    let Value::Object(object) = args else {
-        return vec![Issue {
-            message: format!("Invalid input: expected object, received {}", received(args)),
-            path: Vec::new(),
-        }];
-    };
+fn issues(object: &Map<String, Value>) -> Vec<Issue> {
     let mut found = Vec::new();
     // Wrong types and values stop zod before the refinement; a string too
     // short does not.
@@ -84,20 +90,16 @@ fn issues(args: &Value) -> Vec<Issue> {
             path
         };
         match (kind, value) {
-            (Kind::Action, Value::String(word)) if Action::SPELLINGS.iter().any(|(s, _)| s == word) => {}
-            (Kind::Action, _) => {
+            (Kind::Action, Value::String(word)) if spelled::<Action>(word).is_some() => {}
+            (Kind::Status, Value::String(word)) if spelled::<BoardStatus>(word).is_some() => {}
+            (Kind::Action | Kind::Status, _) => {
                 shape_read = false;
-                let words: Vec<&str> = Action::SPELLINGS.iter().map(|(s, _)| *s).collect();
+                let words = match kind {
+                    Kind::Action => words_of::<Action>(),
+                    _ => words_of::<BoardStatus>(),
+                };
                 found.push(Issue {
                     message: one_of(&words),
-                    path: at(None),
-                });
-            }
-            (Kind::Status, Value::String(word)) if STATUSES.contains(&word.as_str()) => {}
-            (Kind::Status, _) => {
-                shape_read = false;
-                found.push(Issue {
-                    message: one_of(&STATUSES),
                     path: at(None),
                 });
             }
@@ -147,11 +149,20 @@ fn issues(args: &Value) -> Vec<Issue> {
 }
 
 fn action_of(object: &Map<String, Value>) -> Option<Action> {
-    let word = object.get("action")?.as_str()?;
-    Action::SPELLINGS
+    spelled(object.get("action")?.as_str()?)
+}
+
+/// The value of a wire enum spelled `word` exactly.
+fn spelled<E: WireEnum>(word: &str) -> Option<E> {
+    E::SPELLINGS
         .iter()
         .find(|(s, _)| *s == word)
-        .map(|(_, action)| *action)
+        .map(|(_, value)| *value)
+}
+
+/// The words a wire enum takes, in its order.
+fn words_of<E: WireEnum>() -> Vec<&'static str> {
+    E::SPELLINGS.iter().map(|(word, _)| *word).collect()
 }
 
 fn one_of(words: &[&str]) -> String {

@@ -19,7 +19,6 @@
 use std::fs::{self, File};
 use std::io::{self, Seek, SeekFrom, Write};
 use std::path::Path;
-use std::time::Duration;
 
 use todokit_app::StoreError;
 
@@ -35,16 +34,14 @@ const MAX_REOPENS: usize = 64;
 /// was removed, whatever the system says of its name.
 const REMOVED_MARK: &[u8] = b"removed";
 
-/// The longest a writer pauses before opening a removed lock file's name
-/// again: Windows refuses that name, or gives the removed file again,
-/// until every handle to it closes.
-const MAX_REOPEN_PAUSE: Duration = Duration::from_millis(50);
-
 /// The lock on `lock_path`, held until the file is dropped; the folder
 /// `root` is made first when `create` and it is missing. `None` when the
 /// folder is missing and not to be made (nothing is stored).
 pub(super) fn lock(root: &Path, lock_path: &Path, create: bool) -> Result<Option<File>, StoreError> {
-    let mut pause = Duration::from_millis(1);
+    // Windows refuses a removed lock file's name, or gives the removed file
+    // again, until every handle to it closes: each reopen waits a little
+    // longer.
+    let mut backoff = safe_fs::Backoff::new();
     for _ in 0..MAX_REOPENS {
         let file = match safe_fs::open_lock(lock_path) {
             Ok(file) => file,
@@ -64,8 +61,7 @@ pub(super) fn lock(root: &Path, lock_path: &Path, create: bool) -> Result<Option
             return Ok(Some(file));
         }
         drop(file);
-        std::thread::sleep(pause);
-        pause = (pause * 2).min(MAX_REOPEN_PAUSE);
+        backoff.wait();
     }
     Err(safe_fs::io_error(
         "lock",
@@ -97,25 +93,22 @@ fn still_named(locked: &File, path: &Path) -> Result<bool, StoreError> {
 #[cfg(windows)]
 fn still_named(locked: &File, path: &Path) -> Result<bool, StoreError> {
     use super::windows;
+    let failed = |e| safe_fs::io_error("lock", path, e);
     let mut mark = [0u8; REMOVED_MARK.len()];
-    let read = std::os::windows::fs::FileExt::seek_read(locked, &mut mark, 0)
-        .map_err(|e| safe_fs::io_error("lock", path, e))?;
-    if &mark[..read] == REMOVED_MARK {
+    let read = std::os::windows::fs::FileExt::seek_read(locked, &mut mark, 0).map_err(failed)?;
+    if &mark[..read] == REMOVED_MARK || windows::delete_pending(locked).map_err(failed)? {
         return Ok(false);
     }
-    let held = windows::identity(locked).map_err(|e| safe_fs::io_error("lock", path, e))?;
-    if windows::delete_pending(locked).map_err(|e| safe_fs::io_error("lock", path, e))? {
-        return Ok(false);
-    }
+    let held = windows::identity(locked).map_err(failed)?;
     // Opened to read its attributes only, which no writer's sharing
     // refuses; what refuses it is a removal under way (the file this writer
     // could open a moment ago is going), so that too is "not named".
     let mut attributes = fs::OpenOptions::new();
     std::os::windows::fs::OpenOptionsExt::access_mode(&mut attributes, windows::READ_ATTRIBUTES);
     match windows::open_as_itself(&attributes, path) {
-        Ok(named) => Ok(windows::identity(&named).map_err(|e| safe_fs::io_error("lock", path, e))? == held),
+        Ok(named) => Ok(windows::identity(&named).map_err(failed)? == held),
         Err(e) if e.kind() == io::ErrorKind::NotFound || windows::being_removed(&e) => Ok(false),
-        Err(e) => Err(safe_fs::io_error("lock", path, e)),
+        Err(e) => Err(failed(e)),
     }
 }
 
@@ -151,6 +144,8 @@ pub(super) fn remove_held(held: &File, path: &Path) -> Result<(), StoreError> {
 
 #[cfg(all(test, any(unix, windows)))]
 mod tests {
+    use std::time::Duration;
+
     use pretty_assertions::assert_eq;
 
     use super::*;

@@ -46,19 +46,38 @@ fn transient(error: &io::Error) -> bool {
     cfg!(windows) && matches!(error.raw_os_error(), Some(5 | 32 | 33))
 }
 
+/// Pauses between the attempts of an operation that may succeed a moment
+/// later: 1 ms at first, doubling up to 50 ms.
+pub(super) struct Backoff {
+    pause: Duration,
+}
+
+impl Backoff {
+    pub(super) fn new() -> Self {
+        Self {
+            pause: Duration::from_millis(1),
+        }
+    }
+
+    /// Sleeps for the next pause.
+    pub(super) fn wait(&mut self) {
+        std::thread::sleep(self.pause);
+        self.pause = (self.pause * 2).min(Duration::from_millis(50));
+    }
+}
+
 /// The waits between the attempts of one operation Windows refuses for a
-/// moment: short at first, doubling up to 50 ms, for at most
-/// [`TRANSIENT_RETRY_FOR`] in all.
+/// moment: a [`Backoff`], for at most [`TRANSIENT_RETRY_FOR`] in all.
 struct Patience {
     deadline: Instant,
-    pause: Duration,
+    backoff: Backoff,
 }
 
 impl Patience {
     fn new() -> Self {
         Self {
             deadline: Instant::now() + TRANSIENT_RETRY_FOR,
-            pause: Duration::from_millis(1),
+            backoff: Backoff::new(),
         }
     }
 
@@ -69,8 +88,7 @@ impl Patience {
         if !transient(error) || Instant::now() >= self.deadline {
             return false;
         }
-        std::thread::sleep(self.pause);
-        self.pause = (self.pause * 2).min(Duration::from_millis(50));
+        self.backoff.wait();
         true
     }
 }
