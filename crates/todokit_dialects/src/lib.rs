@@ -16,6 +16,8 @@ pub mod codex;
 pub mod continue_cli;
 pub mod copilot;
 pub mod copilot_cli;
+#[cfg(feature = "sql")]
+pub mod copilot_sql;
 pub mod crush;
 pub mod cursor;
 pub mod deepagents;
@@ -44,14 +46,14 @@ pub mod zed;
 /// order given. It declares nothing: a module declared inside a macro is
 /// one rustfmt never reads.
 macro_rules! registry {
-    ($($module:ident),+ $(,)?) => {
+    ($($(#[$only:meta])* $module:ident),+ $(,)?) => {
         /// Every profile, as the function that builds it with its default
         /// rules, in registration order.
-        pub const REGISTRY: &[fn() -> Profile] = &[$($module::profile),+];
+        pub const REGISTRY: &[fn() -> Profile] = &[$($(#[$only])* $module::profile),+];
 
         /// Every profile's name beside the function that builds it, so one
         /// profile is found without building the others.
-        const NAMED: &[(&str, fn() -> Profile)] = &[$(($module::NAME, $module::profile)),+];
+        const NAMED: &[(&str, fn() -> Profile)] = &[$($(#[$only])* ($module::NAME, $module::profile)),+];
     };
 }
 
@@ -75,6 +77,8 @@ registry! {
     deepagents_js,
     copilot,
     copilot_cli,
+    #[cfg(feature = "sql")]
+    copilot_sql,
     kimi,
     kimi_cli,
     omp,

@@ -465,7 +465,7 @@ pub(super) fn opencode_command(machine: &Machine, url: &str) -> Command {
 /// `url`: its own provider settings (BYOK, offline) and, for a run with no
 /// one to ask, the permission for todokit's tools on its command line, the
 /// only place Copilot CLI takes one.
-fn copilot_command(machine: &Machine, url: &str) -> Command {
+pub(super) fn copilot_command(machine: &Machine, url: &str) -> Command {
     let base = format!("{url}/v1");
     let mut cmd = agent(
         machine,

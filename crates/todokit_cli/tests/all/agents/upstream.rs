@@ -18,7 +18,8 @@ use std::process::Command;
 use serde_json::{Map, Value, json};
 
 use super::matrix::{
-    claude_code_command, codex_command, gemini_cli_command, opencode_command, qwen_code_base_command,
+    claude_code_command, codex_command, copilot_command, gemini_cli_command, opencode_command,
+    qwen_code_base_command,
 };
 use super::model::{Model, Script};
 use super::wire;
@@ -383,6 +384,85 @@ fn gemini_clis_task_tracker_is_as_the_fixture_says() {
         ],
         calls: vec![("tracker_list_tasks", json!({}))],
         command: gemini_tracker_command,
+    }
+    .check();
+}
+
+/// Copilot CLI allowed its own `sql` tool, which the command line's
+/// permissions otherwise keep from a run with no one to ask.
+fn copilot_sql_command(machine: &Machine, url: &str) -> Command {
+    let mut cmd = copilot_command(machine, url);
+    cmd.args(["--allow-tool", "sql"]);
+    cmd
+}
+
+/// One `sql` call: what it says it does, and the statements.
+fn sql(description: &str, query: &str) -> (&'static str, Value) {
+    ("sql", json!({"description": description, "query": query}))
+}
+
+#[test]
+fn copilot_clis_sql_todos_are_as_the_fixture_says() {
+    Capture {
+        profile: "copilot-sql",
+        package: "@github/copilot",
+        run: "copilot -p with its own provider settings (BYOK, offline), --allow-tool sql; the session database's todos and todo_deps tables (times are the clock's, so no call reads them)",
+        tools: &["sql"],
+        calls: vec![
+            sql(
+                "Insert plan todos",
+                "INSERT INTO todos (id, title, description) VALUES\n  ('user-model', 'Creating user model', 'Define the User schema in src/models/user.ts'),\n  ('api-routes', 'Creating API routes', 'Implement routes that use the User model'),\n  ('theme-toggle', 'Adding theme toggle', 'Add a dark-mode toggle');\nINSERT INTO todo_deps (todo_id, depends_on) VALUES ('api-routes', 'user-model');",
+            ),
+            sql("Start user model", "UPDATE todos SET status = 'in_progress' WHERE id = 'user-model'"),
+            sql(
+                "Query ready todos",
+                "SELECT t.id, t.title FROM todos t\nWHERE t.status = 'pending'\nAND NOT EXISTS (\n    SELECT 1 FROM todo_deps td\n    JOIN todos dep ON td.depends_on = dep.id\n    WHERE td.todo_id = t.id AND dep.status != 'done'\n);",
+            ),
+            sql("List todo statuses", "SELECT id, status, description IS NULL AS bare FROM todos ORDER BY id"),
+            sql("Query blocked todos", "SELECT id FROM todos WHERE status = 'blocked'"),
+            sql("Finish user model", "UPDATE todos SET status = 'finished' WHERE id = 'user-model'"),
+            sql(
+                "Finish and add",
+                "UPDATE todos SET status = 'done' WHERE id = 'user-model'; INSERT INTO todos (id) VALUES ('untitled');",
+            ),
+            sql("Count todos", "SELECT COUNT(*) AS n, SUM(status = 'done') AS finished FROM todos"),
+            sql("Drop theme toggle", "DELETE FROM todos WHERE id = 'theme-toggle'"),
+            sql("Nothing", ""),
+            sql("Read dependencies", "SELECT todo_id, depends_on FROM todo_deps"),
+            sql(
+                "Insert one todo",
+                "INSERT INTO todos (id, title) VALUES ('docs', 'Writing docs | guides')",
+            ),
+            sql("Show descriptions", "SELECT id, description FROM todos WHERE id IN ('docs', 'api-routes') ORDER BY id"),
+            sql("Block nothing", "UPDATE todos SET status = 'blocked' WHERE id = 'nowhere'"),
+            sql("Broken query", "SELEC id FROM todos"),
+            sql(
+                "Mixed statements",
+                "UPDATE todos SET description = 'Line one\nline two' WHERE id = 'docs'; SELECT id, description FROM todos WHERE id = 'docs'",
+            ),
+            sql("Keep state", "CREATE TABLE session_state (key TEXT PRIMARY KEY, value TEXT)"),
+            sql("Drop dependencies", "DROP TABLE todo_deps"),
+            sql("Upsert todo", "INSERT OR REPLACE INTO todos (id, title, status) VALUES ('docs', 'Writing docs', 'done')"),
+            sql("Show all", "SELECT id, title, status FROM todos ORDER BY rowid"),
+            sql("Misspelt first", "SELEC id FROM todos; UPDATE todos SET status = 'done'"),
+            sql("Unknown prerequisite", "INSERT INTO todo_deps (todo_id, depends_on) VALUES ('docs', 'nowhere')"),
+            sql("Read dependencies again", "SELECT * FROM todo_deps"),
+            sql("Value forms", "SELECT 1.5 AS half, x'00ff' AS bin, 2.0 AS two, 1e20 AS big, 'a | b' AS t"),
+            sql("Lower case", "select 1 as one; -- a note\nselect 2 as two"),
+            sql(
+                "Three kinds",
+                "UPDATE todos SET status = 'done'; DELETE FROM todos WHERE id = 'nowhere'; INSERT INTO todos (id, title) VALUES ('ship', 'Shipping')",
+            ),
+            sql("Replace todo", "REPLACE INTO todos (id, title) VALUES ('ship', 'Shipping it')"),
+            sql("Undo rename", "BEGIN; UPDATE todos SET title = 'Renamed'; ROLLBACK"),
+            sql("Attach file", "ATTACH DATABASE 'other.db' AS other"),
+            sql("Huge value", "SELECT length(x) FROM (SELECT randomblob(2000000000) AS x)"),
+            sql("Only separators", "  ;  "),
+            sql("Vacuum", "VACUUM"),
+            sql("Check keys", "PRAGMA foreign_keys"),
+            sql("Final list", "SELECT id, title, status FROM todos ORDER BY rowid"),
+        ],
+        command: copilot_sql_command,
     }
     .check();
 }
