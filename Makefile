@@ -2,7 +2,7 @@
 
 CARGO ?= cargo
 
-.PHONY: install wine agents agent-clis upstream test-stages dist-test-stages dist-check workflows cross-check crates check fuzz-check python-package python-test node-test test packages node-clients omp-core screenshots dist dist-test toolchain fmt-check clippy doc unit lean hosts msrv demo build insta snapshots bench fuzz-smoke
+.PHONY: public-api install wine agents agent-clis upstream test-stages dist-test-stages dist-check workflows cross-check crates check fuzz-check python-package python-test node-test test packages node-clients omp-core screenshots dist dist-test toolchain fmt-check clippy doc unit lean hosts msrv demo build insta snapshots bench fuzz-smoke
 
 ## Everything CI checks: formatting, lints, every test (snapshots included),
 ## the PostgreSQL store's against a throwaway cluster this target starts.
@@ -58,6 +58,12 @@ agent-clis:
 
 agents: agent-clis
 	./scripts/linted-cargo.sh test -p todokit_cli --all-features --locked --test all -- agents::
+
+## The facade's and the MCP server's public items written anew into
+## docs/public-api/, after a change to them was reviewed; `make test` holds
+## the sources to those lists.
+public-api:
+	TODOKIT_PUBLIC_API=write $(CARGO) test -p todokit_repo_checks --test repository -- the_public_items_are_the_committed_lists
 
 ## The upstream fixtures (crates/todokit_dialects/fixtures/upstream/)
 ## written anew: what each agent offers a model as its own todo tools and

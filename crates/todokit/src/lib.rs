@@ -76,11 +76,18 @@ pub mod app {
         ServiceError, SizeLimits, StoreError, StoredConversation, Subscription, TodoWriteService, Tool,
         ToolError, ToolMetadata, ToolOperation, ToolResult, TurnConfig, TurnCounters, TurnEnd, TurnPolicy,
         TypedTool, Upstream, UserAction, UserEdit, UserEditError, VALUES_PER_ITEM, Wake, WatchGuard,
-        case_variant, end_of_turn_reminder, json_kind, json_string_end, json_values_over, parse_arguments,
-        replay, stale_list_reminder, user_edit_reminder,
+        end_of_turn_reminder, replay, stale_list_reminder, user_edit_reminder,
     };
     /// Every profile todokit ships (the `todokit_dialects` crate).
     pub use todokit_dialects as profiles;
+}
+
+/// Not part of the API: the JSON scanners the size gate runs on a
+/// message's text before any tree is built, shared with todokit's own MCP
+/// server and command. They may change in any release.
+#[doc(hidden)]
+pub mod internal {
+    pub use todokit_app::{json_kind, json_string_end, json_values_over};
 }
 
 /// The state model: lists, tasks, statuses, limits and the errors a model

@@ -8,7 +8,7 @@
 //! so installing a package gives the command with no second download).
 
 mod commands;
-pub mod exit;
+mod exit;
 mod inline;
 #[cfg(all(test, feature = "serve"))]
 mod limits_doc;

@@ -14,6 +14,14 @@ use todokit_app::prelude::*;
 
 /// The profile's name.
 pub const NAME: &str = "copilot-cli";
+/// The npm package the Copilot CLI's tools are read from (the x64 Linux
+/// build, whose native module holds them), its version and its archive's
+/// sha256; `copilot-sql` reads the same package.
+pub const PACKAGE: (&str, &str, &str) = (
+    "@github/copilot-linux-x64",
+    "1.0.102",
+    "450d256c69526c1c30286d21df0f6e1a05412beb37fe4a5b5054905f5f8fbd3d",
+);
 /// The title when the checklist has no title line.
 pub const DEFAULT_TITLE: &str = "Updated todo list";
 /// The CLI's answer to a checklist it took.
@@ -33,10 +41,10 @@ pub fn profile() -> Profile {
         agent: "GitHub Copilot CLI",
         pin: Pin::Package {
             registry: "npm",
-            name: "@github/copilot-linux-x64",
-            version: "1.0.102",
+            name: PACKAGE.0,
+            version: PACKAGE.1,
             path: "copilot (its copilot.tgz asset: prebuilds/linux-x64/runtime.node, src/runtime/src/tools/update_todo.rs)",
-            sha256: "450d256c69526c1c30286d21df0f6e1a05412beb37fe4a5b5054905f5f8fbd3d",
+            sha256: PACKAGE.2,
         },
         ships_in: "the GitHub Copilot CLI (`update_todo`; closed source: its answers are read from the package's native \
                    module, its checklist as VS Code's Copilot extension reads it)",

@@ -19,6 +19,7 @@ mod framing;
 #[cfg(feature = "http")]
 pub mod http;
 mod instructions;
+mod limits;
 mod list_watch;
 mod live;
 #[cfg(feature = "http")]
@@ -29,14 +30,9 @@ mod server;
 mod session;
 mod stdio;
 
-pub use direct_tool_call::{CallEra, PlainCall, STATELESS_PROTOCOL, answer_plain_call, plain_tool_call};
+pub use limits::{MAX_IN_FLIGHT, MAX_MESSAGE_BYTES};
 pub use live::{MAX_FOLLOWED_CONVERSATIONS, MAX_LISTENS};
 pub use resources::{CONVERSATION_URI_PREFIX, RESOURCES_PAGE_SIZE, SUMMARY_META_KEY, conversation_uri};
-pub use rmcp_gate::{
-    INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, MAX_MESSAGE_VALUES, PARSE_ERROR, RMCP_VERSION, Verdict,
-    classify, error_reply, is_initialize, is_listen, too_many_values,
-};
-pub use server::{
-    CONVERSATION_META_KEY, Calls, RemoteScope, TOOL_META_KEY, TodoMcpServer, remote_conversation,
-};
-pub use session::{MAX_IN_FLIGHT, MAX_MESSAGE_BYTES, serve, serve_stdio};
+pub use rmcp_gate::MAX_MESSAGE_VALUES;
+pub use server::{CONVERSATION_META_KEY, TOOL_META_KEY, TodoMcpServer};
+pub use session::{serve, serve_stdio};

@@ -4,12 +4,13 @@
 //! client waits forever) and drops others; the gate answers those itself,
 //! with the id whenever the message has one, and passes everything else on.
 
+use crate::limits::MAX_MESSAGE_BYTES;
 use rmcp::model::{CallToolRequestParams, ClientJsonRpcMessage, ClientRequest, JsonRpcMessage};
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
-use todokit::app::{json_kind, json_string_end, json_values_over};
+use todokit::internal::{json_kind, json_string_end, json_values_over};
 
 /// JSON-RPC's code for text that is not JSON.
 pub const PARSE_ERROR: i64 = -32700;
@@ -20,16 +21,9 @@ pub const INVALID_PARAMS: i64 = -32602;
 /// JSON-RPC's code for a failure of the server's own (its store).
 pub const INTERNAL_ERROR: i64 = -32603;
 
-/// The rmcp release the list of client methods and the stdio fast path (which
-/// answers `tools/call` with the bytes rmcp would write) were checked
-/// against; the workspace pins rmcp to exactly this version, and a test
-/// fails when the lock file names another, so a new rmcp is re-checked
-/// before it is used.
-pub const RMCP_VERSION: &str = "3.9.0";
-
-/// The methods a client may call on an MCP server (as of rmcp
-/// [`RMCP_VERSION`]). A call to one of these that rmcp cannot read has
-/// wrong parameters, not an unknown method.
+/// The methods a client may call on an MCP server (as of the rmcp the
+/// tests hold the lock file to, `RMCP_VERSION`). A call to one of these
+/// that rmcp cannot read has wrong parameters, not an unknown method.
 const CLIENT_METHODS: &[&str] = &[
     "initialize",
     "ping",
@@ -454,12 +448,12 @@ fn rewritten(mut message: Value) -> Vec<u8> {
 }
 
 /// The answer to a message longer than the server reads
-/// ([`super::MAX_MESSAGE_BYTES`]), with the request's id when its top level
+/// ([`MAX_MESSAGE_BYTES`]), with the request's id when its top level
 /// had one.
 pub fn too_large(id: Option<Value>, bytes: impl std::fmt::Display) -> Value {
     let message = format!(
         "Request too large: the message is {bytes} bytes and this server reads at most {} bytes per message",
-        super::MAX_MESSAGE_BYTES
+        MAX_MESSAGE_BYTES
     );
     error_reply(id, INVALID_REQUEST, message)
 }

@@ -4,6 +4,13 @@
 use super::*;
 use pretty_assertions::assert_eq;
 
+/// The rmcp release the list of client methods and the stdio fast path (which
+/// answers `tools/call` with the bytes rmcp would write) were checked
+/// against; the workspace pins rmcp to exactly this version, and a test
+/// fails when the lock file names another, so a new rmcp is re-checked
+/// before it is used.
+const RMCP_VERSION: &str = "3.9.0";
+
 fn verdict(line: &str) -> Verdict {
     classify(line.as_bytes())
 }

@@ -29,21 +29,12 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader
 use tokio::sync::{Semaphore, mpsc};
 
 use super::framing::{Frame, FrameReader};
+use super::limits::{MAX_IN_FLIGHT, MAX_MESSAGE_BYTES};
 use super::rmcp_gate::{
     INVALID_REQUEST, Verdict, classify, client_id, error_reply, is_initialize, is_listen, plain_tool_call,
     too_large,
 };
 use super::server::TodoMcpServer;
-
-/// The longest message the server reads, in bytes (4 MiB: a full list at
-/// the default limits is well under 1 MiB). A longer one is answered with a
-/// JSON-RPC error (`-32600`, with its id when one can be found) and skipped
-/// without being held in memory.
-pub const MAX_MESSAGE_BYTES: usize = 4 * 1024 * 1024;
-
-/// The most requests read but not yet answered. While this many wait, the
-/// server reads nothing more.
-pub const MAX_IN_FLIGHT: usize = 32;
 
 /// How long the end of input waits for the requests already read to be
 /// answered; only a request rmcp never answers can take this long.

@@ -87,12 +87,24 @@ fn package_name(manifest: &str) -> Option<String> {
 /// The names of the `[dependencies]` table's entries (including
 /// platform-specific `[target.….dependencies]` tables).
 fn normal_dependencies(manifest: &str) -> Vec<String> {
+    entries_of(manifest, "dependencies]")
+}
+
+/// The names of the `[dev-dependencies]` table's entries (including
+/// platform-specific ones).
+fn dev_dependencies(manifest: &str) -> Vec<String> {
+    entries_of(manifest, "dev-dependencies]")
+}
+
+/// The names of the entries of the tables `[<table>` and
+/// `[target.….<table>`, `table` ending in `]`.
+fn entries_of(manifest: &str, table: &str) -> Vec<String> {
     let mut names = Vec::new();
     let mut in_dependencies = false;
     for line in manifest.lines().map(str::trim) {
         if line.starts_with('[') {
-            in_dependencies = line == "[dependencies]"
-                || (line.starts_with("[target.") && line.ends_with(".dependencies]"));
+            in_dependencies = line.strip_prefix('[') == Some(table)
+                || (line.starts_with("[target.") && line.ends_with(&format!(".{table}")));
         } else if in_dependencies && let Some((name, _)) = line.split_once('=') {
             // `name.workspace = true` and `name = {...}` alike.
             let name = name
@@ -107,6 +119,35 @@ fn normal_dependencies(manifest: &str) -> Vec<String> {
         }
     }
     names
+}
+
+/// Every pair of workspace crates that depend on each other, in their
+/// normal or their tests' dependencies (`(a, b)` with `a < b`): a crate's
+/// tests may use a crate of its own layer (the dialects' tests use the
+/// stores), but never one that uses it back, so packaging can order them
+/// and a change to one never rebuilds the other's tests in a loop.
+pub fn mutual_dependencies(crates: &Path) -> std::io::Result<Vec<(String, String)>> {
+    let mut arrows = BTreeSet::new();
+    for entry in std::fs::read_dir(crates)? {
+        let manifest = entry?.path().join("Cargo.toml");
+        if manifest.is_file() {
+            let text = std::fs::read_to_string(&manifest)?;
+            let Some(name) = package_name(&text) else {
+                continue;
+            };
+            for dependency in normal_dependencies(&text)
+                .into_iter()
+                .chain(dev_dependencies(&text))
+            {
+                arrows.insert((name.clone(), dependency));
+            }
+        }
+    }
+    Ok(arrows
+        .iter()
+        .filter(|(from, to)| from < to && arrows.contains(&(to.clone(), from.clone())))
+        .cloned()
+        .collect())
 }
 
 /// The workspace's layers, lowest first: a crate may depend only on crates
@@ -157,6 +198,14 @@ mod tests {
         .into_iter()
         .collect();
         assert_eq!(actual, Some(expected));
+    }
+
+    #[test]
+    fn dev_dependencies_are_read_from_their_own_tables() {
+        let fixture = "[dependencies]\ny.workspace = true\n\n[dev-dependencies]\nw.workspace = true\n\n[target.'cfg(unix)'.dev-dependencies]\nv = \"1\"\n";
+        let actual = (normal_dependencies(fixture), dev_dependencies(fixture));
+        let expected = (vec!["y".to_owned()], vec!["w".to_owned(), "v".to_owned()]);
+        assert_eq!(actual, expected);
     }
 
     #[test]

@@ -4,12 +4,14 @@
 //! path ([`formatting`]), and every committed snapshot's header names a
 //! test source that exists ([`snapshots`]), the dialects reach the
 //! mechanisms through the profile-author prelude only ([`dialect_api`]),
-//! and `docs/architecture.md` draws the crate graph as it is
-//! ([`crate_graph`]), and every manifest takes one version and one home
-//! from the workspace's ([`manifests`]), and the README's references to
-//! other documents are working links ([`doc_links`]), and the two
-//! packages' native modules resolve their shared dependencies alike
-//! ([`shared_build`]). Not published.
+//! and `docs/architecture.md` draws the crate graph as it is, no two
+//! crates depend on each other even in their tests ([`crate_graph`]),
+//! every manifest takes one version and one home from the workspace's
+//! ([`manifests`]), the README's references to other documents are
+//! working links ([`doc_links`]), the facade's and the MCP server's
+//! public items are the committed lists ([`public_api`]), and the two packages' native modules
+//! resolve their shared dependencies alike ([`shared_build`]). Not
+//! published.
 
 pub mod crate_graph;
 pub mod dialect_api;
@@ -17,6 +19,7 @@ pub mod doc_links;
 pub mod formatting;
 pub mod manifests;
 pub mod module_graph;
+pub mod public_api;
 pub mod shared_build;
 pub mod snapshots;
 

@@ -309,6 +309,19 @@ impl<'ast> Visit<'ast> for PathCollector {
         // Modules are read on their own.
     }
 
+    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        // A macro's arguments are tokens to syn; most macros (`format!`,
+        // `vec!`, `assert_eq!`) take expressions separated by commas,
+        // so their paths are read as such. Others are left as tokens.
+        let parser = syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated;
+        if let Ok(arguments) = mac.parse_body_with(parser) {
+            for argument in &arguments {
+                syn::visit::visit_expr(self, argument);
+            }
+        }
+        syn::visit::visit_macro(self, mac);
+    }
+
     fn visit_visibility(&mut self, _: &'ast syn::Visibility) {
         // `pub(super)` names who may see an item, not what it uses.
     }
@@ -496,6 +509,39 @@ mod tests {
             vec!["a -> b".to_owned(), "b -> a".to_owned()],
             vec!["crate -> c".to_owned(), "c -> crate".to_owned()],
             Some(BTreeSet::from(["a".to_owned()])),
+        );
+        assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn a_path_inside_a_macros_arguments_is_a_use() {
+        let root = crate_of(&[
+            (
+                "lib.rs",
+                "mod gate;
+mod reader;
+pub use reader::MAX;
+",
+            ),
+            (
+                "reader.rs",
+                "pub const MAX: usize = 1;
+fn f() { crate::gate::g(); }
+",
+            ),
+            (
+                "gate.rs",
+                "pub fn g() -> String { format!(\"at most {}\", super::MAX) }\n",
+            ),
+        ]);
+        let graph = read_crate(&root).expect("the fixture parses");
+        let actual = (
+            graph.cycles(),
+            through_the_root(&root).expect("the fixture parses"),
+        );
+        let expected = (
+            vec![vec!["gate".to_owned(), "reader".to_owned()]],
+            vec!["gate -> crate::MAX".to_owned()],
         );
         assert_eq!(actual, expected);
     }

@@ -1,11 +1,14 @@
 //! The repository's own rules, checked on every `make test`.
 
 use pretty_assertions::assert_eq;
-use todokit_repo_checks::crate_graph::{arrows_not_pointing_down, from_manifests, from_picture};
+use todokit_repo_checks::crate_graph::{
+    arrows_not_pointing_down, from_manifests, from_picture, mutual_dependencies,
+};
 use todokit_repo_checks::dialect_api::past_the_prelude;
 use todokit_repo_checks::formatting::{MAX_FILE_LINES, rust_files, too_long, unformatted};
 use todokit_repo_checks::manifests::disagreements;
 use todokit_repo_checks::module_graph::{read_crate, through_the_root};
+use todokit_repo_checks::public_api::public_items;
 use todokit_repo_checks::shared_build::{differences, features_by_crate, tree};
 use todokit_repo_checks::snapshots::{StaleHeader, stale_headers};
 use todokit_repo_checks::workspace_root;
@@ -135,6 +138,12 @@ fn every_crate_depends_only_on_lower_layers() {
 }
 
 #[test]
+fn no_two_crates_depend_on_each_other_even_in_their_tests() {
+    let actual = mutual_dependencies(&workspace_root().join("crates")).expect("the manifests are readable");
+    assert_eq!(actual, Vec::<(String, String)>::new());
+}
+
+#[test]
 fn every_manifest_takes_one_version_and_one_home_from_the_workspace() {
     let actual = disagreements(&workspace_root()).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(actual, Vec::<String>::new());
@@ -163,4 +172,37 @@ fn the_python_module_and_the_npm_addon_resolve_their_shared_dependencies_alike()
     // The check must have compared something: the command's whole tree.
     let shared = python.keys().filter(|p| node.contains_key(*p)).count();
     assert!(shared > 150, "only {shared} crates in both trees");
+}
+
+/// The facade's and the MCP server's public items against
+/// `docs/public-api/<crate>.txt`: a change to what a semver release must
+/// keep shows in review. `TODOKIT_PUBLIC_API=write` writes the lists anew
+/// (`make public-api`).
+#[test]
+fn the_public_items_are_the_committed_lists() {
+    let mut differ = Vec::new();
+    for name in ["todokit", "todokit_mcp"] {
+        let root = workspace_root().join("crates").join(name).join("src/lib.rs");
+        let listed = public_items(&root, name).unwrap_or_else(|e| panic!("{e}"));
+        let text = listed.join("\n") + "\n";
+        let committed = workspace_root()
+            .join("docs/public-api")
+            .join(format!("{name}.txt"));
+        if std::env::var("TODOKIT_PUBLIC_API").as_deref() == Ok("write") {
+            std::fs::create_dir_all(committed.parent().expect("a folder")).expect("docs/public-api");
+            std::fs::write(&committed, &text).expect("the list");
+            continue;
+        }
+        let before = std::fs::read_to_string(&committed).unwrap_or_default();
+        if before != text {
+            differ.push((name, text));
+        }
+    }
+    let names: Vec<&str> = differ.iter().map(|(name, _)| *name).collect();
+    assert_eq!(
+        names,
+        Vec::<&str>::new(),
+        "the public items differ from docs/public-api/; review them, then `make public-api`:\n{}",
+        differ.iter().map(|(_, text)| text.as_str()).collect::<String>()
+    );
 }

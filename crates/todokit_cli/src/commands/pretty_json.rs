@@ -13,7 +13,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 use serde_json::ser::{Formatter, PrettyFormatter};
-use todokit::app::json_string_end;
+use todokit::internal::json_string_end;
 
 /// `value` as pretty JSON, details indented in place.
 pub fn to_string_pretty<T: Serialize>(value: &T) -> serde_json::Result<String> {

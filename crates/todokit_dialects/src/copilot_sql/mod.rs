@@ -23,6 +23,8 @@ use serde::Deserialize;
 
 use todokit_app::prelude::*;
 
+use crate::copilot_cli::PACKAGE;
+
 pub use database::{MAX_SHOWN_BYTES, MAX_STEPS, MAX_VALUE_BYTES};
 pub use tables::SCHEMA;
 
@@ -44,10 +46,10 @@ pub fn profile() -> Profile {
         agent: "GitHub Copilot CLI",
         pin: Pin::Package {
             registry: "npm",
-            name: "@github/copilot-linux-x64",
-            version: "1.0.102",
+            name: PACKAGE.0,
+            version: PACKAGE.1,
             path: "copilot (its copilot.tgz asset: prebuilds/linux-x64/runtime.node, the sql tool and its tables)",
-            sha256: "450d256c69526c1c30286d21df0f6e1a05412beb37fe4a5b5054905f5f8fbd3d",
+            sha256: PACKAGE.2,
         },
         ships_in: "the GitHub Copilot CLI (`sql` on its per-session database; closed source: the tables' definitions \
                    are in the package's native module, the answers were read from the CLI itself)",
@@ -62,7 +64,7 @@ pub fn profile() -> Profile {
     .with_system_prompt(include_str!("../../descriptions/copilot-sql/system-prompt.md"))
     .with_example(
         Sql::NAME,
-        r#"{"description":"Insert plan todos","query":"INSERT INTO todos (id, title) VALUES ('parse-input', 'Writing the parser')"}"#,
+        r#"{"description":"Insert plan todo","query":"INSERT OR IGNORE INTO todos (id, title) VALUES ('parse-input', 'Writing the parser')"}"#,
     )
     .tool(Sql)
 }

@@ -24,8 +24,8 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use futures_util::StreamExt;
 
+use crate::limits::MAX_MESSAGE_BYTES;
 use crate::rmcp_gate::INVALID_REQUEST;
-use crate::session::MAX_MESSAGE_BYTES;
 
 use super::shares::BodyPlace;
 

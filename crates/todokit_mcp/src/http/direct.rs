@@ -21,13 +21,13 @@ use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use rmcp::model::ProtocolVersion;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use todokit::app::json_values_over;
+use todokit::internal::json_values_over;
 
 use super::owners::Owners;
 use crate::direct_tool_call::{CallEra, PlainCall, STATELESS_PROTOCOL, answer_plain_call, plain_tool_call};
+use crate::limits::MAX_MESSAGE_BYTES;
 use crate::rmcp_gate::MAX_MESSAGE_VALUES;
 use crate::server::RemoteScope;
-use crate::session::MAX_MESSAGE_BYTES;
 
 /// How often a session answered on the direct path tells rmcp it is in
 /// use, at most: rmcp's idle limit then counts from at most this long
@@ -159,13 +159,26 @@ async fn held_and_touched(session: &InSession<'_>, every: Duration) -> bool {
     !due || handle.close_request_wise_channel(NO_STREAM).await.is_ok()
 }
 
-/// `message` as the one-event stream rmcp answers a request in a session
-/// with (its headers; no event id, see `docs/cli.md`).
+/// How long rmcp tells a client to wait before it reconnects (its
+/// `StreamableHttpServerConfig::sse_retry`, which the server keeps at its
+/// default), in milliseconds.
+const SSE_RETRY_MS: u64 = 3000;
+
+/// `message` as the stream rmcp answers a request in a session with (its
+/// headers and framing): first the priming event the 2025-11-25 transport
+/// asks for (an event id, the retry hint, empty data), then the message.
+/// The ids name [`NO_STREAM`], a stream rmcp never has, so a client that
+/// resumes from them is answered with an empty stream, as for any stream
+/// rmcp no longer holds; the answer is sent whole, so there is nothing to
+/// resume.
 fn one_event(message: Vec<u8>) -> Response {
-    let mut event = Vec::with_capacity(message.len() + 8);
+    let priming = format!("data: \nid: 0/{NO_STREAM}\nretry: {SSE_RETRY_MS}\n\n");
+    let closing = format!("\nid: 1/{NO_STREAM}\n\n");
+    let mut event = Vec::with_capacity(priming.len() + message.len() + closing.len() + 6);
+    event.extend_from_slice(priming.as_bytes());
     event.extend_from_slice(b"data: ");
     event.extend_from_slice(&message);
-    event.extend_from_slice(b"\n\n");
+    event.extend_from_slice(closing.as_bytes());
     (
         [
             (header::CONTENT_TYPE, "text/event-stream"),
@@ -259,6 +272,19 @@ mod tests {
         }
         let actual = (uses, held_and_touched(&in_session(&idle), Duration::ZERO).await);
         let expected = (vec![true; 8], false);
+        assert_eq!(actual, expected);
+    }
+
+    #[tokio::test]
+    async fn a_direct_answer_in_a_session_opens_with_the_priming_event() {
+        let answer = one_event(br#"{"jsonrpc":"2.0","id":1,"result":{}}"#.to_vec());
+        let body = axum::body::to_bytes(answer.into_body(), 1 << 20)
+            .await
+            .expect("the answer");
+        let actual = String::from_utf8_lossy(&body).into_owned();
+        let expected = format!(
+            "data: \nid: 0/{NO_STREAM}\nretry: 3000\n\ndata: {{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{{}}}}\nid: 1/{NO_STREAM}\n\n"
+        );
         assert_eq!(actual, expected);
     }
 }

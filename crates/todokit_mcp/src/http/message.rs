@@ -65,7 +65,7 @@ pub async fn inspect(request: Request) -> Result<(Request, Seen), Response> {
 fn judge(bytes: &[u8]) -> Result<Seen, Value> {
     // rmcp reads every message of a session as a tree, plain tool calls
     // included: none past the count reaches it.
-    if todokit::app::json_values_over(bytes, MAX_MESSAGE_VALUES) {
+    if todokit::internal::json_values_over(bytes, MAX_MESSAGE_VALUES) {
         return Err(too_many_values(bytes));
     }
     match classify(bytes) {

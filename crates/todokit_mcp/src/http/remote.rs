@@ -28,8 +28,8 @@ use super::message::{Seen, inspect};
 use super::owners::{Full, Opening, Owners, SessionQuotas};
 use super::tenancy::{Scope, Tenancy};
 use super::tokens::Caller;
+use crate::limits::MAX_MESSAGE_BYTES;
 use crate::server::{Calls, RemoteScope, TodoMcpServer, remote_conversation};
-use crate::session::MAX_MESSAGE_BYTES;
 
 /// The header that names a request's conversation (percent-encoded UTF-8).
 pub const CONVERSATION_HEADER: &str = "todokit-conversation";

@@ -190,7 +190,7 @@ async fn concurrent_writers_lose_no_update() {
     const WRITERS: u64 = 8;
     const CALLS: u64 = 10;
     let dir = tempfile::tempdir().unwrap();
-    let profile = todokit_dialects::by_name("claude-code").unwrap();
+    let profile = crate::test_support::dialect::profile();
     let service = TodoWriteService::new(
         profile,
         Arc::new(JsonFileStore::new(dir.path())),
@@ -232,7 +232,7 @@ async fn fields_this_build_does_not_know_survive_a_write_at_every_level() {
     let dir = tempfile::tempdir().unwrap();
     let fixture = JsonFileStore::new(dir.path());
     let service = TodoWriteService::new(
-        todokit_dialects::by_name("claude-code").unwrap(),
+        crate::test_support::dialect::profile(),
         Arc::new(fixture.clone()),
         Arc::new(ManualClock::new(0)),
     );

@@ -11,7 +11,7 @@ use tokio_postgres::NoTls;
 
 fn service(store: PostgresStore) -> TodoWriteService {
     TodoWriteService::new(
-        todokit_dialects::by_name("claude-code").expect("profile"),
+        crate::test_support::dialect::profile(),
         Arc::new(store),
         Arc::new(ManualClock::new(0)),
     )

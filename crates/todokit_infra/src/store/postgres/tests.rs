@@ -101,7 +101,7 @@ async fn fields_this_build_does_not_know_survive_and_an_unknown_shape_is_refused
     )
     .await;
     let service = TodoWriteService::new(
-        todokit_dialects::by_name("claude-code").unwrap(),
+        crate::test_support::dialect::profile(),
         Arc::new(store.clone()),
         Arc::new(ManualClock::new(0)),
     );
@@ -153,7 +153,7 @@ async fn eight_racing_claimers_through_separate_pools_get_exactly_one_winner_eve
     for _ in 0..CLAIMERS {
         // Separate pools, as separate worker processes would have.
         services.push(TodoWriteService::new(
-            todokit_dialects::by_name("claude-tasks").unwrap(),
+            crate::test_support::dialect::profile(),
             Arc::new(store().await),
             Arc::new(ManualClock::new(0)),
         ));
@@ -260,7 +260,7 @@ async fn concurrent_writers_through_separate_pools_lose_no_update() {
     for writer in 0..WRITERS {
         // Separate services, as separate worker processes would have.
         let service = TodoWriteService::new(
-            todokit_dialects::by_name("claude-code").unwrap(),
+            crate::test_support::dialect::profile(),
             Arc::new(store().await),
             Arc::new(ManualClock::new(0)),
         );

@@ -1,4 +1,7 @@
-//! Helpers shared by this crate's tests.
+//! Helpers shared by this crate's tests, and the dialect they call the
+//! service with ([`dialect`]).
+
+pub mod dialect;
 
 use std::path::Path;
 
