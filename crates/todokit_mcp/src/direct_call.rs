@@ -10,6 +10,14 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 use todokit::app::{CallOptions, ServiceError, TodoWriteService, ToolResult};
 
+/// What a call is counted in: the metrics of the server it came through
+/// (a call over stdio has none; without `http` there are none).
+#[cfg(feature = "http")]
+pub(super) type Meter = crate::metrics::Metrics;
+/// What a call is counted in: nothing, without `http`.
+#[cfg(not(feature = "http"))]
+pub(super) type Meter = ();
+
 /// Runs one call: a tool result (refusals included), or the protocol error
 /// for a call that names no tool of the profile or cannot reach the store.
 pub(super) async fn run_call(
@@ -18,12 +26,15 @@ pub(super) async fn run_call(
     name: &str,
     args: &str,
     options: CallOptions,
+    meter: Option<&Meter>,
 ) -> Result<ToolResult, ErrorData> {
     let called = service.call_with(conversation, name, args, options).await;
     #[cfg(feature = "http")]
-    if let Some(metrics) = crate::metrics::metrics() {
+    if let Some(metrics) = meter {
         metrics.count_call(service, name, &called);
     }
+    #[cfg(not(feature = "http"))]
+    let _ = meter;
     match called {
         Ok(result) => Ok(result),
         Err(error @ ServiceError::UnknownTool { .. }) => {

@@ -123,6 +123,7 @@ pub async fn answer_plain_call(scope: &RemoteScope, call: &PlainCall<'_>) -> Vec
         call.name,
         args,
         CallOptions::default().mode(mode),
+        scope.metrics(),
     )
     .await;
     // Protocol 2026-07-28 says what kind of result this is; earlier ones

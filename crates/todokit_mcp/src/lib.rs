@@ -13,7 +13,13 @@
 //! (`todokit://conversations/<id>`) the client can list, read, and follow
 //! with `resources/subscribe` or `subscriptions/listen`.
 
+// Without `http`, what only the HTTP edge uses (a request's remote scope,
+// the running calls it counts, the error code it answers a failed store
+// with) is built but never called.
+#![cfg_attr(not(feature = "http"), allow(dead_code))]
+
 mod direct_call;
+#[cfg(feature = "http")]
 mod direct_tool_call;
 mod framing;
 #[cfg(feature = "http")]

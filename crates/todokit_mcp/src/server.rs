@@ -54,6 +54,9 @@ pub struct RemoteScope {
     conversation: String,
     calls: Arc<Calls>,
     structured_content: bool,
+    /// The metrics of the server the request came through.
+    #[cfg(feature = "http")]
+    metrics: Option<Arc<crate::metrics::Metrics>>,
 }
 
 impl RemoteScope {
@@ -79,6 +82,19 @@ impl RemoteScope {
         self.structured_content
     }
 
+    /// This scope, its calls counted in `metrics`.
+    #[cfg(feature = "http")]
+    pub(crate) fn with_metrics(mut self, metrics: Arc<crate::metrics::Metrics>) -> Self {
+        self.metrics = Some(metrics);
+        self
+    }
+
+    /// The metrics its calls are counted in.
+    #[cfg(feature = "http")]
+    pub(crate) fn metrics(&self) -> Option<&crate::metrics::Metrics> {
+        self.metrics.as_deref()
+    }
+
     /// Counts one call as running until the guard is dropped.
     pub fn count_call(&self) -> impl Drop + use<> {
         self.calls.enter()
@@ -93,6 +109,8 @@ impl RemoteScope {
             conversation,
             calls,
             structured_content: false,
+            #[cfg(feature = "http")]
+            metrics: None,
         }
     }
 }
@@ -195,8 +213,8 @@ impl TodoMcpServer {
     }
 
     /// This server for the HTTP edge: a request that arrives without its
-    /// caller's [`RemoteScope`] is refused, never run on the server's own
-    /// (whole-store) service.
+    /// caller's scope (the token's namespace, which the edge sets) is
+    /// refused, never run on the server's own (whole-store) service.
     pub fn callers_only(mut self) -> Self {
         self.callers_only = true;
         self
@@ -336,6 +354,7 @@ impl TodoMcpServer {
             call.name,
             args,
             CallOptions::default(),
+            None,
         )
         .await;
         let mut line = super::direct_call::reply(&call.id, outcome, None, self.structured_content);
@@ -410,8 +429,13 @@ impl ServerHandler for TodoMcpServer {
             None => "{}".to_owned(),
         };
         let service = self.service_of(&context)?;
+        #[cfg(feature = "http")]
+        let meter = Self::remote(&context).and_then(RemoteScope::metrics);
+        #[cfg(not(feature = "http"))]
+        let meter = None;
         let result =
-            super::direct_call::run_call(service, &conversation, &request.name, &args, options).await?;
+            super::direct_call::run_call(service, &conversation, &request.name, &args, options, meter)
+                .await?;
         let content = vec![ContentBlock::text(result.content)];
         let mut response = if result.is_error {
             CallToolResult::error(content)

@@ -10,8 +10,9 @@
 //! ([`manifests`]), the README's references to other documents are
 //! working links ([`doc_links`]), the facade's and the MCP server's
 //! public items are the committed lists ([`public_api`]), and the two packages' native modules
-//! resolve their shared dependencies alike ([`shared_build`]). Not
-//! published.
+//! resolve their shared dependencies alike ([`shared_build`]), and each
+//! crate's tests keep their shared helpers in one module of each kind
+//! ([`test_layout`]). Not published.
 
 pub mod crate_graph;
 pub mod dialect_api;
@@ -22,6 +23,7 @@ pub mod module_graph;
 pub mod public_api;
 pub mod shared_build;
 pub mod snapshots;
+pub mod test_layout;
 
 use std::path::PathBuf;
 

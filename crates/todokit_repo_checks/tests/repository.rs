@@ -11,6 +11,7 @@ use todokit_repo_checks::module_graph::{read_crate, through_the_root};
 use todokit_repo_checks::public_api::public_items;
 use todokit_repo_checks::shared_build::{differences, features_by_crate, tree};
 use todokit_repo_checks::snapshots::{StaleHeader, stale_headers};
+use todokit_repo_checks::test_layout::support_modules;
 use todokit_repo_checks::workspace_root;
 
 /// Every crate's root files (library and binary).
@@ -205,4 +206,33 @@ fn the_public_items_are_the_committed_lists() {
         "the public items differ from docs/public-api/; review them, then `make public-api`:\n{}",
         differ.iter().map(|(_, text)| text.as_str()).collect::<String>()
     );
+}
+
+/// The guide's "one test-support module per crate": at most one
+/// `test_support` among a crate's sources and one `support` among its
+/// integration tests.
+#[test]
+fn every_crate_keeps_its_shared_test_helpers_in_one_module_of_each_kind() {
+    let crates = workspace_root().join("crates");
+    let mut names: Vec<_> = std::fs::read_dir(&crates)
+        .expect("the crates folder is readable")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.join("Cargo.toml").is_file())
+        .collect();
+    names.sort();
+    let actual: Vec<(String, usize, usize)> = names
+        .iter()
+        .map(|dir| {
+            let (unit, integration) = support_modules(dir).expect("readable");
+            let name = dir.file_name().unwrap_or_default().to_string_lossy().into_owned();
+            (name, unit.len(), integration.len())
+        })
+        .filter(|(_, unit, integration)| *unit > 1 || *integration > 1)
+        .collect();
+    assert_eq!(actual, Vec::<(String, usize, usize)>::new());
+    // The check must have read something: the CLI's integration tests
+    // keep their helpers in `tests/all/support`.
+    let (unit, integration) = support_modules(&crates.join("todokit_cli")).expect("readable");
+    assert_eq!((unit.len(), integration.len()), (0, 1));
 }

@@ -17,6 +17,8 @@ pub(super) struct Board {
     pub(super) mcp: Arc<Endpoints>,
     /// Cancelled when the server stops: live streams end.
     pub(super) stopping: tokio_util::sync::CancellationToken,
+    /// The server's metrics (`GET /metrics`).
+    pub(super) metrics: Arc<crate::metrics::Metrics>,
 }
 
 /// Handlers that need only the token and session state take it alone.

@@ -178,7 +178,8 @@ pub async fn run(service: TodoWriteService, options: Options) -> Result<(), Serv
         "todokit serve: MCP over Streamable HTTP at http://{local}/mcp (and /mcp/PROFILE)"
     ));
     // Every commit of every caller goes through one store, counted.
-    let counters = crate::metrics::start().store_counters();
+    let metrics = Arc::new(crate::metrics::Metrics::new());
+    let counters = metrics.store_counters();
     let service = service.with_store(Arc::new(crate::metrics::MeteredStore::new(
         Arc::clone(service.store()),
         counters,
@@ -208,7 +209,8 @@ pub async fn run(service: TodoWriteService, options: Options) -> Result<(), Serv
         quotas,
         Arc::clone(&holders),
     )
-    .structured_content(options.structured_content);
+    .structured_content(options.structured_content)
+    .metrics(Arc::clone(&metrics));
     #[cfg(feature = "postgres")]
     if let Some(shared) = options.shared {
         endpoints = endpoints.shared(shared);
@@ -220,6 +222,7 @@ pub async fn run(service: TodoWriteService, options: Options) -> Result<(), Serv
         auth: Arc::clone(&auth),
         holders: Arc::clone(&holders),
         stopping: stopping.clone(),
+        metrics,
     };
     let revoke = Revoke {
         holders,
@@ -350,7 +353,10 @@ fn router(board: Board, hosts: Hosts, shares: Arc<shares::BodyShares>) -> Router
             host::require_own_host,
         ))
         .layer(middleware::from_fn(security_headers))
-        .layer(middleware::from_fn(observe::observe))
+        .layer(middleware::from_fn_with_state(
+            Arc::clone(&board.metrics),
+            observe::observe,
+        ))
         .with_state(board)
 }
 

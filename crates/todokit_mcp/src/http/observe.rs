@@ -10,7 +10,7 @@
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
-use axum::extract::{MatchedPath, Request};
+use axum::extract::{MatchedPath, Request, State};
 use axum::middleware::Next;
 use axum::response::Response;
 
@@ -50,7 +50,11 @@ pub(super) fn current() -> Option<Arc<str>> {
 }
 
 /// The outermost layer: ids, times and logs each request.
-pub(super) async fn observe(mut request: Request, next: Next) -> Response {
+pub(super) async fn observe(
+    State(metrics): State<Arc<crate::metrics::Metrics>>,
+    mut request: Request,
+    next: Next,
+) -> Response {
     let started = Instant::now();
     let id: Arc<str> = new_id().into();
     let route = request
@@ -63,9 +67,7 @@ pub(super) async fn observe(mut request: Request, next: Next) -> Response {
     request.extensions_mut().insert(caller.clone());
     let response = REQUEST.scope(Arc::clone(&id), next.run(request)).await;
     let took = started.elapsed();
-    if let Some(metrics) = crate::metrics::metrics() {
-        metrics.observe(surface, took);
-    }
+    metrics.observe(surface, took);
     tracing::info!(
         target: "todokit::request",
         request = %id,

@@ -81,6 +81,8 @@ pub(super) struct Endpoints {
     /// Whether tool results carry `structuredContent`
     /// (`--structured-content`).
     structured_content: bool,
+    /// The server's metrics, which its calls are counted in.
+    metrics: Arc<crate::metrics::Metrics>,
 }
 
 impl Endpoints {
@@ -105,6 +107,7 @@ impl Endpoints {
             shared: None,
             open,
             structured_content: false,
+            metrics: Arc::new(crate::metrics::Metrics::new()),
         }
     }
 
@@ -112,6 +115,12 @@ impl Endpoints {
     /// ([`TodoMcpServer::with_structured_content`]).
     pub(super) fn structured_content(mut self, on: bool) -> Self {
         self.structured_content = on;
+        self
+    }
+
+    /// These endpoints, their calls counted in `metrics`.
+    pub(super) fn metrics(mut self, metrics: Arc<crate::metrics::Metrics>) -> Self {
+        self.metrics = metrics;
         self
     }
 
@@ -304,8 +313,9 @@ async fn answer(endpoints: &Endpoints, scope: Scope, profile: Option<&str>, requ
     // itself (as the gate would pass it), so the gate's full reading, a
     // tree of the whole message, is spent only on what rmcp will read.
     let calls = Arc::clone(&endpoints.calls);
-    let remote =
-        RemoteScope::new(service, conversation, calls).with_structured_content(endpoints.structured_content);
+    let remote = RemoteScope::new(service, conversation, calls)
+        .with_structured_content(endpoints.structured_content)
+        .with_metrics(Arc::clone(&endpoints.metrics));
     let in_session = session.as_deref().map(|id| InSession {
         id,
         manager: &manager,

@@ -1,4 +1,4 @@
-//! What an operator watches: the process's metrics, which `serve` gives
+//! What an operator watches: a server's metrics, which `serve` gives
 //! the operator at `GET /metrics` in the OpenMetrics text format
 //! Prometheus scrapes (`prometheus-client`).
 //!
@@ -13,7 +13,6 @@ mod store;
 
 pub use store::MeteredStore;
 
-use std::sync::OnceLock;
 use std::time::Duration;
 
 use prometheus_client::encoding::text::encode;
@@ -44,7 +43,8 @@ impl MetricConstructor<Histogram> for LatencyHistogram {
     }
 }
 
-/// The process's metrics (one server per process; see [`metrics`]).
+/// One server's metrics: each `serve` makes its own, so two servers in
+/// one process count apart.
 pub struct Metrics {
     registry: Registry,
     calls: Family<CallLabels, Counter>,
@@ -55,21 +55,15 @@ pub struct Metrics {
     connections: Family<OneLabel, Gauge>,
 }
 
-static METRICS: OnceLock<Metrics> = OnceLock::new();
-
-/// The process's metrics, made by the first server of the process; `None`
-/// in a process that serves none (`todokit mcp` over stdio counts nothing).
-pub fn metrics() -> Option<&'static Metrics> {
-    METRICS.get()
-}
-
-/// The process's metrics, made now if no server made them before.
-pub(crate) fn start() -> &'static Metrics {
-    METRICS.get_or_init(Metrics::new)
+impl std::fmt::Debug for Metrics {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Metrics").finish_non_exhaustive()
+    }
 }
 
 impl Metrics {
-    fn new() -> Self {
+    /// A server's metrics, every count at zero.
+    pub(crate) fn new() -> Self {
         let mut registry = Registry::with_prefix("todokit");
         let calls = Family::<CallLabels, Counter>::default();
         registry.register(
@@ -175,8 +169,8 @@ impl Metrics {
     }
 
     /// The store counters, for the store wrapper.
-    pub(crate) fn store_counters(&self) -> &store::StoreCounters {
-        &self.store
+    pub(crate) fn store_counters(&self) -> store::StoreCounters {
+        self.store.clone()
     }
 }
 

@@ -12,7 +12,7 @@ use todokit::{
 };
 
 /// How the server's commits ended.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub(crate) struct StoreCounters {
     commits: Counter,
     conflicts: Counter,
@@ -71,17 +71,17 @@ impl StoreCounters {
     }
 }
 
-/// A store that counts its commits in the process's metrics and is
+/// A store that counts its commits in its server's metrics and is
 /// otherwise the store underneath.
 pub struct MeteredStore {
     inner: Arc<dyn ConversationContext>,
-    counters: &'static StoreCounters,
+    counters: StoreCounters,
 }
 
 impl MeteredStore {
-    /// `inner`, counted in `counters` (the process's,
+    /// `inner`, counted in `counters` (its server's,
     /// [`super::Metrics::store_counters`]).
-    pub(crate) fn new(inner: Arc<dyn ConversationContext>, counters: &'static StoreCounters) -> Self {
+    pub(crate) fn new(inner: Arc<dyn ConversationContext>, counters: StoreCounters) -> Self {
         Self { inner, counters }
     }
 }
