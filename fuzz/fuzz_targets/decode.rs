@@ -6,7 +6,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use std::sync::OnceLock;
-use todokit::app::{CallContext, Profile, parse_arguments};
+use todokit::app::{CallContext, Profile};
+use todokit::internal::parse_arguments;
 use todokit::{Todo, TodoState, profiles};
 
 fn tools() -> &'static [(Profile, &'static str)] {

@@ -82,12 +82,13 @@ pub mod app {
     pub use todokit_dialects as profiles;
 }
 
-/// Not part of the API: the JSON scanners the size gate runs on a
-/// message's text before any tree is built, shared with todokit's own MCP
-/// server and command. They may change in any release.
+/// Not part of the API: what todokit's own MCP server, command and fuzz
+/// targets share with the library (the JSON scanners the size gate runs
+/// on a message's text before any tree is built, and the reading of a
+/// call's arguments). They may change in any release.
 #[doc(hidden)]
 pub mod internal {
-    pub use todokit_app::{json_kind, json_string_end, json_values_over};
+    pub use todokit_app::{json_kind, json_string_end, json_values_over, parse_arguments};
 }
 
 /// The state model: lists, tasks, statuses, limits and the errors a model
