@@ -59,6 +59,9 @@ pub fn profile() -> Profile {
         }),
     })
     .with_ids_shown()
+    // One query can write the whole plan (an `INSERT` of every todo), so
+    // it may be as long as a list written as one text.
+    .with_list_text("query", None)
     // The CLI's schema does not close the arguments.
     .with_leniency(Leniency::STANDARD.unknown_keys(true))
     .with_system_prompt(include_str!("../../descriptions/copilot-sql/system-prompt.md"))

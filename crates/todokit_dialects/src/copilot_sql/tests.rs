@@ -83,6 +83,29 @@ fn the_tables_rows_are_the_lists_tasks() {
 }
 
 #[test]
+fn a_plan_longer_than_an_items_text_is_inserted_in_one_query() {
+    let rows: Vec<String> = (1..=60)
+        .map(|n| {
+            format!(
+                "('step-{n}', 'Doing step {n}', '{}')",
+                "A self-contained description. ".repeat(6)
+            )
+        })
+        .collect();
+    let query = format!(
+        "INSERT INTO todos (id, title, description) VALUES {}",
+        rows.join(", ")
+    );
+    assert!(query.len() > 8 * 1024, "{} bytes", query.len());
+    let outcome = call(&TodoState::new(), &query);
+    let stored = outcome.commit.map(|state| state.tasks().count());
+    assert_eq!(
+        (outcome.result.content.as_str(), stored),
+        ("60 row(s) inserted. Last inserted row ID: 60.", Some(60))
+    );
+}
+
+#[test]
 fn a_query_that_changes_nothing_stores_nothing() {
     let state = planned();
     let outcome = call(
