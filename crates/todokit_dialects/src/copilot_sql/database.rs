@@ -100,7 +100,7 @@ impl Session {
 
     /// Runs `statements` in order until one fails: what each that ran
     /// did, and the failure.
-    pub fn run(&mut self, statements: &[Statement]) -> (Vec<Done>, Option<Failure>) {
+    pub fn run(&self, statements: &[Statement]) -> (Vec<Done>, Option<Failure>) {
         let mut results = Vec::new();
         let mut shown = 0;
         for (index, statement) in statements.iter().enumerate() {
@@ -112,7 +112,7 @@ impl Session {
         (results, None)
     }
 
-    fn one(&mut self, statement: &Statement, shown: &mut usize) -> Result<Done, String> {
+    fn one(&self, statement: &Statement, shown: &mut usize) -> Result<Done, String> {
         let said = |session: &Self, error: rusqlite::Error| {
             let refused = session
                 .refusal
@@ -145,15 +145,9 @@ impl Session {
                 }
                 Ok(Some(_)) => {}
                 Ok(None) => break,
-                Err(error) => {
-                    drop(stepped);
-                    drop(prepared);
-                    return Err(said(self, error));
-                }
+                Err(error) => return Err(said(self, error)),
             }
         }
-        drop(stepped);
-        drop(prepared);
         // SQLite's count of the last insert, update or delete on this
         // connection, which a `BEGIN` or `ROLLBACK` repeats, as the CLI's
         // answers do.
@@ -190,8 +184,7 @@ impl Session {
         let _ = self.connection.progress_handler(0, None::<fn() -> bool>);
         let tasks = read_back(&self.connection, &self.before, now)
             .map_err(|error| ToolError::refused("todos", error))?;
-        let unchanged = tasks.len() == state.tasks().count() && tasks.iter().eq(state.tasks());
-        if unchanged {
+        if tasks.iter().eq(state.tasks()) {
             return Ok(None);
         }
         check(&tasks, rules)?;
@@ -202,10 +195,9 @@ impl Session {
 /// SQLite's message for `error`.
 fn message(error: &rusqlite::Error) -> String {
     match error {
-        rusqlite::Error::SqliteFailure(failure, Some(message))
+        rusqlite::Error::SqliteFailure(failure, _)
             if failure.code == rusqlite::ErrorCode::OperationInterrupted =>
         {
-            let _ = message;
             format!("the statements ran past todokit's limit of {MAX_STEPS} steps and were stopped")
         }
         rusqlite::Error::SqliteFailure(_, Some(message)) => message.clone(),

@@ -98,7 +98,7 @@ impl TypedTool for Sql {
         if let Some(blocked) = statements.iter().find_map(statements::blocked) {
             return Ok(failed(&answer::blocked(&blocked)));
         }
-        let mut session = database::Session::open(ctx.state, &ctx.rules.limits)?;
+        let session = database::Session::open(ctx.state, &ctx.rules.limits)?;
         let (results, failure) = session.run(&statements);
         let text = answer::of(&statements, &results, failure.as_ref());
         let details = answer::details(&statements, &results, failure.as_ref());

@@ -100,12 +100,13 @@ pub fn blocked(statement: &Statement) -> Option<String> {
     if BLOCKED.contains(&statement.label.as_str()) {
         return Some(statement.label.clone());
     }
-    let words: Vec<String> = statement
-        .text
-        .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
-        .filter(|w| !w.is_empty())
-        .take(3)
-        .map(str::to_ascii_uppercase)
-        .collect();
-    (statement.label == "VACUUM" && words.iter().any(|w| w == "INTO")).then(|| "VACUUM INTO".to_owned())
+    // `VACUUM INTO file` or `VACUUM schema INTO file`.
+    let into = statement.label == "VACUUM"
+        && statement
+            .text
+            .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+            .filter(|w| !w.is_empty())
+            .take(3)
+            .any(|w| w.eq_ignore_ascii_case("INTO"));
+    into.then(|| "VACUUM INTO".to_owned())
 }

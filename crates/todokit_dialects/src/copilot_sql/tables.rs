@@ -103,6 +103,9 @@ fn sql_time(at: Timestamp) -> String {
     )
 }
 
+/// Writes `tasks` into the empty tables: task `n` at rowid `n + 1` (so a
+/// row still there after the statements is known for that task), each
+/// blocked-by id a `todo_deps` row.
 pub fn load(connection: &Connection, tasks: &[Todo]) -> rusqlite::Result<()> {
     let mut todo = connection.prepare(
         "INSERT INTO todos (rowid, id, title, description, status, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
@@ -194,12 +197,17 @@ pub fn read_back(connection: &Connection, before: &[Todo], now: Timestamp) -> Re
         let mut rows = connection
             .prepare("SELECT todo_id, depends_on FROM todo_deps ORDER BY rowid")
             .map_err(fail)?;
+        let place: std::collections::HashMap<String, usize> = tasks
+            .iter()
+            .enumerate()
+            .filter_map(|(n, task)| Some((task.id.clone()?, n)))
+            .collect();
         let mut found = rows.query([]).map_err(fail)?;
         while let Some(row) = found.next().map_err(fail)? {
             let (todo, prerequisite): (String, String) =
                 (row.get(0).map_err(fail)?, row.get(1).map_err(fail)?);
-            if let Some(task) = tasks.iter_mut().find(|t| t.id.as_deref() == Some(todo.as_str())) {
-                task.blocked_by.push(prerequisite);
+            if let Some(&n) = place.get(&todo) {
+                tasks[n].blocked_by.push(prerequisite);
             }
         }
     }

@@ -164,6 +164,26 @@ fn statements_run_in_order_and_those_before_a_failure_are_kept() {
 }
 
 #[test]
+fn a_host_reads_each_statements_result_and_the_failure_as_data() {
+    let outcome = call(
+        &planned(),
+        "SELECT id FROM todos ORDER BY id; UPDATE todos SET status = 'done' WHERE id = 'run'; \
+         INSERT INTO todos (id, title) VALUES ('more', 'More'); DELETE FROM todos WHERE id = 'more'; SELEC",
+    );
+    let actual = outcome.result.details.value();
+    let expected = json!({
+        "statements": [
+            {"columns": ["id"], "rows": [["parse"], ["run"]], "statement": "SELECT"},
+            {"changes": 1, "statement": "UPDATE"},
+            {"changes": 1, "lastInsertRowid": 3, "statement": "INSERT"},
+            {"changes": 1, "statement": "DELETE"},
+        ],
+        "failed": {"statement": 5, "message": "near \"SELEC\": syntax error"},
+    });
+    assert_eq!(actual, expected);
+}
+
+#[test]
 fn semicolons_inside_strings_names_and_comments_do_not_split() {
     let actual = answers(&[
         "INSERT INTO todos (id, title) VALUES ('a;b', 'It''s; done') -- a; note

@@ -208,9 +208,9 @@ pub async fn run(service: TodoWriteService, options: Options) -> Result<(), Serv
         auth.is_open(),
         quotas,
         Arc::clone(&holders),
+        Arc::clone(&metrics),
     )
-    .structured_content(options.structured_content)
-    .metrics(Arc::clone(&metrics));
+    .structured_content(options.structured_content);
     #[cfg(feature = "postgres")]
     if let Some(shared) = options.shared {
         endpoints = endpoints.shared(shared);

@@ -87,13 +87,15 @@ pub(super) struct Endpoints {
 
 impl Endpoints {
     /// Endpoints over `tenancy`'s store, counting live streams in `holders`
-    /// (shared with the board); cancelling `cancel` ends every session.
+    /// (shared with the board) and calls in `metrics` (the server's);
+    /// cancelling `cancel` ends every session.
     pub(super) fn new(
         tenancy: Arc<Tenancy>,
         cancel: CancellationToken,
         open: bool,
         quotas: SessionQuotas,
         holders: Arc<Holders>,
+        metrics: Arc<crate::metrics::Metrics>,
     ) -> Self {
         Self {
             tenancy,
@@ -107,7 +109,7 @@ impl Endpoints {
             shared: None,
             open,
             structured_content: false,
-            metrics: Arc::new(crate::metrics::Metrics::new()),
+            metrics,
         }
     }
 
@@ -115,12 +117,6 @@ impl Endpoints {
     /// ([`TodoMcpServer::with_structured_content`]).
     pub(super) fn structured_content(mut self, on: bool) -> Self {
         self.structured_content = on;
-        self
-    }
-
-    /// These endpoints, their calls counted in `metrics`.
-    pub(super) fn metrics(mut self, metrics: Arc<crate::metrics::Metrics>) -> Self {
-        self.metrics = metrics;
         self
     }
 
