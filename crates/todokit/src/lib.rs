@@ -181,41 +181,9 @@ impl EditList for TodoWriteService {
     }
 }
 
-/// The environment variable that names the store: a folder, or a
-/// PostgreSQL URL ([`StoreLocation`]).
-pub const STORE_ENV: &str = "TODOKIT_STORE";
-
-/// Where a store is, as `--store` and [`STORE_ENV`] name it, read the same
-/// way by the command, the facade's default and both language packages: a
-/// `postgres://` or `postgresql://` URL is a database, anything else a
-/// folder of JSON files.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum StoreLocation {
-    /// A folder of JSON files.
-    Folder(PathBuf),
-    /// A PostgreSQL URL.
-    Database(String),
-}
-
-impl StoreLocation {
-    /// What `text` names.
-    pub fn parse(text: impl Into<PathBuf>) -> Self {
-        let path = text.into();
-        match path.to_str() {
-            Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
-                StoreLocation::Database(url.to_owned())
-            }
-            _ => StoreLocation::Folder(path),
-        }
-    }
-
-    /// What [`STORE_ENV`] names, when it is set and not empty.
-    pub fn from_env() -> Option<Self> {
-        std::env::var_os(STORE_ENV)
-            .filter(|value| !value.is_empty())
-            .map(Self::parse)
-    }
-}
+pub use todokit_infra::store::{
+    OpenError, OpenOptions, STORE_ENV, StoreLocation, default_store_dir, open_store,
+};
 
 /// Why a service could not be put together.
 #[derive(Debug, Error)]
@@ -229,47 +197,11 @@ pub enum SetupError {
         /// The names there are.
         available: Vec<&'static str>,
     },
-    /// No store was given and no default folder could be found.
-    #[error(
-        "no store folder: set {STORE_ENV} or pass one explicitly \
-         (the platform's data folder could not be found: HOME is not set)"
-    )]
-    NoStoreDir,
-    /// The store could not be set up (a database URL that cannot be read).
+    /// The store could not be opened: none named and no default folder, a
+    /// database in a build without its store, or a URL that cannot be
+    /// read ([`open_store`]).
     #[error(transparent)]
-    Store(#[from] StoreError),
-    /// [`STORE_ENV`] names a PostgreSQL database, and this build has no
-    /// PostgreSQL store (the URL is not repeated: it may hold a password).
-    #[error(
-        "{STORE_ENV} names a PostgreSQL database, but this build of todokit has no PostgreSQL store (the \
-         `postgres` feature)"
-    )]
-    NoDatabaseSupport,
-}
-
-/// The folder the embedded default store uses when none is given:
-/// `$TODOKIT_STORE`, else the platform's data folder plus `todokit`
-/// (`$XDG_DATA_HOME/todokit` or `~/.local/share/todokit` on Linux,
-/// `~/Library/Application Support/todokit` on macOS, `%APPDATA%\todokit` on
-/// Windows).
-pub fn default_store_dir() -> Option<PathBuf> {
-    let non_empty = |name: &str| {
-        std::env::var_os(name)
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-    };
-    // A database URL is not a folder: the platform's folder then.
-    if let Some(StoreLocation::Folder(dir)) = StoreLocation::from_env() {
-        return Some(dir);
-    }
-    let data = if cfg!(windows) {
-        non_empty("APPDATA")
-    } else if cfg!(target_os = "macos") {
-        non_empty("HOME").map(|h| h.join("Library").join("Application Support"))
-    } else {
-        non_empty("XDG_DATA_HOME").or_else(|| non_empty("HOME").map(|h| h.join(".local").join("share")))
-    };
-    data.map(|d| d.join("todokit"))
+    Store(#[from] OpenError),
 }
 
 /// Entry point for wiring a service.
@@ -289,7 +221,8 @@ impl Todokit {
 pub struct Builder {
     profile: Option<Profile>,
     store: Option<Arc<dyn ConversationContext>>,
-    store_dir: Option<PathBuf>,
+    location: Option<StoreLocation>,
+    open_options: OpenOptions,
     clock: Option<Arc<dyn Clock>>,
 }
 
@@ -310,29 +243,45 @@ impl Builder {
         self
     }
 
-    /// Uses the JSON-file store in `dir`.
-    pub fn store_dir(mut self, dir: impl Into<PathBuf>) -> Self {
-        self.store_dir = Some(dir.into());
+    /// Uses the store at `location` ([`StoreLocation::parse`] reads one
+    /// from a `--store` text), opened by [`open_store`] when the service is
+    /// built.
+    pub fn location(mut self, location: StoreLocation) -> Self {
+        self.location = Some(location);
         self
+    }
+
+    /// How the store at the [`location`](Self::location) is opened.
+    pub fn open_options(mut self, options: OpenOptions) -> Self {
+        self.open_options = options;
+        self
+    }
+
+    /// Uses the JSON-file store in `dir`.
+    pub fn store_dir(self, dir: impl Into<PathBuf>) -> Self {
+        self.location(StoreLocation::Folder(dir.into()))
     }
 
     /// Keeps every list in this process's memory (lost when it exits):
     /// for tests, and for hosts that persist the transcript instead.
     pub fn memory_store(self) -> Self {
-        self.store(MemoryStore::new())
+        self.location(StoreLocation::Memory)
     }
 
     /// Uses the PostgreSQL database `url` names (a pool of
     /// [`infra::store::PostgresStore`]'s default size; the first call
-    /// connects and migrates). Needs a tokio runtime when calls run.
+    /// connects and migrates). Needs a tokio runtime when calls run. A URL
+    /// that cannot be read is refused here.
     #[cfg(feature = "postgres")]
     pub fn store_url(mut self, url: &str) -> Result<Self, SetupError> {
-        let store = todokit_infra::store::PostgresStore::lazy(url, todokit_infra::store::DEFAULT_POOL_SIZE)?;
-        self.store = Some(Arc::new(store));
+        self.store = Some(open_store(
+            &StoreLocation::Database(url.to_owned()),
+            &self.open_options,
+        )?);
         Ok(self)
     }
 
-    /// Uses `store` instead of the JSON-file store.
+    /// Uses `store` instead of a store at a location.
     pub fn store(mut self, store: impl ConversationContext + 'static) -> Self {
         self.store = Some(Arc::new(store));
         self
@@ -344,7 +293,8 @@ impl Builder {
         self
     }
 
-    /// The service.
+    /// The service: over the store given, else the one at the location
+    /// given, else the default ([`StoreLocation::or_default`]).
     pub fn build(self) -> Result<TodoWriteService, SetupError> {
         let profile = match self.profile {
             Some(p) => p,
@@ -353,43 +303,20 @@ impl Builder {
                 available: profiles::names(),
             })?,
         };
-        let store: Arc<dyn ConversationContext> = match (self.store, self.store_dir) {
-            (Some(store), _) => store,
-            (None, Some(dir)) => Arc::new(JsonFileStore::new(dir)),
-            // The default names a database when the variable does, never a
-            // folder called `postgres:`.
-            (None, None) => match StoreLocation::from_env() {
-                Some(StoreLocation::Database(url)) => database(&url)?,
-                _ => Arc::new(JsonFileStore::new(
-                    default_store_dir().ok_or(SetupError::NoStoreDir)?,
-                )),
-            },
+        let store = match self.store {
+            Some(store) => store,
+            None => open_store(&StoreLocation::or_default(self.location)?, &self.open_options)?,
         };
         let clock = self.clock.unwrap_or_else(|| Arc::new(SystemClock));
         Ok(TodoWriteService::new(profile, store, clock).with_catalog(profiles::by_name))
     }
 }
 
-/// The PostgreSQL store at `url`, connected on first use.
-#[cfg(feature = "postgres")]
-fn database(url: &str) -> Result<Arc<dyn ConversationContext>, SetupError> {
-    Ok(Arc::new(todokit_infra::store::PostgresStore::lazy(
-        url,
-        todokit_infra::store::DEFAULT_POOL_SIZE,
-    )?))
-}
-
-/// Without the PostgreSQL store, a database cannot be the default.
-#[cfg(not(feature = "postgres"))]
-fn database(_url: &str) -> Result<Arc<dyn ConversationContext>, SetupError> {
-    Err(SetupError::NoDatabaseSupport)
-}
-
 impl std::fmt::Debug for Builder {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Builder")
             .field("profile", &self.profile)
-            .field("store_dir", &self.store_dir)
+            .field("location", &self.location)
             .finish_non_exhaustive()
     }
 }
@@ -398,26 +325,6 @@ impl std::fmt::Debug for Builder {
 mod tests {
     use super::*;
     use pretty_assertions::assert_eq;
-
-    #[test]
-    fn a_store_is_a_database_by_its_scheme_and_a_folder_otherwise() {
-        let actual = [
-            "postgres://u@h/db",
-            "postgresql://u@h/db?sslmode=verify-full",
-            "postgres:",
-            "./postgres://x",
-            "/var/lib/todokit",
-        ]
-        .map(StoreLocation::parse);
-        let expected = [
-            StoreLocation::Database("postgres://u@h/db".to_owned()),
-            StoreLocation::Database("postgresql://u@h/db?sslmode=verify-full".to_owned()),
-            StoreLocation::Folder("postgres:".into()),
-            StoreLocation::Folder("./postgres://x".into()),
-            StoreLocation::Folder("/var/lib/todokit".into()),
-        ];
-        assert_eq!(actual, expected);
-    }
 
     #[tokio::test]
     async fn the_builder_wires_a_working_service() {

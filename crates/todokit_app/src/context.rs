@@ -148,6 +148,13 @@ pub trait ConversationContext: Send + Sync {
     /// True when a saved list survives the process (a file, a database).
     fn is_durable(&self) -> bool;
 
+    /// Reaches what the store stands on before the first call needs it (a
+    /// database's connection and schema), so a front end can say at once
+    /// that the store cannot be reached. The default has nothing to reach.
+    async fn ready(&self) -> Result<(), StoreError> {
+        Ok(())
+    }
+
     /// Every stored conversation with its [`ListSummary`], in no
     /// particular order. One that cannot be read is listed with its error,
     /// not left out. A store keeps each summary when it commits, so this

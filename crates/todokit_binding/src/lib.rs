@@ -23,24 +23,37 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
+use todokit::StoreLocation;
 use todokit::app::schema::definitions;
 use todokit::app::{ArgumentError, EditRequest, ROOT_FIELD, ToolError};
 use todokit::app::{
     CallOptions, HostMode, RoundCall, SchemaTarget, ServiceError, TodoWriteService, ToolResult, UserAction,
 };
 
-/// Where a binding's kit keeps its lists.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum StoreChoice {
-    /// The command's default folder (`TODOKIT_STORE`, else the platform's
-    /// data folder), so `todokit watch` sees what the host writes.
-    Default,
-    /// This process only.
-    Memory,
-    /// A folder of JSON files.
-    Dir(PathBuf),
-    /// A PostgreSQL URL.
-    Url(String),
+/// What a kit's three store options name: a folder of JSON files, this
+/// process's memory, or a PostgreSQL URL; `None` when none is given (the
+/// command's default: `TODOKIT_STORE`, else the platform's data folder, so
+/// `todokit watch` sees what the host writes). More than one is refused,
+/// in the words of [`messages::one_store`] with the language's `names` for
+/// the three.
+pub fn store_location(
+    dir: Option<PathBuf>,
+    memory: bool,
+    url: Option<String>,
+    names: [&str; 3],
+) -> Result<Option<StoreLocation>, String> {
+    let mut given = [
+        dir.map(StoreLocation::Folder),
+        memory.then_some(StoreLocation::Memory),
+        url.map(StoreLocation::Database),
+    ]
+    .into_iter()
+    .flatten();
+    let first = given.next();
+    match given.next() {
+        Some(_) => Err(messages::one_store(names)),
+        None => Ok(first),
+    }
 }
 
 /// Why a kit could not be opened, by the kind a binding maps to its own
@@ -79,38 +92,30 @@ impl std::fmt::Debug for Handle {
     }
 }
 
-/// Opens `profile` over the store chosen.
-pub fn open(profile: &str, store: StoreChoice) -> Result<Handle, OpenError> {
+/// Opens `profile` over the store at `location` (`None`: the default,
+/// [`StoreLocation::or_default`]).
+pub fn open(profile: &str, location: Option<StoreLocation>) -> Result<Handle, OpenError> {
     let builder = todokit::Todokit::builder()
         .profile(profile)
         .map_err(|e| OpenError::UnknownProfile(e.to_string()))?;
-    let mut runtime = None;
-    // The default is what the command reads too: a database when the
-    // variable names one.
-    let store = match (store, todokit::StoreLocation::from_env()) {
-        (StoreChoice::Default, Some(todokit::StoreLocation::Database(url))) => StoreChoice::Url(url),
-        (store, _) => store,
-    };
-    let builder = match store {
-        StoreChoice::Default => builder,
-        StoreChoice::Memory => builder.memory_store(),
-        StoreChoice::Dir(dir) => builder.store_dir(dir),
-        StoreChoice::Url(url) => {
-            // One worker: the pool's connections and the change listener
-            // are all it runs.
-            let built = tokio::runtime::Builder::new_multi_thread()
+    let location = StoreLocation::or_default(location).map_err(|e| OpenError::Setup(e.to_string()))?;
+    // A database's calls run on a private runtime of one worker: the
+    // pool's connections and the change listener are all it runs.
+    let runtime = match location.is_database() {
+        true => Some(Arc::new(
+            tokio::runtime::Builder::new_multi_thread()
                 .worker_threads(1)
                 .thread_name("todokit-postgres")
                 .enable_all()
                 .build()
-                .map_err(|e| OpenError::Store(format!("cannot start the PostgreSQL runtime: {e}")))?;
-            runtime = Some(Arc::new(built));
-            builder
-                .store_url(&url)
-                .map_err(|e| OpenError::Store(e.to_string()))?
-        }
+                .map_err(|e| OpenError::Store(format!("cannot start the PostgreSQL runtime: {e}")))?,
+        )),
+        false => None,
     };
-    let service = builder.build().map_err(|e| OpenError::Setup(e.to_string()))?;
+    let service = builder.location(location).build().map_err(|e| match e {
+        todokit::SetupError::Store(todokit::OpenError::Store(store)) => OpenError::Store(store.to_string()),
+        other => OpenError::Setup(other.to_string()),
+    })?;
     Ok(Handle { service, runtime })
 }
 
@@ -122,6 +127,12 @@ impl Handle {
             Some(runtime) => runtime.block_on(future),
             None => futures_executor::block_on(future),
         }
+    }
+
+    /// Whether calls run on a private runtime (a database store): a call
+    /// that blocks the host's thread would then wait on the network.
+    pub fn on_runtime(&self) -> bool {
+        self.runtime.is_some()
     }
 
     /// Enters the private runtime (if any) for as long as the guard lives:

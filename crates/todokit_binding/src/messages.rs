@@ -34,13 +34,14 @@ pub fn one_per(method: &str, what: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{BoundPolicy, StoreChoice, call_options, definitions_for, idle_for, open, user_action};
+    use crate::{BoundPolicy, call_options, definitions_for, idle_for, open, user_action};
 
     /// Every sentence a binding's host may read about its own mistakes,
     /// the language's names filled in as each binding fills them.
     #[test]
     fn what_a_host_reads_when_it_used_a_kit_wrongly() {
-        let handle = open("claude-code", StoreChoice::Memory).unwrap_or_else(|e| panic!("{e}"));
+        let handle =
+            open("claude-code", Some(todokit::StoreLocation::Memory)).unwrap_or_else(|e| panic!("{e}"));
         let err = |result: Result<(), String>| result.err().unwrap_or_default();
         let policy = |end: &str, counters: Option<&str>| {
             err(BoundPolicy::new(handle.clone(), "c".into(), Some(end), None, counters).map(drop))

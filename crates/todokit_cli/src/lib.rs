@@ -12,7 +12,6 @@ mod exit;
 mod inline;
 #[cfg(all(test, feature = "serve"))]
 mod limits_doc;
-use store::is_database_url;
 mod store;
 mod watch;
 
@@ -27,7 +26,7 @@ use commands::{EXIT_OUTCOME_UNKNOWN, EXIT_USAGE};
 use exit::ExitCode;
 use todokit::app::UserAction;
 use todokit::infra::render::Glyphs;
-use todokit::{Format, SchemaTarget, ServiceError, StoreError, profiles};
+use todokit::{Format, SchemaTarget, ServiceError, StoreError, StoreLocation, profiles};
 #[cfg(feature = "serve")]
 use todokit_mcp::http as serve;
 
@@ -52,7 +51,7 @@ const NO_STORE: &str = "This command reads no store: --store and --conversation 
     about = "Todo-list tools for LLM agents, from the command line"
 )]
 struct Cli {
-    /// Where state lives: a folder, or a postgres:// URL in builds with the postgres feature [default: the platform data folder + /todokit]
+    /// Where state lives: a folder, memory: (this process only), or a postgres:// URL in builds with the postgres feature [default: the platform data folder + /todokit]
     #[arg(long, global = true, help_heading = GLOBAL_OPTIONS, env = "TODOKIT_STORE", value_name = "DIR")]
     store: Option<PathBuf>,
     /// Which conversation's list [default: default]
@@ -335,8 +334,9 @@ where
 fn start(cli: Cli, profile_given: bool) -> ExitCode {
     // One call on a folder store needs no reactor: it runs on this thread,
     // so the process starts neither a runtime nor a worker thread.
-    let on_folder = !cli.store.as_deref().is_some_and(is_database_url);
-    if on_folder && matches!(cli.command, Command::Call { .. }) {
+    let on_database = StoreLocation::or_default(store::location(cli.store.as_deref()))
+        .is_ok_and(|store| store.is_database());
+    if !on_database && matches!(cli.command, Command::Call { .. }) {
         return exit_code(inline::block_on(dispatch(cli, profile_given)));
     }
     // The blocking pool runs the file store's work; a few threads are all

@@ -1,56 +1,35 @@
-//! Which store `--store` names: a folder (the JSON-file store, the
-//! default), or a PostgreSQL URL in builds with the `postgres` feature.
+//! Which store `--store` names ([`StoreLocation::parse`]: a folder, the
+//! default; `memory:`; or a PostgreSQL URL in builds with the `postgres`
+//! feature), opened by the facade's one opener.
+
+use std::path::Path;
 
 use anyhow::Result;
-use todokit::{JsonFileStore, TodoWriteService, Todokit};
+use todokit::{OpenOptions, StoreLocation, TodoWriteService, Todokit};
 
-/// True for a `--store` that names a database rather than a folder.
-pub fn is_database_url(store: &std::path::Path) -> bool {
-    matches!(
-        todokit::StoreLocation::parse(store),
-        todokit::StoreLocation::Database(_)
-    )
+/// What `--store` names (`None`: the default, [`StoreLocation::or_default`]).
+pub fn location(store: Option<&Path>) -> Option<StoreLocation> {
+    store.map(StoreLocation::parse)
 }
 
-/// The service for `profile` on the store `--store` names (a folder, or a
-/// `postgres://` URL in builds with the `postgres` feature). With
+/// The service for `profile` on the store `--store` names. With
 /// `files_on_calling_thread`, a folder store does its file work on the
-/// thread that awaits it ([`JsonFileStore::on_calling_thread`]).
+/// thread that awaits it. A database is reached before this returns, so a
+/// store that cannot be reached is said at once, not at the first call.
 pub async fn make_service(
-    store: Option<&std::path::Path>,
+    store: Option<&Path>,
     profile: &str,
     files_on_calling_thread: bool,
 ) -> Result<TodoWriteService> {
-    let builder = Todokit::builder().profile(profile)?;
-    let builder = match store {
-        Some(url) if is_database_url(url) => {
-            #[cfg(feature = "postgres")]
-            {
-                let url = url.to_str().unwrap_or_default();
-                let store = todokit::infra::store::PostgresStore::connect(
-                    url,
-                    todokit::infra::store::DEFAULT_POOL_SIZE,
-                )
-                .await?;
-                builder.store(store)
-            }
-            #[cfg(not(feature = "postgres"))]
-            {
-                anyhow::bail!(
-                    "{} names a PostgreSQL database, but this todokit was built without the `postgres` feature \
-                     (cargo install --features postgres)",
-                    url.display()
-                );
-            }
-        }
-        Some(dir) if files_on_calling_thread => builder.store(JsonFileStore::new(dir).on_calling_thread()),
-        Some(dir) => builder.store_dir(dir),
-        None if files_on_calling_thread => match todokit::default_store_dir() {
-            Some(dir) => builder.store(JsonFileStore::new(dir).on_calling_thread()),
-            // Left to `build`, which says why there is no folder.
-            None => builder,
-        },
-        None => builder,
+    let options = OpenOptions {
+        files_on_calling_thread,
+        ..OpenOptions::default()
     };
-    Ok(builder.build()?)
+    let mut builder = Todokit::builder().profile(profile)?.open_options(options);
+    if let Some(location) = location(store) {
+        builder = builder.location(location);
+    }
+    let service = builder.build()?;
+    service.store().ready().await?;
+    Ok(service)
 }

@@ -27,6 +27,7 @@ pub mod http;
 mod instructions;
 mod limits;
 mod list_watch;
+mod listen_start;
 mod live;
 #[cfg(feature = "http")]
 pub(crate) mod metrics;
@@ -35,9 +36,10 @@ mod rmcp_gate;
 mod server;
 mod session;
 mod stdio;
+#[cfg(test)]
+mod test_support;
 
-pub use limits::{MAX_IN_FLIGHT, MAX_MESSAGE_BYTES};
-pub use live::{MAX_FOLLOWED_CONVERSATIONS, MAX_LISTENS};
+pub use limits::{MAX_FOLLOWED_CONVERSATIONS, MAX_IN_FLIGHT, MAX_LISTENS, MAX_MESSAGE_BYTES};
 pub use resources::{CONVERSATION_URI_PREFIX, RESOURCES_PAGE_SIZE, SUMMARY_META_KEY, conversation_uri};
 pub use rmcp_gate::MAX_MESSAGE_VALUES;
 pub use server::{CONVERSATION_META_KEY, TOOL_META_KEY, TodoMcpServer};

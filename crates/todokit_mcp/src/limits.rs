@@ -11,3 +11,12 @@ pub const MAX_MESSAGE_BYTES: usize = 4 * 1024 * 1024;
 /// The most requests read but not yet answered. While this many wait, the
 /// server reads nothing more.
 pub const MAX_IN_FLIGHT: usize = 32;
+
+/// The most conversations one session follows at a time, through
+/// `resources/subscribe` and open listen requests together. A subscription
+/// past it is refused; a listen request gets the ones that fit.
+pub const MAX_FOLLOWED_CONVERSATIONS: usize = 64;
+
+/// The most `subscriptions/listen` requests one session keeps open; one
+/// past it is acknowledged with nothing accepted.
+pub const MAX_LISTENS: usize = 8;

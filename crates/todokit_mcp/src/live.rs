@@ -29,16 +29,9 @@ use todokit::TodoWriteService;
 use todokit::app::Subscription;
 use tokio::task::{AbortHandle, JoinSet};
 
+use super::limits::{MAX_FOLLOWED_CONVERSATIONS, MAX_LISTENS};
+use super::listen_start::{ListenStart, ListenStarts, conversation_ids, distinct_conversation_uris};
 use super::resources::conversation_of_uri;
-
-/// The most conversations one session follows at a time, through
-/// `resources/subscribe` and open listen requests together. A subscription
-/// past it is refused; a listen request gets the ones that fit.
-pub const MAX_FOLLOWED_CONVERSATIONS: usize = 64;
-
-/// The most `subscriptions/listen` requests one session keeps open; one
-/// past it is acknowledged with nothing accepted.
-pub const MAX_LISTENS: usize = 8;
 
 /// Where a session's change notices go.
 #[derive(Clone)]
@@ -74,6 +67,9 @@ impl Notifier {
 #[derive(Debug, Default)]
 pub(super) struct Live {
     state: Mutex<Following>,
+    /// What each listen request the reader saw starts from, until its
+    /// handler takes it (stdio: HTTP hands it over in the request).
+    pub(super) starts: ListenStarts,
 }
 
 #[derive(Debug, Default)]
@@ -180,6 +176,7 @@ impl Live {
             service.clone(),
             Notifier::Session(peer),
             known,
+            false,
         ));
         following.list_watch = Some(task.abort_handle());
     }
@@ -208,8 +205,16 @@ impl Live {
     }
 
     /// Runs one acknowledged listen request until the client cancels it
-    /// (or the session ends).
-    pub(super) async fn listen(&self, service: &TodoWriteService, context: SubscriptionContext) {
+    /// (or the session ends). `start` is what the client knew when the
+    /// request arrived ([`ListenStart`]): a list or a set of conversations
+    /// that differs from it now is announced at once. Without one, the
+    /// listen starts from what it reads now.
+    pub(super) async fn listen(
+        &self,
+        service: &TodoWriteService,
+        context: SubscriptionContext,
+        start: Option<ListenStart>,
+    ) {
         let accepted = context.accepted().clone();
         let uris = distinct_conversation_uris(&accepted);
         let _release = Release {
@@ -222,16 +227,32 @@ impl Live {
             let Ok(conversation) = conversation_of_uri(&uri) else {
                 continue;
             };
-            let mut feed = service.subscribe(&conversation);
+            let feed = service.subscribe(&conversation);
+            let known = start.as_ref().and_then(|start| start.list(&uri)).cloned();
             let notifier = notifier.clone();
             tasks.spawn(async move {
-                let _ = feed.changed().await;
+                let feed = match known {
+                    Some(known) => feed.after(known),
+                    None => {
+                        let mut feed = feed;
+                        let _ = feed.changed().await;
+                        feed
+                    }
+                };
                 announce_commits(feed, uri, notifier).await;
             });
         }
         if accepted.resources_list_changed == Some(true) {
-            let known = conversation_ids(service).await.unwrap_or_default();
-            tasks.spawn(announce_list_changes(service.clone(), notifier, known));
+            let (known, changed_since) = match start.as_ref().and_then(ListenStart::ids) {
+                Some(ids) => (ids.clone(), true),
+                None => (conversation_ids(service).await.unwrap_or_default(), false),
+            };
+            tasks.spawn(announce_list_changes(
+                service.clone(),
+                notifier,
+                known,
+                changed_since,
+            ));
         }
         context.cancelled().await;
         // Dropping the set aborts every task of this listen.
@@ -264,18 +285,6 @@ impl Drop for Release<'_> {
     }
 }
 
-/// The filter's well-formed conversation URIs, each once, in order.
-fn distinct_conversation_uris(filter: &SubscriptionFilter) -> Vec<String> {
-    let mut seen = BTreeSet::new();
-    filter
-        .resource_subscriptions
-        .iter()
-        .flatten()
-        .filter(|uri| conversation_of_uri(uri).is_ok() && seen.insert(uri.as_str()))
-        .cloned()
-        .collect()
-}
-
 /// Announces every new version of `feed`'s conversation as a change to
 /// `uri`, until nobody listens. A list that became unreadable changed too:
 /// the client's read then says why.
@@ -288,11 +297,21 @@ async fn announce_commits(mut feed: Subscription, uri: String, notifier: Notifie
 }
 
 /// Announces every change to the set of the store's conversations (one
-/// appeared or went away), `known` being the set the client has.
-async fn announce_list_changes(service: TodoWriteService, notifier: Notifier, mut known: BTreeSet<String>) {
+/// appeared or went away), `known` being the set the client has. With
+/// `changed_since`, `known` was read before the listen started, so the
+/// set as the watch holds it now is compared with it first.
+async fn announce_list_changes(
+    service: TodoWriteService,
+    notifier: Notifier,
+    mut known: BTreeSet<String>,
+    changed_since: bool,
+) {
     // The process's one watch of this store, shared with every session.
     let watch = super::list_watch::list_watch(&service, &known);
     let mut ids = watch.ids();
+    if changed_since {
+        ids.mark_changed();
+    }
     while ids.changed().await.is_ok() {
         let now = Arc::clone(&ids.borrow_and_update());
         if *now != known {
@@ -302,16 +321,4 @@ async fn announce_list_changes(service: TodoWriteService, notifier: Notifier, mu
             }
         }
     }
-}
-
-/// The ids of the store's conversations.
-async fn conversation_ids(
-    service: &TodoWriteService,
-) -> Result<BTreeSet<String>, todokit::app::ServiceError> {
-    Ok(service
-        .conversations()
-        .await?
-        .into_iter()
-        .map(|summary| summary.id)
-        .collect())
 }

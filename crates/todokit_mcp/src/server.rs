@@ -26,6 +26,7 @@ use todokit::app::schema::{SchemaTarget, definition};
 use todokit::app::{CallOptions, HostMode, TodoWriteService};
 use todokit::domain::{CONVERSATION_ID_RULE, check_conversation_id};
 
+use super::listen_start::ListenStart;
 use super::live::Live;
 use super::resources;
 use super::rmcp_gate::PlainToolCall;
@@ -226,6 +227,31 @@ impl TodoMcpServer {
     pub fn for_new_session(mut self) -> Self {
         self.live = Arc::default();
         self
+    }
+
+    /// Reads where the listen request `message` starts from and keeps it
+    /// for its handler: called by the stdio reader before rmcp sees the
+    /// request, so before rmcp acknowledges it. `id` is the request's id
+    /// as rmcp reads it.
+    pub(super) async fn read_listen_start(&self, id: &Value, message: &[u8]) {
+        if let Some(start) = ListenStart::read(&self.service, message).await {
+            self.live.starts.keep(id, start);
+        }
+    }
+
+    /// Where the listen request of `context` starts from: handed over in
+    /// the HTTP request, or kept by the stdio reader under its id.
+    fn listen_start(&self, context: &RequestContext<RoleServer>) -> Option<ListenStart> {
+        #[cfg(feature = "http")]
+        if let Some(start) = context
+            .extensions
+            .get::<axum::http::request::Parts>()
+            .and_then(|parts| parts.extensions.get::<ListenStart>())
+        {
+            return Some(start.clone());
+        }
+        let id = serde_json::to_value(&context.id).ok()?;
+        self.live.starts.take(&id)
     }
 
     /// Stops following every conversation: the session is over.
@@ -533,7 +559,8 @@ impl ServerHandler for TodoMcpServer {
 
     async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
         let service = self.service_of(context.request_context())?.clone();
-        self.live.listen(&service, context).await;
+        let start = self.listen_start(context.request_context());
+        self.live.listen(&service, context, start).await;
         Ok(())
     }
 }

@@ -318,6 +318,9 @@ async fn read_requests<I: AsyncRead + Unpin>(
                         lifecycle.asked(id);
                     }
                     if is_listen(&line) {
+                        // Read before rmcp acknowledges the listen: what
+                        // changes after this is announced.
+                        server.read_listen_start(id, &line).await;
                         in_flight.admit_lasting(id);
                     } else {
                         in_flight.admit(id).await;

@@ -276,3 +276,53 @@ async fn a_server_for_the_http_edge_refuses_a_request_without_its_caller() {
     ];
     assert_eq!(actual, expected);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_commit_between_a_listens_arrival_and_its_start_is_announced() {
+    let service = TodoWriteService::new(
+        profiles::by_name("claude-code").expect("registered"),
+        Arc::new(crate::test_support::CommitAsAFeedStarts::default()),
+        Arc::new(ManualClock::new(1_700_000_000_000)),
+    );
+    let uri = crate::resources::conversation_uri("c");
+    let listen = crate::test_support::listen_request(&uri);
+    let (mut to_server, server_input) = tokio::io::duplex(1 << 16);
+    let (server_output, from_server) = tokio::io::duplex(1 << 16);
+    let session = tokio::spawn(serve(
+        TodoMcpServer::new(service, "c"),
+        server_input,
+        server_output,
+    ));
+    to_server
+        .write_all(format!("{listen}\n").as_bytes())
+        .await
+        .expect("the session reads");
+    let mut replies = BufReader::new(from_server).lines();
+    let mut methods = Vec::new();
+    // Bounded only so that a server that never announces fails the test
+    // instead of hanging it; the announcement comes at once.
+    let announced = tokio::time::timeout(std::time::Duration::from_secs(10), async {
+        while let Ok(Some(line)) = replies.next_line().await {
+            let reply: serde_json::Value = serde_json::from_str(&line).unwrap_or_default();
+            methods.push(reply["method"].as_str().unwrap_or_default().to_owned());
+            if reply["method"] == "notifications/resources/updated" {
+                return Some(reply["params"]["uri"].clone());
+            }
+        }
+        None
+    })
+    .await
+    .ok()
+    .flatten();
+    drop(to_server);
+    let _ = session.await;
+    let actual = (methods, announced);
+    let expected = (
+        vec![
+            "notifications/subscriptions/acknowledged".to_owned(),
+            "notifications/resources/updated".to_owned(),
+        ],
+        Some(json!(uri)),
+    );
+    assert_eq!(actual, expected);
+}

@@ -6,7 +6,7 @@ use std::sync::{Mutex, PoisonError, RwLock};
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
 use todokit::EditList;
-use todokit_binding::{self as binding, FeedCloser, Handle, StoreChoice, messages};
+use todokit_binding::{self as binding, FeedCloser, Handle, messages};
 
 use todokit_binding::ErrorCode;
 
@@ -45,25 +45,13 @@ impl NativeKit {
         database_url: Option<String>,
     ) -> Result<Self> {
         let memory = memory.unwrap_or(false);
-        let chosen =
-            usize::from(memory) + usize::from(store_dir.is_some()) + usize::from(database_url.is_some());
-        if chosen > 1 {
-            return Err(tagged(
-                ErrorCode::Usage,
-                messages::one_store(["storeDir", "memory", "databaseUrl"]),
-            ));
-        }
-        let needs_runtime = database_url.is_some();
-        let store = match (store_dir, memory, database_url) {
-            (Some(dir), _, _) => StoreChoice::Dir(PathBuf::from(dir)),
-            (_, true, _) => StoreChoice::Memory,
-            (_, _, Some(url)) => StoreChoice::Url(url),
-            _ => StoreChoice::Default,
-        };
+        let names = ["storeDir", "memory", "databaseUrl"];
+        let store = binding::store_location(store_dir.map(PathBuf::from), memory, database_url, names)
+            .map_err(|message| tagged(ErrorCode::Usage, message))?;
         let handle = binding::open(&profile, store).map_err(errors::open)?;
         Ok(Self {
+            needs_runtime: handle.on_runtime(),
             handle: RwLock::new(Some(handle)),
-            needs_runtime,
             now: memory,
             feeds: Mutex::new(Vec::new()),
         })

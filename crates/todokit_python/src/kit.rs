@@ -6,7 +6,7 @@ use std::sync::{Mutex, PoisonError, RwLock};
 use pyo3::prelude::*;
 use serde_json::Value;
 use todokit::{CallOptions, EditList, UserAction};
-use todokit_binding::{self as binding, Answer, ErrorCode, FeedCloser, Handle, StoreChoice, messages};
+use todokit_binding::{self as binding, Answer, ErrorCode, FeedCloser, Handle, messages};
 
 use crate::errors::{self, native};
 use crate::feed::PyFeed;
@@ -77,21 +77,9 @@ impl Kit {
         memory: bool,
         database_url: Option<&str>,
     ) -> PyResult<Self> {
-        let chosen =
-            usize::from(memory) + usize::from(store_dir.is_some()) + usize::from(database_url.is_some());
-        if chosen > 1 {
-            return Err(pyo3::exceptions::PyValueError::new_err(messages::one_store([
-                "store_dir",
-                "memory",
-                "database_url",
-            ])));
-        }
-        let store = match (store_dir, memory, database_url) {
-            (Some(dir), _, _) => StoreChoice::Dir(dir),
-            (_, true, _) => StoreChoice::Memory,
-            (_, _, Some(url)) => StoreChoice::Url(url.to_owned()),
-            _ => StoreChoice::Default,
-        };
+        let names = ["store_dir", "memory", "database_url"];
+        let store = binding::store_location(store_dir, memory, database_url.map(str::to_owned), names)
+            .map_err(pyo3::exceptions::PyValueError::new_err)?;
         let handle = binding::open(profile, store).map_err(errors::open)?;
         Ok(Self {
             handle: RwLock::new(Some(handle)),

@@ -94,6 +94,15 @@ impl TodoWriteService {
 }
 
 impl Subscription {
+    /// This feed, starting after `seen`: the list a caller read before it
+    /// subscribed. Its first item is then the list only when it has changed
+    /// since, so a commit that landed between that read and the first poll
+    /// is still an item, not taken as where the feed starts.
+    pub fn after(mut self, seen: TodoState) -> Self {
+        self.last_sent = Some(seen);
+        self
+    }
+
     /// The next item of the feed (the list now, first): what polling it as
     /// a [`Stream`] gives, for a host with no stream helper crate at hand.
     pub async fn changed(&mut self) -> Option<Result<TodoState, ServiceError>> {
@@ -155,6 +164,29 @@ mod tests {
     use super::*;
     use crate::test_support::bare_service;
     use pretty_assertions::assert_eq;
+
+    #[tokio::test]
+    async fn a_feed_after_a_list_read_before_it_yields_only_what_is_newer() {
+        let service = bare_service();
+        let read_before = service.state("c").await.expect("an empty list");
+        // A commit lands between the read and the feed's first poll.
+        let committed = TodoState::flat(vec![todokit_domain::Todo::new("a")]).version(1u64);
+        service.store().save("c", 0, &committed).await.expect("saved");
+        let mut behind = service.subscribe("c").after(read_before);
+        let first = behind
+            .changed()
+            .await
+            .and_then(Result::ok)
+            .map(|state| state.version);
+        // A feed after the list as it stands has nothing to give yet.
+        let current = service.state("c").await.expect("the list");
+        let mut level = service.subscribe("c").after(current);
+        let mut context = Context::from_waker(std::task::Waker::noop());
+        let waiting = Pin::new(&mut level).poll_next(&mut context).is_pending();
+        let actual = (first, waiting);
+        let expected = (Some(1), true);
+        assert_eq!(actual, expected);
+    }
 
     #[test]
     fn a_dropped_feed_leaves_no_trace_of_its_conversation() {

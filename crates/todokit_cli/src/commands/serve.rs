@@ -6,7 +6,9 @@ use anyhow::Result;
 
 use super::Context;
 use super::EXIT_USAGE;
+use crate::store::location;
 use clap::ValueEnum;
+use todokit::StoreLocation;
 use todokit_mcp::http as serve;
 use tracing_subscriber::filter::{LevelFilter, Targets};
 use tracing_subscriber::layer::SubscriberExt;
@@ -71,7 +73,6 @@ fn start_log(format: LogFormat, level: LogLevel) {
 }
 
 /// Serves the board and the MCP endpoint as `options` say.
-#[cfg_attr(not(feature = "postgres"), allow(unused_mut))]
 pub async fn run(
     ctx: &Context<'_>,
     mut options: serve::Options,
@@ -79,16 +80,9 @@ pub async fn run(
 ) -> Result<ExitCode> {
     start_log(format, level);
     let service = ctx.service().await?;
-    // On a database, the MCP sessions are kept there too, so that every
-    // `serve` process on it can answer each session (a small pool of its
-    // own: sessions are read once per process and session).
-    #[cfg(feature = "postgres")]
-    if let Some(url) = ctx.store.filter(|store| crate::store::is_database_url(store)) {
-        let url = url.to_str().unwrap_or_default();
-        options.shared = Some(serve::SharedSessions::new(
-            todokit::infra::store::PostgresStore::lazy(url, 4)?,
-        ));
-    }
+    // On a store other processes serve too (a database), the MCP sessions
+    // are kept there, so that every `serve` process on it can answer each.
+    options.shared = serve::SharedSessions::at(&StoreLocation::or_default(location(ctx.store))?)?;
     match serve::run(service, options).await {
         Err(serve::ServeError::Refused(why)) => {
             eprintln!("todokit serve: {why}");

@@ -5,18 +5,17 @@ use crate::exit::ExitCode;
 use anyhow::Result;
 
 use super::Context;
-use crate::store::is_database_url;
+use crate::store::location;
 use crate::watch;
+use todokit::StoreLocation;
 
 /// Follows the options' conversation (or, with `latest`, whichever changed
 /// last), checking at least every `interval_ms`.
 pub async fn run(ctx: &Context<'_>, interval_ms: u64, latest: bool) -> Result<ExitCode> {
-    // A database has no file to watch: polling alone then.
-    let store_dir = match ctx.store {
-        Some(s) if is_database_url(s) => None,
-        Some(dir) => Some(dir.to_owned()),
-        None => todokit::default_store_dir(),
-    };
+    // A database or memory has no file to watch: polling alone then.
+    let store_dir = StoreLocation::or_default(location(ctx.store))
+        .ok()
+        .and_then(|store| store.folder().map(ToOwned::to_owned));
     let store_label = match (ctx.store, &store_dir) {
         (Some(store), _) => store.display().to_string(),
         (None, Some(dir)) => dir.display().to_string(),

@@ -283,3 +283,39 @@ fn the_end_of_input_ends_an_open_listen_without_waiting_for_it() {
     );
     assert_eq!(actual, (1, false), "{stderr}");
 }
+
+#[test]
+fn a_memory_store_holds_the_list_for_the_session_and_writes_no_folder() {
+    // `--store memory:` names the process's memory; were it read as a
+    // folder, the server would make `memory:` here.
+    let store = Path::new("memory:");
+    let uri = conversation_uri("default");
+    let mut lines = crate::support::mcp::handshake().to_vec();
+    lines.push(crate::support::mcp::call_line(
+        1,
+        "TodoWrite",
+        crate::support::mcp::one("Plan"),
+    ));
+    lines.push(
+        json!({"jsonrpc": "2.0", "id": 2, "method": "resources/read", "params": {"uri": uri}}).to_string(),
+    );
+    let (replies, stderr) = raw_session(store, &lines, |reply| reply["id"] == 2);
+    let read = replies
+        .iter()
+        .find(|reply| reply["id"] == 2)
+        .cloned()
+        .unwrap_or_default();
+    let actual = (
+        read["result"]["contents"][0]["text"]
+            .as_str()
+            .is_some_and(|text| text.contains("Plan")),
+        store.exists(),
+        stderr,
+    );
+    let expected = (
+        true,
+        false,
+        "todokit mcp: serving claude-code (TodoWrite) for conversation \"default\" on stdio\n".to_owned(),
+    );
+    assert_eq!(actual, expected, "{read}");
+}

@@ -199,6 +199,10 @@ impl ConversationContext for NamespacedStore {
         self.inner.is_durable()
     }
 
+    async fn ready(&self) -> Result<(), StoreError> {
+        self.inner.ready().await.map_err(|e| self.local_error(e))
+    }
+
     async fn conversations(&self) -> Result<Vec<StoredConversation>, StoreError> {
         let listed = self
             .inner

@@ -31,9 +31,9 @@ pub const MAX_INITIALIZE_PARAMS_BYTES: usize = 64 * 1024;
 pub enum Seen {
     /// An `initialize` request, with its id: it opens a session.
     Initialize(Value),
-    /// A `subscriptions/listen` request, with its id: a stream that lasts
-    /// until the client ends it.
-    Listen(Value),
+    /// A `subscriptions/listen` request, with its id and the message: a
+    /// stream that lasts until the client ends it.
+    Listen(Value, axum::body::Bytes),
     /// Anything else (or no message at all: a GET, a DELETE).
     Other,
 }
@@ -56,13 +56,28 @@ pub async fn inspect(request: Request) -> Result<(Request, Seen), Response> {
     let Ok(bytes) = axum::body::to_bytes(body, usize::MAX).await else {
         return Err(StatusCode::BAD_REQUEST.into_response());
     };
-    let seen = judge(&bytes).map_err(answer)?;
+    let seen = match judge(&bytes).map_err(answer)? {
+        Judged::Listen(id) => Seen::Listen(id, bytes.clone()),
+        Judged::Initialize(id) => Seen::Initialize(id),
+        Judged::Other => Seen::Other,
+    };
     Ok((Request::from_parts(parts, Body::from(bytes)), seen))
+}
+
+/// What [`judge`] found a message to be.
+#[derive(Debug, Clone, PartialEq)]
+enum Judged {
+    /// An `initialize` request, with its id.
+    Initialize(Value),
+    /// A `subscriptions/listen` request, with its id.
+    Listen(Value),
+    /// Anything else.
+    Other,
 }
 
 /// The verdict on one message's bytes: what it is, or the JSON-RPC error
 /// that refuses it.
-fn judge(bytes: &[u8]) -> Result<Seen, Value> {
+fn judge(bytes: &[u8]) -> Result<Judged, Value> {
     // rmcp reads every message of a session as a tree, plain tool calls
     // included: none past the count reaches it.
     if todokit::internal::json_values_over(bytes, MAX_MESSAGE_VALUES) {
@@ -87,10 +102,10 @@ fn judge(bytes: &[u8]) -> Result<Seen, Value> {
     }
     if is_listen(bytes) {
         let id = serde_json::from_slice::<Id>(bytes).map_or(Value::Null, |request| request.id);
-        return Ok(Seen::Listen(id));
+        return Ok(Judged::Listen(id));
     }
     if !is_initialize(bytes) {
-        return Ok(Seen::Other);
+        return Ok(Judged::Other);
     }
     #[derive(Deserialize)]
     struct Initialize<'a> {
@@ -99,7 +114,7 @@ fn judge(bytes: &[u8]) -> Result<Seen, Value> {
         params: Option<&'a RawValue>,
     }
     let Ok(initialize) = serde_json::from_slice::<Initialize<'_>>(bytes) else {
-        return Ok(Seen::Other);
+        return Ok(Judged::Other);
     };
     let length = initialize.params.map_or(0, |params| params.get().len());
     if length > MAX_INITIALIZE_PARAMS_BYTES {
@@ -112,7 +127,7 @@ fn judge(bytes: &[u8]) -> Result<Seen, Value> {
             ),
         ));
     }
-    Ok(Seen::Initialize(initialize.id))
+    Ok(Judged::Initialize(initialize.id))
 }
 
 /// A JSON-RPC error as the HTTP answer: 400 for a message that is not a
@@ -148,9 +163,9 @@ mod tests {
 
     fn verdict(text: &str) -> (u16, Value) {
         match judge(text.as_bytes()).map_err(answer) {
-            Ok(Seen::Initialize(id)) => (0, json!({"initialize": id})),
-            Ok(Seen::Listen(id)) => (0, json!({"listen": id})),
-            Ok(Seen::Other) => (0, Value::Null),
+            Ok(Judged::Initialize(id)) => (0, json!({"initialize": id})),
+            Ok(Judged::Listen(id)) => (0, json!({"listen": id})),
+            Ok(Judged::Other) => (0, Value::Null),
             Err(response) => {
                 let status = response.status().as_u16();
                 let body = futures_util::FutureExt::now_or_never(axum::body::to_bytes(

@@ -29,10 +29,10 @@ mod owners;
 mod remote;
 mod retention;
 mod scrape;
+mod session_rows;
 #[cfg(feature = "postgres")]
 mod session_table;
 mod sessions;
-#[cfg(feature = "postgres")]
 mod shared;
 mod shares;
 mod tenancy;
@@ -65,10 +65,8 @@ pub use body::{BODY_DEADLINE, LINGER_BYTES};
 pub use message::MAX_INITIALIZE_PARAMS_BYTES;
 pub use remote::{MAX_SESSIONS, MAX_SESSIONS_PER_TOKEN};
 pub use retention::{RETAIN_SWEEP_DIVISOR, RETAIN_SWEEP_MAX, RETAIN_SWEEP_MIN, sweep_interval};
-#[cfg(feature = "postgres")]
-pub use session_table::{SESSION_TOUCH_INTERVAL, SessionTable};
+pub use session_rows::{SESSION_TOUCH_INTERVAL, SessionRows};
 pub use sessions::{DEFAULT_SESSION_TTL, MAX_SIGNED_OUT_SESSIONS};
-#[cfg(feature = "postgres")]
 pub use shared::SharedSessions;
 pub use shares::BODY_SHARE_DIVISOR;
 use tokens::TokenFile;
@@ -96,8 +94,8 @@ pub struct Options {
     pub token_file: Option<PathBuf>,
     /// Names a proxy in front addresses the server by.
     pub public_hosts: Vec<String>,
-    /// The MCP sessions every process on the database shares.
-    #[cfg(feature = "postgres")]
+    /// The MCP sessions every process on the store shares
+    /// ([`SharedSessions::at`]).
     pub shared: Option<SharedSessions>,
     /// How many MCP sessions the process holds, every caller's together
     /// (`--max-sessions`; [`MAX_SESSIONS`] when `None`).
@@ -201,7 +199,6 @@ pub async fn run(service: TodoWriteService, options: Options) -> Result<(), Serv
         options.max_streams_per_token.unwrap_or(MAX_STREAMS_PER_TOKEN),
         MAX_EVENT_STREAMS,
     ));
-    #[cfg_attr(not(feature = "postgres"), allow(unused_mut))]
     let mut endpoints = remote::Endpoints::new(
         Arc::clone(&tenancy),
         CancellationToken::new(),
@@ -211,7 +208,6 @@ pub async fn run(service: TodoWriteService, options: Options) -> Result<(), Serv
         Arc::clone(&metrics),
     )
     .structured_content(options.structured_content);
-    #[cfg(feature = "postgres")]
     if let Some(shared) = options.shared {
         endpoints = endpoints.shared(shared);
     }

@@ -29,6 +29,7 @@ use super::owners::{Full, Opening, Owners, SessionQuotas};
 use super::tenancy::{Scope, Tenancy};
 use super::tokens::Caller;
 use crate::limits::MAX_MESSAGE_BYTES;
+use crate::listen_start::ListenStart;
 use crate::server::{Calls, RemoteScope, TodoMcpServer, remote_conversation};
 
 /// The header that names a request's conversation (percent-encoded UTF-8).
@@ -73,8 +74,7 @@ pub(super) struct Endpoints {
     cancel: CancellationToken,
     /// The tool calls running now.
     calls: Arc<Calls>,
-    /// The sessions every process on the database shares.
-    #[cfg(feature = "postgres")]
+    /// The sessions every process on the store shares.
     shared: Option<super::shared::SharedSessions>,
     /// Whether the server has no token at all (loopback, open).
     open: bool,
@@ -105,7 +105,6 @@ impl Endpoints {
             holders,
             cancel,
             calls: Arc::default(),
-            #[cfg(feature = "postgres")]
             shared: None,
             open,
             structured_content: false,
@@ -173,7 +172,6 @@ impl Endpoints {
     }
 
     /// These endpoints, keeping their sessions in `shared`.
-    #[cfg(feature = "postgres")]
     pub(super) fn shared(mut self, shared: super::shared::SharedSessions) -> Self {
         self.shared = Some(shared);
         self
@@ -199,7 +197,6 @@ impl Endpoints {
             let server = TodoMcpServer::new(service, DEFAULT_CONVERSATION)
                 .callers_only()
                 .with_structured_content(self.structured_content);
-            #[cfg_attr(not(feature = "postgres"), allow(unused_mut))]
             let mut config = StreamableHttpServerConfig::default()
                 .disable_allowed_hosts()
                 .with_max_request_body_bytes(MAX_MESSAGE_BYTES)
@@ -207,13 +204,10 @@ impl Endpoints {
                 // it as plain JSON, not as a one-event stream.
                 .with_json_response(true)
                 .with_cancellation_token(self.cancel.child_token());
-            #[cfg(feature = "postgres")]
-            {
-                config.session_store = self
-                    .shared
-                    .as_ref()
-                    .map(super::shared::SharedSessions::session_store);
-            }
+            config.session_store = self
+                .shared
+                .as_ref()
+                .map(super::shared::SharedSessions::session_store);
             let http = StreamableHttpService::new(
                 move || Ok(server.clone().for_new_session()),
                 Arc::clone(&sessions),
@@ -329,7 +323,7 @@ async fn answer(endpoints: &Endpoints, scope: Scope, profile: Option<&str>, requ
     // A stream that lasts (a session's GET stream, a listen) holds a place
     // among the caller's streams while it is open.
     let streaming = match &seen {
-        Seen::Listen(id) => Some(Some(id.clone())),
+        Seen::Listen(id, _) => Some(Some(id.clone())),
         _ if request.method() == Method::GET && session.is_some() => Some(None),
         _ => None,
     };
@@ -340,6 +334,13 @@ async fn answer(endpoints: &Endpoints, scope: Scope, profile: Option<&str>, requ
         },
         None => None,
     };
+    // Read before rmcp acknowledges the listen: what changes after this is
+    // announced.
+    if let Seen::Listen(_, message) = &seen
+        && let Some(start) = ListenStart::read(remote.service(), message).await
+    {
+        request.extensions_mut().insert(start);
+    }
     let opening = match (&session, seen) {
         (None, Seen::Initialize(id)) => match endpoints.place_for_a_session(&scope.caller).await {
             Ok(opening) => Some(opening),
@@ -349,10 +350,7 @@ async fn answer(endpoints: &Endpoints, scope: Scope, profile: Option<&str>, requ
     };
     let deleting = request.method() == Method::DELETE;
     request.extensions_mut().insert(remote);
-    #[cfg(feature = "postgres")]
     let Ok(mut response) = super::shared::opened_by(&scope.caller, http.call(request)).await;
-    #[cfg(not(feature = "postgres"))]
-    let Ok(mut response) = http.call(request).await;
     if deleting && response.status() == StatusCode::ACCEPTED {
         // rmcp answers a session's end with 202; the Python SDK takes only
         // 200 or 204 as done (and logs a failure otherwise).
@@ -407,15 +405,11 @@ async fn check_owner(endpoints: &Endpoints, id: &str, caller: &Caller) -> Result
     if known.as_ref().is_some_and(|owner| owner != caller) {
         return Err(not_found());
     }
-    // No database to look in: a session this process does not know is
-    // unknown, whatever rmcp might make of it.
-    #[cfg(feature = "postgres")]
+    // No shared sessions to look in: a session this process does not know
+    // is unknown, whatever rmcp might make of it.
     let Some(shared) = &endpoints.shared else {
         return known.map(|_| ()).ok_or_else(not_found);
     };
-    #[cfg(not(feature = "postgres"))]
-    return known.map(|_| ()).ok_or_else(not_found);
-    #[cfg(feature = "postgres")]
     match shared.owner(id).await {
         Ok(Some(owner)) if owner == super::shared::owner_key(caller) => {
             if known.is_some() {

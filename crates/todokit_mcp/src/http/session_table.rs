@@ -20,11 +20,11 @@ use std::time::Duration;
 use todokit::StoreError;
 use todokit::infra::store::PostgresStore;
 
-/// How stale a session's `last_used_at` may grow while it is in use: a
-/// use notes the time only when the last note is older than this. An idle
-/// limit given to [`SessionTable::sweep`] should exceed the server's own
-/// by at least this much.
-pub const SESSION_TOUCH_INTERVAL: Duration = Duration::from_secs(60);
+use super::session_rows::{SESSION_TOUCH_INTERVAL, SessionRows};
+
+/// The pool of connections a server's sessions table keeps: sessions are
+/// read once per process and session, so a few are plenty.
+const POOL_SIZE: usize = 4;
 
 /// Made in one implicit transaction under an advisory lock, so servers
 /// starting together do not race to make it.
@@ -68,6 +68,12 @@ impl SessionTable {
         }
     }
 
+    /// The table in the database at `url`, over a small pool of its own
+    /// (connected on first use).
+    pub fn at(url: &str) -> Result<Self, StoreError> {
+        Ok(Self::new(PostgresStore::lazy(url, POOL_SIZE)?))
+    }
+
     /// Makes the table once per process (adding `last_used_at` to a table
     /// made before it).
     async fn made(&self) -> Result<(), StoreError> {
@@ -84,10 +90,13 @@ impl SessionTable {
             .await
             .map(|_| ())
     }
+}
 
+#[async_trait::async_trait]
+impl SessionRows for SessionTable {
     /// Keeps session `id`, opened by `owner`, with `state`. A session kept
     /// already stays as it was: nothing may rewrite whose a session is.
-    pub async fn keep(&self, id: &str, owner: &str, state: &serde_json::Value) -> Result<(), StoreError> {
+    async fn keep(&self, id: &str, owner: &str, state: &serde_json::Value) -> Result<(), StoreError> {
         self.made().await?;
         self.store
             .on_connection("write to", async |client| {
@@ -104,7 +113,7 @@ impl SessionTable {
     }
 
     /// The owner and state of session `id`, if it is kept.
-    pub async fn get(&self, id: &str) -> Result<Option<(String, serde_json::Value)>, StoreError> {
+    async fn get(&self, id: &str) -> Result<Option<(String, serde_json::Value)>, StoreError> {
         self.made().await?;
         let row = self
             .store
@@ -123,7 +132,7 @@ impl SessionTable {
     /// The owner of session `id` when it is still kept (`None`: it ended,
     /// on this process or another, or was swept), noting the use (see
     /// [`SESSION_TOUCH_INTERVAL`]).
-    pub async fn use_session(&self, id: &str) -> Result<Option<String>, StoreError> {
+    async fn use_session(&self, id: &str) -> Result<Option<String>, StoreError> {
         self.made().await?;
         let every = SESSION_TOUCH_INTERVAL.as_secs_f64();
         let row = self
@@ -136,7 +145,7 @@ impl SessionTable {
     }
 
     /// Forgets session `id`.
-    pub async fn forget(&self, id: &str) -> Result<(), StoreError> {
+    async fn forget(&self, id: &str) -> Result<(), StoreError> {
         self.made().await?;
         self.store
             .on_connection("write to", async |client| {
@@ -149,7 +158,7 @@ impl SessionTable {
     }
 
     /// Removes every session unused for longer than `idle`; how many.
-    pub async fn sweep(&self, idle: Duration) -> Result<u64, StoreError> {
+    async fn sweep(&self, idle: Duration) -> Result<u64, StoreError> {
         self.made().await?;
         let idle = idle.as_secs_f64();
         self.store

@@ -1,6 +1,8 @@
-//! Sessions shared by every `serve` process on one PostgreSQL database:
+//! Sessions shared by every `serve` process on one store (a database):
 //! rmcp's session-store hook keeps each session's `initialize` parameters
-//! in the database, so any process can take a session's next request, and
+//! in rows beside the store's lists ([`SessionRows`], implemented by each
+//! kind of store that can share them), so any process can take a
+//! session's next request, and
 //! who opened the session is kept beside them, so a process that has not
 //! seen the session yet still answers it only for its opener. Every use
 //! looks the session up, so one ended anywhere ends everywhere; rows idle
@@ -11,9 +13,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use rmcp::transport::streamable_http_server::session::{SessionState, SessionStore, SessionStoreError};
-use todokit::infra::store::PostgresStore;
+use todokit::{OpenError, StoreLocation};
 
-use super::session_table::{SESSION_TOUCH_INTERVAL, SessionTable};
+use super::session_rows::{SESSION_TOUCH_INTERVAL, SessionRows};
 use super::tokens::Caller;
 
 /// How long a kept session may go unused before any process removes it:
@@ -49,21 +51,33 @@ pub async fn opened_by<T>(caller: &Caller, opening: impl Future<Output = T>) -> 
     OPENER.scope(owner_key(caller), opening).await
 }
 
-/// The sessions table of a PostgreSQL store.
+/// The sessions every process on one store shares.
 #[derive(Clone, Debug)]
 pub struct SharedSessions {
-    table: SessionTable,
+    table: Arc<dyn SessionRows>,
     /// When this process last swept (or `None`: not yet).
     swept: Arc<Mutex<Option<Instant>>>,
 }
 
 impl SharedSessions {
-    /// Sessions kept in `store`'s database.
-    pub fn new(store: PostgresStore) -> Self {
+    /// Sessions kept in `rows`.
+    pub fn new(rows: Arc<dyn SessionRows>) -> Self {
         Self {
-            table: SessionTable::new(store),
+            table: rows,
             swept: Arc::default(),
         }
+    }
+
+    /// The sessions shared through the store at `location`, when its kind
+    /// of store keeps them (a database); `None` for a store that only this
+    /// process serves (memory), or that shares no sessions (a folder).
+    pub fn at(location: &StoreLocation) -> Result<Option<Self>, OpenError> {
+        let rows: Option<Arc<dyn SessionRows>> = match location {
+            #[cfg(feature = "postgres")]
+            StoreLocation::Database(url) => Some(Arc::new(super::session_table::SessionTable::at(url)?)),
+            _ => None,
+        };
+        Ok(rows.map(Self::new))
     }
 
     /// Who opened session `id`, if the database still keeps it (`None`:
@@ -87,7 +101,7 @@ impl SharedSessions {
             }
             *swept = Some(Instant::now());
         }
-        let table = self.table.clone();
+        let table = Arc::clone(&self.table);
         tokio::spawn(async move {
             if let Err(error) = table.sweep(SESSION_IDLE_LIMIT).await {
                 tracing::warn!(target: "todokit::serve", error = %error, "idle MCP sessions not swept");

@@ -117,6 +117,10 @@ impl ConversationContext for MeteredStore {
         self.inner.is_durable()
     }
 
+    async fn ready(&self) -> Result<(), StoreError> {
+        self.inner.ready().await
+    }
+
     async fn conversations(&self) -> Result<Vec<StoredConversation>, StoreError> {
         self.inner.conversations().await
     }

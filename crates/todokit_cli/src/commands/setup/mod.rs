@@ -204,9 +204,9 @@ fn folder_name(project: &Path) -> Result<String, UsageError> {
 }
 
 /// `--store` as the agent should see it: a folder made absolute (the agent
-/// starts todokit elsewhere), a database URL as given.
+/// starts todokit elsewhere), a database URL or `memory:` as given.
 fn store_argument(store: &Path) -> Result<String> {
-    if crate::store::is_database_url(store) {
+    if todokit::StoreLocation::parse(store).folder().is_none() {
         return Ok(store.to_string_lossy().into_owned());
     }
     let absolute =

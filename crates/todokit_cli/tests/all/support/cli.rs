@@ -33,20 +33,17 @@ pub fn write_todos(store: &Path, conversation: &str, todos: &Value) {
 }
 
 /// A `claude-code` service in this process on `store`: a folder, or a
-/// `postgres://` URL in builds with the postgres feature; for a test whose
-/// processes race on one store.
+/// `postgres://` URL in builds with the postgres feature (reached before
+/// this returns); for a test whose processes race on one store.
 pub async fn claude_code_on(store: &str) -> todokit::TodoWriteService {
-    let builder = todokit::Todokit::builder()
+    let service = todokit::Todokit::builder()
         .profile("claude-code")
-        .expect("registered");
-    #[cfg(feature = "postgres")]
-    if store.starts_with("postgres") {
-        let pg = todokit::infra::store::PostgresStore::connect(store, 4)
-            .await
-            .expect("the test database is reachable");
-        return builder.store(pg).build().expect("wired");
-    }
-    builder.store_dir(store).build().expect("wired")
+        .expect("registered")
+        .location(todokit::StoreLocation::parse(store))
+        .build()
+        .expect("wired");
+    service.store().ready().await.expect("the store is reachable");
+    service
 }
 
 /// A runtime and a service on the folder store `store`, for a test that

@@ -16,8 +16,9 @@ use todokit_app::{Pruned, StoreError};
 use todokit_domain::turn::turn_key;
 use todokit_domain::{Timestamp, TodoState};
 
+use super::errors::backend;
 use super::listing::prefix_end;
-use super::{Failure, PostgresStore, backend};
+use super::{Failure, PostgresStore};
 
 /// The most rows one prune statement deletes: a prune of a large table
 /// holds no lock on more rows than this at once, and no statement runs

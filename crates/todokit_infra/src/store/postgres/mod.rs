@@ -15,6 +15,7 @@ use todokit_app::{
 };
 use todokit_domain::{Timestamp, TodoState};
 
+mod errors;
 mod lifecycle;
 mod limits;
 mod listing;
@@ -26,6 +27,7 @@ mod tls;
 /// connection of, at the version the store uses.
 pub use tokio_postgres;
 
+use errors::{backend, database, describe};
 pub use lifecycle::PRUNE_BATCH;
 use limits::Limits;
 pub use limits::{DEFAULT_CONNECT_TIMEOUT, DEFAULT_STATEMENT_TIMEOUT};
@@ -395,6 +397,12 @@ impl ConversationContext for PostgresStore {
         true
     }
 
+    /// Connects (and migrates, the first time), as [`PostgresStore::connect`] does.
+    async fn ready(&self) -> Result<(), StoreError> {
+        drop(self.client().await?);
+        Ok(())
+    }
+
     /// Woken by the `NOTIFY` every save sends (needs a tokio runtime; the
     /// feed polls without one).
     fn watch(&self, conversation: &str, wake: Wake) -> Option<WatchGuard> {
@@ -530,62 +538,6 @@ async fn fence(store: &PostgresStore, written: &outcome::Written<'_>) -> Result<
         .await
         .map_err(Failure::into_error)?;
     Ok(fenced == 1)
-}
-
-/// Where the store connects, without the password.
-fn describe(config: &tokio_postgres::Config) -> String {
-    let hosts: Vec<String> = config
-        .get_hosts()
-        .iter()
-        .map(|h| match h {
-            tokio_postgres::config::Host::Tcp(name) => name.clone(),
-            #[cfg(unix)]
-            tokio_postgres::config::Host::Unix(path) => path.display().to_string(),
-        })
-        .collect();
-    let ports: Vec<String> = config.get_ports().iter().map(u16::to_string).collect();
-    format!(
-        "postgres database {:?} at {}:{}",
-        config.get_dbname().unwrap_or_default(),
-        hosts.join(","),
-        ports.join(",")
-    )
-}
-
-/// A driver error as [`StoreError::Database`], with the server's SQLSTATE
-/// when it answered.
-fn database(action: &'static str, location: &str, error: &tokio_postgres::Error) -> StoreError {
-    StoreError::Database {
-        action,
-        location: location.to_owned(),
-        message: flattened(error),
-        code: error.code().map(|code| code.code().to_owned()),
-    }
-}
-
-/// `error`'s message and every cause's, each once.
-fn flattened(error: &dyn std::error::Error) -> String {
-    let mut message = error.to_string();
-    let mut source = error.source();
-    while let Some(inner) = source {
-        let text = inner.to_string();
-        if !message.contains(&text) {
-            message.push_str(": ");
-            message.push_str(&text);
-        }
-        source = inner.source();
-    }
-    message
-}
-
-fn backend(action: &'static str, location: &str, error: impl std::error::Error) -> StoreError {
-    // The driver's own message is often just "db error"; the reason is in
-    // the sources.
-    StoreError::Io {
-        action,
-        location: location.to_owned(),
-        error: std::io::Error::other(flattened(&error)),
-    }
 }
 
 #[cfg(test)]
