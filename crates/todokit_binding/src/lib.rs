@@ -9,6 +9,8 @@
 mod codes;
 mod command;
 mod feed;
+#[cfg(test)]
+mod host_types;
 pub mod messages;
 mod policy;
 

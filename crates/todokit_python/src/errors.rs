@@ -5,34 +5,19 @@
 //! of the calls before it.
 
 use pyo3::PyErr;
-use pyo3::create_exception;
-use pyo3::exceptions::PyException;
 use todokit::{ServiceError, UserEditError};
 use todokit_binding::{ErrorCode, OpenError, round_interruption};
 
-create_exception!(
-    _todokit,
-    NativeError,
-    PyException,
-    "An error of the native module: args are (code, message)."
-);
-
-/// An error with `code` and `message`.
-pub fn native(code: ErrorCode, message: impl Into<String>) -> PyErr {
-    PyErr::new::<NativeError, _>((code.as_str(), message.into()))
-}
+use crate::native_error::{NativeError, native};
+use crate::objects::Answer;
 
 /// A service error as the typed layer raises it; one that ended a round
-/// also carries `(index, answered)` as `(content, is_error, details)`
-/// tuples.
+/// also carries `(index, answered)`, the answers as [`Answer`]s.
 pub fn service(error: ServiceError) -> PyErr {
     let code = ErrorCode::of_service(&error).as_str();
     match round_interruption(&error) {
         Some((index, answered)) => {
-            let answered: Vec<(String, bool, String)> = answered
-                .into_iter()
-                .map(|answer| (answer.content, answer.is_error, answer.details))
-                .collect();
+            let answered: Vec<Answer> = answered.into_iter().map(Answer::from).collect();
             PyErr::new::<NativeError, _>((code, error.to_string(), index, answered))
         }
         None => native(ErrorCode::of_service(&error), error.to_string()),

@@ -19,7 +19,9 @@ use std::time::Duration;
 use pyo3::prelude::*;
 use todokit_binding::{ErrorCode, Feed, FeedCloser, Handle, Polled};
 
-use crate::errors::{self, native};
+use crate::errors;
+use crate::native_error::native;
+use crate::objects::object;
 
 /// What a wake rings: the flag a blocked `wait` watches and the pipe an
 /// event loop watches.
@@ -88,10 +90,10 @@ impl PyFeed {
 
 #[pymethods]
 impl PyFeed {
-    /// The next state as JSON text, without waiting: `None` when there is
+    /// The next state, without waiting: `None` when there is
     /// none yet or the feed ended (see `closed`); a store error is raised
     /// once and the feed goes on.
-    fn poll(&self, py: Python<'_>) -> PyResult<Option<String>> {
+    fn poll<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
         if self.bell.byte.swap(false, Ordering::SeqCst) {
             let mut byte = [0u8; 1];
             // The byte is written right after the flag is set; this read
@@ -106,9 +108,7 @@ impl PyFeed {
         // Polling may drop the store's watch (joining nothing of Python's),
         // so the GIL is let go meanwhile.
         match py.detach(|| self.feed.poll()).map_err(errors::service)? {
-            Polled::State(state) => serde_json::to_string(&state)
-                .map(Some)
-                .map_err(|e| native(ErrorCode::Usage, format!("cannot write the state as JSON: {e}"))),
+            Polled::State(state) => object(py, &state).map(Some),
             Polled::Pending | Polled::Closed => Ok(None),
         }
     }

@@ -6,15 +6,12 @@ use std::sync::{Mutex, PoisonError, RwLock};
 use pyo3::prelude::*;
 use serde_json::Value;
 use todokit::{CallOptions, EditList, UserAction};
-use todokit_binding::{self as binding, Answer, ErrorCode, FeedCloser, Handle, messages};
+use todokit_binding::{self as binding, ErrorCode, FeedCloser, Handle, messages};
 
-use crate::errors::{self, native};
+use crate::errors;
 use crate::feed::PyFeed;
-
-/// A finished call as the typed layer builds its `ToolResult`: the text
-/// the model reads, whether it is an error, and the details as JSON text
-/// (parsed only when a host reads them).
-type CallAnswer = (String, bool, String);
+use crate::native_error::native;
+use crate::objects::{Answer as PyAnswer, object};
 
 /// One profile over one store (`todokit.Todokit` wraps it).
 #[pyclass(frozen, module = "todokit._todokit")]
@@ -49,20 +46,10 @@ fn mode(word: &str) -> PyResult<CallOptions> {
     binding::call_options(word).map_err(pyo3::exceptions::PyValueError::new_err)
 }
 
-fn answer(answer: Answer) -> CallAnswer {
-    (answer.content, answer.is_error, answer.details)
-}
-
 /// The user action a host's edit describes (the board's shape, every
 /// action allowed).
 fn action(edit: &str) -> PyResult<UserAction> {
     binding::user_action(edit).map_err(|message| native(ErrorCode::Edit, message))
-}
-
-/// JSON text of a value the Rust types serialize (they always do).
-fn text(value: &impl serde::Serialize) -> PyResult<String> {
-    serde_json::to_string(value)
-        .map_err(|e| native(ErrorCode::Usage, format!("cannot write the answer as JSON: {e}")))
 }
 
 #[pymethods]
@@ -88,19 +75,19 @@ impl Kit {
         })
     }
 
-    /// The profile as JSON text: name, summary, system prompt, tools (with
-    /// their metadata and commands), upstream and example call.
-    fn profile_json(&self) -> PyResult<String> {
-        text(&binding::profile_document(&self.handle()?.service))
+    /// The profile: name, summary, system prompt, tools (with their
+    /// metadata and commands), upstream and example call.
+    fn profile<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        object(py, &binding::profile_document(&self.handle()?.service))
     }
 
-    /// The profile's tool definitions for `target`, as JSON text: what
-    /// `todokit schema --target` prints.
-    fn definitions(&self, target: &str) -> PyResult<String> {
+    /// The profile's tool definitions for `target`: what `todokit schema
+    /// --target` prints.
+    fn definitions<'py>(&self, py: Python<'py>, target: &str) -> PyResult<Bound<'py, PyAny>> {
         let handle = self.handle()?;
         let found: Value = binding::definitions_for(&handle.service, target)
             .map_err(pyo3::exceptions::PyValueError::new_err)?;
-        text(&found)
+        object(py, &found)
     }
 
     /// One call with the model's argument bytes: a tool error when they
@@ -113,7 +100,7 @@ impl Kit {
         tool: String,
         arguments: Vec<u8>,
         mode_word: &str,
-    ) -> PyResult<CallAnswer> {
+    ) -> PyResult<PyAnswer> {
         let handle = self.handle()?;
         let options = mode(mode_word)?;
         py.detach(move || {
@@ -125,7 +112,7 @@ impl Kit {
                 options,
             ))
         })
-        .map(answer)
+        .map(PyAnswer::from)
         .map_err(errors::service)
     }
 
@@ -139,7 +126,7 @@ impl Kit {
         conversation: String,
         calls: Vec<(String, Vec<u8>)>,
         mode_word: &str,
-    ) -> PyResult<Vec<CallAnswer>> {
+    ) -> PyResult<Vec<PyAnswer>> {
         let handle = self.handle()?;
         let options = mode(mode_word)?;
         py.detach(move || {
@@ -150,26 +137,26 @@ impl Kit {
                 options,
             ))
         })
-        .map(|answers| answers.into_iter().map(answer).collect())
+        .map(|answers| answers.into_iter().map(PyAnswer::from).collect())
         .map_err(errors::service)
     }
 
-    /// The conversation's stored list as JSON text (`todokit show --format json`).
-    fn state(&self, py: Python<'_>, conversation: String) -> PyResult<String> {
+    /// The conversation's stored list (`todokit show --format json`).
+    fn state<'py>(&self, py: Python<'py>, conversation: String) -> PyResult<Bound<'py, PyAny>> {
         let handle = self.handle()?;
         let state = py
             .detach(move || handle.block(handle.service.state(&conversation)))
             .map_err(errors::service)?;
-        text(&state)
+        object(py, &state)
     }
 
-    /// The store's conversations as JSON text (`todokit conversations --format json`).
-    fn conversations(&self, py: Python<'_>) -> PyResult<String> {
+    /// The store's conversations (`todokit conversations --format json`).
+    fn conversations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let handle = self.handle()?;
         let summaries = py
             .detach(move || handle.block(handle.service.conversations()))
             .map_err(errors::service)?;
-        text(&summaries)
+        object(py, &summaries)
     }
 
     /// Removes `conversation` for good (`todokit forget`): its list and the
@@ -211,31 +198,31 @@ impl Kit {
             .map_err(errors::edit)
     }
 
-    /// The notices waiting for the model, as JSON text; taking them clears them.
-    fn take_notices(&self, py: Python<'_>, conversation: String) -> PyResult<String> {
+    /// The notices waiting for the model; taking them clears them.
+    fn take_notices<'py>(&self, py: Python<'py>, conversation: String) -> PyResult<Bound<'py, PyAny>> {
         let handle = self.handle()?;
         let notices = py
             .detach(move || handle.block(handle.service.take_notices(&conversation)))
             .map_err(errors::service)?;
-        text(&notices)
+        object(py, &notices)
     }
 
     /// Rebuilds `conversation` from the host's transcript (`messages_json`:
     /// OpenAI or Anthropic messages, JSON text of a list) and stores it:
-    /// the list and the policy's counters, as JSON text each.
-    fn restore(
+    /// the list and the policy's counters.
+    fn restore<'py>(
         &self,
-        py: Python<'_>,
+        py: Python<'py>,
         conversation: String,
         messages_json: &str,
-    ) -> PyResult<(String, String)> {
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
         let handle = self.handle()?;
         let messages: Vec<Value> = serde_json::from_str(messages_json)
             .map_err(|e| pyo3::exceptions::PyValueError::new_err(format!("messages: {e}")))?;
         let replay = py
             .detach(move || handle.block(handle.service.restore(&conversation, &messages)))
             .map_err(errors::service)?;
-        Ok((text(&replay.state)?, text(replay.policy.counters())?))
+        Ok((object(py, &replay.state)?, object(py, replay.policy.counters())?))
     }
 
     /// The turn of `conversation`: `end_of_turn` (`off`, `soft` or

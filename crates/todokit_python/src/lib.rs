@@ -1,12 +1,14 @@
 //! `todokit._todokit`: the native module under the `todokit` Python
-//! package. It only translates: values cross as the JSON the Rust types
-//! serialize to (text, parsed on the Python side), errors as
-//! `NativeError` with a code the typed layer maps to its
-//! exception tree. Every call releases the GIL while it runs.
+//! package. It only translates: values cross as Python objects built here
+//! from the Rust types' serialization ([`objects`]), errors as
+//! `NativeError` with a code the typed layer maps to its exception tree.
+//! Every call releases the GIL while it runs.
 
 mod errors;
 mod feed;
 mod kit;
+mod native_error;
+mod objects;
 mod policy;
 
 use pyo3::prelude::*;
@@ -33,7 +35,8 @@ fn _todokit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<kit::Kit>()?;
     m.add_class::<policy::Policy>()?;
     m.add_class::<feed::PyFeed>()?;
-    m.add("NativeError", m.py().get_type::<errors::NativeError>())?;
+    m.add_class::<objects::Answer>()?;
+    m.add("NativeError", m.py().get_type::<native_error::NativeError>())?;
     m.add("VERSION", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -1,24 +1,19 @@
 //! [`Policy`]: the turn of one conversation, driven by the Rust turn
 //! driver on its kit (what it remembers is stored with the conversation).
 //! Every hook reads and writes the store with the GIL released; every
-//! answer crosses as JSON text.
+//! answer crosses as Python objects.
 
 use pyo3::prelude::*;
 use todokit::Injection;
 use todokit_binding::{BoundPolicy, Handle, RoundEntry, turn_end_document};
 
-use crate::errors::{self, native};
-use todokit_binding::ErrorCode;
+use crate::errors;
+use crate::objects::object;
 
 /// The turn policy of one conversation (`todokit.TurnPolicy` wraps it).
 #[pyclass(frozen, module = "todokit._todokit")]
 pub struct Policy {
     inner: BoundPolicy,
-}
-
-fn injections(list: &[Injection]) -> PyResult<String> {
-    serde_json::to_string(list)
-        .map_err(|e| native(ErrorCode::Usage, format!("cannot write the answer as JSON: {e}")))
 }
 
 impl Policy {
@@ -51,37 +46,40 @@ impl Policy {
     }
 
     /// Before the next request, `round` the one just run if not told yet:
-    /// everything due, as JSON text of a list of injections.
+    /// everything due, a list of injections.
     #[pyo3(signature = (round=None))]
-    fn before_request(&self, py: Python<'_>, round: Option<Vec<RoundEntry>>) -> PyResult<String> {
-        injections(
-            &py.detach(|| self.inner.before_request(round))
-                .map_err(errors::service)?,
-        )
+    fn before_request<'py>(
+        &self,
+        py: Python<'py>,
+        round: Option<Vec<RoundEntry>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let due: Vec<Injection> = py
+            .detach(|| self.inner.before_request(round))
+            .map_err(errors::service)?;
+        object(py, &due)
     }
 
     /// After the host compacted the conversation: the list to put back.
-    fn on_compaction(&self, py: Python<'_>) -> PyResult<String> {
-        injections(
-            &py.detach(|| self.inner.on_compaction())
-                .map_err(errors::service)?,
-        )
+    fn on_compaction<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let due: Vec<Injection> = py
+            .detach(|| self.inner.on_compaction())
+            .map_err(errors::service)?;
+        object(py, &due)
     }
 
     /// The model wants to end its turn: `{"action": "end"|"warn"|"continue",
-    /// "text": …, "injection": …}` as JSON text; with `carry`, a reminder to
-    /// go on waits for the next request.
-    fn on_turn_end(&self, py: Python<'_>, carry: bool) -> PyResult<String> {
+    /// "text": …, "injection": …}`; with `carry`, a reminder to go on
+    /// waits for the next request.
+    fn on_turn_end<'py>(&self, py: Python<'py>, carry: bool) -> PyResult<Bound<'py, PyAny>> {
         let end = py
             .detach(|| self.inner.on_turn_end(carry))
             .map_err(errors::service)?;
-        Ok(turn_end_document(&end).to_string())
+        object(py, &turn_end_document(&end))
     }
 
-    /// The counters as the conversation holds them, as JSON text.
-    fn counters(&self, py: Python<'_>) -> PyResult<String> {
+    /// The counters as the conversation holds them.
+    fn counters<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let counters = py.detach(|| self.inner.counters()).map_err(errors::service)?;
-        serde_json::to_string(&counters)
-            .map_err(|e| native(ErrorCode::Usage, format!("cannot write the counters: {e}")))
+        object(py, &counters)
     }
 }

@@ -62,7 +62,7 @@ def test_an_unknown_target_is_a_value_error() -> None:
 
 @pytest.mark.parametrize("name", todokit.profiles())
 def test_each_example_through_the_async_twins_and_a_feed(name: str, store: Path) -> None:
-    async def main() -> tuple[list[bool], dict[str, object], dict[str, object]]:
+    async def main() -> tuple[list[bool], todokit.State, todokit.State]:
         with todokit.Todokit(name, store_dir=store) as kit:
             example = kit.profile.example
             assert example is not None

@@ -11,7 +11,7 @@ use super::todo_write_service::TodoWriteService;
 use crate::schema::{SchemaTarget, definitions};
 
 /// One stored conversation as [`TodoWriteService::conversations`] lists it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct ConversationSummary {
     /// The conversation's id, as calls name it.
     pub id: String,

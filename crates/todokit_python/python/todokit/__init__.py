@@ -2,9 +2,10 @@
 
 A :class:`Todokit` is one profile (the tools one agent's model was trained
 on) over one store: the command's own folder by default, so a list written
-here is what ``todokit show`` and ``todokit watch`` see. Values are the
-JSON the Rust library writes: the same fields, with the same names, as the
-command's ``--format json``.
+here is what ``todokit show`` and ``todokit watch`` see. Values are built
+by the native module as Python objects with the fields, and the names, of
+the command's ``--format json`` (typed as :class:`State`,
+:class:`ConversationSummary` …).
 
 >>> import todokit
 >>> with todokit.Todokit("claude-code", memory=True) as kit:
@@ -34,18 +35,38 @@ from ._errors import (
 )
 from ._policy import RoundCall, TurnPolicy
 from ._subscription import Subscription
-from ._types import Injection, Notice, Profile, Restored, Tool, ToolResult, TurnEnd
+from ._types import (
+    ConversationSummary,
+    Injection,
+    Notice,
+    Phase,
+    Profile,
+    Restored,
+    State,
+    Status,
+    StatusCounts,
+    Task,
+    Tool,
+    ToolResult,
+    TurnEnd,
+)
 
 __all__ = [
     "Arguments",
+    "ConversationSummary",
     "EditError",
     "Injection",
     "Mode",
     "Notice",
+    "Phase",
     "Profile",
     "Restored",
+    "State",
+    "Status",
+    "StatusCounts",
     "StoreError",
     "Subscription",
+    "Task",
     "Target",
     "Tool",
     "Todokit",
@@ -120,7 +141,7 @@ class Todokit:
             memory,
             database_url,
         )
-        info = json.loads(_native(self._kit.profile_json))
+        info = _native(self._kit.profile)
         self._profile = Profile(
             name=info["name"],
             summary=info["summary"],
@@ -138,7 +159,7 @@ class Todokit:
     def definitions(self, target: Target = "json-schema") -> list[dict[str, Any]]:
         """The profile's tool definitions in ``target``'s shape: exactly what
         ``todokit schema --target`` prints."""
-        result: list[dict[str, Any]] = json.loads(_native(self._kit.definitions, target))
+        result: list[dict[str, Any]] = _native(self._kit.definitions, target)
         return result
 
     def call(self, conversation: str, tool: str, arguments: Arguments, *, mode: Mode = "default") -> ToolResult:
@@ -146,8 +167,7 @@ class Todokit:
         the model got wrong is a result with ``is_error``, never an
         exception; an unknown tool is :class:`UnknownToolError`."""
         payload = _argument_bytes(arguments)
-        content, is_error, details = _native(self._kit.call, conversation, tool, payload, mode)
-        return ToolResult(content, is_error, details)
+        return ToolResult(_native(self._kit.call, conversation, tool, payload, mode))
 
     def call_round(
         self, conversation: str, calls: Sequence[tuple[str, Arguments]], *, mode: Mode = "default"
@@ -157,17 +177,17 @@ class Todokit:
         several, as deepagents does)."""
         payloads = [(tool, _argument_bytes(arguments)) for tool, arguments in calls]
         answers = _native(self._kit.call_round, conversation, payloads, mode)
-        return [ToolResult(content, is_error, details) for content, is_error, details in answers]
+        return [ToolResult(answer) for answer in answers]
 
-    def state(self, conversation: str) -> dict[str, Any]:
+    def state(self, conversation: str) -> State:
         """The stored list: exactly ``todokit show --format json``."""
-        result: dict[str, Any] = json.loads(_native(self._kit.state, conversation))
+        result: State = _native(self._kit.state, conversation)
         return result
 
-    def conversations(self) -> list[dict[str, Any]]:
+    def conversations(self) -> list[ConversationSummary]:
         """The store's conversations, most recently changed first: exactly
         ``todokit conversations --format json``."""
-        result: list[dict[str, Any]] = json.loads(_native(self._kit.conversations))
+        result: list[ConversationSummary] = _native(self._kit.conversations)
         return result
 
     def forget(self, conversation: str) -> bool:
@@ -203,7 +223,7 @@ class Todokit:
 
     def take_notices(self, conversation: str) -> list[Notice]:
         """The notices waiting for the model (hand edits), cleared as taken."""
-        raw = json.loads(_native(self._kit.take_notices, conversation))
+        raw = _native(self._kit.take_notices, conversation)
         return [Notice(n["kind"], n["at"], n["text"], n.get("action")) for n in raw]
 
     def restore(self, conversation: str, messages: Sequence[Mapping[str, Any]]) -> Restored:
@@ -216,7 +236,7 @@ class Todokit:
         except (ValueError, RecursionError) as error:
             raise TypeError(f"the messages cannot be written as JSON: {error}") from error
         state, counters = _native(self._kit.restore, conversation, text)
-        return Restored(json.loads(state), json.loads(counters))
+        return Restored(state, counters)
 
     def subscribe(self, conversation: str) -> Subscription:
         """A live feed of ``conversation``'s list (see :class:`Subscription`)."""
@@ -262,11 +282,11 @@ class Todokit:
         """:meth:`call_round`, awaited."""
         return await _off_loop(partial(self.call_round, conversation, calls, mode=mode))
 
-    async def astate(self, conversation: str) -> dict[str, Any]:
+    async def astate(self, conversation: str) -> State:
         """:meth:`state`, awaited."""
         return await _off_loop(partial(self.state, conversation))
 
-    async def aconversations(self) -> list[dict[str, Any]]:
+    async def aconversations(self) -> list[ConversationSummary]:
         """:meth:`conversations`, awaited."""
         return await _off_loop(self.conversations)
 

@@ -64,5 +64,5 @@ def translate(error: Exception) -> TodokitError:
     if isinstance(translated, StoreError) and len(error.args) == 4:
         index, answered = error.args[2], error.args[3]
         translated.index = int(index)
-        translated.answered = [ToolResult(content, is_error, details) for content, is_error, details in answered]
+        translated.answered = [ToolResult(answer) for answer in answered]
     return translated

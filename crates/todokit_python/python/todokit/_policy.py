@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from functools import partial
 from typing import Any, Sequence, Tuple, Union
 
@@ -61,7 +60,7 @@ class TurnPolicy:
         ``carry``, a ``"continue"``'s reminder waits for the next
         :meth:`before_request` (a loop that goes straight back to the
         model); without, the host delivers ``injection`` itself."""
-        raw = json.loads(_native(self._policy.on_turn_end, carry))
+        raw = _native(self._policy.on_turn_end, carry)
         injection = raw["injection"]
         return TurnEnd(
             raw["action"],
@@ -72,7 +71,7 @@ class TurnPolicy:
     def counters(self) -> dict[str, Any]:
         """The counters as the conversation holds them (``counters=`` of
         :meth:`Todokit.turn_policy` takes them back)."""
-        result: dict[str, Any] = json.loads(_native(self._policy.counters))
+        result: dict[str, Any] = _native(self._policy.counters)
         return result
 
     async def aon_user_prompt(self) -> None:

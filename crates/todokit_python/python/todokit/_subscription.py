@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import time
-from typing import Any
 
 from . import _todokit
 from ._call import _native
+from ._types import State
 
 class Subscription:
     """A live feed of one conversation's list: the list as it stands, then
@@ -37,14 +36,11 @@ class Subscription:
         # does not take, the others wait for).
         self._waiters: list[asyncio.Future[None]] = []
 
-    def _poll(self) -> dict[str, Any] | None:
-        text = _native(self._feed.poll)
-        if text is None:
-            return None
-        result: dict[str, Any] = json.loads(text)
+    def _poll(self) -> State | None:
+        result: State | None = _native(self._feed.poll)
         return result
 
-    def get(self, timeout: float | None = None) -> dict[str, Any] | None:
+    def get(self, timeout: float | None = None) -> State | None:
         """The next state, waiting up to ``timeout`` seconds (for ever when
         ``None``): ``None`` when none came in time or the feed is closed."""
         deadline = None if timeout is None else time.monotonic() + timeout
@@ -60,7 +56,7 @@ class Subscription:
     def __iter__(self) -> Subscription:
         return self
 
-    def __next__(self) -> dict[str, Any]:
+    def __next__(self) -> State:
         state = self.get()
         if state is None:
             raise StopIteration
@@ -69,7 +65,7 @@ class Subscription:
     def __aiter__(self) -> Subscription:
         return self
 
-    async def __anext__(self) -> dict[str, Any]:
+    async def __anext__(self) -> State:
         loop = asyncio.get_running_loop()
         while True:
             state = self._poll()

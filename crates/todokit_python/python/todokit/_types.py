@@ -1,11 +1,100 @@
 """The values the package hands a host: a profile and its tools, a call's
-result, notices, the policy's injections and verdicts."""
+result, a stored list and the store's conversations, notices, the
+policy's injections and verdicts. The native module builds them as Python
+objects; the dictionaries are typed here, key for key as the Rust types
+serialize (a Rust test holds these declarations to those types)."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict
+
+from . import _todokit
+
+#: A task's status, as stored.
+Status = Literal["pending", "in_progress", "blocked", "completed", "abandoned"]
+
+
+class _TaskRequired(TypedDict):
+    content: str
+    status: Status
+
+
+class Task(_TaskRequired, total=False):
+    """One task of a stored list (keys a list does not use are absent; a
+    profile's own extra keys may be present too)."""
+
+    id: str
+    active_form: str
+    priority: Literal["high", "medium", "low"]
+    notes: list[str]
+    description: str
+    owner: str
+    metadata: dict[str, Any]
+    blocked_by: list[str]
+    parent: str
+    kind: str
+    blocked_reason: str
+    #: Milliseconds since the epoch.
+    created_at: int
+    #: Milliseconds since the epoch.
+    status_changed_at: int
+
+
+class Phase(TypedDict):
+    """A named group of tasks (one unnamed phase for a flat list)."""
+
+    name: str
+    tasks: list[Task]
+
+
+class StoredNotice(TypedDict, total=False):
+    """A notice as a stored list holds it (see :class:`Notice`)."""
+
+    kind: str
+    at: int
+    text: str
+    action: str
+
+
+class _StateRequired(TypedDict):
+    version: int
+    phases: list[Phase]
+
+
+class State(_StateRequired, total=False):
+    """A conversation's stored list: exactly ``todokit show --format json``."""
+
+    next_id: int
+    notices: list[StoredNotice]
+    profile: str
+    explanation: str
+    document: str
+    turn: dict[str, Any]
+
+
+class StatusCounts(TypedDict):
+    """How many tasks of a list stand at each status."""
+
+    pending: int
+    in_progress: int
+    blocked: int
+    completed: int
+    abandoned: int
+
+
+class ConversationSummary(TypedDict):
+    """One conversation of the store: exactly an item of ``todokit
+    conversations --format json``."""
+
+    id: str
+    #: Milliseconds since the epoch, ``None`` when the store cannot tell.
+    changed_at: int | None
+    version: int
+    counts: StatusCounts
+    in_progress: str | None
+    profile: str | None
+    problem: str | None
 
 @dataclass(frozen=True)
 class Tool:
@@ -35,24 +124,24 @@ class Profile:
 class ToolResult:
     """What a call gives the model: ``content`` (the text it reads),
     ``is_error`` (a refusal; nothing was stored), and ``details`` (the lists
-    before and after, in the profile's shape; parsed when first read)."""
+    before and after, in the profile's shape; built when first read)."""
 
-    __slots__ = ("content", "is_error", "_details_text", "_details")
+    __slots__ = ("content", "is_error", "_answer", "_details")
 
     content: str
     is_error: bool
 
-    def __init__(self, content: str, is_error: bool, details_text: str) -> None:
-        self.content = content
-        self.is_error = is_error
-        self._details_text = details_text
+    def __init__(self, answer: _todokit.Answer) -> None:
+        self.content = answer.content
+        self.is_error = answer.is_error
+        self._answer = answer
         self._details: Any = None
 
     @property
     def details(self) -> Any:
-        """The details as Python data (parsed once, on first read)."""
+        """The details as Python data (built once, on first read)."""
         if self._details is None:
-            self._details = json.loads(self._details_text)
+            self._details = self._answer.details()
         return self._details
 
     def __repr__(self) -> str:
@@ -101,9 +190,9 @@ class Restored:
     :meth:`Todokit.state` gives it) and the policy's ``counters`` as the
     transcript left them (give them to :meth:`Todokit.turn_policy`)."""
 
-    state: dict[str, Any]
+    state: State
     counters: dict[str, Any]
 
 
-def _injections(text: str) -> list[Injection]:
-    return [Injection(i["placement"], i["kind"], i["text"]) for i in json.loads(text)]
+def _injections(raw: list[dict[str, str]]) -> list[Injection]:
+    return [Injection(i["placement"], i["kind"], i["text"]) for i in raw]

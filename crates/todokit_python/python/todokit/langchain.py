@@ -34,7 +34,7 @@ from langchain_core.tools import BaseTool, StructuredTool, ToolException
 from langgraph.config import get_config
 from typing_extensions import NotRequired
 
-from . import Injection, Todokit, TodokitError, ToolResult, TurnEnd, TurnPolicy
+from . import Injection, State, Todokit, TodokitError, ToolResult, TurnEnd, TurnPolicy
 from ._call import _off_loop
 
 __all__ = ["TodokitMiddleware", "TodokitState"]
@@ -48,9 +48,9 @@ class TodokitState(AgentState[Any]):
     todokit_warning: Annotated[NotRequired[str | None], OmitFromInput]
 
 
-def mirror(state: dict[str, Any]) -> list[dict[str, Any]]:
+def mirror(state: State) -> list[dict[str, Any]]:
     """The stored list in ``TodoListMiddleware``'s shape."""
-    return [{"content": t["content"], "status": t["status"]} for p in state.get("phases", []) for t in p.get("tasks", [])]
+    return [{"content": t["content"], "status": t["status"]} for p in state["phases"] for t in p["tasks"]]
 
 
 class TodokitMiddleware(AgentMiddleware[TodokitState, Any, Any]):
@@ -180,7 +180,7 @@ def _round(last: AIMessage, ours: list[Any], results: list[ToolResult]) -> list[
     return [(call["name"], failed.get(call["id"], False)) for call in last.tool_calls]
 
 
-def _answers(ours: list[Any], results: list[ToolResult], stored: dict[str, Any] | None) -> dict[str, Any] | None:
+def _answers(ours: list[Any], results: list[ToolResult], stored: State | None) -> dict[str, Any] | None:
     if not ours or stored is None:
         return None
     status = {True: "error", False: "success"}
