@@ -1,7 +1,8 @@
-//! The typed dictionaries the Python package declares for what it hands a
-//! host (`todokit/_types.py`), held key for key to the Rust types they are
-//! built from: a field added to, renamed in or dropped from a Rust type
-//! fails here until the Python declaration follows.
+//! The types both packages declare for the stored documents they hand a
+//! host (Python's typed dictionaries in `todokit/_types.py`, TypeScript's
+//! interfaces in `ts/types.ts`, in camelCase), held key for key to the Rust
+//! types they are built from: a field added to, renamed in or dropped from
+//! a Rust type fails here until both declarations follow.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -12,6 +13,36 @@ use todokit::{ConversationSummary, TodoState};
 
 /// The Python module's text.
 const PYTHON_TYPES: &str = include_str!("../../todokit_python/python/todokit/_types.py");
+
+/// The TypeScript module's text.
+const TYPESCRIPT_TYPES: &str = include_str!("../../todokit_node/ts/types.ts");
+
+/// Every `export interface Name {` of `text` and the keys its body
+/// declares (`  readonly key?: type;` lines).
+fn interfaces(text: &str) -> BTreeMap<String, BTreeSet<String>> {
+    let mut found: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut current: Option<String> = None;
+    for line in text.lines() {
+        if let Some(head) = line.strip_prefix("export interface ") {
+            current = head.split([' ', '{']).next().map(str::to_owned);
+            continue;
+        }
+        if line.starts_with('}') {
+            current = None;
+            continue;
+        }
+        let key = line
+            .strip_prefix("  ")
+            .map(|rest| rest.strip_prefix("readonly ").unwrap_or(rest))
+            .and_then(|rest| rest.split_once(':'))
+            .map(|(key, _)| key.trim_end_matches('?'))
+            .filter(|key| !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric()));
+        if let (Some(interface), Some(key)) = (&current, key) {
+            found.entry(interface.clone()).or_default().insert(key.to_owned());
+        }
+    }
+    found
+}
 
 /// Every `class Name(...)` of `text` and the keys its body declares
 /// (`    key: type` lines), a required part (`_NameRequired`) folded into
@@ -54,12 +85,12 @@ fn properties(schema: &Value) -> BTreeSet<String> {
         .unwrap_or_default()
 }
 
-#[test]
-fn the_python_packages_typed_dictionaries_have_the_rust_types_keys() {
+/// What each declared type must hold: the Rust type's keys.
+fn rust_keys() -> BTreeMap<String, BTreeSet<String>> {
     let state = serde_json::to_value(schema_for!(TodoState)).unwrap_or_default();
     let summary = serde_json::to_value(schema_for!(ConversationSummary)).unwrap_or_default();
     let definition = |name: &str| properties(&state["$defs"][name]);
-    let expected: BTreeMap<String, BTreeSet<String>> = [
+    [
         ("State", properties(&state)),
         ("Phase", definition("Phase")),
         ("Task", definition("Todo")),
@@ -69,8 +100,31 @@ fn the_python_packages_typed_dictionaries_have_the_rust_types_keys() {
     ]
     .into_iter()
     .map(|(name, keys)| (name.to_owned(), keys))
-    .collect();
+    .collect()
+}
+
+#[test]
+fn the_python_packages_typed_dictionaries_have_the_rust_types_keys() {
+    let expected = rust_keys();
     let declared = declared(PYTHON_TYPES);
+    let actual: BTreeMap<String, BTreeSet<String>> = expected
+        .keys()
+        .map(|name| (name.clone(), declared.get(name).cloned().unwrap_or_default()))
+        .collect();
+    assert_eq!(actual, expected);
+}
+
+#[test]
+fn the_npm_packages_interfaces_have_the_rust_types_keys_in_camel_case() {
+    let camel = |key: &str| match crate::camel_case(serde_json::json!({ key: null })) {
+        Value::Object(object) => object.keys().next().cloned().unwrap_or_default(),
+        _ => String::new(),
+    };
+    let expected: BTreeMap<String, BTreeSet<String>> = rust_keys()
+        .into_iter()
+        .map(|(name, keys)| (name, keys.iter().map(|key| camel(key)).collect()))
+        .collect();
+    let declared = interfaces(TYPESCRIPT_TYPES);
     let actual: BTreeMap<String, BTreeSet<String>> = expected
         .keys()
         .map(|name| (name.clone(), declared.get(name).cloned().unwrap_or_default()))

@@ -6,6 +6,7 @@
 //! Not published: it is the packages' own, and the facade a Rust host
 //! embeds keeps none of it.
 
+mod camel;
 mod codes;
 mod command;
 mod feed;
@@ -14,6 +15,7 @@ mod host_types;
 pub mod messages;
 mod policy;
 
+pub use camel::camel_case;
 pub use codes::ErrorCode;
 pub use command::run_command;
 pub use feed::{Feed, FeedCloser, Polled};
@@ -334,10 +336,10 @@ pub fn round_interruption(error: &ServiceError) -> Option<(usize, Vec<Answer>)> 
     }
 }
 
-/// The user action a host's hand edit describes: JSON text of the board's
-/// edit shape, every action allowed.
-pub fn user_action(edit: &str) -> Result<UserAction, String> {
-    let request: EditRequest = serde_json::from_str(edit).map_err(|e| format!("the edit: {e}"))?;
+/// The user action a host's hand edit describes (the board's edit shape,
+/// every action allowed), as the host's object reads.
+pub fn user_action(edit: Value) -> Result<UserAction, String> {
+    let request: EditRequest = serde_json::from_value(edit).map_err(|e| format!("the edit: {e}"))?;
     request.into_action(&EditRequest::ACTIONS)
 }
 

@@ -43,7 +43,7 @@ mod tests {
         let handle =
             open("claude-code", Some(todokit::StoreLocation::Memory)).unwrap_or_else(|e| panic!("{e}"));
         let err = |result: Result<(), String>| result.err().unwrap_or_default();
-        let policy = |end: &str, counters: Option<&str>| {
+        let policy = |end: &str, counters: Option<serde_json::Value>| {
             err(BoundPolicy::new(handle.clone(), "c".into(), Some(end), None, counters).map(drop))
         };
         let lines = [
@@ -76,17 +76,23 @@ mod tests {
             ),
             ("an unknown mode", err(call_options("yolo").map(drop))),
             ("an unknown end of turn", policy("sometimes", None)),
-            ("counters that are not the policy's", policy("soft", Some("[1]"))),
+            (
+                "counters that are not the policy's",
+                policy("soft", Some(serde_json::json!([1]))),
+            ),
             (
                 "an unknown schema target",
                 err(definitions_for(&handle.service, "xml").map(drop)),
             ),
-            ("an edit that is not JSON", err(user_action("{").map(drop))),
+            (
+                "an edit that is not an object",
+                err(user_action(serde_json::json!("{")).map(drop)),
+            ),
             ("a prune idle for no time", err(idle_for(0.0).map(drop))),
             ("a prune idle for ever", err(idle_for(f64::INFINITY).map(drop))),
             (
                 "an unknown edit action",
-                err(user_action(r#"{"action": "explode"}"#).map(drop)),
+                err(user_action(serde_json::json!({"action": "explode"})).map(drop)),
             ),
         ];
         let actual: String = lines

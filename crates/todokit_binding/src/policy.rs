@@ -76,18 +76,19 @@ impl BoundPolicy {
     /// The turn of `conversation` on `handle`'s profile. `end_of_turn` (by
     /// its word) is stored with the conversation when given; without it,
     /// the conversation keeps what a host stored before, else `soft`.
-    /// `nag_after_rounds` overrides the profile's; `counters` (JSON text of
-    /// a policy's counters) replaces what the conversation holds.
+    /// `nag_after_rounds` overrides the profile's; `counters` (a policy's
+    /// counters, as `counters()` gave them) replaces what the conversation
+    /// holds.
     pub fn new(
         handle: Handle,
         conversation: String,
         end_of_turn: Option<&str>,
         nag_after_rounds: Option<usize>,
-        counters: Option<&str>,
+        counters: Option<serde_json::Value>,
     ) -> Result<Self, String> {
         let end_of_turn = end_of_turn.map(enforcement).transpose()?;
         let counters = counters
-            .map(|text| serde_json::from_str::<TurnCounters>(text).map_err(|e| format!("counters: {e}")))
+            .map(|given| serde_json::from_value::<TurnCounters>(given).map_err(|e| format!("counters: {e}")))
             .transpose()?;
         let service = handle.service.clone();
         let mut config = TurnConfig::for_profile(service.profile());

@@ -25,10 +25,12 @@ pub fn service(error: ServiceError) -> napi::Error {
     let answered: Vec<serde_json::Value> = answered
         .into_iter()
         .map(|answer| {
+            // The details as the value they are, not as a text in a text.
+            let details = serde_json::from_str::<serde_json::Value>(&answer.details).unwrap_or_default();
             serde_json::json!({
                 "content": answer.content,
                 "isError": answer.is_error,
-                "details": answer.details,
+                "details": details,
             })
         })
         .collect();
@@ -44,10 +46,4 @@ pub fn edit(error: UserEditError) -> napi::Error {
 /// Why a kit could not be opened.
 pub fn open(error: OpenError) -> napi::Error {
     tagged(ErrorCode::of_open(&error), error)
-}
-
-/// JSON text of a value the Rust types serialize (they always do).
-pub fn json_text(value: &impl serde::Serialize) -> napi::Result<String> {
-    serde_json::to_string(value)
-        .map_err(|e| tagged(ErrorCode::Usage, format!("cannot write the answer as JSON: {e}")))
 }

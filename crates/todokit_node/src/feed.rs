@@ -14,7 +14,8 @@ use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
 use napi_derive::napi;
 use todokit_binding::{Feed, FeedCloser, Handle, Polled};
 
-use crate::errors::{self, json_text};
+use crate::errors;
+use crate::jobs::document;
 
 /// The weak thread-safe function a wake calls.
 type WakeFn = ThreadsafeFunction<(), (), (), Status, false, true>;
@@ -57,13 +58,12 @@ impl NativeFeed {
         Ok(())
     }
 
-    /// The next state as JSON text, without waiting: `null` when there is
-    /// none yet or the feed ended. A store error is thrown once and the
-    /// feed goes on.
-    #[napi]
-    pub fn poll(&self) -> Result<Option<String>> {
+    /// The next state, without waiting: `null` when there is none yet or
+    /// the feed ended. A store error is thrown once and the feed goes on.
+    #[napi(ts_return_type = "unknown")]
+    pub fn poll(&self) -> Result<Option<serde_json::Value>> {
         match self.feed.poll().map_err(errors::service)? {
-            Polled::State(state) => json_text(&state).map(Some),
+            Polled::State(state) => document(&state).map(|json| Some(json.0)),
             Polled::Pending => Ok(None),
             Polled::Closed => {
                 self.wake.lock().unwrap_or_else(PoisonError::into_inner).take();

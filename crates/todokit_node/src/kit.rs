@@ -10,10 +10,11 @@ use todokit_binding::{self as binding, FeedCloser, Handle, messages};
 
 use todokit_binding::ErrorCode;
 
-use crate::errors::{self, json_text, tagged};
+use crate::errors::{self, tagged};
 use crate::feed::NativeFeed;
-use crate::jobs::{CallAnswer, CallJob, MaybeTextJob, Now, RoundJob, TextJob};
+use crate::jobs::{CallAnswer, CallJob, Json, MaybeTextJob, Now, RoundJob, ValueJob, document, value};
 use crate::policy::NativePolicy;
+use serde_json::Value;
 
 /// One profile over one store (`Todokit` in the TypeScript layer wraps it).
 #[napi]
@@ -64,20 +65,18 @@ impl NativeKit {
             .ok_or_else(|| tagged(ErrorCode::Usage, messages::CLOSED))
     }
 
-    /// The profile as JSON text: name, summary, system prompt, tools,
-    /// upstream and example call.
-    #[napi]
-    pub fn profile_json(&self) -> Result<String> {
-        json_text(&binding::profile_document(&self.handle()?.service))
+    /// The profile: name, summary, system prompt, tools, upstream and
+    /// example call.
+    #[napi(ts_return_type = "unknown")]
+    pub fn profile(&self) -> Result<Value> {
+        Ok(binding::profile_document(&self.handle()?.service))
     }
 
-    /// The profile's tool definitions for `target`, as JSON text.
-    #[napi]
-    pub fn definitions(&self, target: String) -> Result<String> {
+    /// The profile's tool definitions for `target`.
+    #[napi(ts_return_type = "unknown")]
+    pub fn definitions(&self, target: String) -> Result<Value> {
         let handle = self.handle()?;
-        json_text(
-            &binding::definitions_for(&handle.service, &target).map_err(|m| tagged(ErrorCode::Usage, m))?,
-        )
+        binding::definitions_for(&handle.service, &target).map_err(|m| tagged(ErrorCode::Usage, m))
     }
 
     /// One call on this thread (memory and file stores only).
@@ -169,12 +168,12 @@ impl NativeKit {
         })
     }
 
-    /// The stored list as JSON text (`todokit show --format json`).
-    #[napi(ts_return_type = "string | Promise<string>")]
-    pub fn state(&self, conversation: String) -> Result<Now<String, TextJob>> {
+    /// The stored list (`todokit show --format json`).
+    #[napi(ts_return_type = "unknown")]
+    pub fn state(&self, conversation: String) -> Result<Now<Json, ValueJob>> {
         let handle = self.handle()?;
-        TextJob::run(self.now, move || {
-            json_text(
+        ValueJob::run(self.now, move || {
+            document(
                 &handle
                     .block(handle.service.state(&conversation))
                     .map_err(errors::service)?,
@@ -182,12 +181,12 @@ impl NativeKit {
         })
     }
 
-    /// The store's conversations as JSON text.
-    #[napi(ts_return_type = "string | Promise<string>")]
-    pub fn conversations(&self) -> Result<Now<String, TextJob>> {
+    /// The store's conversations.
+    #[napi(ts_return_type = "unknown")]
+    pub fn conversations(&self) -> Result<Now<Json, ValueJob>> {
         let handle = self.handle()?;
-        TextJob::run(self.now, move || {
-            json_text(
+        ValueJob::run(self.now, move || {
+            document(
                 &handle
                     .block(handle.service.conversations())
                     .map_err(errors::service)?,
@@ -195,13 +194,13 @@ impl NativeKit {
         })
     }
 
-    /// Removes `conversation` for good (`todokit forget`): JSON text of
-    /// whether anything was stored.
-    #[napi(ts_return_type = "string | Promise<string>")]
-    pub fn forget(&self, conversation: String) -> Result<Now<String, TextJob>> {
+    /// Removes `conversation` for good (`todokit forget`): whether
+    /// anything was stored.
+    #[napi(ts_return_type = "unknown")]
+    pub fn forget(&self, conversation: String) -> Result<Now<Json, ValueJob>> {
         let handle = self.handle()?;
-        TextJob::run(self.now, move || {
-            json_text(
+        ValueJob::run(self.now, move || {
+            value(
                 &handle
                     .block(handle.service.forget(&conversation))
                     .map_err(errors::service)?,
@@ -211,13 +210,13 @@ impl NativeKit {
 
     /// Removes every conversation whose id starts with `prefix` and that
     /// has not changed for `idle_seconds` (`todokit prune`); with
-    /// `dry_run`, only names them. JSON text of the ids, sorted.
-    #[napi(ts_return_type = "string | Promise<string>")]
-    pub fn prune(&self, idle_seconds: f64, prefix: String, dry_run: bool) -> Result<Now<String, TextJob>> {
+    /// `dry_run`, only names them. The ids, sorted.
+    #[napi(ts_return_type = "unknown")]
+    pub fn prune(&self, idle_seconds: f64, prefix: String, dry_run: bool) -> Result<Now<Json, ValueJob>> {
         let idle = binding::idle_for(idle_seconds).map_err(|m| tagged(ErrorCode::Usage, m))?;
         let handle = self.handle()?;
-        TextJob::run(self.now, move || {
-            json_text(
+        ValueJob::run(self.now, move || {
+            value(
                 &handle
                     .block(handle.service.prune(&prefix, idle, dry_run))
                     .and_then(binding::pruned_ids)
@@ -226,16 +225,16 @@ impl NativeKit {
         })
     }
 
-    /// A hand edit (JSON text of the board's edit shape): what it did, or
-    /// nothing when the list was already so.
+    /// A hand edit (the board's edit shape): what it did, or nothing when
+    /// the list was already so.
     #[napi(ts_return_type = "string | null | Promise<string | null>")]
     pub fn edit(
         &self,
         conversation: String,
-        action_json: String,
+        #[napi(ts_arg_type = "unknown")] action: Value,
     ) -> Result<Now<Option<String>, MaybeTextJob>> {
         let handle = self.handle()?;
-        let action = binding::user_action(&action_json).map_err(|m| tagged(ErrorCode::Edit, m))?;
+        let action = binding::user_action(action).map_err(|m| tagged(ErrorCode::Edit, m))?;
         MaybeTextJob::run(self.now, move || {
             handle
                 .block(handle.service.edit(&conversation, action))
@@ -244,12 +243,12 @@ impl NativeKit {
         })
     }
 
-    /// The notices waiting for the model, as JSON text; taking them clears them.
-    #[napi(ts_return_type = "string | Promise<string>")]
-    pub fn take_notices(&self, conversation: String) -> Result<Now<String, TextJob>> {
+    /// The notices waiting for the model; taking them clears them.
+    #[napi(ts_return_type = "unknown")]
+    pub fn take_notices(&self, conversation: String) -> Result<Now<Json, ValueJob>> {
         let handle = self.handle()?;
-        TextJob::run(self.now, move || {
-            json_text(
+        ValueJob::run(self.now, move || {
+            value(
                 &handle
                     .block(handle.service.take_notices(&conversation))
                     .map_err(errors::service)?,
@@ -257,19 +256,22 @@ impl NativeKit {
         })
     }
 
-    /// Rebuilds `conversation` from the host's transcript (JSON text of a
-    /// list of OpenAI or Anthropic messages) and stores it: JSON text of
-    /// `{"state", "counters"}`.
-    #[napi(ts_return_type = "string | Promise<string>")]
-    pub fn restore(&self, conversation: String, messages_json: String) -> Result<Now<String, TextJob>> {
+    /// Rebuilds `conversation` from the host's transcript (a list of
+    /// OpenAI or Anthropic messages) and stores it: `{state, counters}`.
+    #[napi(ts_return_type = "unknown")]
+    pub fn restore(
+        &self,
+        conversation: String,
+        #[napi(ts_arg_type = "ReadonlyArray<unknown>")] messages: Vec<Value>,
+    ) -> Result<Now<Json, ValueJob>> {
         let handle = self.handle()?;
-        let messages: Vec<serde_json::Value> = serde_json::from_str(&messages_json)
-            .map_err(|e| tagged(ErrorCode::Usage, format!("messages: {e}")))?;
-        TextJob::run(self.now, move || {
+        ValueJob::run(self.now, move || {
             let replay = handle
                 .block(handle.service.restore(&conversation, &messages))
                 .map_err(errors::service)?;
-            json_text(&serde_json::json!({"state": replay.state, "counters": replay.policy.counters()}))
+            // The counters go back to `turnPolicy` as they came: not renamed.
+            let state = document(&replay.state)?.0;
+            value(&serde_json::json!({"state": state, "counters": replay.policy.counters()}))
         })
     }
 
@@ -280,7 +282,7 @@ impl NativeKit {
         conversation: String,
         end_of_turn: Option<String>,
         nag_after_rounds: Option<u32>,
-        counters: Option<String>,
+        #[napi(ts_arg_type = "Record<string, unknown> | null")] counters: Option<Value>,
     ) -> Result<NativePolicy> {
         NativePolicy::new(
             self.handle()?,
@@ -288,7 +290,7 @@ impl NativeKit {
             conversation,
             end_of_turn.as_deref(),
             nag_after_rounds.map(|n| n as usize),
-            counters.as_deref(),
+            counters,
         )
     }
 

@@ -12,8 +12,8 @@ use todokit_binding::{BoundPolicy, Handle, RoundEntry, messages, turn_end_docume
 
 use todokit_binding::ErrorCode;
 
-use crate::errors::{self, json_text, tagged};
-use crate::jobs::{Now, TextJob};
+use crate::errors::{self, tagged};
+use crate::jobs::{Json, Now, UnitJob, ValueJob, value};
 
 /// The turn policy of one conversation (`TurnPolicy` in the TypeScript
 /// layer wraps it).
@@ -32,7 +32,7 @@ impl NativePolicy {
         conversation: String,
         end_of_turn: Option<&str>,
         nag_after_rounds: Option<usize>,
-        counters: Option<&str>,
+        counters: Option<serde_json::Value>,
     ) -> Result<Self> {
         BoundPolicy::new(handle, conversation, end_of_turn, nag_after_rounds, counters)
             .map(|inner| Self {
@@ -44,10 +44,18 @@ impl NativePolicy {
 
     fn job(
         &self,
-        work: impl FnOnce(&BoundPolicy) -> Result<String> + Send + 'static,
-    ) -> Result<Now<String, TextJob>> {
+        work: impl FnOnce(&BoundPolicy) -> Result<Json> + Send + 'static,
+    ) -> Result<Now<Json, ValueJob>> {
         let inner = self.inner.clone();
-        TextJob::run(self.now, move || work(&inner))
+        ValueJob::run(self.now, move || work(&inner))
+    }
+
+    fn unit_job(
+        &self,
+        work: impl FnOnce(&BoundPolicy) -> Result<()> + Send + 'static,
+    ) -> Result<Now<(), UnitJob>> {
+        let inner = self.inner.clone();
+        UnitJob::run(self.now, move || work(&inner))
     }
 }
 
@@ -74,39 +82,33 @@ fn round(
 #[napi]
 impl NativePolicy {
     /// The user sent a new prompt.
-    #[napi(ts_return_type = "string | Promise<string>")]
-    pub fn on_user_prompt(&self) -> Result<Now<String, TextJob>> {
-        self.job(|policy| {
-            policy.on_user_prompt().map_err(errors::service)?;
-            Ok(String::new())
-        })
+    #[napi(ts_return_type = "void | Promise<void>")]
+    pub fn on_user_prompt(&self) -> Result<Now<(), UnitJob>> {
+        self.unit_job(|policy| policy.on_user_prompt().map_err(errors::service))
     }
 
     /// A round of tool calls ran (`tools[i]`, `errors[i]`, `ids[i]`): what
     /// it calls for waits for the next request.
-    #[napi(ts_return_type = "string | Promise<string>")]
+    #[napi(ts_return_type = "void | Promise<void>")]
     pub fn on_tool_results(
         &self,
         tools: Vec<String>,
         errors: Vec<bool>,
         ids: Vec<Option<String>>,
-    ) -> Result<Now<String, TextJob>> {
+    ) -> Result<Now<(), UnitJob>> {
         let round = round(tools, errors, ids, "onToolResults")?;
-        self.job(move |policy| {
-            policy.on_tool_results(round).map_err(errors::service)?;
-            Ok(String::new())
-        })
+        self.unit_job(move |policy| policy.on_tool_results(round).map_err(errors::service))
     }
 
     /// Before the next request, with the round just run when `tools` is
-    /// given: everything due, as JSON text of a list of injections.
-    #[napi(ts_return_type = "string | Promise<string>")]
+    /// given: everything due, a list of injections.
+    #[napi(ts_return_type = "unknown")]
     pub fn before_request(
         &self,
         tools: Option<Vec<String>>,
         errors: Option<Vec<bool>>,
         ids: Option<Vec<Option<String>>>,
-    ) -> Result<Now<String, TextJob>> {
+    ) -> Result<Now<Json, ValueJob>> {
         let given = match tools {
             Some(tools) => Some(round(
                 tools,
@@ -116,28 +118,29 @@ impl NativePolicy {
             )?),
             None => None,
         };
-        self.job(move |policy| json_text(&policy.before_request(given).map_err(errors::service)?))
+        self.job(move |policy| value(&policy.before_request(given).map_err(errors::service)?))
     }
 
     /// After the host compacted the conversation: the list to put back.
-    #[napi(ts_return_type = "string | Promise<string>")]
-    pub fn on_compaction(&self) -> Result<Now<String, TextJob>> {
-        self.job(|policy| json_text(&policy.on_compaction().map_err(errors::service)?))
+    #[napi(ts_return_type = "unknown")]
+    pub fn on_compaction(&self) -> Result<Now<Json, ValueJob>> {
+        self.job(|policy| value(&policy.on_compaction().map_err(errors::service)?))
     }
 
-    /// The model wants to end its turn: JSON text of `{action, text,
-    /// injection}`; with `carry`, a reminder to go on waits for the next
-    /// request.
-    #[napi(ts_return_type = "string | Promise<string>")]
-    pub fn on_turn_end(&self, carry: bool) -> Result<Now<String, TextJob>> {
+    /// The model wants to end its turn: `{action, text, injection}`; with
+    /// `carry`, a reminder to go on waits for the next request.
+    #[napi(ts_return_type = "unknown")]
+    pub fn on_turn_end(&self, carry: bool) -> Result<Now<Json, ValueJob>> {
         self.job(move |policy| {
-            Ok(turn_end_document(&policy.on_turn_end(carry).map_err(errors::service)?).to_string())
+            Ok(Json(turn_end_document(
+                &policy.on_turn_end(carry).map_err(errors::service)?,
+            )))
         })
     }
 
-    /// The counters as the conversation holds them, as JSON text.
-    #[napi(ts_return_type = "string | Promise<string>")]
-    pub fn counters(&self) -> Result<Now<String, TextJob>> {
-        self.job(|policy| json_text(&policy.counters().map_err(errors::service)?))
+    /// The counters as the conversation holds them.
+    #[napi(ts_return_type = "unknown")]
+    pub fn counters(&self) -> Result<Now<Json, ValueJob>> {
+        self.job(|policy| value(&policy.counters().map_err(errors::service)?))
     }
 }

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 
 import { Todokit, TodokitError } from 'todokit';
 
-import { ONE, cli, cliJson, folder } from './support.mjs';
+import { ONE, camelCased, cli, cliJson, folder } from './support.mjs';
 
 /** @param {Todokit} kit @param {string} conversation */
 async function tasks(kit, conversation) {
@@ -137,7 +137,9 @@ test('the command and Node share one store, both ways', async () => {
   const store = folder();
   const kit = new Todokit({ storeDir: store });
   await kit.call('c', 'TodoWrite', ONE);
-  assert.deepEqual(cliJson(store, ['show', '--format', 'json']), await kit.state('c'));
+  const state = await kit.state('c');
+  assert.deepEqual(camelCased(cliJson(store, ['show', '--format', 'json'])), state);
+  assert.equal(state.phases[0].tasks[0].activeForm, 'Running the tests');
   cli(store, ['done', 'run the tests']);
   assert.deepEqual(await tasks(kit, 'c'), [['Run the tests', 'completed']]);
   const notices = await kit.takeNotices('c');

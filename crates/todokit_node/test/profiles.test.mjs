@@ -6,7 +6,7 @@ import { test } from 'node:test';
 
 import { Todokit, profiles } from 'todokit';
 
-import { cliJson, folder } from './support.mjs';
+import { camelCased, cliJson, folder } from './support.mjs';
 
 for (const name of profiles()) {
   test(`${name}: the example through call and callSync is what the binary shows`, async () => {
@@ -22,7 +22,7 @@ for (const name of profiles()) {
       assert.equal(typeof awaited.details, 'object');
       for (const conversation of ['async', 'sync']) {
         const state = await kit.state(conversation);
-        assert.deepEqual(state, cliJson(store, ['show', '--format', 'json'], { profile: name, conversation }));
+        assert.deepEqual(state, camelCased(cliJson(store, ['show', '--format', 'json'], { profile: name, conversation })));
         assert.equal(state.version, 1);
       }
     } finally {

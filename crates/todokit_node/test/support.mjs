@@ -40,6 +40,27 @@ export function cliJson(store, args, options = {}) {
   return JSON.parse(cli(store, args, options));
 }
 
+/**
+ * `value` as the package hands a stored document to JavaScript: every
+ * key in camelCase, a task's `metadata` as the model wrote it.
+ * @param {unknown} value
+ * @returns {unknown}
+ */
+export function camelCased(value) {
+  if (Array.isArray(value)) {
+    return value.map(camelCased);
+  }
+  if (value === null || typeof value !== 'object') {
+    return value;
+  }
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => [
+      key.replace(/(?<=.)_(.)/g, (_, /** @type {string} */ letter) => letter.toUpperCase()),
+      key === 'metadata' ? inner : camelCased(inner),
+    ]),
+  );
+}
+
 /** A fresh folder. */
 export function folder() {
   return mkdtempSync(join(tmpdir(), 'todokit-node-'));

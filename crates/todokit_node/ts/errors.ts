@@ -4,7 +4,6 @@
  * mistake or the store's failure, told apart by `code`.
  */
 
-import type { CallAnswer } from './native.js';
 import { Result } from './result.js';
 import type { ToolResult } from './types.js';
 
@@ -69,14 +68,19 @@ function roundOf(message: string): [string, { index: number; answered: readonly 
   if (at < 0) {
     return [message, undefined];
   }
-  let raw: { index: number; answered: CallAnswer[] };
+  type Answered = { content: string; isError: boolean; details: unknown };
+  let raw: { index: number; answered: Answered[] };
   try {
-    raw = JSON.parse(message.slice(at + ROUND_TAG.length)) as { index: number; answered: CallAnswer[] };
+    // Read only when a store failure ended a round, never on a return.
+    raw = JSON.parse(message.slice(at + ROUND_TAG.length)) as { index: number; answered: Answered[] };
   } catch {
     // Not the native module's line after all: the message as it is.
     return [message, undefined];
   }
-  return [message.slice(0, at), { index: raw.index, answered: raw.answered.map((answer) => new Result(answer)) }];
+  const answered = raw.answered.map(
+    (answer) => new Result({ content: answer.content, isError: answer.isError, details: () => answer.details }),
+  );
+  return [message.slice(0, at), { index: raw.index, answered }];
 }
 
 /** The native module's error as a `TodokitError` (others pass as they are). */

@@ -21,6 +21,7 @@ import { Result } from './result.js';
 import { TurnPolicy } from './policy.js';
 import { Subscription } from './subscription.js';
 import type {
+  ConversationSummary,
   EditAction,
   Mode,
   Notice,
@@ -100,8 +101,8 @@ function argumentBytes(args: Arguments): Buffer {
 }
 
 
-function profileOf(text: string): Profile {
-  const raw = JSON.parse(text) as {
+function profileOf(document: unknown): Profile {
+  const raw = document as {
     name: string;
     summary: string;
     system_prompt: string;
@@ -132,13 +133,13 @@ export class Todokit {
     const { profile = 'claude-code', storeDir, memory, databaseUrl } = options;
     str('profile', profile);
     this.#kit = native(() => new binding.NativeKit(profile, storeDir ?? null, memory ?? false, databaseUrl ?? null));
-    this.profile = profileOf(native(() => this.#kit.profileJson()));
+    this.profile = profileOf(native(() => this.#kit.profile()));
   }
 
   /** The profile's tool definitions in `target`'s shape: exactly what
    * `todokit schema --target` prints. */
   definitions(target: Target = 'json-schema'): Array<Record<string, unknown>> {
-    return JSON.parse(native(() => this.#kit.definitions(target))) as Array<Record<string, unknown>>;
+    return native(() => this.#kit.definitions(target)) as Array<Record<string, unknown>>;
   }
 
   /** Runs one call of `tool` with the model's arguments. A payload the
@@ -177,13 +178,13 @@ export class Todokit {
   /** The stored list: exactly `todokit show --format json`. */
   async state(conversation: string): Promise<State> {
     str('conversation', conversation);
-    return JSON.parse(await nativeAsync(() => this.#kit.state(conversation))) as State;
+    return (await nativeAsync(() => this.#kit.state(conversation))) as State;
   }
 
   /** The store's conversations, most recently changed first: exactly
    * `todokit conversations --format json`. */
-  async conversations(): Promise<Array<Record<string, unknown>>> {
-    return JSON.parse(await nativeAsync(() => this.#kit.conversations())) as Array<Record<string, unknown>>;
+  async conversations(): Promise<ConversationSummary[]> {
+    return (await nativeAsync(() => this.#kit.conversations())) as ConversationSummary[];
   }
 
   /** Removes `conversation` for good, as `todokit forget` does: its list
@@ -191,7 +192,7 @@ export class Todokit {
    * writer racing it is either removed whole or kept whole. */
   async forget(conversation: string): Promise<boolean> {
     str('conversation', conversation);
-    return JSON.parse(await nativeAsync(() => this.#kit.forget(conversation))) as boolean;
+    return (await nativeAsync(() => this.#kit.forget(conversation))) as boolean;
   }
 
   /** Removes every conversation whose id starts with `options.prefix` and
@@ -208,33 +209,26 @@ export class Todokit {
     if (typeof dryRun !== 'boolean') {
       throw new TypeError(`dryRun must be a boolean, not ${typeof dryRun}`);
     }
-    return JSON.parse(await nativeAsync(() => this.#kit.prune(idleSeconds, prefix, dryRun))) as string[];
+    return (await nativeAsync(() => this.#kit.prune(idleSeconds, prefix, dryRun))) as string[];
   }
 
   /** A hand edit, as a user makes it: what it did, or `null` when the list
    * was already so. The model is told on its next turn. A refused edit
    * throws `TodokitError` (`EDIT`). */
   async edit(conversation: string, action: EditAction): Promise<string | null> {
-    let text: string;
-    try {
-      text = JSON.stringify(action);
-    } catch (error) {
-      throw new TodokitError('EDIT', `the edit cannot be written as JSON: ${String(error)}`);
-    }
-    return nativeAsync(() => this.#kit.edit(conversation, text));
+    return nativeAsync(() => this.#kit.edit(conversation, action));
   }
 
   /** The notices waiting for the model (hand edits), cleared as taken. */
   async takeNotices(conversation: string): Promise<Notice[]> {
-    return JSON.parse(await nativeAsync(() => this.#kit.takeNotices(conversation))) as Notice[];
+    return (await nativeAsync(() => this.#kit.takeNotices(conversation))) as Notice[];
   }
 
   /** Rebuilds `conversation` from the host's own transcript (OpenAI chat
    * messages with `tool_calls`, or Anthropic messages with `tool_use`
    * blocks) and stores the list in place of what the store held. */
   async restore(conversation: string, messages: ReadonlyArray<unknown>): Promise<Restored> {
-    const text = JSON.stringify(messages);
-    return JSON.parse(await nativeAsync(() => this.#kit.restore(conversation, text))) as Restored;
+    return (await nativeAsync(() => this.#kit.restore(conversation, messages))) as Restored;
   }
 
   /** A live feed of `conversation` (see `Subscription`). */
@@ -254,7 +248,7 @@ export class Todokit {
     conversation: string,
     options: { endOfTurn?: 'off' | 'soft' | 'strict'; nagAfterRounds?: number; counters?: Record<string, unknown> } = {},
   ): TurnPolicy {
-    const counters = options.counters === undefined ? null : JSON.stringify(options.counters);
+    const counters = options.counters ?? null;
     const policy = native(() =>
       this.#kit.turnPolicy(conversation, options.endOfTurn ?? null, options.nagAfterRounds ?? null, counters),
     );

@@ -52,24 +52,24 @@ export class TurnPolicy {
    * once) and what the profile restates before every request. */
   async beforeRequest(round?: ReadonlyArray<RoundCall>): Promise<Injection[]> {
     const [tools, errors, ids] = round === undefined ? [null, null, null] : columns(round);
-    return JSON.parse(await nativeAsync(() => this.#policy.beforeRequest(tools, errors, ids))) as Injection[];
+    return (await nativeAsync(() => this.#policy.beforeRequest(tools, errors, ids))) as Injection[];
   }
 
   /** After the host compacted the conversation: the list to put back. */
   async onCompaction(): Promise<Injection[]> {
-    return JSON.parse(await nativeAsync(() => this.#policy.onCompaction())) as Injection[];
+    return (await nativeAsync(() => this.#policy.onCompaction())) as Injection[];
   }
 
   /** The model wants to end its turn with the list as stored. With
    * `carry`, a `continue`'s reminder waits for the next `beforeRequest`;
    * without, the host delivers `injection` itself. */
   async onTurnEnd(options: { carry?: boolean } = {}): Promise<TurnEnd> {
-    return JSON.parse(await nativeAsync(() => this.#policy.onTurnEnd(options.carry ?? false))) as TurnEnd;
+    return (await nativeAsync(() => this.#policy.onTurnEnd(options.carry ?? false))) as TurnEnd;
   }
 
   /** The counters as the conversation holds them (`counters` of
    * `turnPolicy` takes them back). */
   async counters(): Promise<Record<string, unknown>> {
-    return JSON.parse(await nativeAsync(() => this.#policy.counters())) as Record<string, unknown>;
+    return (await nativeAsync(() => this.#policy.counters())) as Record<string, unknown>;
   }
 }

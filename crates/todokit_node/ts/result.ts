@@ -3,28 +3,34 @@
  * returns (and a round's error carries for the calls it answered).
  */
 
-import type { CallAnswer } from './native.js';
 import type { ToolResult } from './types.js';
 
-/** A `ToolResult` over the native answer, its details parsed when first read. */
+/** A call's answer as the native module gives it (its `CallAnswer`), or as
+ * a round's error carries it. */
+export interface Answer {
+  readonly content: string;
+  readonly isError: boolean;
+  details(): unknown;
+}
+
+/** A `ToolResult` over the native answer, its details built (by the
+ * native module) when first read. */
 export class Result implements ToolResult {
   readonly content: string;
   readonly isError: boolean;
-  #text: string;
+  #answer: Answer | undefined;
   #details: unknown = undefined;
-  #parsed = false;
 
-  constructor(answer: CallAnswer) {
+  constructor(answer: Answer) {
     this.content = answer.content;
     this.isError = answer.isError;
-    this.#text = answer.details;
+    this.#answer = answer;
   }
 
   get details(): unknown {
-    if (!this.#parsed) {
-      this.#details = JSON.parse(this.#text);
-      this.#parsed = true;
-      this.#text = '';
+    if (this.#answer !== undefined) {
+      this.#details = this.#answer.details();
+      this.#answer = undefined;
     }
     return this.#details;
   }

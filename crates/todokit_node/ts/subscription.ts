@@ -46,9 +46,9 @@ export class Subscription implements AsyncIterableIterator<State> {
   /** The next state, waiting for one; `done` when the feed ended. */
   async next(): Promise<IteratorResult<State, undefined>> {
     for (;;) {
-      const text = native(() => this.#feed.poll());
-      if (text !== null) {
-        return { value: JSON.parse(text) as State, done: false };
+      const state = native(() => this.#feed.poll()) as State | null;
+      if (state !== null) {
+        return { value: state, done: false };
       }
       if (this.#feed.closed) {
         return { value: undefined, done: true };

@@ -38,11 +38,79 @@ export interface ToolResult {
   readonly details: unknown;
 }
 
-/** A stored list: exactly `todokit show --format json`. */
-export type State = {
-  version: number;
-  phases: Array<{ name: string; tasks: Array<Record<string, unknown> & { content: string; status: string }> }>;
-} & Record<string, unknown>;
+/** A task's status, as stored. */
+export type Status = 'pending' | 'in_progress' | 'blocked' | 'completed' | 'abandoned';
+
+/** One task of a stored list (keys a list does not use are absent; a
+ * profile's own extra keys may be present too, in camelCase). */
+export interface Task {
+  readonly content: string;
+  readonly status: Status;
+  readonly id?: string;
+  readonly activeForm?: string;
+  readonly priority?: 'high' | 'medium' | 'low';
+  readonly notes?: readonly string[];
+  readonly description?: string;
+  readonly owner?: string;
+  /** The model's own object, its keys as it wrote them. */
+  readonly metadata?: Record<string, unknown>;
+  readonly blockedBy?: readonly string[];
+  readonly parent?: string;
+  readonly kind?: string;
+  readonly blockedReason?: string;
+  /** Milliseconds since the epoch. */
+  readonly createdAt?: number;
+  /** Milliseconds since the epoch. */
+  readonly statusChangedAt?: number;
+}
+
+/** A named group of tasks (one unnamed phase for a flat list). */
+export interface Phase {
+  readonly name: string;
+  readonly tasks: readonly Task[];
+}
+
+/** A notice as a stored list holds it (see `Notice`). */
+export interface StoredNotice {
+  readonly kind: string;
+  readonly at: number;
+  readonly text: string;
+  readonly action?: string;
+}
+
+/** A stored list: `todokit show --format json`, its keys in camelCase. */
+export interface State {
+  readonly version: number;
+  readonly phases: readonly Phase[];
+  readonly nextId?: number;
+  readonly notices?: readonly StoredNotice[];
+  readonly profile?: string;
+  readonly explanation?: string;
+  readonly document?: string;
+  readonly turn?: Record<string, unknown>;
+}
+
+/** How many tasks of a list stand at each status. */
+export interface StatusCounts {
+  readonly pending: number;
+  readonly inProgress: number;
+  readonly blocked: number;
+  readonly completed: number;
+  readonly abandoned: number;
+}
+
+/** One conversation of the store: an item of `todokit conversations
+ * --format json`, its keys in camelCase. */
+export interface ConversationSummary {
+  readonly id: string;
+  /** Milliseconds since the epoch, `null` when the store cannot tell. */
+  readonly changedAt: number | null;
+  readonly version: number;
+  readonly counts: StatusCounts;
+  readonly inProgress: string | null;
+  readonly profile: string | null;
+  readonly problem: string | null;
+}
 
 /** Something the model should be told on its next turn (a hand edit). */
 export interface Notice {

@@ -46,9 +46,18 @@ fn mode(word: &str) -> PyResult<CallOptions> {
     binding::call_options(word).map_err(pyo3::exceptions::PyValueError::new_err)
 }
 
+/// A value the typed layer wrote with `json.dumps`: the host's objects
+/// come in as text, because Python's writer refuses a cycle and a nesting
+/// too deep for the stack, where a converter walking the objects here
+/// would recurse without end (values go back the other way as objects).
+fn host_value(text: &str) -> Result<Value, String> {
+    serde_json::from_str(text).map_err(|e| e.to_string())
+}
+
 /// The user action a host's edit describes (the board's shape, every
 /// action allowed).
 fn action(edit: &str) -> PyResult<UserAction> {
+    let edit = host_value(edit).map_err(|e| native(ErrorCode::Edit, format!("the edit: {e}")))?;
     binding::user_action(edit).map_err(|message| native(ErrorCode::Edit, message))
 }
 
@@ -188,8 +197,8 @@ impl Kit {
         .map_err(errors::service)
     }
 
-    /// A hand edit (`action` as JSON text, the board's shape extended):
-    /// what it did, or `None` when the list was already so.
+    /// A hand edit (`action_json`: the board's shape extended): what it
+    /// did, or `None` when the list was already so.
     fn edit(&self, py: Python<'_>, conversation: String, action_json: &str) -> PyResult<Option<String>> {
         let handle = self.handle()?;
         let action = action(action_json)?;
@@ -208,8 +217,8 @@ impl Kit {
     }
 
     /// Rebuilds `conversation` from the host's transcript (`messages_json`:
-    /// OpenAI or Anthropic messages, JSON text of a list) and stores it:
-    /// the list and the policy's counters.
+    /// a list of OpenAI or Anthropic messages) and stores it: the list and
+    /// the policy's counters.
     fn restore<'py>(
         &self,
         py: Python<'py>,
@@ -226,8 +235,8 @@ impl Kit {
     }
 
     /// The turn of `conversation`: `end_of_turn` (`off`, `soft` or
-    /// `strict`) is stored with it when given; `counters` (JSON text)
-    /// replaces what it holds.
+    /// `strict`) is stored with it when given; `counters` (JSON text of
+    /// what a policy's `counters()` gave) replaces what it holds.
     #[pyo3(signature = (conversation, end_of_turn=None, nag_after_rounds=None, counters=None))]
     fn turn_policy(
         &self,
@@ -236,6 +245,10 @@ impl Kit {
         nag_after_rounds: Option<usize>,
         counters: Option<&str>,
     ) -> PyResult<crate::policy::Policy> {
+        let counters = counters
+            .map(host_value)
+            .transpose()
+            .map_err(|e| pyo3::exceptions::PyValueError::new_err(format!("counters: {e}")))?;
         crate::policy::Policy::new(
             self.handle()?,
             conversation,

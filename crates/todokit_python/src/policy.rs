@@ -23,7 +23,7 @@ impl Policy {
         conversation: String,
         end_of_turn: Option<&str>,
         nag_after_rounds: Option<usize>,
-        counters: Option<&str>,
+        counters: Option<serde_json::Value>,
     ) -> PyResult<Self> {
         BoundPolicy::new(handle, conversation, end_of_turn, nag_after_rounds, counters)
             .map(|inner| Self { inner })
