@@ -27,6 +27,17 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
+    /// Every code, in the order the bindings list them.
+    pub const ALL: [Self; 7] = [
+        Self::UnknownProfile,
+        Self::UnknownTool,
+        Self::Store,
+        Self::StoreUncertain,
+        Self::Edit,
+        Self::Unsupported,
+        Self::Usage,
+    ];
+
     /// The code's word, as the bindings' typed layers read it
     /// (`UNKNOWN_PROFILE`, `STORE_UNCERTAIN` …).
     pub fn as_str(self) -> &'static str {

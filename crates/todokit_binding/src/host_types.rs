@@ -131,3 +131,20 @@ fn the_npm_packages_interfaces_have_the_rust_types_keys_in_camel_case() {
         .collect();
     assert_eq!(actual, expected);
 }
+
+#[test]
+fn the_npm_packages_error_codes_are_the_rust_ones() {
+    const ERRORS: &str = include_str!("../../todokit_node/ts/errors.ts");
+    let union = ERRORS
+        .split_once("export type TodokitErrorCode =")
+        .and_then(|(_, rest)| rest.split_once(';'))
+        .map(|(union, _)| union)
+        .unwrap_or_default();
+    let actual: Vec<&str> = union
+        .split('|')
+        .map(|word| word.trim().trim_matches('\''))
+        .filter(|word| !word.is_empty())
+        .collect();
+    let expected: Vec<&str> = crate::ErrorCode::ALL.iter().map(|code| code.as_str()).collect();
+    assert_eq!(actual, expected);
+}

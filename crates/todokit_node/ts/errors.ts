@@ -4,10 +4,12 @@
  * mistake or the store's failure, told apart by `code`.
  */
 
+import { binding } from './native.js';
 import { Result } from './result.js';
 import type { ToolResult } from './types.js';
 
-/** What went wrong, by kind. */
+/** What went wrong, by kind (the native module's `errorCodes()`, which a
+ * Rust test holds this type to). */
 export type TodokitErrorCode =
   | 'UNKNOWN_PROFILE'
   | 'UNKNOWN_TOOL'
@@ -17,15 +19,8 @@ export type TodokitErrorCode =
   | 'UNSUPPORTED'
   | 'USAGE';
 
-const CODES: ReadonlySet<string> = new Set([
-  'UNKNOWN_PROFILE',
-  'UNKNOWN_TOOL',
-  'STORE',
-  'STORE_UNCERTAIN',
-  'EDIT',
-  'UNSUPPORTED',
-  'USAGE',
-]);
+/** The codes, as the native module defines them. */
+const CODES: ReadonlySet<string> = new Set(binding.errorCodes());
 
 /**
  * An error of todokit's: `UNKNOWN_PROFILE`, `UNKNOWN_TOOL`, `STORE`,

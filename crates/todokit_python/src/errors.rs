@@ -1,30 +1,31 @@
-//! Errors as the typed layer reads them: a [`NativeError`] whose arguments
-//! are a code and the message (`todokit/_errors.py` maps the codes,
-//! `todokit_binding::ErrorCode`'s, to its exception classes), and, for a
-//! failure that ended a round, the failed call's position and the answers
-//! of the calls before it.
+//! The Rust errors as the exceptions Python catches
+//! ([`crate::native_error`]'s classes): a failure that ended a round also
+//! says where (`index`) and what the calls before it gave (`answered`).
 
-use pyo3::PyErr;
+use pyo3::prelude::*;
+use pyo3::types::PyList;
 use todokit::{ServiceError, UserEditError};
 use todokit_binding::{ErrorCode, OpenError, round_interruption};
 
-use crate::native_error::{NativeError, native};
-use crate::objects::Answer;
+use crate::native_error::{native, round_error};
+use crate::objects::ToolResult;
 
-/// A service error as the typed layer raises it; one that ended a round
-/// also carries `(index, answered)`, the answers as [`Answer`]s.
+/// A service error as the package raises it.
 pub fn service(error: ServiceError) -> PyErr {
-    let code = ErrorCode::of_service(&error).as_str();
+    let code = ErrorCode::of_service(&error);
     match round_interruption(&error) {
-        Some((index, answered)) => {
-            let answered: Vec<Answer> = answered.into_iter().map(Answer::from).collect();
-            PyErr::new::<NativeError, _>((code, error.to_string(), index, answered))
-        }
-        None => native(ErrorCode::of_service(&error), error.to_string()),
+        Some((index, answered)) => Python::attach(|py| {
+            let answered: Vec<ToolResult> = answered.into_iter().map(ToolResult::from).collect();
+            match PyList::new(py, answered) {
+                Ok(answered) => round_error(code, error.to_string(), index, answered),
+                Err(failed) => failed,
+            }
+        }),
+        None => native(code, error.to_string()),
     }
 }
 
-/// A hand-edit error as the typed layer raises it.
+/// A hand-edit error as the package raises it.
 pub fn edit(error: UserEditError) -> PyErr {
     native(ErrorCode::of_edit(&error), error.to_string())
 }

@@ -11,7 +11,7 @@ use todokit_binding::{self as binding, ErrorCode, FeedCloser, Handle, messages};
 use crate::errors;
 use crate::feed::PyFeed;
 use crate::native_error::native;
-use crate::objects::{Answer as PyAnswer, object};
+use crate::objects::{ToolResult, object};
 
 /// One profile over one store (`todokit.Todokit` wraps it).
 #[pyclass(frozen, module = "todokit._todokit")]
@@ -109,7 +109,7 @@ impl Kit {
         tool: String,
         arguments: Vec<u8>,
         mode_word: &str,
-    ) -> PyResult<PyAnswer> {
+    ) -> PyResult<ToolResult> {
         let handle = self.handle()?;
         let options = mode(mode_word)?;
         py.detach(move || {
@@ -121,7 +121,7 @@ impl Kit {
                 options,
             ))
         })
-        .map(PyAnswer::from)
+        .map(ToolResult::from)
         .map_err(errors::service)
     }
 
@@ -135,7 +135,7 @@ impl Kit {
         conversation: String,
         calls: Vec<(String, Vec<u8>)>,
         mode_word: &str,
-    ) -> PyResult<Vec<PyAnswer>> {
+    ) -> PyResult<Vec<ToolResult>> {
         let handle = self.handle()?;
         let options = mode(mode_word)?;
         py.detach(move || {
@@ -146,7 +146,7 @@ impl Kit {
                 options,
             ))
         })
-        .map(|answers| answers.into_iter().map(PyAnswer::from).collect())
+        .map(|answers| answers.into_iter().map(ToolResult::from).collect())
         .map_err(errors::service)
     }
 

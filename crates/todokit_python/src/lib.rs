@@ -1,7 +1,8 @@
 //! `todokit._todokit`: the native module under the `todokit` Python
 //! package. It only translates: values cross as Python objects built here
-//! from the Rust types' serialization ([`objects`]), errors as
-//! `NativeError` with a code the typed layer maps to its exception tree.
+//! from the Rust types' serialization ([`objects`]), errors as the
+//! package's exception classes, which this module makes
+//! ([`native_error`]).
 //! Every call releases the GIL while it runs.
 
 mod errors;
@@ -35,8 +36,8 @@ fn _todokit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<kit::Kit>()?;
     m.add_class::<policy::Policy>()?;
     m.add_class::<feed::PyFeed>()?;
-    m.add_class::<objects::Answer>()?;
-    m.add("NativeError", m.py().get_type::<native_error::NativeError>())?;
+    m.add_class::<objects::ToolResult>()?;
+    native_error::add_classes(m)?;
     m.add("VERSION", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -1,10 +1,11 @@
 //! Values handed to Python as Python objects (dicts, lists, strings,
 //! numbers), built here from their serde serialization: nothing crosses as
-//! JSON text for Python to parse. A call's result is an [`Answer`], whose
-//! details (the lists before and after, often the largest part) become
-//! Python objects only when a host reads them.
+//! JSON text for Python to parse. A call's result is a [`ToolResult`],
+//! whose details (the lists before and after, often the largest part)
+//! become Python objects only when a host reads them.
 
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use serde::Serialize;
 use serde_json::Value;
 use todokit_binding::ErrorCode;
@@ -17,10 +18,12 @@ pub(crate) fn object<'py>(py: Python<'py>, value: &impl Serialize) -> PyResult<B
         .map_err(|e| native(ErrorCode::Usage, format!("cannot hand the answer to Python: {e}")))
 }
 
-/// A finished call (`todokit.ToolResult` wraps it): the text the model
-/// reads, whether it is an error, and the details.
-#[pyclass(frozen, module = "todokit._todokit")]
-pub struct Answer {
+/// What a call gives the model (`todokit.ToolResult`): `content` (the
+/// text it reads), `is_error` (a refusal; nothing was stored) and
+/// `details` (the lists before and after, in the profile's shape), built
+/// as Python objects when first read.
+#[pyclass(frozen, name = "ToolResult", module = "todokit")]
+pub struct ToolResult {
     /// What the model reads.
     #[pyo3(get)]
     content: String,
@@ -29,25 +32,40 @@ pub struct Answer {
     is_error: bool,
     /// The details as the service serialized them.
     details: String,
+    /// The details once built.
+    built: PyOnceLock<Py<PyAny>>,
 }
 
-impl From<todokit_binding::Answer> for Answer {
+impl From<todokit_binding::Answer> for ToolResult {
     fn from(answer: todokit_binding::Answer) -> Self {
         Self {
             content: answer.content,
             is_error: answer.is_error,
             details: answer.details,
+            built: PyOnceLock::new(),
         }
     }
 }
 
 #[pymethods]
-impl Answer {
-    /// The details as Python objects, built on each call (the typed layer
-    /// keeps the first).
-    fn details<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let details: Value = serde_json::from_str(&self.details)
-            .map_err(|e| native(ErrorCode::Usage, format!("the details cannot be read: {e}")))?;
-        object(py, &details)
+impl ToolResult {
+    /// The details as Python data (built once, on first read).
+    #[getter]
+    fn details(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        self.built
+            .get_or_try_init(py, || {
+                let details: Value = serde_json::from_str(&self.details)
+                    .map_err(|e| native(ErrorCode::Usage, format!("the details cannot be read: {e}")))?;
+                object(py, &details).map(Bound::unbind)
+            })
+            .map(|built| built.clone_ref(py))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "ToolResult(is_error={}, content={:?})",
+            if self.is_error { "True" } else { "False" },
+            self.content
+        )
     }
 }

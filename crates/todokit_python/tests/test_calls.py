@@ -156,8 +156,9 @@ def test_eight_threads_writing_one_conversation_lose_nothing(store: Path) -> Non
         assert len([t for p in state["phases"] for t in p["tasks"]]) == 96
 
 
-def test_details_are_read_only_when_asked_for() -> None:
+def test_details_are_built_once_when_read() -> None:
     with todokit.Todokit(memory=True) as kit:
         result = kit.call("c", "TodoWrite", ONE)
-        assert result._details is None
+        assert result.details is result.details
         assert result.details["current"][0]["content"] == "Run the tests"
+        assert repr(result).startswith("ToolResult(is_error=False, content=")

@@ -24,7 +24,7 @@ from functools import partial
 from typing import Any, Literal, Mapping, Sequence, Union
 
 from . import _todokit
-from ._call import _native, _off_loop
+from ._call import _off_loop
 from ._errors import (
     EditError,
     StoreError,
@@ -47,9 +47,9 @@ from ._types import (
     StatusCounts,
     Task,
     Tool,
-    ToolResult,
     TurnEnd,
 )
+from ._todokit import ToolResult
 
 __all__ = [
     "Arguments",
@@ -134,14 +134,13 @@ class Todokit:
         memory: bool = False,
         database_url: str | None = None,
     ) -> None:
-        self._kit: _todokit.Kit = _native(
-            _todokit.Kit,
+        self._kit: _todokit.Kit = _todokit.Kit(
             profile,
             None if store_dir is None else os.fspath(store_dir),
             memory,
             database_url,
         )
-        info = _native(self._kit.profile)
+        info = self._kit.profile()
         self._profile = Profile(
             name=info["name"],
             summary=info["summary"],
@@ -159,7 +158,7 @@ class Todokit:
     def definitions(self, target: Target = "json-schema") -> list[dict[str, Any]]:
         """The profile's tool definitions in ``target``'s shape: exactly what
         ``todokit schema --target`` prints."""
-        result: list[dict[str, Any]] = _native(self._kit.definitions, target)
+        result: list[dict[str, Any]] = self._kit.definitions(target)
         return result
 
     def call(self, conversation: str, tool: str, arguments: Arguments, *, mode: Mode = "default") -> ToolResult:
@@ -167,7 +166,7 @@ class Todokit:
         the model got wrong is a result with ``is_error``, never an
         exception; an unknown tool is :class:`UnknownToolError`."""
         payload = _argument_bytes(arguments)
-        return ToolResult(_native(self._kit.call, conversation, tool, payload, mode))
+        return self._kit.call(conversation, tool, payload, mode)
 
     def call_round(
         self, conversation: str, calls: Sequence[tuple[str, Arguments]], *, mode: Mode = "default"
@@ -176,25 +175,24 @@ class Todokit:
         allows a tool once per turn refuses every call of a turn holding
         several, as deepagents does)."""
         payloads = [(tool, _argument_bytes(arguments)) for tool, arguments in calls]
-        answers = _native(self._kit.call_round, conversation, payloads, mode)
-        return [ToolResult(answer) for answer in answers]
+        return self._kit.call_round(conversation, payloads, mode)
 
     def state(self, conversation: str) -> State:
         """The stored list: exactly ``todokit show --format json``."""
-        result: State = _native(self._kit.state, conversation)
+        result: State = self._kit.state(conversation)
         return result
 
     def conversations(self) -> list[ConversationSummary]:
         """The store's conversations, most recently changed first: exactly
         ``todokit conversations --format json``."""
-        result: list[ConversationSummary] = _native(self._kit.conversations)
+        result: list[ConversationSummary] = self._kit.conversations()
         return result
 
     def forget(self, conversation: str) -> bool:
         """Removes ``conversation`` for good, as ``todokit forget`` does: its
         list and what the agent loop kept beside it. Whether anything was
         stored. A writer racing it is either removed whole or kept whole."""
-        result: bool = _native(self._kit.forget, conversation)
+        result: bool = self._kit.forget(conversation)
         return result
 
     def prune(self, idle: timedelta | float, *, prefix: str = "", dry_run: bool = False) -> list[str]:
@@ -205,7 +203,7 @@ class Todokit:
         seconds = idle.total_seconds() if isinstance(idle, timedelta) else idle
         if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
             raise TypeError(f"idle must be a timedelta or a number of seconds, not {type(idle).__name__}")
-        result: list[str] = _native(self._kit.prune, float(seconds), prefix, dry_run)
+        result: list[str] = self._kit.prune(float(seconds), prefix, dry_run)
         return result
 
     def edit(self, conversation: str, action: Mapping[str, Any]) -> str | None:
@@ -218,12 +216,12 @@ class Todokit:
             text = json.dumps(dict(action), allow_nan=False)
         except (TypeError, ValueError) as error:
             raise EditError(f"the edit cannot be written as JSON: {error}") from error
-        result: str | None = _native(self._kit.edit, conversation, text)
+        result: str | None = self._kit.edit(conversation, text)
         return result
 
     def take_notices(self, conversation: str) -> list[Notice]:
         """The notices waiting for the model (hand edits), cleared as taken."""
-        raw = _native(self._kit.take_notices, conversation)
+        raw = self._kit.take_notices(conversation)
         return [Notice(n["kind"], n["at"], n["text"], n.get("action")) for n in raw]
 
     def restore(self, conversation: str, messages: Sequence[Mapping[str, Any]]) -> Restored:
@@ -235,12 +233,12 @@ class Todokit:
             text = json.dumps(list(messages), allow_nan=False)
         except (ValueError, RecursionError) as error:
             raise TypeError(f"the messages cannot be written as JSON: {error}") from error
-        state, counters = _native(self._kit.restore, conversation, text)
+        state, counters = self._kit.restore(conversation, text)
         return Restored(state, counters)
 
     def subscribe(self, conversation: str) -> Subscription:
         """A live feed of ``conversation``'s list (see :class:`Subscription`)."""
-        return Subscription(_native(self._kit.subscribe, conversation))
+        return Subscription(self._kit.subscribe(conversation))
 
     async def arestore(self, conversation: str, messages: Sequence[Mapping[str, Any]]) -> Restored:
         """:meth:`restore`, awaited."""
@@ -266,7 +264,7 @@ class Todokit:
         policy's :meth:`TurnPolicy.counters`) replaces what the
         conversation holds. Nothing is stored until the first hook runs."""
         counters_text = None if counters is None else json.dumps(dict(counters))
-        native = _native(self._kit.turn_policy, conversation, end_of_turn, nag_after_rounds, counters_text)
+        native = self._kit.turn_policy(conversation, end_of_turn, nag_after_rounds, counters_text)
         return TurnPolicy(native, conversation)
 
     async def acall(

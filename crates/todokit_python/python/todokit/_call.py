@@ -1,14 +1,10 @@
-"""How the package reaches the native module: its errors translated, and
-the async twins' work run off the event loop."""
+"""How the async twins run their work off the event loop."""
 
 from __future__ import annotations
 
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable, TypeVar
-
-from . import _todokit
-from ._errors import translate
+from typing import Callable, TypeVar
 
 _T = TypeVar("_T")
 
@@ -22,9 +18,3 @@ _EXECUTOR = ThreadPoolExecutor(max_workers=4, thread_name_prefix="todokit")
 async def _off_loop(work: Callable[[], _T]) -> _T:
     return await asyncio.get_running_loop().run_in_executor(_EXECUTOR, work)
 
-
-def _native(call: Any, *args: Any) -> Any:
-    try:
-        return call(*args)
-    except _todokit.NativeError as error:
-        raise translate(error) from None

@@ -6,7 +6,7 @@ from functools import partial
 from typing import Any, Sequence, Tuple, Union
 
 from . import _todokit
-from ._call import _native, _off_loop
+from ._call import _off_loop
 from ._types import Injection, TurnEnd, _injections
 
 #: One call of a round: ``(tool, is_error)``, or ``(tool, is_error, call_id)``
@@ -35,12 +35,12 @@ class TurnPolicy:
 
     def on_user_prompt(self) -> None:
         """The user sent a new prompt: the end-of-turn budget starts over."""
-        _native(self._policy.on_user_prompt)
+        self._policy.on_user_prompt()
 
     def on_tool_results(self, round: Sequence[RoundCall]) -> None:
         """A round of tool calls ran: what it calls for (the nag when due)
         waits for :meth:`before_request`."""
-        _native(self._policy.on_tool_results, _round(round))
+        self._policy.on_tool_results(_round(round))
 
     def before_request(self, round: Sequence[RoundCall] | None = None) -> list[Injection]:
         """Before the next request: what waits (the nag, a reminder to go
@@ -49,18 +49,18 @@ class TurnPolicy:
         user's hand edits (each told once) and what the profile restates
         before every request (Goose's todo)."""
         given = None if round is None else _round(round)
-        return _injections(_native(self._policy.before_request, given))
+        return _injections(self._policy.before_request(given))
 
     def on_compaction(self) -> list[Injection]:
         """After the host compacted the conversation: the list to put back."""
-        return _injections(_native(self._policy.on_compaction))
+        return _injections(self._policy.on_compaction())
 
     def on_turn_end(self, *, carry: bool = False) -> TurnEnd:
         """The model wants to end its turn with the list as stored. With
         ``carry``, a ``"continue"``'s reminder waits for the next
         :meth:`before_request` (a loop that goes straight back to the
         model); without, the host delivers ``injection`` itself."""
-        raw = _native(self._policy.on_turn_end, carry)
+        raw = self._policy.on_turn_end(carry)
         injection = raw["injection"]
         return TurnEnd(
             raw["action"],
@@ -71,7 +71,7 @@ class TurnPolicy:
     def counters(self) -> dict[str, Any]:
         """The counters as the conversation holds them (``counters=`` of
         :meth:`Todokit.turn_policy` takes them back)."""
-        result: dict[str, Any] = _native(self._policy.counters)
+        result: dict[str, Any] = self._policy.counters()
         return result
 
     async def aon_user_prompt(self) -> None:

@@ -6,7 +6,6 @@ import asyncio
 import time
 
 from . import _todokit
-from ._call import _native
 from ._types import State
 
 class Subscription:
@@ -37,7 +36,7 @@ class Subscription:
         self._waiters: list[asyncio.Future[None]] = []
 
     def _poll(self) -> State | None:
-        result: State | None = _native(self._feed.poll)
+        result: State | None = self._feed.poll()
         return result
 
     def get(self, timeout: float | None = None) -> State | None:

@@ -3,11 +3,47 @@
 from os import PathLike
 from typing import Any, final
 
-__all__ = ["Answer", "Feed", "Kit", "NativeError", "Policy", "VERSION", "profiles", "run_command"]
+__all__ = [
+    "EditError",
+    "Feed",
+    "Kit",
+    "Policy",
+    "StoreError",
+    "TodokitError",
+    "ToolResult",
+    "UncertainCommitError",
+    "UnknownProfileError",
+    "UnknownToolError",
+    "VERSION",
+    "profiles",
+    "run_command",
+]
 
 VERSION: str
 
-class NativeError(Exception): ...
+class TodokitError(Exception):
+    """Every error todokit raises (a model's bad arguments are not errors:
+    they come back as a ``ToolResult`` with ``is_error``)."""
+
+class UnknownProfileError(TodokitError, ValueError):
+    """No profile has that name; ``todokit.profiles()`` lists them."""
+
+class UnknownToolError(TodokitError, LookupError):
+    """The profile has no tool of that name."""
+
+class StoreError(TodokitError, OSError):
+    """The store could not be read or written; nothing was stored by the
+    call that failed. When the failure ended a round, ``index`` is the
+    position of that call and ``answered`` the results before it."""
+
+    index: int | None
+    answered: list[ToolResult]
+
+class UncertainCommitError(StoreError):
+    """A write whose outcome cannot be known: read the list back first."""
+
+class EditError(TodokitError, ValueError):
+    """A hand edit was refused; the list is unchanged."""
 
 def profiles() -> list[str]: ...
 def run_command(args: list[str]) -> int: ...
@@ -23,10 +59,10 @@ class Kit:
     ) -> Kit: ...
     def profile(self) -> dict[str, Any]: ...
     def definitions(self, target: str) -> list[dict[str, Any]]: ...
-    def call(self, conversation: str, tool: str, arguments: bytes, mode_word: str = "default") -> Answer: ...
+    def call(self, conversation: str, tool: str, arguments: bytes, mode_word: str = "default") -> ToolResult: ...
     def call_round(
         self, conversation: str, calls: list[tuple[str, bytes]], mode_word: str = "default"
-    ) -> list[Answer]: ...
+    ) -> list[ToolResult]: ...
     def state(self, conversation: str) -> Any: ...
     def conversations(self) -> Any: ...
     def forget(self, conversation: str) -> bool: ...
@@ -56,11 +92,17 @@ class Policy:
     def counters(self) -> dict[str, Any]: ...
 
 @final
-class Answer:
+class ToolResult:
+    """What a call gives the model: ``content`` (the text it reads),
+    ``is_error`` (a refusal; nothing was stored), and ``details`` (the
+    lists before and after, in the profile's shape; built when first
+    read)."""
+
     @property
     def content(self) -> str: ...
     @property
     def is_error(self) -> bool: ...
+    @property
     def details(self) -> Any: ...
 
 @final

@@ -1,15 +1,15 @@
-"""The values the package hands a host: a profile and its tools, a call's
-result, a stored list and the store's conversations, notices, the
-policy's injections and verdicts. The native module builds them as Python
-objects; the dictionaries are typed here, key for key as the Rust types
-serialize (a Rust test holds these declarations to those types)."""
+"""The values the package hands a host: a profile and its tools, a
+stored list and the store's conversations, notices, the policy's
+injections and verdicts (a call's ``ToolResult`` is the native module's
+own class). The native module builds them as Python objects; the
+dictionaries are typed here, key for key as the Rust types serialize (a
+Rust test holds these declarations to those types)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypedDict
 
-from . import _todokit
 
 #: A task's status, as stored.
 Status = Literal["pending", "in_progress", "blocked", "completed", "abandoned"]
@@ -119,33 +119,6 @@ class Profile:
     upstream: dict[str, Any] | None
     #: A call the model could make: ``{"tool": ..., "arguments": <JSON text>}``.
     example: dict[str, str] | None = None
-
-
-class ToolResult:
-    """What a call gives the model: ``content`` (the text it reads),
-    ``is_error`` (a refusal; nothing was stored), and ``details`` (the lists
-    before and after, in the profile's shape; built when first read)."""
-
-    __slots__ = ("content", "is_error", "_answer", "_details")
-
-    content: str
-    is_error: bool
-
-    def __init__(self, answer: _todokit.Answer) -> None:
-        self.content = answer.content
-        self.is_error = answer.is_error
-        self._answer = answer
-        self._details: Any = None
-
-    @property
-    def details(self) -> Any:
-        """The details as Python data (built once, on first read)."""
-        if self._details is None:
-            self._details = self._answer.details()
-        return self._details
-
-    def __repr__(self) -> str:
-        return f"ToolResult(is_error={self.is_error!r}, content={self.content!r})"
 
 
 @dataclass(frozen=True)
