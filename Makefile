@@ -259,11 +259,22 @@ bench: omp-core
 	TODOKIT_BENCH_BUN=$(CURDIR)/$(OMP)/node_modules/.bin/bun TODOKIT_BENCH_OMP=$(CURDIR)/$(OMP)/core \
 		./scripts/with-postgres.sh $(CARGO) bench -p todokit --all-features --bench calls -- $(CURDIR)/target/bench-payloads
 	./scripts/with-postgres.sh $(CARGO) bench -p todokit_cli --features postgres --bench process -- $(CURDIR)/target/bench-payloads
-	./scripts/with-postgres.sh $(CARGO) bench -p todokit_cli --features postgres --bench remote -- $(CURDIR)/target/bench-payloads
+	@mkdir -p $(SDK_BENCH)
+	@cmp -s crates/todokit_cli/benches/remote/sdk/package-lock.json $(SDK_BENCH)/package-lock.json && [ -f $(SDK_BENCH)/node_modules/.package-lock.json ] || \
+		{ cp crates/todokit_cli/benches/remote/sdk/package.json crates/todokit_cli/benches/remote/sdk/package-lock.json $(SDK_BENCH)/ && npm ci --prefix $(SDK_BENCH) --no-audit --no-fund; }
+	./scripts/python-venv.sh $(PY_VENV)
+	TODOKIT_BENCH_PYTHON=$(CURDIR)/$(PY_VENV)/bin/python TODOKIT_BENCH_SDK=$(CURDIR)/$(SDK_BENCH) \
+		./scripts/with-postgres.sh $(CARGO) bench -p todokit_cli --features postgres --bench remote -- $(CURDIR)/target/bench-payloads
 	$(MAKE) python-package PACKAGE_OPT_LEVEL=3
 	$(CARGO) bench -p todokit --bench binding_anchor > target/binding-anchor.json
 	$(PY) crates/todokit_python/bench/bench.py "$$(cat target/binding-anchor.json)"
 	./scripts/node-package.sh bench "$$(cat target/binding-anchor.json)"
+
+## The todo servers a host would write with the official MCP SDKs, which
+## the remote benchmark compares todokit's with: the TypeScript one's
+## packages at the versions its package-lock.json pins (Python's come with
+## the tests' virtual environment).
+SDK_BENCH := target/bench-sdk
 
 ## What the pi figure is compared with: oh-my-pi's own todo_write, run by
 ## bun (its runtime) at the version package-lock.json pins. The source is
