@@ -108,7 +108,7 @@ python-package:
 
 python-test: python-package
 	cd crates/todokit_python && TODOKIT_BIN=$(CURDIR)/target/debug/todokit ../../scripts/with-postgres.sh ../../$(PY) -m pytest -q tests
-	cd crates/todokit_python && ../../$(PY_VENV)/bin/mypy python/todokit tests bench
+	cd crates/todokit_python && ../../$(PY_VENV)/bin/mypy python/todokit tests bench ../todokit_cli/benches/remote/sdk/server.py
 	cd crates/todokit_python && ../../$(PY_VENV)/bin/stubtest todokit._todokit
 	cd scripts/upstream && ../../$(PY) -m pytest -q . && ../../$(PY_VENV)/bin/mypy .
 	./scripts/python-readme-install.sh
