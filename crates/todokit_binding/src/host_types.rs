@@ -103,14 +103,22 @@ fn rust_keys() -> BTreeMap<String, BTreeSet<String>> {
     .collect()
 }
 
+/// What `declared` holds for each type `expected` names (nothing for one
+/// it lacks).
+fn declared_as(
+    expected: &BTreeMap<String, BTreeSet<String>>,
+    declared: &BTreeMap<String, BTreeSet<String>>,
+) -> BTreeMap<String, BTreeSet<String>> {
+    expected
+        .keys()
+        .map(|name| (name.clone(), declared.get(name).cloned().unwrap_or_default()))
+        .collect()
+}
+
 #[test]
 fn the_python_packages_typed_dictionaries_have_the_rust_types_keys() {
     let expected = rust_keys();
-    let declared = declared(PYTHON_TYPES);
-    let actual: BTreeMap<String, BTreeSet<String>> = expected
-        .keys()
-        .map(|name| (name.clone(), declared.get(name).cloned().unwrap_or_default()))
-        .collect();
+    let actual = declared_as(&expected, &declared(PYTHON_TYPES));
     assert_eq!(actual, expected);
 }
 
@@ -124,11 +132,7 @@ fn the_npm_packages_interfaces_have_the_rust_types_keys_in_camel_case() {
         .into_iter()
         .map(|(name, keys)| (name, keys.iter().map(|key| camel(key)).collect()))
         .collect();
-    let declared = interfaces(TYPESCRIPT_TYPES);
-    let actual: BTreeMap<String, BTreeSet<String>> = expected
-        .keys()
-        .map(|name| (name.clone(), declared.get(name).cloned().unwrap_or_default()))
-        .collect();
+    let actual = declared_as(&expected, &interfaces(TYPESCRIPT_TYPES));
     assert_eq!(actual, expected);
 }
 

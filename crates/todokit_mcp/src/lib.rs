@@ -36,8 +36,6 @@ mod rmcp_gate;
 mod server;
 mod session;
 mod stdio;
-#[cfg(test)]
-mod test_support;
 
 pub use limits::{MAX_FOLLOWED_CONVERSATIONS, MAX_IN_FLIGHT, MAX_LISTENS, MAX_MESSAGE_BYTES};
 pub use resources::{CONVERSATION_URI_PREFIX, RESOURCES_PAGE_SIZE, SUMMARY_META_KEY, conversation_uri};

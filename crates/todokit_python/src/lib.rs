@@ -1,8 +1,8 @@
 //! `todokit._todokit`: the native module under the `todokit` Python
 //! package. It only translates: values cross as Python objects built here
-//! from the Rust types' serialization ([`objects`]), errors as the
+//! from the Rust types' serialization (`objects`), errors as the
 //! package's exception classes, which this module makes
-//! ([`native_error`]).
+//! (`native_error`).
 //! Every call releases the GIL while it runs.
 
 mod errors;

@@ -1,6 +1,7 @@
-//! What this crate's tests share: a store that lets a commit land in the
-//! moment a listen's window would hide it, and the listen request both
-//! transports are sent.
+//! What the server's tests share: a service on a store of the test's
+//! choosing, a free port and a request to a server there, a store that
+//! lets a commit land in the moment a listen's window would hide it, and
+//! the listen request both transports are sent.
 
 use serde_json::{Value, json};
 use todokit::MemoryStore;
@@ -10,7 +11,7 @@ use todokit::MemoryStore;
 /// in the moment between the reader's look at a listen request and the
 /// listen's start, after rmcp acknowledged it.
 #[derive(Debug, Default)]
-pub(crate) struct CommitAsAFeedStarts {
+pub struct CommitAsAFeedStarts {
     inner: MemoryStore,
     fired: std::sync::atomic::AtomicBool,
 }
@@ -49,7 +50,7 @@ impl todokit::ConversationContext for CommitAsAFeedStarts {
 }
 
 /// A `subscriptions/listen` request of protocol 2026-07-28 following `uri`.
-pub(crate) fn listen_request(uri: &str) -> Value {
+pub fn listen_request(uri: &str) -> Value {
     json!({
         "jsonrpc": "2.0",
         "id": "listen:0",
@@ -63,4 +64,30 @@ pub(crate) fn listen_request(uri: &str) -> Value {
             "notifications": { "resourceSubscriptions": [uri] },
         },
     })
+}
+
+/// A `claude-code` service over `store`, on a fixed clock.
+pub fn service_over(store: impl todokit::ConversationContext + 'static) -> todokit::TodoWriteService {
+    todokit::TodoWriteService::new(
+        todokit::profiles::by_name("claude-code").expect("registered"),
+        std::sync::Arc::new(store),
+        std::sync::Arc::new(todokit::ManualClock::new(1_700_000_000_000)),
+    )
+}
+
+/// A port nothing listens on now (the server binds it right after).
+pub fn free_port() -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+    listener.local_addr().expect("its address").port()
+}
+
+/// A connection to the server on `port`, once it accepts.
+pub async fn connect(port: u16) -> tokio::net::TcpStream {
+    for _ in 0..200 {
+        if let Ok(stream) = tokio::net::TcpStream::connect(("127.0.0.1", port)).await {
+            return stream;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+    }
+    panic!("nothing listens on {port}");
 }
