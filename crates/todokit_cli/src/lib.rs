@@ -460,7 +460,6 @@ async fn dispatch(cli: Cli, profile_given: bool) -> Result<ExitCode> {
                 token,
                 token_file,
                 public_hosts: public_host,
-                #[cfg(feature = "postgres")]
                 shared: None,
                 max_sessions: Some(max_sessions as usize),
                 max_sessions_per_token: Some(max_sessions_per_token as usize),

@@ -21,10 +21,7 @@ pub async fn make_service(
     profile: &str,
     files_on_calling_thread: bool,
 ) -> Result<TodoWriteService> {
-    let options = OpenOptions {
-        files_on_calling_thread,
-        ..OpenOptions::default()
-    };
+    let options = OpenOptions::default().files_on_calling_thread(files_on_calling_thread);
     let mut builder = Todokit::builder().profile(profile)?.open_options(options);
     if let Some(location) = location(store) {
         builder = builder.location(location);

@@ -114,11 +114,23 @@ fn platform_store_dir() -> Option<PathBuf> {
 /// How [`open_store`] opens a store; every setting has a default.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OpenOptions {
+    files_on_calling_thread: bool,
+    pool_size: usize,
+}
+
+impl OpenOptions {
     /// A folder store's file work runs on the thread that awaits it
     /// ([`JsonFileStore::on_calling_thread`]): for one call with no runtime.
-    pub files_on_calling_thread: bool,
-    /// A database store's pool of connections.
-    pub pool_size: usize,
+    pub fn files_on_calling_thread(mut self, on: bool) -> Self {
+        self.files_on_calling_thread = on;
+        self
+    }
+
+    /// A database store's pool holds at most `size` connections.
+    pub fn pool_size(mut self, size: usize) -> Self {
+        self.pool_size = size;
+        self
+    }
 }
 
 impl Default for OpenOptions {
