@@ -262,6 +262,15 @@ mod tests {
         assert_eq!(actual, expected);
     }
 
+    #[test]
+    fn the_refusals_say_what_to_do_and_name_no_database() {
+        let actual = [OpenError::NoStoreDir, OpenError::NoDatabaseSupport]
+            .map(|refusal| refusal.to_string())
+            .join("\n");
+        crate::test_support::snapshot_settings()
+            .bind(|| insta::assert_snapshot!("store_open_refusals", actual));
+    }
+
     #[cfg(not(feature = "postgres"))]
     #[test]
     fn a_database_without_the_feature_is_refused_without_its_url() {

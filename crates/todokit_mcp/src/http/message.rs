@@ -56,28 +56,13 @@ pub async fn inspect(request: Request) -> Result<(Request, Seen), Response> {
     let Ok(bytes) = axum::body::to_bytes(body, usize::MAX).await else {
         return Err(StatusCode::BAD_REQUEST.into_response());
     };
-    let seen = match judge(&bytes).map_err(answer)? {
-        Judged::Listen(id) => Seen::Listen(id, bytes.clone()),
-        Judged::Initialize(id) => Seen::Initialize(id),
-        Judged::Other => Seen::Other,
-    };
+    let seen = judge(&bytes).map_err(answer)?;
     Ok((Request::from_parts(parts, Body::from(bytes)), seen))
-}
-
-/// What [`judge`] found a message to be.
-#[derive(Debug, Clone, PartialEq)]
-enum Judged {
-    /// An `initialize` request, with its id.
-    Initialize(Value),
-    /// A `subscriptions/listen` request, with its id.
-    Listen(Value),
-    /// Anything else.
-    Other,
 }
 
 /// The verdict on one message's bytes: what it is, or the JSON-RPC error
 /// that refuses it.
-fn judge(bytes: &[u8]) -> Result<Judged, Value> {
+fn judge(bytes: &axum::body::Bytes) -> Result<Seen, Value> {
     // rmcp reads every message of a session as a tree, plain tool calls
     // included: none past the count reaches it.
     if todokit::internal::json_values_over(bytes, MAX_MESSAGE_VALUES) {
@@ -102,10 +87,10 @@ fn judge(bytes: &[u8]) -> Result<Judged, Value> {
     }
     if is_listen(bytes) {
         let id = serde_json::from_slice::<Id>(bytes).map_or(Value::Null, |request| request.id);
-        return Ok(Judged::Listen(id));
+        return Ok(Seen::Listen(id, bytes.clone()));
     }
     if !is_initialize(bytes) {
-        return Ok(Judged::Other);
+        return Ok(Seen::Other);
     }
     #[derive(Deserialize)]
     struct Initialize<'a> {
@@ -114,7 +99,7 @@ fn judge(bytes: &[u8]) -> Result<Judged, Value> {
         params: Option<&'a RawValue>,
     }
     let Ok(initialize) = serde_json::from_slice::<Initialize<'_>>(bytes) else {
-        return Ok(Judged::Other);
+        return Ok(Seen::Other);
     };
     let length = initialize.params.map_or(0, |params| params.get().len());
     if length > MAX_INITIALIZE_PARAMS_BYTES {
@@ -127,7 +112,7 @@ fn judge(bytes: &[u8]) -> Result<Judged, Value> {
             ),
         ));
     }
-    Ok(Judged::Initialize(initialize.id))
+    Ok(Seen::Initialize(initialize.id))
 }
 
 /// A JSON-RPC error as the HTTP answer: 400 for a message that is not a
@@ -162,10 +147,11 @@ mod tests {
     use super::*;
 
     fn verdict(text: &str) -> (u16, Value) {
-        match judge(text.as_bytes()).map_err(answer) {
-            Ok(Judged::Initialize(id)) => (0, json!({"initialize": id})),
-            Ok(Judged::Listen(id)) => (0, json!({"listen": id})),
-            Ok(Judged::Other) => (0, Value::Null),
+        let bytes = axum::body::Bytes::copy_from_slice(text.as_bytes());
+        match judge(&bytes).map_err(answer) {
+            Ok(Seen::Initialize(id)) => (0, json!({"initialize": id})),
+            Ok(Seen::Listen(id, _)) => (0, json!({"listen": id})),
+            Ok(Seen::Other) => (0, Value::Null),
             Err(response) => {
                 let status = response.status().as_u16();
                 let body = futures_util::FutureExt::now_or_never(axum::body::to_bytes(
